@@ -1,0 +1,198 @@
+"""The one module that talks to litellm.
+
+litellm is imported lazily (it takes seconds) with its cost map read locally, never from
+the network. Every call passes ``num_retries=0`` and ``max_retries=0``: retries belong to the
+error processors alone, so provider attempts never multiply. Whatever litellm raises is
+turned into a :class:`~scorer_runtime.errors.ProviderError`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from types import ModuleType
+from typing import Any
+
+from scorer_runtime.errors import ProviderError, Transport
+from scorer_runtime.results import Usage
+
+
+@dataclass(frozen=True, slots=True)
+class Completion:
+    """A judge's answer to one provider call."""
+
+    text: str
+    usage: Usage
+    cost: float | None
+    model: str
+
+
+@cache
+def _litellm() -> ModuleType:
+    # Both must be set before the import, or litellm fetches its cost map from the internet.
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    os.environ.setdefault("LITELLM_OFFLINE_MODE", "true")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        import litellm
+
+    litellm.suppress_debug_info = True
+    litellm.telemetry = False
+    return litellm
+
+
+@cache
+def supports_response_schema(model: str) -> bool:
+    """Whether litellm knows the model to support native JSON-schema output."""
+    try:
+        return bool(_litellm().supports_response_schema(model=model))
+    except Exception:
+        return False
+
+
+async def complete(
+    *,
+    model: str,
+    messages: Sequence[Mapping[str, str]],
+    api_base: str | None,
+    api_key: str | None,
+    temperature: float | None,
+    timeout_s: float,
+    response_format: Mapping[str, Any] | None,
+) -> Completion:
+    """One provider call; raises :class:`ProviderError` on any failure of the call."""
+    litellm = _litellm()
+    kwargs: dict[str, Any] = {
+        "model": model,
+        "messages": [dict(m) for m in messages],
+        "timeout": timeout_s,
+        "num_retries": 0,
+        "max_retries": 0,
+    }
+    if api_base:
+        kwargs["api_base"] = api_base
+    if api_key:
+        kwargs["api_key"] = api_key
+    if temperature is not None:
+        kwargs["temperature"] = temperature
+    if response_format is not None:
+        kwargs["response_format"] = dict(response_format)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            response = await litellm.acompletion(**kwargs)
+    except Exception as e:
+        raise to_provider_error(e) from e
+    return _completion(litellm, response, model)
+
+
+def _completion(litellm: ModuleType, response: Any, model: str) -> Completion:
+    choice = response.choices[0]
+    text = choice.message.content or ""
+    usage = getattr(response, "usage", None)
+    tokens = Usage(
+        input_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
+        output_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
+        total_tokens=int(getattr(usage, "total_tokens", 0) or 0),
+    )
+    cost = (getattr(response, "_hidden_params", None) or {}).get("response_cost")
+    if cost is None:
+        try:
+            cost = litellm.completion_cost(completion_response=response)
+        except Exception:
+            cost = None  # litellm does not know the model's price
+    return Completion(text=text, usage=tokens, cost=cost, model=str(response.model or model))
+
+
+# Names of exception classes (anywhere in the cause chain) that mean the request failed
+# below HTTP. litellm reports these as a 500 "Connection error.", so the chain tells.
+_TRANSPORT_BY_CLASS: dict[str, Transport] = {
+    "ConnectError": "connect",
+    "ConnectionRefusedError": "connect",
+    "ClientConnectorError": "connect",
+    "ConnectTimeout": "timeout",
+    "ReadTimeout": "timeout",
+    "WriteTimeout": "timeout",
+    "PoolTimeout": "timeout",
+    "TimeoutException": "timeout",
+    "APITimeoutError": "timeout",
+    "Timeout": "timeout",
+    "TimeoutError": "timeout",
+    "RemoteProtocolError": "dropped",
+    "ServerDisconnectedError": "dropped",
+    "IncompleteRead": "dropped",
+    "ReadError": "reset",
+    "WriteError": "reset",
+    "ConnectionResetError": "reset",
+    "BrokenPipeError": "reset",
+}
+
+
+def _transport(error: BaseException) -> Transport | None:
+    seen: set[int] = set()
+    found: Transport | None = None
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        for cls in type(current).__mro__:
+            kind = _TRANSPORT_BY_CLASS.get(cls.__name__)
+            if kind is not None:
+                found = kind  # the deepest cause is the most specific
+                break
+        current = current.__cause__ or current.__context__
+    return found
+
+
+def _headers(error: BaseException) -> dict[str, str]:
+    raw = getattr(error, "litellm_response_headers", None)
+    if raw is None:
+        response = getattr(error, "response", None)
+        raw = getattr(response, "headers", None)
+    try:
+        return {str(k).lower(): str(v) for k, v in dict(raw or {}).items()}
+    except (TypeError, ValueError):
+        return {}
+
+
+def _error_body(error: BaseException) -> dict[str, Any]:
+    body = getattr(error, "body", None)
+    if not isinstance(body, dict):
+        text = str(getattr(error, "message", "") or error)
+        start = text.find("{")
+        try:
+            body = json.loads(text[start:]) if start >= 0 else {}
+        except json.JSONDecodeError:
+            body = {}
+    inner = body.get("error", body) if isinstance(body, dict) else {}
+    return inner if isinstance(inner, dict) else {}
+
+
+def to_provider_error(error: BaseException) -> ProviderError:
+    """Describe a failed litellm call in the library-independent ProviderError shape."""
+    transport = _transport(error)
+    status = getattr(error, "status_code", None)
+    body = _error_body(error)
+    headers = _headers(error)
+    hint = headers.get("x-should-retry")
+    message = str(body.get("message") or getattr(error, "message", None) or error)
+    cause = error.__cause__ or error.__context__
+    if transport is not None and cause is not None:
+        message = f"{message} ({type(cause).__name__}: {cause})"
+    return ProviderError(
+        message=message,
+        # A transport failure got no HTTP response: litellm's 500/408 there is made up.
+        status_code=None if transport is not None else (int(status) if status else None),
+        headers=headers if transport is None else {},
+        code=_str_or_none(body.get("code")),
+        type=_str_or_none(body.get("type")),
+        retryable=None if hint is None else hint.strip().lower() == "true",
+        transport=transport,
+    )
+
+
+def _str_or_none(value: Any) -> str | None:
+    return None if value is None else str(value)

@@ -1,0 +1,194 @@
+"""Running one prompt step's judge request: processors, retries, structured output, the re-ask.
+
+The flow for one step:
+1. build the messages (system = instructions, user = the prompt; the schema injected per
+   ``json_prompt_injection``) and pass them through the input processors;
+2. call the provider; on failure ask the error processors whether to retry, within the
+   judge's cap (so one request makes at most ``1 + max_processor_retries`` calls);
+3. pass the answer through the output processors, then parse and validate it;
+4. on a *format* failure only, re-ask once with the schema in the system message — a new
+   request with its own retry budget.
+"""
+
+from __future__ import annotations
+
+import inspect
+import time
+from dataclasses import dataclass, replace
+from typing import Any
+
+from scorer_runtime.errors import ErrorKind, JudgeFormatError, ProviderError, StepName
+from scorer_runtime.judge import client
+from scorer_runtime.judge.config import ResolvedJudge
+from scorer_runtime.judge.structured import AnswerFormatError, StructuredOutput
+from scorer_runtime.processors.base import (
+    JudgeMessage,
+    ProcessorContext,
+    RetryContext,
+    RetryDecision,
+)
+from scorer_runtime.results import JudgeExecution, ProviderCall
+
+
+@dataclass(frozen=True, slots=True)
+class JudgeRequest:
+    """What one prompt step asks of the judge."""
+
+    scorer_id: str
+    step: StepName
+    run_id: str
+    prompt: str
+    judge: ResolvedJudge
+    output: StructuredOutput | None
+    """None for a plain-text answer (generate_reason)."""
+
+
+async def _resolve(value: Any) -> Any:
+    return await value if inspect.isawaitable(value) else value
+
+
+def _injection_mode(request: JudgeRequest) -> str:
+    """``native``, ``system`` or ``inline``: where the schema goes for this request."""
+    mode = request.judge.json_prompt_injection
+    if mode is False:
+        return "native"
+    if mode is True or mode == "system":
+        return "system"
+    if mode == "inline":
+        return "inline"
+    return "native" if client.supports_response_schema(request.judge.model) else "inline"
+
+
+def _messages(request: JudgeRequest, mode: str, *, reask: bool) -> list[JudgeMessage]:
+    system, user = request.judge.instructions, request.prompt
+    if request.output is not None:
+        instruction = request.output.instruction()
+        if mode == "system" or reask:
+            system = f"{system}\n\n{instruction}"
+        if mode == "inline":
+            user = f"{user}\n\n{instruction}"
+    return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+
+
+async def execute(request: JudgeRequest) -> tuple[Any, JudgeExecution]:
+    """Run the step's judge request; returns the parsed answer and the evidence.
+
+    On failure the returned execution has ``status="failed"``, the error, and the exception in
+    ``execution.exception``; the parsed answer is then None.
+    """
+    execution = JudgeExecution(step=request.step, model=request.judge.model, prompt=request.prompt)
+    started = time.perf_counter()
+    mode = _injection_mode(request)
+    response_format = (
+        request.output.response_format() if request.output and mode == "native" else None
+    )
+    context = ProcessorContext(request.scorer_id, request.step, request.run_id, request.judge.model)
+    parsed: Any = None
+    costs: list[float | None] = []
+    try:
+        for reask in (False, True):
+            execution.attempt_count += 1
+            messages = _messages(request, mode, reask=reask)
+            for processor in request.judge.input_processors:
+                messages = await _resolve(processor.process_input(messages, context))
+            execution.messages = [dict(m) for m in messages]
+            completion = await _call_with_retries(request, messages, response_format, execution)
+            execution.usage = execution.usage + completion.usage
+            costs.append(completion.cost)
+            execution.cost = None if None in costs else sum(c for c in costs if c is not None)
+            text = completion.text
+            for out_processor in request.judge.output_processors:
+                text = await _resolve(out_processor.process_output(text, context))
+            execution.raw_output = text
+            if request.output is None:
+                parsed = text
+                break
+            try:
+                parsed = request.output.parse(text)
+                break
+            except AnswerFormatError as e:
+                if reask:
+                    raise JudgeFormatError(
+                        f"{e}. The judge was asked again with the schema and still did not "
+                        "answer in the expected format. Try adding 'Answer only with JSON' to "
+                        "the instructions, or turn on JSON prompt injection for this judge.",
+                        raw_output=text,
+                    ) from e
+        execution.parsed_output = parsed
+    except Exception as e:
+        execution.status = "failed"
+        execution.error = str(e)
+        kind = getattr(e, "kind", None)
+        execution.error_kind = kind if isinstance(kind, ErrorKind) else None
+        execution.exception = e
+        parsed = None
+    finally:
+        execution.duration_ms = (time.perf_counter() - started) * 1000
+    return parsed, execution
+
+
+async def _call_with_retries(
+    request: JudgeRequest,
+    messages: list[JudgeMessage],
+    response_format: dict[str, Any] | None,
+    execution: JudgeExecution,
+) -> client.Completion:
+    """One judge request: provider calls until success, or until no processor retries."""
+    judge = request.judge
+    retries = 0
+    while True:
+        execution.model_call_count += 1
+        call_started = time.perf_counter()
+        try:
+            completion = await client.complete(
+                model=judge.model,
+                messages=messages,
+                api_base=judge.api_base,
+                api_key=judge.api_key,
+                temperature=judge.temperature,
+                timeout_s=judge.timeout_s,
+                response_format=response_format,
+            )
+        except ProviderError as error:
+            call = ProviderCall(
+                ok=False,
+                duration_ms=(time.perf_counter() - call_started) * 1000,
+                status_code=error.status_code,
+                error=str(error),
+                error_kind=error.kind,
+            )
+            decision = await _decide(request, error, retries, execution.model_call_count)
+            if decision is not None:
+                call = replace(call, delay_ms=decision.delay_ms)
+            execution.calls.append(call)
+            if decision is None:
+                raise
+            retries += 1
+            continue
+        execution.calls.append(
+            ProviderCall(ok=True, duration_ms=(time.perf_counter() - call_started) * 1000)
+        )
+        return completion
+
+
+async def _decide(
+    request: JudgeRequest, error: ProviderError, retries: int, calls: int
+) -> RetryDecision | None:
+    """The first error processor's yes, or None when the request must fail now."""
+    judge = request.judge
+    if retries >= judge.max_processor_retries:
+        return None
+    context = RetryContext(
+        scorer_id=request.scorer_id,
+        step=request.step,
+        run_id=request.run_id,
+        model=judge.model,
+        retry_count=retries,
+        provider_calls=calls,
+        max_processor_retries=judge.max_processor_retries,
+    )
+    for processor in judge.error_processors:
+        decision: RetryDecision = await _resolve(processor.process_api_error(error, context))
+        if decision.retry:
+            return decision
+    return None

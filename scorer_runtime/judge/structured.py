@@ -1,0 +1,144 @@
+"""Structured judge output: the schema a step expects, how it is asked for, how answers are read.
+
+A step's output schema is a pydantic model class or a JSON Schema dict. Answers are parsed
+leniently (JSON inside markdown fences is accepted) and validated strictly.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from scorer_runtime.errors import ScorerDefinitionError
+
+OutputSchema = type[BaseModel] | Mapping[str, Any]
+
+SCORE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"score": {"type": "number"}},
+    "required": ["score"],
+}
+"""The default output schema of a prompt-mode generate_score step."""
+
+_FENCE = re.compile(r"```(?:json|JSON)?\s*\n?(.*?)```", re.DOTALL)
+
+
+class AnswerFormatError(ValueError):
+    """The judge's answer is not JSON, or does not match the schema (the message says which)."""
+
+
+@dataclass(frozen=True)
+class StructuredOutput:
+    """A step's expected answer shape: its JSON Schema and how to validate an answer."""
+
+    source: OutputSchema
+
+    @classmethod
+    def of(cls, schema: OutputSchema) -> StructuredOutput:
+        if isinstance(schema, type) and issubclass(schema, BaseModel):
+            return cls(schema)
+        if isinstance(schema, Mapping):
+            _check_json_schema(schema)
+            return cls(schema)
+        raise ScorerDefinitionError(
+            "output_schema must be a pydantic model class or a JSON Schema dict, "
+            f"not {type(schema).__name__}"
+        )
+
+    @cached_property
+    def json_schema(self) -> dict[str, Any]:
+        if isinstance(self.source, type):
+            return self.source.model_json_schema()
+        return dict(self.source)
+
+    @cached_property
+    def name(self) -> str:
+        raw = self.source.__name__ if isinstance(self.source, type) else "judge_answer"
+        title = self.json_schema.get("title") if not isinstance(self.source, type) else raw
+        return re.sub(r"[^A-Za-z0-9_-]", "_", str(title or raw))[:64]
+
+    @cached_property
+    def _validator(self) -> Any:
+        return _validator(self.json_schema)
+
+    def response_format(self) -> dict[str, Any]:
+        """The provider-native ``response_format`` asking for this schema."""
+        return {
+            "type": "json_schema",
+            "json_schema": {"name": self.name, "schema": self.json_schema},
+        }
+
+    def instruction(self) -> str:
+        """Text that asks for JSON matching this schema (used when the schema is injected)."""
+        schema = json.dumps(self.json_schema, indent=2, ensure_ascii=False)
+        return (
+            "Answer only with a JSON value that matches this JSON Schema, "
+            f"and nothing else:\n```json\n{schema}\n```"
+        )
+
+    def parse(self, text: str) -> Any:
+        """Read and validate an answer; raise :class:`AnswerFormatError` saying what is wrong."""
+        value = parse_json_answer(text)
+        if isinstance(self.source, type):
+            try:
+                return self.source.model_validate(value)
+            except ValidationError as e:
+                raise AnswerFormatError(_pydantic_problems(e)) from None
+        problems = self._validator.iter_errors(value)
+        messages = sorted(_json_problem(p) for p in problems)
+        if messages:
+            raise AnswerFormatError(
+                "the answer does not match the output schema: " + "; ".join(messages[:5])
+            )
+        return value
+
+
+def parse_json_answer(text: str) -> Any:
+    """The JSON value in a judge's answer: the whole text, or the first fenced block."""
+    candidates = [text.strip()]
+    candidates += [m.group(1).strip() for m in _FENCE.finditer(text)]
+    for candidate in candidates:
+        if not candidate:
+            continue
+        try:
+            return json.loads(candidate)
+        except json.JSONDecodeError:
+            continue
+    preview = text.strip()[:200] or "(an empty answer)"
+    raise AnswerFormatError(f"the answer is not JSON; it was: {preview}")
+
+
+def _check_json_schema(schema: Mapping[str, Any]) -> None:
+    from jsonschema.exceptions import SchemaError
+
+    try:
+        _validator(schema).check_schema(dict(schema))
+    except SchemaError as e:
+        raise ScorerDefinitionError(f"output_schema is not a valid JSON Schema: {e.message}") from e
+
+
+def _validator(schema: Mapping[str, Any]) -> Any:
+    # jsonschema is imported lazily: it costs ~0.1 s, and only prompt steps need it.
+    from jsonschema.validators import validator_for
+
+    cls = validator_for(schema)
+    return cls(dict(schema))
+
+
+def _json_problem(error: Any) -> str:
+    where = "/".join(str(p) for p in error.absolute_path) or "(top level)"
+    return f"at {where}: {error.message}"
+
+
+def _pydantic_problems(error: ValidationError) -> str:
+    parts = []
+    for item in error.errors()[:5]:
+        where = "/".join(str(p) for p in item["loc"]) or "(top level)"
+        parts.append(f"at {where}: {item['msg']}")
+    return "the answer does not match the output schema: " + "; ".join(parts)

@@ -1,0 +1,75 @@
+"""What a step sees: the run being scored, and the results of the steps before it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Generic, TypeVar
+
+InputT = TypeVar("InputT")
+OutputT = TypeVar("OutputT")
+
+_FIELDS = frozenset({"input", "output", "ground_truth", "request_context", "run_id", "extra"})
+
+
+@dataclass(frozen=True, slots=True)
+class ScorerRun(Generic[InputT, OutputT]):
+    """One input/output pair being scored.
+
+    Extra keys passed to ``Scorer.run(...)`` are kept in ``extra`` and readable as attributes
+    (``run.trace_id``), so steps can use whatever the caller attached.
+    """
+
+    input: InputT
+    output: OutputT
+    run_id: str
+    ground_truth: Any = None
+    request_context: Mapping[str, Any] | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached for names that are not fields: look them up among the extras.
+        if name.startswith("__"):
+            raise AttributeError(name)
+        extra = object.__getattribute__(self, "extra")
+        try:
+            return extra[name]
+        except KeyError:
+            raise AttributeError(
+                f"The run has no field or extra key {name!r}; extra keys: {sorted(extra)}"
+            ) from None
+
+    def replace(self, **changes: Any) -> ScorerRun[Any, Any]:
+        """A copy with some fields changed; unknown names become extra keys."""
+        extra_changes = {k: changes.pop(k) for k in list(changes) if k not in _FIELDS}
+        if extra_changes:
+            changes["extra"] = {**self.extra, **extra_changes}
+        return replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The run as plain data: the fields, then the extra keys."""
+        return {
+            "run_id": self.run_id,
+            "input": self.input,
+            "output": self.output,
+            "ground_truth": self.ground_truth,
+            "request_context": self.request_context,
+            **self.extra,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class StepResults:
+    """The results of the steps that ran before the current one (None when not defined)."""
+
+    preprocess_step_result: Any = None
+    analyze_step_result: Any = None
+    generate_score_step_result: Any = None
+    """The score, seen only by generate_reason."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "preprocess_step_result": self.preprocess_step_result,
+            "analyze_step_result": self.analyze_step_result,
+            "generate_score_step_result": self.generate_score_step_result,
+        }
