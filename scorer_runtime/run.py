@@ -8,20 +8,23 @@ from typing import Any, Generic, TypeVar
 
 InputT = TypeVar("InputT")
 OutputT = TypeVar("OutputT")
+# The run is read-only, so it is covariant in its shapes (a step typed for a wider shape fits).
+_In_co = TypeVar("_In_co", covariant=True)
+_Out_co = TypeVar("_Out_co", covariant=True)
 
 _FIELDS = frozenset({"input", "output", "ground_truth", "request_context", "run_id", "extra"})
 
 
 @dataclass(frozen=True, slots=True)
-class ScorerRun(Generic[InputT, OutputT]):
+class ScorerRun(Generic[_In_co, _Out_co]):
     """One input/output pair being scored.
 
     Extra keys passed to ``Scorer.run(...)`` are kept in ``extra`` and readable as attributes
     (``run.trace_id``), so steps can use whatever the caller attached.
     """
 
-    input: InputT
-    output: OutputT
+    input: _In_co
+    output: _Out_co
     run_id: str
     ground_truth: Any = None
     request_context: Mapping[str, Any] | None = None

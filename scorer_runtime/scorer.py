@@ -119,7 +119,8 @@ class Scorer(Generic[InputT, OutputT]):
         if not self.needs_event_loop:
             # Nothing to await: drive the pipeline coroutine to completion by hand, no loop.
             return _drive(Pipeline(self, blocking=True).run(run))
-        return run_awaitable_blocking(Pipeline(self, blocking=False).run(run))
+        result: ScoreResult = run_awaitable_blocking(Pipeline(self, blocking=False).run(run))
+        return result
 
     def _make_run(
         self,

@@ -50,7 +50,8 @@ class _RunResultsScore(Protocol[_I, _O, _R]):
     def __call__(self, *, run: ScorerRun[_I, _O], results: StepResults, score: float) -> _R: ...
 
 
-_StepFn: TypeAlias = _NoArgs[_R] | _Run[_I, _O, _R] | _Results[_R] | _RunResults[_I, _O, _R]
+# A generic alias takes its parameters in order of first appearance: keep _Run first.
+_StepFn: TypeAlias = _Run[_I, _O, _R] | _RunResults[_I, _O, _R] | _Results[_R] | _NoArgs[_R]
 
 Step: TypeAlias = _StepFn[_I, _O, Any] | PromptStep[_I, _O]
 """A preprocess or analyze step: a function of (run, results) or a prompt step."""
@@ -64,8 +65,8 @@ _Text: TypeAlias = str | NotScorable | Awaitable[str | NotScorable]
 
 GenerateReasonStep: TypeAlias = (
     _StepFn[_I, _O, _Text]
-    | _Score[_Text]
     | _RunScore[_I, _O, _Text]
+    | _Score[_Text]
     | _ResultsScore[_Text]
     | _RunResultsScore[_I, _O, _Text]
     | PromptStep[_I, _O]

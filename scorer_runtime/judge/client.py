@@ -18,6 +18,7 @@ from types import ModuleType
 from typing import Any
 
 from scorer_runtime.errors import ProviderError, Transport
+from scorer_runtime.processors.base import JudgeMessage
 from scorer_runtime.results import Usage
 
 
@@ -57,7 +58,7 @@ def supports_response_schema(model: str) -> bool:
 async def complete(
     *,
     model: str,
-    messages: Sequence[Mapping[str, str]],
+    messages: Sequence[JudgeMessage],
     api_base: str | None,
     api_key: str | None,
     temperature: float | None,
@@ -68,7 +69,7 @@ async def complete(
     litellm = _litellm()
     kwargs: dict[str, Any] = {
         "model": model,
-        "messages": [dict(m) for m in messages],
+        "messages": [{"role": m["role"], "content": m["content"]} for m in messages],
         "timeout": timeout_s,
         "num_retries": 0,
         "max_retries": 0,

@@ -91,7 +91,7 @@ async def execute(request: JudgeRequest) -> tuple[Any, JudgeExecution]:
             messages = _messages(request, mode, reask=reask)
             for processor in request.judge.input_processors:
                 messages = await _resolve(processor.process_input(messages, context))
-            execution.messages = [dict(m) for m in messages]
+            execution.messages = [{"role": m["role"], "content": m["content"]} for m in messages]
             completion = await _call_with_retries(request, messages, response_format, execution)
             execution.usage = execution.usage + completion.usage
             costs.append(completion.cost)

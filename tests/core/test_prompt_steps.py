@@ -193,8 +193,9 @@ def test_prompt_mode_on_every_step_with_a_pydantic_schema(fake_judge):
             PromptStep(
                 description="score",
                 create_prompt=lambda: "Score it",
-                calculate_score=lambda judge_output, results: judge_output["score"]
-                * results.preprocess_step_result.relevant,
+                calculate_score=lambda judge_output, results: (
+                    judge_output["score"] * results.preprocess_step_result.relevant
+                ),
             )
         )
         .generate_reason(
@@ -326,7 +327,7 @@ def test_api_key_is_read_from_the_named_environment_variable(fake_judge, monkeyp
     assert fake_judge.last_request.headers["authorization"] == "Bearer sk-from-env"
 
     monkeypatch.delenv("MY_JUDGE_KEY")
-    with pytest.raises(ScorerRunError, match="MY_JUDGE_KEY .* is not set"):
+    with pytest.raises(ScorerRunError, match=r"MY_JUDGE_KEY .* is not set"):
         label_scorer(fake_judge, api_key=None, api_key_env="MY_JUDGE_KEY").run_sync(output="Hi")
 
 

@@ -128,9 +128,9 @@ def test_extra_keys_are_readable_on_the_run():
     assert result.to_dict()["weight"] == 0.5
 
     with pytest.raises(ScorerRunError, match="no field or extra key 'missing'"):
-        create_scorer(id="x", description="d").generate_score(
-            lambda run: run.missing
-        ).run_sync(output="o")
+        create_scorer(id="x", description="d").generate_score(lambda run: run.missing).run_sync(
+            output="o"
+        )
 
 
 def test_a_step_parameter_that_cannot_be_filled_is_a_definition_error():
@@ -195,8 +195,8 @@ def test_integer_scores_become_floats():
 
 
 def test_reason_must_be_text():
-    scorer = create_scorer(id="x", description="d").generate_score(lambda: 1).generate_reason(
-        lambda: 42
+    scorer = (
+        create_scorer(id="x", description="d").generate_score(lambda: 1).generate_reason(lambda: 42)
     )
     with pytest.raises(ScorerRunError, match="generate_reason must return text"):
         scorer.run_sync(output="o")
@@ -275,9 +275,7 @@ def test_prepare_run_errors_propagate_unchanged():
     def prepare(run):
         raise Mine("mine")
 
-    scorer = create_scorer(id="p", description="d", prepare_run=prepare).generate_score(
-        lambda: 1
-    )
+    scorer = create_scorer(id="p", description="d", prepare_run=prepare).generate_score(lambda: 1)
     with pytest.raises(Mine):
         scorer.run_sync(output="x")
 
@@ -291,9 +289,11 @@ def test_prepare_run_is_not_called_when_generate_score_is_missing():
 
 
 def test_to_dict_camel_renames_result_keys_only():
-    scorer = create_scorer(id="c", description="d").preprocess(
-        lambda run: {"snake_key": 1}
-    ).generate_score(lambda: 1)
+    scorer = (
+        create_scorer(id="c", description="d")
+        .preprocess(lambda run: {"snake_key": 1})
+        .generate_score(lambda: 1)
+    )
     result = scorer.run_sync(
         output={"some_field": 1}, ground_truth={"gt_key": 2}, run_id="r", my_extra={"a_b": 3}
     )

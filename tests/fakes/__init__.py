@@ -1,0 +1,1 @@
+"""Test doubles for the services Scorer Studio talks to."""

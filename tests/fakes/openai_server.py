@@ -1,0 +1,434 @@
+"""A fake OpenAI-compatible chat-completions server for tests, reached over real HTTP.
+
+The server runs aiohttp on its own asyncio loop in a background thread, so it serves sync tests
+and pytest-asyncio tests alike. Script it with :meth:`FakeOpenAIServer.reply` and
+:meth:`FakeOpenAIServer.fault`; inspect what it received with :attr:`FakeOpenAIServer.requests`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import socket
+import struct
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Literal, TypeVar
+
+from aiohttp import web
+
+__all__ = ["CHAT_PATH", "DropMode", "FakeOpenAIServer", "RecordedRequest", "error_body"]
+
+CHAT_PATH = "/v1/chat/completions"
+DropMode = Literal["before_response", "mid_body"]
+
+# status -> (message, type, code) of the default error body, in OpenAI's style.
+_DEFAULT_ERRORS: dict[int, tuple[str, str, str | None]] = {
+    400: ("Invalid request.", "invalid_request_error", None),
+    401: ("Incorrect API key provided.", "invalid_request_error", "invalid_api_key"),
+    403: ("You are not allowed to access this resource.", "permission_error", None),
+    404: ("The model does not exist.", "invalid_request_error", "model_not_found"),
+    408: ("Request timed out.", "timeout_error", None),
+    429: ("Rate limit reached for requests.", "requests", "rate_limit_exceeded"),
+    500: ("The server had an error while processing your request.", "server_error", None),
+    502: ("Bad gateway.", "server_error", None),
+    503: ("The engine is currently overloaded.", "server_error", "service_unavailable"),
+    504: ("Gateway timeout.", "server_error", None),
+}
+
+
+def error_body(status: int, message: str | None = None) -> dict[str, Any]:
+    """Return an OpenAI-style error body for ``status``, with an optional custom message."""
+    fallback = ("Error.", "server_error" if status >= 500 else "invalid_request_error", None)
+    default_message, kind, code = _DEFAULT_ERRORS.get(status, fallback)
+    error = {"message": message or default_message, "type": kind, "param": None, "code": code}
+    return {"error": error}
+
+
+@dataclass(frozen=True)
+class RecordedRequest:
+    """One request the server received, as recorded when it arrived."""
+
+    path: str
+    headers: dict[str, str]
+    json: Any
+    received_at: float
+
+    @property
+    def last_user_content(self) -> str:
+        """The text of the last ``user`` message of a chat request (``""`` if none).
+
+        A list content (multi-part message) gives its text parts joined by newlines.
+        """
+        messages = self.json.get("messages") if isinstance(self.json, dict) else None
+        users = [m for m in messages or [] if isinstance(m, dict) and m.get("role") == "user"]
+        content = users[-1].get("content") if users else None
+        if isinstance(content, list):
+            return "\n".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+        return content if isinstance(content, str) else ""
+
+
+@dataclass
+class _Rule:
+    """What a reply and a fault share; mutated only under the server lock."""
+
+    when: str | None
+    remaining: int | None
+    latency_s: float
+    skip: int
+
+    def take(self, prompt: str) -> bool:
+        """Match ``prompt`` and, if it matches, use up one of the rule's ``times``."""
+        if self.remaining == 0 or (self.when is not None and self.when not in prompt):
+            return False
+        if self.skip > 0:  # let the first matching requests pass this rule by
+            self.skip -= 1
+            return False
+        if self.remaining is not None:
+            self.remaining -= 1
+        return True
+
+
+@dataclass
+class _ReplyRule(_Rule):
+    content: str
+    usage: tuple[int, int]
+    finish_reason: str
+
+
+@dataclass
+class _FaultRule(_Rule):
+    status: int | None
+    body: Any
+    headers: dict[str, str]
+    drop: DropMode | None
+
+
+_R = TypeVar("_R", bound=_Rule)
+
+
+def _take(rules: list[_R], prompt: str) -> _R | None:
+    """The first rule matching ``prompt``, used up by one (call under the server lock)."""
+    return next((rule for rule in rules if rule.take(prompt)), None)
+
+
+def _check_times(times: int | None) -> None:
+    if times is not None and times < 1:
+        raise ValueError(f"times must be >= 1 or None, got {times}")
+
+
+class FakeOpenAIServer:
+    """An OpenAI-compatible chat-completions server on 127.0.0.1, scripted by the test.
+
+    Use it as a context manager, or call :meth:`start` and :meth:`stop`. Every public method
+    is thread-safe.
+    """
+
+    def __init__(self, host: str = "127.0.0.1", *, shutdown_timeout_s: float = 1.0) -> None:
+        """Prepare (but do not start) a server that will bind ``host`` on a free port."""
+        self._host = host
+        self._shutdown_timeout_s = shutdown_timeout_s
+        self._lock = threading.Condition()  # guards rules and log; notified on each request
+        self._replies: list[_ReplyRule] = []
+        self._faults: list[_FaultRule] = []
+        self._log: list[RecordedRequest] = []
+        self._ids = itertools.count(1)
+        self._port: int | None = None
+        self._thread: threading.Thread | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stop_event: asyncio.Event | None = None
+        self._startup_error: BaseException | None = None
+
+    # ------------------------------------------------------------------------- lifecycle
+
+    def start(self, timeout_s: float = 10.0) -> FakeOpenAIServer:
+        """Start serving in a background thread; return once the port is bound."""
+        if self._thread is not None:
+            raise RuntimeError("server already started")
+        ready = threading.Event()
+        self._thread = threading.Thread(
+            target=self._run, args=(ready,), name="fake-openai-server", daemon=True
+        )
+        self._thread.start()
+        if not ready.wait(timeout_s):
+            raise RuntimeError("fake OpenAI server did not start in time")
+        if self._startup_error is not None:
+            self._thread.join()
+            self._thread = None
+            raise RuntimeError("fake OpenAI server failed to start") from self._startup_error
+        return self
+
+    def stop(self, timeout_s: float = 10.0) -> None:
+        """Stop serving: wake pending latency sleeps, close connections, join the thread."""
+        thread, loop, stop_event = self._thread, self._loop, self._stop_event
+        if thread is None:
+            return
+        if loop is not None and stop_event is not None:
+            with contextlib.suppress(RuntimeError):  # the loop has already closed
+                loop.call_soon_threadsafe(stop_event.set)
+        thread.join(timeout_s)
+        if thread.is_alive():
+            raise RuntimeError("fake OpenAI server did not stop in time")
+        self._thread = None
+
+    def __enter__(self) -> FakeOpenAIServer:
+        return self.start()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+    def _run(self, ready: threading.Event) -> None:
+        self._loop = loop = asyncio.new_event_loop()
+        try:
+            loop.run_until_complete(self._serve(ready))
+        except BaseException as exc:  # reported by start()
+            self._startup_error = exc
+        finally:
+            ready.set()
+            loop.close()
+
+    async def _serve(self, ready: threading.Event) -> None:
+        self._stop_event = asyncio.Event()
+        app = web.Application()
+        app.router.add_post(CHAT_PATH, self._chat_completions)
+        app.router.add_get("/v1/models", self._models)
+        # handler_cancellation: a handler sleeping for a client that went away is cancelled.
+        runner = web.AppRunner(
+            app,
+            access_log=None,
+            handler_cancellation=True,
+            shutdown_timeout=self._shutdown_timeout_s,
+        )
+        await runner.setup()
+        try:
+            await web.TCPSite(runner, self._host, 0).start()
+            self._port = runner.addresses[0][1]
+            ready.set()
+            await self._stop_event.wait()
+        finally:
+            await runner.cleanup()
+
+    # ------------------------------------------------------------------------- inspection
+
+    @property
+    def port(self) -> int:
+        """The TCP port the server listens on."""
+        if self._port is None:
+            raise RuntimeError("server not started")
+        return self._port
+
+    @property
+    def base_url(self) -> str:
+        """The OpenAI ``api_base`` to give clients: ``http://127.0.0.1:<port>/v1``."""
+        return f"http://{self._host}:{self.port}/v1"
+
+    @property
+    def requests(self) -> list[RecordedRequest]:
+        """A snapshot of every request received (all paths), oldest first."""
+        with self._lock:
+            return list(self._log)
+
+    @property
+    def chat_requests(self) -> list[RecordedRequest]:
+        """A snapshot of the chat-completion requests received, oldest first."""
+        return [r for r in self.requests if r.path == CHAT_PATH]
+
+    @property
+    def last_request(self) -> RecordedRequest | None:
+        """The most recent request of any path, or ``None``."""
+        with self._lock:
+            return self._log[-1] if self._log else None
+
+    @property
+    def request_count(self) -> int:
+        """How many chat-completion requests were received."""
+        return len(self.chat_requests)
+
+    def wait_for_requests(self, count: int, timeout_s: float = 5.0) -> None:
+        """Block until ``count`` chat-completion requests have arrived (``TimeoutError`` if not).
+
+        From async code run it in a thread (``asyncio.to_thread``) so the loop keeps sending.
+        """
+        with self._lock:
+            arrived = self._lock.wait_for(
+                lambda: sum(r.path == CHAT_PATH for r in self._log) >= count, timeout_s
+            )
+        if not arrived:
+            raise TimeoutError(f"{self.request_count} of {count} requests after {timeout_s} s")
+
+    # ------------------------------------------------------------------------- scripting
+
+    def reply(
+        self,
+        content: str | dict[str, Any] | list[Any],
+        *,
+        when: str | None = None,
+        times: int | None = None,
+        latency_s: float = 0.0,
+        usage: tuple[int, int] = (11, 7),
+        finish_reason: str = "stop",
+    ) -> None:
+        """Answer matching chat requests with ``content`` (dicts and lists are JSON-encoded).
+
+        ``when`` is a substring the last user message must contain (``None``: any request);
+        ``times`` how many requests the rule answers (``None``: unlimited); ``latency_s`` a
+        wait before answering; ``usage`` the ``(prompt_tokens, completion_tokens)`` reported.
+        Rules are tried in the order added; the first match wins.
+        """
+        _check_times(times)
+        text = content if isinstance(content, str) else json.dumps(content)
+        rule = _ReplyRule(when, times, latency_s, 0, text, usage, finish_reason)
+        with self._lock:
+            self._replies.append(rule)
+
+    def fault(
+        self,
+        *,
+        status: int | None = None,
+        body: Any = None,
+        headers: dict[str, str] | None = None,
+        drop: DropMode | None = None,
+        latency_s: float = 0.0,
+        when: str | None = None,
+        times: int | None = 1,
+        after: int = 0,
+    ) -> None:
+        """Inject a fault for matching chat requests; faults are tried before replies.
+
+        ``status`` sends an HTTP error with the JSON ``body`` (default: an OpenAI error body
+        for that status) and ``headers``. ``drop="before_response"`` closes the connection
+        without sending a byte; ``drop="mid_body"`` sends 200 headers whose Content-Length
+        promises more than is sent, part of the body, then resets the connection.
+        ``latency_s`` waits first; a fault with only a latency delays the request and then
+        lets the reply rules answer it. ``when`` as for :meth:`reply`; the fault is used up
+        after ``times`` requests (``None``: never), then requests fall through to the replies.
+        """
+        _check_times(times)
+        if status is not None and drop is not None:
+            raise ValueError("pass either status or drop, not both")
+        if status is None and (body is not None or headers):
+            raise ValueError("body and headers need a status")
+        if drop not in (None, "before_response", "mid_body"):
+            raise ValueError(f"unknown drop mode: {drop!r}")
+        if status is None and drop is None and latency_s <= 0:
+            raise ValueError("a fault needs a status, a drop mode or a latency")
+        rule = _FaultRule(when, times, latency_s, after, status, body, dict(headers or {}), drop)
+        with self._lock:
+            self._faults.append(rule)
+
+    def reset(self) -> None:
+        """Forget every reply rule, fault and recorded request."""
+        with self._lock:
+            self._replies.clear()
+            self._faults.clear()
+            self._log.clear()
+
+    # ------------------------------------------------------------------------- handlers
+
+    async def _record(self, request: web.Request) -> RecordedRequest:
+        received_at = time.monotonic()
+        raw = await request.read()
+        try:
+            parsed: Any = json.loads(raw) if raw else None
+        except ValueError:
+            parsed = None
+        headers = {key.lower(): value for key, value in request.headers.items()}
+        recorded = RecordedRequest(request.path, headers, parsed, received_at)
+        with self._lock:
+            self._log.append(recorded)
+            self._lock.notify_all()
+        return recorded
+
+    async def _models(self, request: web.Request) -> web.Response:
+        await self._record(request)
+        model = {"id": "fake-judge", "object": "model", "created": 0, "owned_by": "fake"}
+        return web.json_response({"object": "list", "data": [model]})
+
+    async def _chat_completions(self, request: web.Request) -> web.StreamResponse:
+        recorded = await self._record(request)
+        body, prompt = recorded.json, recorded.last_user_content
+        if not isinstance(body, dict) or body.get("stream"):
+            problem = "the fake serves non-streaming JSON requests only"
+            return web.json_response(error_body(400, problem), status=400)
+        with self._lock:
+            fault = _take(self._faults, prompt)
+        if fault is not None:
+            if not await self._sleep(fault.latency_s) or fault.drop == "before_response":
+                return await self._abort(request)
+            if fault.drop == "mid_body":
+                return await self._cut_mid_body(request, body)
+            if fault.status is not None:
+                payload = fault.body if fault.body is not None else error_body(fault.status)
+                return web.json_response(payload, status=fault.status, headers=fault.headers)
+            # A latency-only fault has delayed the request: the reply rules answer it.
+        with self._lock:
+            reply = _take(self._replies, prompt)
+        if reply is None:
+            message = f"no scripted reply matches the prompt: {prompt[:200]}"
+            return web.json_response(error_body(400, message), status=400)
+        if not await self._sleep(reply.latency_s):
+            return await self._abort(request)
+        return web.json_response(self._completion(body, reply))
+
+    def _completion(self, body: dict[str, Any], reply: _ReplyRule) -> dict[str, Any]:
+        prompt_tokens, completion_tokens = reply.usage
+        message = {"role": "assistant", "content": reply.content}
+        choice = {"index": 0, "message": message, "finish_reason": reply.finish_reason}
+        return {
+            "id": f"chatcmpl-fake-{next(self._ids)}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": body.get("model", "fake-judge"),
+            "choices": [{**choice, "logprobs": None}],
+            "usage": {
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": completion_tokens,
+                "total_tokens": prompt_tokens + completion_tokens,
+            },
+        }
+
+    async def _sleep(self, seconds: float) -> bool:
+        """Sleep without blocking other requests; return False if the server is stopping."""
+        if seconds <= 0:
+            return True
+        assert self._stop_event is not None
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._stop_event.wait(), seconds)
+            return False
+        return True
+
+    async def _abort(self, request: web.Request) -> web.StreamResponse:
+        """Close the connection without writing a byte of a response."""
+        if request.transport is not None:
+            request.transport.close()
+        return await self._await_cancellation()
+
+    async def _cut_mid_body(self, request: web.Request, body: dict[str, Any]) -> web.StreamResponse:
+        """Send 200 headers and half of a completion, then reset the connection."""
+        filler = _ReplyRule(None, None, 0.0, 0, "x" * 256, (11, 7), "stop")
+        payload = json.dumps(self._completion(body, filler)).encode()
+        response = web.StreamResponse(status=200, headers={"Content-Type": "application/json"})
+        response.content_length = len(payload)
+        await response.prepare(request)
+        await response.write(payload[: len(payload) // 2])
+        await asyncio.sleep(0.005)  # let the client read the headers and the partial body
+        transport = request.transport
+        if transport is not None:
+            sock = transport.get_extra_info("socket")
+            if sock is not None:  # SO_LINGER 0: closing sends RST rather than FIN
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            transport.abort()
+        return await self._await_cancellation()
+
+    async def _await_cancellation(self) -> web.StreamResponse:
+        """Park a handler whose connection is gone until aiohttp cancels it.
+
+        With ``handler_cancellation=True`` aiohttp cancels the handler as soon as it sees the
+        connection lost; the stop event is a safety net so that shutdown never waits on it.
+        """
+        assert self._stop_event is not None
+        await self._stop_event.wait()
+        raise web.HTTPServiceUnavailable()
