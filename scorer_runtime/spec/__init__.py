@@ -1,0 +1,1 @@
+"""Scorer definitions as data: specs, the step registry, formulas, templates, compile, export."""

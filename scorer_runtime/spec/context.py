@@ -1,0 +1,82 @@
+"""The plain-data view of a run that formulas, templates and built-in steps read.
+
+Spec-built steps never see Python objects a user could poke at: they get dicts, lists,
+strings and numbers (pydantic models dumped), under fixed names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from scorer_runtime.results import plain
+from scorer_runtime.run import ScorerRun, StepResults
+
+CONTEXT_NAMES = (
+    "input",
+    "output",
+    "ground_truth",
+    "request_context",
+    "results",
+    "score",
+    "judge_output",
+    "extra",
+)
+"""Top-level names of the context, in the order the studio lists them."""
+
+
+def build_context(
+    run: ScorerRun[Any, Any] | None = None,
+    results: StepResults | None = None,
+    score: float | None = None,
+    judge_output: Any = None,
+) -> dict[str, Any]:
+    """The context for one step call: plain data under the names in :data:`CONTEXT_NAMES`.
+
+    ``results`` holds ``preprocess_step_result``, ``analyze_step_result`` and
+    ``generate_score_step_result``; ``extra`` the caller's extra keys of the run.
+    """
+    res = results or StepResults()
+    return {
+        "input": plain(run.input) if run else None,
+        "output": plain(run.output) if run else None,
+        "ground_truth": plain(run.ground_truth) if run else None,
+        "request_context": plain(run.request_context) if run else None,
+        "results": {
+            "preprocess_step_result": plain(res.preprocess_step_result),
+            "analyze_step_result": plain(res.analyze_step_result),
+            "generate_score_step_result": plain(res.generate_score_step_result),
+        },
+        "score": score,
+        "judge_output": plain(judge_output),
+        "extra": plain(dict(run.extra)) if run else {},
+    }
+
+
+_MISSING = object()
+
+
+def get_path(context: Mapping[str, Any], path: str, default: Any = _MISSING) -> Any:
+    """Read a dotted path such as ``results.analyze_step_result.verdict`` or ``output.0.text``.
+
+    Raises ``KeyError`` naming the part of the path that is missing, unless a default is given.
+    """
+    current: Any = context
+    walked: list[str] = []
+    for part in path.split("."):
+        walked.append(part)
+        if isinstance(current, Mapping) and part in current:
+            current = current[part]
+        elif isinstance(current, list | tuple) and part.lstrip("-").isdigit():
+            index = int(part)
+            if -len(current) <= index < len(current):
+                current = current[index]
+                continue
+            if default is not _MISSING:
+                return default
+            raise KeyError(f"{'.'.join(walked)}: index {index} is out of range")
+        else:
+            if default is not _MISSING:
+                return default
+            raise KeyError(f"{'.'.join(walked)} is not there")
+    return current
