@@ -15,6 +15,12 @@ app = typer.Typer(
     add_completion=False,
 )
 
+
+@app.callback()
+def _group() -> None:
+    """Scorer Studio: build, run and export LLM-judge scorers."""
+
+
 _APP_FILE = Path(__file__).resolve().parent.parent / "studio" / "app.py"
 
 
