@@ -1,0 +1,157 @@
+"""P2b (the fake server's own floor) and P2c (client CPU per judge call)."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+from common import Figure, median_of
+
+from scorer_runtime import Judge, PromptStep, create_scorer
+
+HERE = Path(__file__).resolve().parent
+BODY = {
+    "model": "fake-judge",
+    "messages": [{"role": "system", "content": "Grade."}, {"role": "user", "content": "Rate: x"}],
+}
+
+
+@contextmanager
+def fake_server(latency_s: float) -> Iterator[str]:
+    """A fake judge server in a child process; yields its base URL."""
+    process = subprocess.Popen(
+        [sys.executable, str(HERE / "fake_server_process.py"), str(latency_s)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        yield process.stdout.readline().strip()
+    finally:
+        assert process.stdin is not None
+        process.stdin.close()
+        process.wait(timeout=10)
+
+
+async def _direct_calls(base_url: str, n: int, concurrency: int) -> float:
+    """Wall time of ``n`` direct HTTP calls with ``concurrency`` workers."""
+    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+    async with httpx.AsyncClient(limits=limits, timeout=30) as client:
+        queue = list(range(n))
+
+        async def worker() -> None:
+            while queue:
+                queue.pop()
+                response = await client.post(f"{base_url}/chat/completions", json=BODY)
+                response.raise_for_status()
+
+        started = time.perf_counter()
+        await asyncio.gather(*(worker() for _ in range(concurrency)))
+        return time.perf_counter() - started
+
+
+def server_floor(n: int = 1000, concurrency: int = 8, latency_s: float = 0.05) -> Figure:
+    with fake_server(latency_s) as url:
+        wall = median_of(3, lambda: asyncio.run(_direct_calls(url, n, concurrency)))
+    ratio = wall / (n * latency_s / concurrency)
+    return Figure(
+        "P2b",
+        f"fake server floor: {n} direct calls, 50 ms, concurrency {concurrency}",
+        ratio,
+        "x ideal",
+        "<= 1.05",
+        ratio <= 1.05,
+    )
+
+
+def _judge_scorer(url: str):
+    judge = Judge(
+        model="openai/fake-judge",
+        instructions="Grade.",
+        api_base=url,
+        api_key="sk-bench",
+        json_prompt_injection="system",
+    )
+    return create_scorer(id="p2c", description="one prompt step", judge=judge).generate_score(
+        PromptStep(
+            description="score",
+            create_prompt=lambda run: f"Rate: {run.output}",
+            calculate_score=lambda judge_output: judge_output["score"],
+        )
+    )
+
+
+async def _cpu_ms_per_call(call, n: int) -> float:
+    for _ in range(20):  # warm-up: connection pools, lazy imports, caches
+        await call()
+    started = time.process_time()
+    for _ in range(n):
+        await call()
+    return (time.process_time() - started) * 1000 / n
+
+
+def client_cpu(n: int = 500) -> list[Figure]:
+    from scorer_runtime.judge.client import _litellm
+
+    litellm = _litellm()
+    with fake_server(0.0) as url:
+        scorer = _judge_scorer(url)
+        clients: list[httpx.AsyncClient] = []
+
+        async def raw_http():
+            response = await clients[-1].post(f"{url}/chat/completions", json=BODY)
+            response.raise_for_status()
+
+        async def raw_litellm():
+            await litellm.acompletion(
+                model="openai/fake-judge",
+                messages=BODY["messages"],
+                api_base=url,
+                api_key="sk-bench",
+                num_retries=0,
+                max_retries=0,
+                timeout=30,
+            )
+
+        async def runtime():
+            await scorer.run(output="x")
+
+        async def measure_all() -> tuple[float, float, float]:
+            async with httpx.AsyncClient(timeout=30) as client:  # one per event loop
+                clients.append(client)
+                return (
+                    await _cpu_ms_per_call(runtime, n),
+                    await _cpu_ms_per_call(raw_litellm, n),
+                    await _cpu_ms_per_call(raw_http, n),
+                )
+
+        results = [asyncio.run(measure_all()) for _ in range(3)]
+    ours, lite, raw = (sorted(r[i] for r in results)[1] for i in range(3))
+    return [
+        Figure(
+            "P2c",
+            "client CPU per judge call through scorer_runtime",
+            ours,
+            "ms/call",
+            "<= 5",
+            ours <= 5,
+            f"raw litellm {lite:.2f} ms/call, raw HTTP {raw:.2f} ms/call",
+        ),
+    ]
+
+
+def run() -> list[Figure]:
+    return [server_floor(), *client_cpu()]
+
+
+if __name__ == "__main__":
+    from common import print_table
+
+    print_table(run())
