@@ -18,7 +18,8 @@ from scorer_runtime import (
     create_scorer,
 )
 
-TIMEOUT_S = 0.3
+TIMEOUT_S = 10.0  # generous: a loaded machine must not turn a scripted fault into a timeout
+READ_TIMEOUT_S = 0.5  # the judge timeout of the read-timeout fault only
 
 
 class SleepRecorder:
@@ -66,7 +67,7 @@ FAULTS = {
         True,
     ),
     "reset-mid-body": (lambda: {"drop": "mid_body"}, ErrorKind.CONNECTION, True),
-    "read-timeout": (lambda: {"latency_s": 3 * TIMEOUT_S}, ErrorKind.TIMEOUT, True),
+    "read-timeout": (lambda: {"latency_s": 6 * READ_TIMEOUT_S}, ErrorKind.TIMEOUT, True),
     "400": (lambda: {"status": 400}, ErrorKind.INVALID_REQUEST, False),
     "400-context-length": (
         lambda: {
@@ -125,13 +126,13 @@ def _judges(config: str, sleep: SleepRecorder) -> tuple[dict, dict | None]:
     raise AssertionError(config)
 
 
-def _scorer(server, scorer_judge: dict, step_judge: dict | None):
+def _scorer(server, scorer_judge: dict, step_judge: dict | None, timeout_s: float = TIMEOUT_S):
     judge = Judge(
         model="openai/fake-judge",
         instructions="Grade.",
         api_base=server.base_url,
         api_key="sk-test",
-        timeout_s=TIMEOUT_S,
+        timeout_s=timeout_s,
         json_prompt_injection="system",
         **scorer_judge,
     )
@@ -163,7 +164,8 @@ async def test_fault_matrix(fake_judge, config, fault):
     fake_judge.fault(times=None, **make_fault())
     fake_judge.reply({"score": 1})  # only reached by requests the fault lets through
     sleep = SleepRecorder()
-    scorer = _scorer(fake_judge, *_judges(config, sleep))
+    timeout_s = READ_TIMEOUT_S if fault == "read-timeout" else TIMEOUT_S
+    scorer = _scorer(fake_judge, *_judges(config, sleep), timeout_s=timeout_s)
 
     with pytest.raises(ScorerRunError) as caught:
         await scorer.run(output="answer")
