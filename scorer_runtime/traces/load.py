@@ -1,0 +1,213 @@
+"""Importing trace files: OTLP JSON or Mastra spans, one JSON document or JSON lines.
+
+:func:`load_traces` reads a file, :func:`parse_traces` text; both raise
+:class:`TraceImportError` listing every problem. :func:`read_traces` never raises for bad
+content: it returns the traces it could read *and* the problems, for an import that keeps
+the good spans and shows what was left out.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeAlias
+
+from scorer_runtime.traces.errors import TraceImportError, TraceProblem
+from scorer_runtime.traces.mastra import spans_from_mastra
+from scorer_runtime.traces.model import Span, Trace
+from scorer_runtime.traces.otlp import spans_from_otlp
+
+FormatOption: TypeAlias = Literal["auto", "otlp", "mastra"]
+"""Which format to read; ``auto`` decides per JSON document."""
+
+_EXPECTED = (
+    "expected OTLP JSON (an object with resourceSpans), Mastra span records (a list, an "
+    "object with a spans list, or one record per line)"
+)
+_DOCUMENT_KEYS = frozenset({"resourceSpans", "spans", "traceId"})
+
+
+@dataclass(frozen=True, slots=True)
+class TraceImport:
+    """What :func:`read_traces` found: the traces, and the problems of what was left out."""
+
+    traces: list[Trace] = field(default_factory=list)
+    problems: list[TraceProblem] = field(default_factory=list)
+    source: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        """True when nothing was left out."""
+        return not self.problems
+
+    def raise_for_problems(self) -> None:
+        """Raise :class:`TraceImportError` listing the problems, if there are any."""
+        if self.problems:
+            raise TraceImportError(self.problems, source=self.source)
+
+
+def read_traces(
+    text: str, *, format: FormatOption = "auto", source: str | None = None
+) -> TraceImport:
+    """The traces in ``text`` (OTLP JSON or Mastra spans; one document or JSON lines).
+
+    Spans with problems are left out and reported in ``problems``; the others are grouped
+    into traces by trace id, in the order they first appear. ``source`` names the text in
+    messages (a file name).
+    """
+    if format not in ("auto", "otlp", "mastra"):
+        raise ValueError(f"format must be 'auto', 'otlp' or 'mastra', not {format!r}")
+    problems: list[TraceProblem] = []
+    spans: list[Span] = []
+    for line, document in _documents(text, problems):
+        spans.extend(_spans_of(document, line, format, problems))
+    traces = _group(spans, problems)
+    # JSON errors are found before span problems: list them all in file order.
+    problems.sort(key=lambda p: (p.line is None, p.line or 0))
+    return TraceImport(traces, problems, source)
+
+
+def parse_traces(
+    text: str, *, format: FormatOption = "auto", source: str | None = None
+) -> list[Trace]:
+    """The traces in ``text``; raises :class:`TraceImportError` listing every problem."""
+    found = read_traces(text, format=format, source=source)
+    found.raise_for_problems()
+    return found.traces
+
+
+def load_traces(path: str | os.PathLike[str], *, format: FormatOption = "auto") -> list[Trace]:
+    """The traces in a file (OTLP JSON or Mastra spans; one document or JSON lines).
+
+    Raises :class:`TraceImportError` naming the file and listing every problem, each with
+    its line (JSON lines), span id and JSON path.
+    """
+    source = os.fspath(path)
+    try:
+        with open(path, encoding="utf-8-sig") as file:
+            text = file.read()
+    except OSError as e:
+        problem = TraceProblem(f"cannot read the file: {e.strerror or e}")
+        raise TraceImportError([problem], source=source) from None
+    except UnicodeDecodeError as e:
+        problem = TraceProblem(f"the file is not UTF-8 text (byte {e.start}); save it as UTF-8")
+        raise TraceImportError([problem], source=source) from None
+    return parse_traces(text, format=format, source=source)
+
+
+def group_traces(spans: Iterable[Span]) -> list[Trace]:
+    """Spans grouped into traces by trace id (in order of first appearance).
+
+    Raises :class:`TraceImportError` when a span id appears twice with different content
+    or spans form a parent cycle.
+    """
+    problems: list[TraceProblem] = []
+    traces = _group(list(spans), problems)
+    if problems:
+        raise TraceImportError(problems)
+    return traces
+
+
+def _json_problem(error: json.JSONDecodeError, line: int | None) -> TraceProblem:
+    where = f"line {error.lineno} " if line is None else ""
+    return TraceProblem(f"not valid JSON: {error.msg} ({where}column {error.colno})", line)
+
+
+def _is_document(line: str) -> bool:
+    try:
+        value = json.loads(line)
+    except ValueError:
+        return False
+    return isinstance(value, dict) and bool(_DOCUMENT_KEYS.intersection(value))
+
+
+def _looks_like_json_lines(text: str) -> bool:
+    """Several lines, one of which is a whole trace document on its own."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    return len(lines) > 1 and any(map(_is_document, lines))
+
+
+def _documents(text: str, problems: list[TraceProblem]) -> list[tuple[int | None, Any]]:
+    """The JSON documents of ``text``: one (line None), or one per line (1-based line)."""
+    if not text.strip():
+        problems.append(TraceProblem(f"there is nothing to import: {_EXPECTED}"))
+        return []
+    try:
+        return [(None, json.loads(text))]
+    except json.JSONDecodeError as e:
+        # "Extra data" after a first complete document: a JSON-lines file.
+        if not e.msg.startswith("Extra data") and not _looks_like_json_lines(text):
+            problems.append(_json_problem(e, None))
+            return []
+    documents: list[tuple[int | None, Any]] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            documents.append((number, json.loads(raw)))
+        except json.JSONDecodeError as e:
+            problems.append(_json_problem(e, number))
+    return documents
+
+
+def _kind(document: Any) -> Literal["otlp", "mastra"] | None:
+    if isinstance(document, Mapping):
+        if "resourceSpans" in document:
+            return "otlp"
+        if isinstance(document.get("spans"), list) or "traceId" in document:
+            return "mastra"
+        return None
+    return "mastra" if isinstance(document, list) else None
+
+
+def _spans_of(
+    document: Any, line: int | None, format: FormatOption, problems: list[TraceProblem]
+) -> list[Span]:
+    kind = _kind(document)
+    if kind is None or (format != "auto" and kind != format):
+        expected = {
+            "auto": _EXPECTED,
+            "otlp": "expected OTLP JSON: an object with resourceSpans",
+            "mastra": "expected Mastra span records: a list, or an object with a spans list",
+        }[format]
+        problems.append(TraceProblem(f"not a trace document: {expected}", line))
+        return []
+    if kind == "otlp":
+        return spans_from_otlp(document, problems=problems, line=line)
+    if isinstance(document, list):
+        return spans_from_mastra(document, problems=problems, line=line, path="")
+    if isinstance(document.get("spans"), list):
+        return spans_from_mastra(document["spans"], problems=problems, line=line, path="spans")
+    return spans_from_mastra([document], problems=problems, line=line)
+
+
+def _group(spans: list[Span], problems: list[TraceProblem]) -> list[Trace]:
+    by_trace: dict[str, dict[str, Span]] = {}
+    for span in spans:
+        seen = by_trace.setdefault(span.trace_id, {})
+        earlier = seen.get(span.span_id)
+        if earlier is None:
+            seen[span.span_id] = span
+        elif earlier != span:  # the same span exported twice is harmless
+            problems.append(
+                TraceProblem(
+                    f"span id appears twice in trace {span.trace_id!r} with different "
+                    "content; the second copy was left out",
+                    span_id=span.span_id,
+                )
+            )
+    traces = [Trace(trace_id, tuple(found.values())) for trace_id, found in by_trace.items()]
+    for trace in traces:
+        reached = {span.span_id for span in trace.walk()}
+        for span in trace.spans:
+            if span.span_id not in reached:
+                problems.append(
+                    TraceProblem(
+                        "its parent chain loops back to itself, so it has no root; "
+                        "check parentSpanId",
+                        span_id=span.span_id,
+                    )
+                )
+    return traces
