@@ -23,29 +23,29 @@ from typing import Any
 
 from scorer_runtime.results import NotScorable, plain
 from scorer_runtime.run import ScorerRun, StepResults
-from scorer_runtime.spec._formula_check import (
+from scorer_runtime.spec.context import build_context
+from scorer_runtime.spec.sandbox.errors import FormulaError, char_column, shorten, where
+from scorer_runtime.spec.sandbox.formula_check import (
     MAX_FORMULA_LENGTH,
     MAX_FORMULA_NESTING,
     ParsedFormula,
     Problem,
     parse_formula,
 )
-from scorer_runtime.spec._formula_errors import FormulaError, char_column, shorten, where
-from scorer_runtime.spec._formula_eval import (
+from scorer_runtime.spec.sandbox.formula_eval import (
     MAX_FORMULA_STEPS,
     MAX_FORMULA_WORK,
     EvalProblem,
     FormulaEvaluator,
 )
-from scorer_runtime.spec._formula_functions import FORMULA_FUNCTIONS, kind_of
-from scorer_runtime.spec._formula_limits import (
+from scorer_runtime.spec.sandbox.functions import FORMULA_FUNCTIONS, kind_of
+from scorer_runtime.spec.sandbox.help import CONTEXT_VARIABLES
+from scorer_runtime.spec.sandbox.limits import (
     MAX_RESULT_SIZE,
     MAX_VALUE_SIZE,
     ValueLimitError,
     check_expanded_size,
 )
-from scorer_runtime.spec._template_help import CONTEXT_VARIABLES
-from scorer_runtime.spec.context import build_context
 
 __all__ = [
     "FORMULA_FUNCTIONS",

@@ -21,19 +21,19 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from scorer_runtime.run import ScorerRun, StepResults
-from scorer_runtime.spec._formula_errors import shorten
-from scorer_runtime.spec._template_help import CONTEXT_VARIABLES, TEMPLATE_FILTERS
-from scorer_runtime.spec._template_limits import (
+from scorer_runtime.spec.context import build_context
+from scorer_runtime.spec.sandbox.errors import shorten
+from scorer_runtime.spec.sandbox.help import CONTEXT_VARIABLES, TEMPLATE_FILTERS
+from scorer_runtime.spec.sandbox.template_limits import (
     MAX_RANGE,
     MAX_RENDER_CHARS,
     MAX_RENDER_STEPS,
     MAX_RENDER_WORK,
     MAX_TEMPLATE_LENGTH,
 )
-from scorer_runtime.spec.context import build_context
 
 if TYPE_CHECKING:
-    from scorer_runtime.spec._template_build import CompiledTemplate, TemplateProblem
+    from scorer_runtime.spec.sandbox.template_build import CompiledTemplate, TemplateProblem
 
 __all__ = [
     "MAX_RANGE",
@@ -88,7 +88,7 @@ class Template:
             raise TemplateError(
                 "a template must be text", source=str(self.source), problems=["not text"]
             )
-        from scorer_runtime.spec._template_build import compile_template
+        from scorer_runtime.spec.sandbox.template_build import compile_template
 
         compiled, problems = compile_template(self.source)
         if compiled is None:
@@ -116,7 +116,7 @@ class Template:
 
         Raises :class:`TemplateError` naming the line and what failed.
         """
-        from scorer_runtime.spec._template_build import describe_render_error, render
+        from scorer_runtime.spec.sandbox.template_build import describe_render_error, render
 
         try:
             return render(self.compiled, context)
@@ -154,7 +154,7 @@ def check_template(source: str) -> list[str]:
     """
     if not isinstance(source, str):
         return ["a template must be text"]
-    from scorer_runtime.spec._template_build import compile_template
+    from scorer_runtime.spec.sandbox.template_build import compile_template
 
     _, problems = compile_template(source)
     return [problem.text() for problem in problems]

@@ -156,7 +156,7 @@ def test_pickle_and_deepcopy_rebuild_from_the_text() -> None:
 
 
 def test_help_lists_cover_every_function_and_context_name() -> None:
-    from scorer_runtime.spec._formula_functions import SAFE_FUNCTIONS
+    from scorer_runtime.spec.sandbox.functions import SAFE_FUNCTIONS
 
     assert {name for name, _ in FORMULA_FUNCTIONS} == set(SAFE_FUNCTIONS)
     assert [name for name, _ in FORMULA_VARIABLES] == list(CONTEXT_NAMES)

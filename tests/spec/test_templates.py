@@ -359,8 +359,8 @@ def test_pickle_and_deepcopy_rebuild_from_the_text() -> None:
 
 
 def test_help_lists_match_what_templates_can_use() -> None:
-    from scorer_runtime.spec._template_env import environment
-    from scorer_runtime.spec._template_guards import INTERNAL_FILTERS
+    from scorer_runtime.spec.sandbox.template_env import environment
+    from scorer_runtime.spec.sandbox.template_guards import INTERNAL_FILTERS
 
     usable = set(environment().filters) - INTERNAL_FILTERS - {"d"}  # d: alias of default
     assert {name for name, _ in TEMPLATE_FILTERS} == usable

@@ -13,9 +13,9 @@ import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from scorer_runtime.spec._formula_errors import char_column, shorten, where
-from scorer_runtime.spec._formula_functions import LIST_METHODS, SAFE_FUNCTIONS, TEXT_METHODS
 from scorer_runtime.spec.context import CONTEXT_NAMES
+from scorer_runtime.spec.sandbox.errors import char_column, shorten, where
+from scorer_runtime.spec.sandbox.functions import LIST_METHODS, SAFE_FUNCTIONS, TEXT_METHODS
 
 MAX_FORMULA_LENGTH = 2000
 """Longest formula accepted, in characters."""

@@ -7,7 +7,7 @@ subclass narrows it to what a prompt needs and bounds the work a template can ca
   ``str.format`` and ``%`` formatting (whose widths build unbounded text) are off;
 - ``+``, ``*`` and ``**`` check sizes before building text, lists or numbers;
 - every call counts against the render's step budget, and all text printed or returned
-  by a call against its work budget (see :mod:`._template_guards` for loops, ``~``,
+  by a call against its work budget (see :mod:`.template_guards` for loops, ``~``,
   literals and comparisons);
 - ``a.b`` on an object reads its field ``b`` before any method of that name.
 """
@@ -26,18 +26,22 @@ from jinja2.runtime import Context, Undefined
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from jinja2.utils import missing
 
-from scorer_runtime.spec._formula_functions import LIST_METHODS, TEXT_METHODS, kind_of, to_text
-from scorer_runtime.spec._formula_limits import (
+from scorer_runtime.spec.context import CONTEXT_NAMES
+from scorer_runtime.spec.sandbox.functions import LIST_METHODS, TEXT_METHODS, kind_of, to_text
+from scorer_runtime.spec.sandbox.limits import (
     bounded_add,
     bounded_mult,
     bounded_pow,
     checked_join,
     checked_replace,
 )
-from scorer_runtime.spec._template_filters import AGENT_FILTER_FUNCTIONS, RenderProblem, guarded
-from scorer_runtime.spec._template_guards import GUARD_FILTERS, current_budget
-from scorer_runtime.spec._template_limits import MAX_INDENT, MAX_RANGE
-from scorer_runtime.spec.context import CONTEXT_NAMES
+from scorer_runtime.spec.sandbox.template_filters import (
+    AGENT_FILTER_FUNCTIONS,
+    RenderProblem,
+    guarded,
+)
+from scorer_runtime.spec.sandbox.template_guards import GUARD_FILTERS, current_budget
+from scorer_runtime.spec.sandbox.template_limits import MAX_INDENT, MAX_RANGE
 
 STANDARD_FILTER_NAMES = (
     "abs", "capitalize", "count", "d", "default", "dictsort", "first", "float", "groupby",

@@ -18,9 +18,9 @@ from typing import Any
 
 from simpleeval import EvalWithCompoundTypes, InvalidExpression, IterableTooLong, NameNotDefined
 
-from scorer_runtime.spec._formula_check import ParsedFormula
-from scorer_runtime.spec._formula_errors import shorten
-from scorer_runtime.spec._formula_functions import (
+from scorer_runtime.spec.sandbox.errors import shorten
+from scorer_runtime.spec.sandbox.formula_check import ParsedFormula
+from scorer_runtime.spec.sandbox.functions import (
     FORMULA_FUNCTIONS,
     LIST_METHODS,
     SAFE_FUNCTIONS,
@@ -28,7 +28,7 @@ from scorer_runtime.spec._formula_functions import (
     FormulaValueError,
     kind_of,
 )
-from scorer_runtime.spec._formula_limits import (
+from scorer_runtime.spec.sandbox.limits import (
     MAX_INT_BITS,
     MAX_VALUE_SIZE,
     Memo,

@@ -11,12 +11,16 @@ import jinja2
 from jinja2 import meta, nodes
 from jinja2.exceptions import SecurityError, TemplateError, TemplateSyntaxError, UndefinedError
 
-from scorer_runtime.spec._formula_limits import ValueLimitError
-from scorer_runtime.spec._template_env import PromptEnvironment, environment
-from scorer_runtime.spec._template_filters import RenderProblem
-from scorer_runtime.spec._template_guards import INTERNAL_FILTERS, GuardRewrite, render_budget
-from scorer_runtime.spec._template_limits import MAX_RENDER_CHARS, MAX_TEMPLATE_LENGTH
 from scorer_runtime.spec.context import CONTEXT_NAMES
+from scorer_runtime.spec.sandbox.limits import ValueLimitError
+from scorer_runtime.spec.sandbox.template_env import PromptEnvironment, environment
+from scorer_runtime.spec.sandbox.template_filters import RenderProblem
+from scorer_runtime.spec.sandbox.template_guards import (
+    INTERNAL_FILTERS,
+    GuardRewrite,
+    render_budget,
+)
+from scorer_runtime.spec.sandbox.template_limits import MAX_RENDER_CHARS, MAX_TEMPLATE_LENGTH
 
 _STANDALONE = (nodes.Extends, nodes.Include, nodes.Import, nodes.FromImport)
 

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from scorer_runtime.results import NotScorable
-from scorer_runtime.spec._formula_limits import check_expanded_size
+from scorer_runtime.spec.sandbox.limits import check_expanded_size
 
 TEXT_METHODS = frozenset(
     {

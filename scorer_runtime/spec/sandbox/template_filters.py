@@ -19,7 +19,7 @@ from scorer_runtime.agent import (
     get_tool_results,
     get_user_message_from_run_input,
 )
-from scorer_runtime.spec._formula_limits import check_expanded_size
+from scorer_runtime.spec.sandbox.limits import check_expanded_size
 
 
 class RenderProblem(Exception):

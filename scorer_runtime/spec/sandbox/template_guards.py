@@ -21,10 +21,10 @@ from jinja2 import nodes, pass_context
 from jinja2.runtime import Context
 from jinja2.visitor import NodeTransformer
 
-from scorer_runtime.spec._formula_functions import to_text
-from scorer_runtime.spec._formula_limits import MAX_VALUE_SIZE, Memo, nested_size, too_long
-from scorer_runtime.spec._template_filters import RenderProblem
-from scorer_runtime.spec._template_limits import MAX_RENDER_STEPS, MAX_RENDER_WORK
+from scorer_runtime.spec.sandbox.functions import to_text
+from scorer_runtime.spec.sandbox.limits import MAX_VALUE_SIZE, Memo, nested_size, too_long
+from scorer_runtime.spec.sandbox.template_filters import RenderProblem
+from scorer_runtime.spec.sandbox.template_limits import MAX_RENDER_STEPS, MAX_RENDER_WORK
 
 LOOP_GUARD = "scorer_studio_loop_guard"
 CONCAT_GUARD = "scorer_studio_concat_guard"
