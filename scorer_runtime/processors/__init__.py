@@ -23,6 +23,14 @@ from scorer_runtime.processors.classify import (
     is_auth_failure,
     is_retryable_by_default,
 )
+from scorer_runtime.processors.policies import (
+    ExponentialBackoff,
+    MessageContains,
+    StatusIn,
+    exponential_backoff,
+    message_contains,
+    status_in,
+)
 from scorer_runtime.processors.retry import (
     DelayMs,
     ErrorPredicate,
@@ -36,8 +44,10 @@ __all__ = [
     "DelayMs",
     "ErrorPredicate",
     "ErrorProcessor",
+    "ExponentialBackoff",
     "InputProcessor",
     "JudgeMessage",
+    "MessageContains",
     "OutputGuard",
     "OutputProcessor",
     "ProcessorContext",
@@ -45,10 +55,14 @@ __all__ = [
     "RetryContext",
     "RetryDecision",
     "RetryMatcher",
+    "StatusIn",
     "StreamErrorRetryProcessor",
     "TruncateInput",
     "classify_error",
+    "exponential_backoff",
     "is_auth_failure",
     "is_retryable_by_default",
+    "message_contains",
     "parse_retry_after_ms",
+    "status_in",
 ]
