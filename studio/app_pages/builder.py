@@ -1,0 +1,8 @@
+"""builder page (being built)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+st.title("builder")
+st.info("This page is being built.")

@@ -1,0 +1,8 @@
+"""compare page (being built)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+st.title("compare")
+st.info("This page is being built.")

@@ -1,0 +1,8 @@
+"""examples page (being built)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+st.title("examples")
+st.info("This page is being built.")

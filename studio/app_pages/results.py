@@ -1,0 +1,8 @@
+"""results page (being built)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+st.title("results")
+st.info("This page is being built.")

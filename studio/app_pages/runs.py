@@ -1,0 +1,8 @@
+"""runs page (being built)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+st.title("runs")
+st.info("This page is being built.")

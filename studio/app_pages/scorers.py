@@ -1,0 +1,8 @@
+"""scorers page (being built)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+st.title("scorers")
+st.info("This page is being built.")

@@ -1,0 +1,8 @@
+"""traces page (being built)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+st.title("traces")
+st.info("This page is being built.")

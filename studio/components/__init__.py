@@ -1,0 +1,1 @@
+"""Render-only widgets shared by the pages."""

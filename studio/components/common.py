@@ -1,0 +1,63 @@
+"""Small render helpers every page uses, so the studio looks and speaks the same everywhere."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import streamlit as st
+
+from studio.messages import explain
+
+OUTCOME_LABELS = {
+    "scored": "Scored",
+    "not_scorable": "Not scorable",
+    "step_error": "Step failed",
+    "provider_error": "Judge unavailable",
+    "judge_format_error": "Judge answer unreadable",
+}
+OUTCOME_COLORS = {
+    "scored": "green",
+    "not_scorable": "gray",
+    "step_error": "red",
+    "provider_error": "orange",
+    "judge_format_error": "orange",
+}
+RUN_STATUS_LABELS = {
+    "queued": "Waiting to start",
+    "running": "Running",
+    "cancelled": "Cancelled",
+    "failed": "Stopped by an error",
+    "done": "Finished",
+}
+
+
+def page_header(title: str, intro: str) -> None:
+    """The title and one sentence saying what this page is for."""
+    st.title(title)
+    st.caption(intro)
+
+
+def empty_state(
+    message: str, *, action: tuple[str, Callable[[], None]] | None = None, key: str | None = None
+) -> None:
+    """What belongs here, and the next thing to do."""
+    with st.container(border=True):
+        st.markdown(message)
+        if action is not None:
+            label, on_click = action
+            st.button(label, on_click=on_click, type="primary", key=key or f"empty-{label}")
+
+
+def show_error(error: BaseException) -> None:
+    """An error in plain words with what to do (never a traceback)."""
+    explanation = explain(error)
+    st.error(f"**{explanation.title}.** {explanation.detail}", icon=":material/error:")
+    st.info(explanation.what_to_do, icon=":material/lightbulb:")
+
+
+def outcome_badge(outcome: str) -> None:
+    st.badge(OUTCOME_LABELS.get(outcome, outcome), color=OUTCOME_COLORS.get(outcome, "gray"))
+
+
+def format_score(score: float | None) -> str:
+    return "—" if score is None else f"{score:.2f}"

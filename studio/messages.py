@@ -1,0 +1,100 @@
+"""Errors in plain words: what went wrong, and what to do next (Streamlit-free, unit-tested).
+
+The studio never shows a traceback or a Python repr; every error a page catches goes through
+:func:`explain`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scorer_runtime.errors import ErrorKind, ScorerDefinitionError, ScorerRunError
+
+_WHAT_TO_DO: dict[ErrorKind, str] = {
+    ErrorKind.RATE_LIMITED: (
+        "The judge's provider is rate-limiting you. Wait a minute and try again, lower the "
+        "concurrency of runs, or add retries to the judge."
+    ),
+    ErrorKind.SERVER_ERROR: (
+        "The judge's provider had a problem on its side. Try again; a retry policy on the "
+        "judge handles this automatically."
+    ),
+    ErrorKind.CONNECTION: (
+        "The judge could not be reached. Check the model's base URL and that the server is "
+        "running, then try again."
+    ),
+    ErrorKind.TIMEOUT: (
+        "The judge took too long to answer. Try again, or raise the judge's timeout."
+    ),
+    ErrorKind.AUTH: (
+        "The judge's provider refused the API key. Check that the environment variable named "
+        "in the judge holds a valid key for this provider."
+    ),
+    ErrorKind.INVALID_REQUEST: (
+        "The provider rejected the request. Check the model name, and whether the model "
+        "supports structured answers (turn on 'Describe the answer in the prompt' if not)."
+    ),
+    ErrorKind.CONTEXT_LENGTH: (
+        "The prompt is too long for this model. Shorten the template, trim the run (e.g. keep "
+        "fewer remembered messages), or add truncation to the judge."
+    ),
+    ErrorKind.FORMAT: (
+        "The judge did not answer in the expected format. Add 'Answer only with JSON' to the "
+        "instructions, or turn on 'Describe the answer in the prompt' for this judge."
+    ),
+}
+
+_STEP_WORDS = {
+    "preprocess": "the preparation step",
+    "analyze": "the analysis step",
+    "generate_score": "the scoring step",
+    "generate_reason": "the explanation step",
+}
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """An error for a person: a short title, the detail, and what to do."""
+
+    title: str
+    detail: str
+    what_to_do: str
+
+
+def step_words(step: str) -> str:
+    """A step's name in plain words ("the scoring step")."""
+    return _STEP_WORDS.get(step, step)
+
+
+def explain(error: BaseException) -> Explanation:
+    """Plain words for any error the studio can meet."""
+    if isinstance(error, ScorerRunError):
+        kind = error.error_kind
+        advice = _WHAT_TO_DO.get(kind) if kind else None
+        detail = str(error.__cause__ or error)
+        return Explanation(
+            title=f"The scorer stopped in {step_words(error.failed_step)}",
+            detail=detail,
+            what_to_do=advice
+            or "Check the settings of that step (the message above says what it met).",
+        )
+    if isinstance(error, ScorerDefinitionError):
+        return Explanation("The scorer is not complete yet", str(error), "Fix the step named.")
+    name = type(error).__name__
+    if name == "SpecError":
+        return Explanation(
+            "The scorer has problems to fix",
+            str(error),
+            "Each problem names the field; fix them and try again.",
+        )
+    if name in ("FormulaError", "TemplateError"):
+        return Explanation(
+            "The formula cannot be used" if name == "FormulaError" else "The prompt cannot be used",
+            str(error),
+            "See the list of variables and functions next to the field.",
+        )
+    return Explanation(
+        "Something went wrong",
+        str(error) or name,
+        "Try again; if it keeps happening, export the scorer and share it with an engineer.",
+    )
