@@ -69,3 +69,28 @@ def show_flashes() -> None:
     for message, icon in get(FLASH):
         st.toast(message, icon=icon)
     reset(FLASH)
+
+
+# -- builder -----------------------------------------------------------------------------------
+BUILDER_DRAFT = Key("builder.draft", _none)
+"""The draft being edited: a spec-shaped dict (also saved to the database as it changes)."""
+BUILDER_GEN = Key("builder.gen", int)
+"""Bumped when another draft is loaded, so widgets start again from the draft's values."""
+TRY_EXAMPLE = Key("builder.try_example", _none)
+"""The example previews and 'try it' run on (a builder_logic.Example)."""
+
+# -- Home, Scorers, Export & import, Traces ---------------------------------------------------
+SCORERS_PAGE = Key("scorers.page", int)
+"""The page of the scorer list being shown (0 is the first; pages come from the database)."""
+SCORERS_OPEN_ID = Key("scorers.open_id", _none)
+"""The scorer whose versions and actions are open on the scorers page."""
+SCORERS_PENDING = Key("scorers.pending", _none)
+"""An action waiting for confirmation: ("archive" or "duplicate", scorer id), or None."""
+EXPORT_SCORER_ID = Key("export.scorer_id", _none)
+"""The scorer the export page opens with (set by "Export" on the scorers page)."""
+TRACES_LOADED = Key("traces.loaded", _none)
+"""The trace file read on the traces page: a traces_logic.LoadedTraces, or None."""
+TRACES_SCORE_ID = Key("traces.score_id", _none)
+"""The stored trace score whose details are open on the traces page."""
+BUILDER_LOADED_FOR = Key("builder.loaded_for", _none)
+"""Which saved scorer (id) the draft was loaded from, so a new choice reloads it."""

@@ -1,0 +1,206 @@
+"""The builder's judge and retry-policy forms."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import streamlit as st
+
+from studio.forms import describe_retry
+from studio.services import env_is_set
+
+JSON_MODES: dict[str, str] = {
+    "auto": "Let the studio decide (recommended)",
+    "native": "Use the provider's structured answers",
+    "system": "Describe the answer in the instructions",
+    "inline": "Describe the answer in the prompt",
+}
+_MODE_VALUE: dict[str, Any] = {
+    "auto": None,
+    "native": False,
+    "system": "system",
+    "inline": "inline",
+}
+
+
+def _mode_key(value: Any) -> str:
+    if value is False:
+        return "native"
+    if value is True or value == "system":
+        return "system"
+    return "inline" if value == "inline" else "auto"
+
+
+def judge_form(judge: Any, profiles: Sequence[str], *, key: str) -> Any:
+    """The scorer's judge: a saved profile's name, or settings (a dict); returns the new value."""
+    ways = ["inline", "profile"]
+    labels = {"inline": "Set up a judge here", "profile": "Use a saved judge"}
+    way = st.radio(
+        "Which judge?",
+        ways,
+        index=1 if isinstance(judge, str) else 0,
+        format_func=labels.__getitem__,
+        horizontal=True,
+        key=f"{key}.way",
+    )
+    if way == "profile":
+        if not profiles:
+            st.info("No judge is saved yet. Save one on the Judges page, or set one up here.")
+            st.page_link(
+                "app_pages/judges.py", label="Open the Judges page", icon=":material/gavel:"
+            )
+            return judge
+        current = judge if isinstance(judge, str) and judge in profiles else profiles[0]
+        return st.selectbox(
+            "Saved judge", list(profiles), index=list(profiles).index(current), key=f"{key}.profile"
+        )
+    settings = dict(judge) if isinstance(judge, Mapping) else {}
+    return judge_settings(settings, key=f"{key}.settings")
+
+
+def judge_settings(
+    settings: Mapping[str, Any], *, key: str, instructions: bool = True
+) -> dict[str, Any]:
+    """Model, where the key lives, how the answer is asked for, and the instructions."""
+    out = {
+        k: v
+        for k, v in settings.items()
+        if k not in ("model", "api_base", "api_key_env", "json_prompt_injection")
+    }
+    col1, col2 = st.columns(2)
+    out["model"] = col1.text_input(
+        "Model",
+        value=str(settings.get("model") or ""),
+        placeholder="openai/gpt-4o-mini",
+        help="Provider and model, e.g. openai/gpt-4o-mini, anthropic/claude-3-5-haiku-latest, "
+        "ollama/llama3. Technical name: a litellm model string.",
+        key=f"{key}.model",
+    )
+    env = col2.text_input(
+        "Name of the environment variable holding the API key",
+        value=str(settings.get("api_key_env") or ""),
+        placeholder="OPENAI_API_KEY",
+        help="The studio stores only this NAME, never the key itself.",
+        key=f"{key}.env",
+    )
+    out["api_key_env"] = env.strip()
+    if env.strip():
+        col2.caption(
+            "✅ set on this machine"
+            if env_is_set(env.strip())
+            else "⚠️ not set on this machine: the judge cannot be called yet"
+        )
+    with st.expander("More judge settings"):
+        out["api_base"] = st.text_input(
+            "Server address (optional)",
+            value=str(settings.get("api_base") or ""),
+            placeholder="http://localhost:11434/v1",
+            help="Only for a self-hosted or OpenAI-compatible server.",
+            key=f"{key}.base",
+        )
+        mode = st.selectbox(
+            "How the answer format is asked for",
+            list(JSON_MODES),
+            index=list(JSON_MODES).index(_mode_key(settings.get("json_prompt_injection"))),
+            format_func=JSON_MODES.__getitem__,
+            help="If a model fails with structured answers, describe the answer in the prompt.",
+            key=f"{key}.json",
+        )
+        out["json_prompt_injection"] = _MODE_VALUE[mode]
+        out["temperature"] = st.number_input(
+            "Temperature",
+            min_value=0.0,
+            max_value=2.0,
+            step=0.1,
+            value=float(settings.get("temperature") or 0.0),
+            help="0 gives the most consistent grades.",
+            key=f"{key}.temperature",
+        )
+    if instructions:
+        out["instructions"] = st.text_area(
+            "Instructions for the judge",
+            value=str(settings.get("instructions") or ""),
+            placeholder="You are a strict, fair evaluator of customer-support answers…",
+            help="Who the judge is and how it grades; sent before every question.",
+            key=f"{key}.instructions",
+            height=120,
+        )
+    return {k: v for k, v in out.items() if v not in (None, "")}
+
+
+def retry_form(policy: Mapping[str, Any] | None, *, key: str) -> dict[str, Any] | None:
+    """A retry policy (spec dict), or None for no retries; explained in words as it changes."""
+    enabled = st.toggle(
+        "Retry failed judge requests",
+        value=policy is not None,
+        help="Rate limits, busy servers and dropped connections are retried; "
+        "a bad key or a bad request is not.",
+        key=f"{key}.on",
+    )
+    if not enabled:
+        st.caption(describe_retry(None))
+        return None
+    policy = dict(policy or {})
+    delay = policy.get("delay", {"initial_ms": 1000, "factor": 2, "max_ms": 30_000})
+    col1, col2 = st.columns(2)
+    retries = col1.number_input(
+        "Retries per request", 0, 10, int(policy.get("max_retries", 2)), key=f"{key}.retries"
+    )
+    growing = col2.radio(
+        "Waiting",
+        ["longer each time", "the same each time"],
+        index=0 if isinstance(delay, Mapping) else 1,
+        horizontal=True,
+        key=f"{key}.grow",
+    )
+    if growing == "longer each time":
+        base = dict(delay) if isinstance(delay, Mapping) else {"initial_ms": delay}
+        first = col1.number_input(
+            "First wait (seconds)",
+            0.0,
+            600.0,
+            float(base.get("initial_ms", 1000)) / 1000,
+            0.5,
+            key=f"{key}.first",
+        )
+        longest = col2.number_input(
+            "Longest wait (seconds)",
+            0.0,
+            600.0,
+            float(base.get("max_ms", 30_000)) / 1000,
+            1.0,
+            key=f"{key}.longest",
+        )
+        new_delay: Any = {
+            "initial_ms": int(first * 1000),
+            "factor": float(base.get("factor", 2)),
+            "max_ms": int(longest * 1000),
+        }
+    else:
+        wait = col1.number_input(
+            "Wait (seconds)",
+            0.0,
+            600.0,
+            float(delay if not isinstance(delay, Mapping) else delay.get("initial_ms", 1000))
+            / 1000,
+            0.5,
+            key=f"{key}.wait",
+        )
+        new_delay = int(wait * 1000)
+    cap = st.number_input(
+        "Honour the provider's 'retry after' up to (seconds)",
+        0.0,
+        600.0,
+        float(policy.get("max_retry_after_ms", 30_000)) / 1000,
+        1.0,
+        key=f"{key}.cap",
+    )
+    result = {
+        **policy,
+        "max_retries": int(retries),
+        "delay": new_delay,
+        "max_retry_after_ms": int(cap * 1000),
+    }
+    st.info(describe_retry(result), icon=":material/replay:")
+    return result

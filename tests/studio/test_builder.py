@@ -1,0 +1,108 @@
+"""The builder: a scorer built entirely through the form widgets, tried, and saved."""
+
+from __future__ import annotations
+
+from sqlmodel import select
+
+from scorer_runtime.store import ScorerVersionRecord, session_scope
+
+
+def _stage(at, name):
+    at.segmented_control(key="b0.stage").set_value(name).run()
+    assert not at.exception, at.exception
+
+
+def test_build_try_and_save_a_two_step_scorer(studio_db, open_page, fake_judge, monkeypatch):
+    monkeypatch.setenv("FAKE_JUDGE_KEY", "sk-test")
+    fake_judge.reply({"verdict": "yes", "explanation": "Polite and helpful."})
+    at = open_page("builder")
+    assert not at.exception
+
+    at.text_input(key="b0.basics.name").input("Polite answers").run()
+    at.text_area(key="b0.basics.description").input("Is the support answer polite?").run()
+
+    _stage(at, "judge")
+    at.text_input(key="b0.judge.settings.model").input("openai/fake-judge").run()
+    at.text_input(key="b0.judge.settings.env").input("FAKE_JUDGE_KEY").run()
+    at.text_input(key="b0.judge.settings.base").input(fake_judge.base_url).run()
+    at.selectbox(key="b0.judge.settings.json").set_value("system").run()
+    at.text_area(key="b0.judge.settings.instructions").input("You grade politeness.").run()
+    assert any("set on this machine" in c.value for c in at.caption)
+
+    _stage(at, "steps")
+    at.radio(key="b0.steps.analyze.how").set_value("judge").run()
+    at.text_input(key="b0.steps.analyze.judge.description").input("Is it polite?").run()
+    at.text_area(key="b0.steps.analyze.judge.template").input(
+        "Is this answer polite? {{ output }}"
+    ).run()
+    at.radio(key="b0.steps.generate_score.how").set_value("builtin").run()
+    at.selectbox(key="b0.steps.generate_score.builtin.use").set_value("label_to_score").run()
+    at.text_area(key="b0.steps.generate_score.builtin.label_to_score.mapping").input(
+        "yes = 1\npartial = 0.5\nno = 0"
+    ).run()
+    at.text_input(key="b0.steps.generate_score.builtin.label_to_score.field").input(
+        "results.analyze_step_result.verdict"
+    ).run()
+    assert not at.exception, at.exception
+
+    _stage(at, "try")
+    at.text_area(key="b0.example.input").input("Where is my order?").run()
+    at.text_area(key="b0.example.output").input("Happy to help! It arrives tomorrow.").run()
+    at.button(key="b0.try.run").click().run()
+    assert not at.exception, at.exception
+    assert [m.value for m in at.metric] == ["1.00"]
+    prompt = fake_judge.last_request.last_user_content
+    assert prompt == "Is this answer polite? Happy to help! It arrives tomorrow."
+
+    _stage(at, "save")
+    assert not [w.value for w in at.warning], [w.value for w in at.warning]
+    at.text_input(key="b0.save.note").input("First version").run()
+    at.button(key="b0.save.save").click().run()
+    assert not at.exception, at.exception
+    assert any("Saved version 1" in s.value for s in at.success)
+
+    with session_scope(studio_db) as session:
+        version = session.exec(select(ScorerVersionRecord)).one()
+    assert version.note == "First version"
+    spec = version.spec
+    assert spec["id"] == "polite-answers"
+    assert spec["judge"]["api_key_env"] == "FAKE_JUDGE_KEY"
+    assert "sk-test" not in str(spec)
+    assert [s["step"] for s in spec["steps"]] == ["analyze", "generate_score"]
+    assert spec["steps"][1]["use"] == "label_to_score"
+
+
+def test_problems_are_shown_next_to_the_step(studio_db, open_page):
+    at = open_page("builder")
+    _stage(at, "steps")
+    at.text_area(key="b0.steps.generate_score.formula.text").input("__import__('os')").run()
+    assert not at.exception
+    assert [e.value for e in at.error] == [
+        "formula: column 1: names starting with '_' are not allowed (__import__)"
+    ]
+    at.segmented_control(key="b0.stage").set_value("save").run()
+    assert any("Fix these first" in w.value for w in at.warning)
+    assert all(b.key != "b0.save.save" for b in at.button)
+
+
+def test_an_unreachable_judge_is_explained_in_plain_words(
+    studio_db, open_page, refused_base_url, monkeypatch
+):
+    monkeypatch.setenv("FAKE_JUDGE_KEY", "sk-test")
+    at = open_page("builder")
+    at.text_input(key="b0.basics.name").input("Reachability").run()
+    at.text_area(key="b0.basics.description").input("d").run()
+    _stage(at, "judge")
+    at.text_input(key="b0.judge.settings.model").input("openai/fake-judge").run()
+    at.text_input(key="b0.judge.settings.env").input("FAKE_JUDGE_KEY").run()
+    at.text_input(key="b0.judge.settings.base").input(refused_base_url).run()
+    _stage(at, "steps")
+    at.radio(key="b0.steps.generate_score.how").set_value("judge").run()
+    _stage(at, "try")
+    at.text_area(key="b0.example.output").input("Hello").run()
+    at.button(key="b0.try.run").click().run()
+    assert not at.exception
+    errors = " ".join(e.value for e in at.error)
+    assert "scoring step" in errors
+    tips = " ".join(i.value for i in at.info)
+    assert "could not be reached" in tips
