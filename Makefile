@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 export LITELLM_LOCAL_MODEL_COST_MAP := True
 export LITELLM_OFFLINE_MODE := true
 
-.PHONY: run test lint typecheck install clean
+.PHONY: run test lint typecheck install clean bench
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -19,7 +19,9 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 install: $(STAMP)
 
+# First start seeds the database with the demo scorers and datasets of data/ (only if empty).
 run: $(STAMP)
+	$(BIN)/scorer-studio seed
 	$(BIN)/scorer-studio ui
 
 lint: $(STAMP)

@@ -1,27 +1,65 @@
-"""The ``scorer-studio`` command."""
+"""The ``scorer-studio`` command: the studio, batch runs, scorers, datasets, history, database.
+
+Every command works on the database of ``--database-url`` (or ``SCORER_STUDIO_DATABASE_URL``,
+else ``./data/scorer_studio.db``) and brings its schema up to date first. Errors print one
+clear line and exit with status 2; ``run --fail-under`` exits 1 when the mean is below it.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+from scorer_runtime.batch.cli_catalog import datasets_app, db_app, scorers_app, seed
+from scorer_runtime.batch.cli_support import (
+    console,
+    database_url_option,
+    engine,
+    friendly,
+    session,
+)
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from sqlmodel import Session
+
+    from scorer_runtime.batch import BatchProgress, BatchRunner, BatchSummary
+    from scorer_runtime.store import ScorerVersionRecord
 
 app = typer.Typer(
     help="Scorer Studio: build, run and export LLM-judge scorers.",
     no_args_is_help=True,
     add_completion=False,
 )
+app.add_typer(scorers_app, name="scorers")
+app.add_typer(datasets_app, name="datasets")
+app.add_typer(db_app, name="db")
+app.command("seed")(seed)
+
+_APP_FILE = Path(__file__).resolve().parent.parent / "studio" / "app.py"
 
 
 @app.callback()
-def _group() -> None:
+def _group(
+    database_url: str | None = typer.Option(
+        None,
+        "--database-url",
+        envvar="SCORER_STUDIO_DATABASE_URL",
+        help="SQLAlchemy URL of the database (default: sqlite file data/scorer_studio.db).",
+        show_envvar=True,
+    ),
+) -> None:
     """Scorer Studio: build, run and export LLM-judge scorers."""
+    database_url_option["url"] = database_url
 
 
-_APP_FILE = Path(__file__).resolve().parent.parent / "studio" / "app.py"
+# -- the studio --------------------------------------------------------------------------------
 
 
 @app.command()
@@ -34,6 +72,8 @@ def ui(
 ) -> None:
     """Start the studio in the browser (on 127.0.0.1 unless told otherwise)."""
     env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "LITELLM_OFFLINE_MODE": "true"}
+    if database_url_option["url"]:
+        env["SCORER_STUDIO_DATABASE_URL"] = database_url_option["url"] or ""
     command = [
         sys.executable,
         "-m",
@@ -54,6 +94,176 @@ def ui(
     typer.echo(f"Scorer Studio on http://{address}:{port}")
     # The command is built from our own path and validated options, never from user text.
     raise typer.Exit(subprocess.call(command, env=env))  # noqa: S603
+
+
+# -- run ---------------------------------------------------------------------------------------
+
+
+@app.command()
+@friendly
+def run(
+    scorer: Annotated[str, typer.Argument(help="Name of the scorer.")],
+    dataset: Annotated[str, typer.Argument(help="Name of the dataset.")],
+    version: int | None = typer.Option(None, help="Scorer version (default: the latest)."),
+    concurrency: int = typer.Option(4, min=1, max=256, help="Examples scored at once."),
+    fail_under: float | None = typer.Option(
+        None, help="Exit with status 1 when the mean score is below this."
+    ),
+    resume: int | None = typer.Option(
+        None, help="Resume this run id: score only the examples that have no result yet."
+    ),
+    api_base: str | None = typer.Option(
+        None, help="Send every judge request to this OpenAI-compatible base URL instead."
+    ),
+) -> None:
+    """Score every example of DATASET with SCORER and print the summary."""
+    from scorer_runtime.batch import BatchRunner
+    from scorer_runtime.batch.report import summary_table
+    from scorer_runtime.batch.stored import check_judges, compile_version
+    from scorer_runtime.store import session_scope
+
+    made = engine()
+    with session_scope(made) as opened:
+        run_id, version_record = _prepare_run(opened, scorer, dataset, version, resume, concurrency)
+        compiled = compile_version(opened, version_record, api_base=api_base)
+        check_judges(compiled)  # before the run is stored: a missing key fails at once
+    out = console()
+    out.print(
+        f"Run {run_id}: scorer {scorer} v{version_record.version} on dataset {dataset} "
+        f"(concurrency {concurrency})"
+    )
+    runner = BatchRunner(
+        made, compiled, run_id=run_id, concurrency=concurrency, threshold=fail_under
+    )
+    try:
+        summary = _run_with_progress(runner, out)
+    except KeyboardInterrupt:
+        console(stderr=True).print(
+            f"Run {run_id} cancelled; what finished is saved. "
+            f"Resume it with: scorer-studio run {scorer} {dataset} --resume {run_id}"
+        )
+        raise typer.Exit(130) from None
+    finally:
+        made.dispose()
+    out.print(summary_table(summary))
+    if summary.verdict == "fail":
+        mean = "no scores" if summary.mean is None else f"mean {summary.mean:.3f}"
+        console(stderr=True).print(f"[red]below the threshold:[/] {mean} < {fail_under:g}")
+        raise typer.Exit(1)
+
+
+def _prepare_run(
+    opened: Session,
+    scorer: str,
+    dataset: str,
+    version: int | None,
+    resume: int | None,
+    concurrency: int,
+) -> tuple[int, ScorerVersionRecord]:
+    from scorer_runtime.store import (
+        ConflictError,
+        create_run,
+        get_dataset,
+        get_run,
+        get_scorer,
+        get_version,
+        get_version_by_id,
+    )
+
+    scorer_record = get_scorer(opened, name=scorer)
+    dataset_record = get_dataset(opened, name=dataset)
+    if resume is None:
+        assert scorer_record.id is not None
+        assert dataset_record.id is not None
+        version_record = get_version(opened, scorer_id=scorer_record.id, version=version)
+        assert version_record.id is not None
+        created = create_run(
+            opened,
+            scorer_version_id=version_record.id,
+            dataset_id=dataset_record.id,
+            concurrency=concurrency,
+        )
+        assert created.id is not None
+        return created.id, version_record
+    existing = get_run(opened, run_id=resume)
+    version_record = get_version_by_id(opened, version_id=existing.scorer_version_id)
+    if existing.scorer_id != scorer_record.id or existing.dataset_id != dataset_record.id:
+        raise ConflictError(f"run {resume} is not a run of scorer {scorer} on dataset {dataset}")
+    if version is not None and version != version_record.version:
+        raise ConflictError(f"run {resume} ran version {version_record.version}, not {version}")
+    return resume, version_record
+
+
+def _run_with_progress(runner: BatchRunner, out: Console) -> BatchSummary:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("failures {task.fields[failures]}  cost ${task.fields[cost]:.4f}"),
+    )
+    with Progress(*columns, console=out, transient=False) as bar:
+        task = bar.add_task("scoring", total=None, failures=0, cost=0.0)
+
+        def progress(p: BatchProgress) -> None:
+            bar.update(task, completed=p.done, total=p.total, failures=p.failures, cost=p.cost)
+
+        runner.progress = progress
+        summary: BatchSummary = asyncio.run(runner.run())
+    return summary
+
+
+# -- history -----------------------------------------------------------------------------------
+
+
+@app.command()
+@friendly
+def history(
+    scorer: Annotated[str, typer.Argument(help="Name of the scorer.")],
+    version: int | None = typer.Option(None, help="Only this version."),
+    dataset: str | None = typer.Option(None, help="Only this dataset."),
+    run_id: int | None = typer.Option(None, "--run", help="Only this run."),
+    outcome: Annotated[
+        list[str] | None, typer.Option(help="Only these outcomes (repeatable).")
+    ] = None,
+    limit: int = typer.Option(20, min=1, max=1000, help="How many scores to show."),
+) -> None:
+    """Show SCORER's newest scores."""
+    from scorer_runtime.batch.report import scores_table
+    from scorer_runtime.store import (
+        OUTCOMES,
+        ScoreFilter,
+        get_dataset,
+        get_scorer,
+        get_version,
+        list_scores,
+    )
+
+    bad = sorted(set(outcome or ()) - set(OUTCOMES))
+    if bad:
+        raise ValueError(f"unknown outcome {', '.join(bad)}; outcomes: {', '.join(OUTCOMES)}")
+    with session() as opened:
+        record = get_scorer(opened, name=scorer)
+        assert record.id is not None
+        version_id = (
+            get_version(opened, scorer_id=record.id, version=version).id if version else None
+        )
+        dataset_id = get_dataset(opened, name=dataset).id if dataset else None
+        query = ScoreFilter(
+            scorer_id=record.id,
+            scorer_version_id=version_id,
+            dataset_id=dataset_id,
+            run_id=run_id,
+            outcomes=tuple(outcome) if outcome else None,
+        )
+        page = list_scores(opened, filter=query, limit=limit)
+    if not page.rows:
+        console().print(
+            f"No scores for {scorer} yet. Run it with: scorer-studio run {scorer} DATASET"
+        )
+        return
+    console().print(scores_table(page.rows, title=f"Newest scores of {scorer}"))
 
 
 def main() -> None:

@@ -1,0 +1,135 @@
+"""Batch runs of a scorer over a dataset, and importing/exporting examples.
+
+``run_batch`` / :class:`BatchRunner` score every example of a dataset with bounded
+concurrency, store one outcome per example as results complete, can be cancelled from any
+process, and resume where a crash or cancel stopped them. ``import_examples`` and
+``export_examples`` move examples between the store and CSV/JSONL files.
+
+Names load on first use, so importing the package (or the CLI that uses it) stays cheap;
+using it loads SQLAlchemy through the store, which is why the runtime core never imports it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from scorer_runtime.batch.datasets_io import (
+        ImportResult,
+        export_examples,
+        import_examples,
+        iter_dataset,
+        write_examples,
+    )
+    from scorer_runtime.batch.importing import (
+        REQUIRED_FIELDS,
+        FileFormat,
+        ImportFailure,
+        ImportIssue,
+        ParsedExamples,
+        detect_format,
+        parse_examples,
+        parse_mapping,
+        read_text,
+    )
+    from scorer_runtime.batch.outcome import (
+        ExampleInput,
+        ExampleScore,
+        outcome_of_error,
+        score_example,
+    )
+    from scorer_runtime.batch.runner import BatchProgress, BatchRunner, ProgressCallback, run_batch
+    from scorer_runtime.batch.stored import (
+        SeedResult,
+        check_judges,
+        compile_version,
+        import_spec_file,
+        judge_profiles,
+        load_stored_spec,
+        seed_demo_data,
+        spec_as_data,
+    )
+    from scorer_runtime.batch.summary import BatchSummary, Verdict, summarize_run
+
+_MODULES = {
+    "datasets_io": (
+        "ImportResult",
+        "export_examples",
+        "import_examples",
+        "iter_dataset",
+        "write_examples",
+    ),
+    "importing": (
+        "REQUIRED_FIELDS",
+        "FileFormat",
+        "ImportFailure",
+        "ImportIssue",
+        "ParsedExamples",
+        "detect_format",
+        "parse_examples",
+        "parse_mapping",
+        "read_text",
+    ),
+    "outcome": ("ExampleInput", "ExampleScore", "outcome_of_error", "score_example"),
+    "runner": ("BatchProgress", "BatchRunner", "ProgressCallback", "run_batch"),
+    "stored": (
+        "SeedResult",
+        "check_judges",
+        "compile_version",
+        "import_spec_file",
+        "judge_profiles",
+        "load_stored_spec",
+        "seed_demo_data",
+        "spec_as_data",
+    ),
+    "summary": ("BatchSummary", "Verdict", "summarize_run"),
+}
+
+__all__ = [
+    "REQUIRED_FIELDS",
+    "BatchProgress",
+    "BatchRunner",
+    "BatchSummary",
+    "ExampleInput",
+    "ExampleScore",
+    "FileFormat",
+    "ImportFailure",
+    "ImportIssue",
+    "ImportResult",
+    "ParsedExamples",
+    "ProgressCallback",
+    "SeedResult",
+    "Verdict",
+    "check_judges",
+    "compile_version",
+    "detect_format",
+    "export_examples",
+    "import_examples",
+    "import_spec_file",
+    "iter_dataset",
+    "judge_profiles",
+    "load_stored_spec",
+    "outcome_of_error",
+    "parse_examples",
+    "parse_mapping",
+    "read_text",
+    "run_batch",
+    "score_example",
+    "seed_demo_data",
+    "spec_as_data",
+    "summarize_run",
+    "write_examples",
+]
+
+
+_WHERE = {name: module for module, names in _MODULES.items() for name in names}
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'scorer_runtime.batch' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"scorer_runtime.batch.{module}"), name)
+    globals()[name] = value
+    return value

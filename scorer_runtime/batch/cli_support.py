@@ -1,0 +1,86 @@
+"""What every ``scorer-studio`` command shares: the database, consoles, friendly errors."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import typer
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from sqlalchemy import Engine
+    from sqlmodel import Session
+
+F = TypeVar("F", bound=Callable[..., Any])
+ERROR_EXIT = 2
+"""The exit status of a command that failed (1 is ``run --fail-under``'s verdict)."""
+
+database_url_option: dict[str, str | None] = {"url": None}
+"""The ``--database-url`` given to the command group (None: environment or default)."""
+
+
+def console(*, stderr: bool = False) -> Console:
+    """A rich console for tables and progress (plain text when not a terminal)."""
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+
+
+def fail(message: str, code: int = ERROR_EXIT) -> typer.Exit:
+    """Print ``error: message`` on stderr; return the Exit to raise."""
+    console(stderr=True).print(f"[red]error:[/] {message}")
+    return typer.Exit(code)
+
+
+def friendly(fn: F) -> F:
+    """Turn the errors a user can cause into one message on stderr and exit status 2."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from sqlalchemy.exc import OperationalError
+
+        from scorer_runtime.batch.importing import ImportFailure
+        from scorer_runtime.store import SchemaError, StoreError, describe_url
+
+        try:
+            return fn(*args, **kwargs)
+        except (StoreError, ImportFailure, SchemaError, ValueError, OSError) as e:
+            # SpecError is a ValueError: it lists every problem of a spec file.
+            raise fail(str(e)) from None
+        except OperationalError as e:
+            where = describe_url(url())
+            raise fail(f"cannot use the database {where}: {e.orig or e}") from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def url() -> str:
+    """The database URL in force."""
+    from scorer_runtime.store import database_url
+
+    return database_url(database_url_option["url"])
+
+
+def engine() -> Engine:
+    """An engine on the database in force, with its schema brought up to date."""
+    from scorer_runtime.store import ensure_schema, make_engine
+
+    made = make_engine(url())
+    ensure_schema(made)
+    return made
+
+
+@contextmanager
+def session(*, write: bool = False) -> Iterator[Session]:
+    """A session on the database in force (committed at the end when ``write``)."""
+    from scorer_runtime.store import read_session, session_scope
+
+    made = engine()
+    try:
+        with session_scope(made) if write else read_session(made) as opened:
+            yield opened
+    finally:
+        made.dispose()

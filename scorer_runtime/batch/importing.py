@@ -1,0 +1,243 @@
+"""Importing examples from CSV and JSONL, with column mapping and a report of every bad row.
+
+Parsing reads the whole file before anything is written: bad rows are reported together,
+each with its line number and why (``line 7: column "output" is empty``). Then either the
+import is aborted and writes nothing, or (``skip_bad_rows``) the good rows are imported and
+the bad ones listed.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from scorer_runtime.batch.cells import CellError, check_value, parse_cell
+from scorer_runtime.store.datasets import EXAMPLE_FIELDS, ExampleData
+
+FileFormat = Literal["csv", "jsonl"]
+REQUIRED_FIELDS = ("output",)
+"""Fields every example must have: the output is what gets scored. An empty answer is
+allowed when written as such (``""`` in JSONL, a cell holding ``""`` in CSV); a blank CSV
+cell or a missing key is an error."""
+_SUFFIXES: dict[str, FileFormat] = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
+
+
+@dataclass(frozen=True, slots=True)
+class ImportIssue:
+    """One problem in an import file, at a line (1-based; the header is line 1 of a CSV)."""
+
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.message}"
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedExamples:
+    """The good examples of a file (with their lines) and the problems found."""
+
+    examples: list[ExampleData] = field(default_factory=list)
+    lines: list[int] = field(default_factory=list)
+    issues: list[ImportIssue] = field(default_factory=list)
+    fatal: bool = False
+    """True when the file as a whole is unusable (bad header, unreadable): nothing to skip to."""
+
+
+class ImportFailure(ValueError):
+    """An import that was aborted; nothing was written. ``issues`` lists every problem."""
+
+    def __init__(self, issues: Sequence[ImportIssue], *, source: str = "the file", hint: str = ""):
+        self.issues = list(issues)
+        shown = "\n".join(f"  {issue}" for issue in self.issues[:20])
+        more = f"\n  … and {len(self.issues) - 20} more" if len(self.issues) > 20 else ""
+        plural = "problem" if len(self.issues) == 1 else "problems"
+        tail = f"\n{hint}" if hint else ""
+        super().__init__(
+            f"{len(self.issues)} {plural} in {source}; nothing was imported:\n{shown}{more}{tail}"
+        )
+
+
+def parse_mapping(items: Iterable[str]) -> dict[str, str]:
+    """``["input=question", ...]`` as ``{"input": "question"}``; unknown fields are an error."""
+    mapping: dict[str, str] = {}
+    for item in items:
+        name, sep, column = item.partition("=")
+        name, column = name.strip(), column.strip()
+        if not sep or not name or not column:
+            raise ValueError(f"a mapping looks like input=question, not {item!r}")
+        if name not in EXAMPLE_FIELDS:
+            raise ValueError(
+                f"unknown field {name!r} in {item!r}; fields: {', '.join(EXAMPLE_FIELDS)}"
+            )
+        mapping[name] = column
+    return mapping
+
+
+def detect_format(path: Path, format: FileFormat | None = None) -> FileFormat:
+    """The format given, else the one the file name says (.csv, .jsonl, .ndjson)."""
+    if format is not None:
+        if format not in ("csv", "jsonl"):
+            raise ValueError(f"the format must be csv or jsonl, not {format!r}")
+        return format
+    found = _SUFFIXES.get(path.suffix.lower())
+    if found is None:
+        raise ValueError(f"cannot tell the format of {path.name} from its name; say csv or jsonl")
+    return found
+
+
+def read_text(path: Path) -> str:
+    """The file's text (UTF-8, a byte-order mark allowed); a clear error when it is not text."""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise ImportFailure(
+            [ImportIssue(line, "the file is not UTF-8 text; save it as UTF-8 and try again")],
+            source=path.name,
+        ) from None
+
+
+def parse_examples(
+    text: str, *, format: FileFormat, mapping: Mapping[str, str] | None = None
+) -> ParsedExamples:
+    """Parse CSV or JSONL text into examples; ``mapping`` maps a field to its column/key."""
+    columns = {name: (mapping or {}).get(name, name) for name in EXAMPLE_FIELDS}
+    if format == "csv":
+        return _parse_csv(text, columns, set(mapping or {}))
+    return _parse_jsonl(text, columns)
+
+
+def _label(name: str, column: str, noun: str = "column") -> str:
+    return f'{noun} "{column}"' if name == column else f'{noun} "{column}" ({name})'
+
+
+def _build(
+    values: Mapping[str, Any], columns: Mapping[str, str], line: int, noun: str
+) -> ExampleData | ImportIssue:
+    clean: dict[str, Any] = {}
+    for name in EXAMPLE_FIELDS:
+        value = values.get(name)
+        if name in REQUIRED_FIELDS and value is None:
+            # An empty answer is real data: "" in JSONL, a cell holding "" in CSV.
+            why = "is empty" if noun == "column" else "is null"
+            return ImportIssue(line, f"{_label(name, columns[name], noun)} {why}")
+        try:
+            clean[name] = check_value(name, value)
+        except CellError as e:
+            return ImportIssue(line, f"{_label(name, columns[name], noun)} {e}")
+    return ExampleData(**clean)
+
+
+def _csv_rows(text: str) -> Iterator[tuple[int, list[str]]]:
+    """(first line, cells) of each CSV record; a quoted cell may span several lines."""
+    reader = csv.reader(io.StringIO(text))
+    start = 1
+    for cells in reader:
+        if any(c.strip() for c in cells):
+            yield start, cells
+        start = reader.line_num + 1
+
+
+def _parse_csv(text: str, columns: dict[str, str], explicit: set[str]) -> ParsedExamples:
+    try:
+        rows = list(_csv_rows(text))
+    except csv.Error as e:
+        return ParsedExamples(issues=[ImportIssue(1, f"the CSV cannot be read: {e}")], fatal=True)
+    if not rows:
+        return ParsedExamples(issues=[ImportIssue(1, "the file is empty")], fatal=True)
+    header_line, header = rows[0]
+    problem = _header_problem([h.strip() for h in header], columns, explicit)
+    if problem:
+        return ParsedExamples(issues=[ImportIssue(header_line, problem)], fatal=True)
+    index = {h.strip(): i for i, h in enumerate(header)}
+    out = ParsedExamples()
+    for line, cells in rows[1:]:
+        if len(cells) != len(header):
+            out.issues.append(
+                ImportIssue(line, f"{len(cells)} cells, but the header has {len(header)} columns")
+            )
+            continue
+        _add(out, line, _csv_values(cells, index, columns, line), columns, "column")
+    return out
+
+
+def _csv_values(
+    cells: list[str], index: Mapping[str, int], columns: Mapping[str, str], line: int
+) -> dict[str, Any] | ImportIssue:
+    values: dict[str, Any] = {}
+    for name, column in columns.items():
+        if column in index:
+            try:
+                values[name] = parse_cell(name, cells[index[column]])
+            except CellError as e:
+                return ImportIssue(line, f"{_label(name, column)} {e}")
+    return values
+
+
+def _add(
+    out: ParsedExamples,
+    line: int,
+    values: dict[str, Any] | ImportIssue,
+    columns: Mapping[str, str],
+    noun: str,
+) -> None:
+    built = values if isinstance(values, ImportIssue) else _build(values, columns, line, noun)
+    if isinstance(built, ImportIssue):
+        out.issues.append(built)
+    else:
+        out.examples.append(built)
+        out.lines.append(line)
+
+
+def _header_problem(
+    header: list[str], columns: Mapping[str, str], explicit: set[str]
+) -> str | None:
+    duplicates = sorted({h for h in header if header.count(h) > 1 and h})
+    if duplicates:
+        return f"the header names {', '.join(repr(d) for d in duplicates)} more than once"
+    listed = ", ".join(h for h in header if h) or "(none)"
+    for name in sorted(explicit | set(REQUIRED_FIELDS)):
+        if columns[name] not in header:
+            return (
+                f'no column "{columns[name]}" for the {name}; the columns are: {listed}. '
+                f"Map a column to {name} (e.g. {name}=answer)"
+            )
+    return None
+
+
+def _parse_jsonl(text: str, columns: dict[str, str]) -> ParsedExamples:
+    out = ParsedExamples()
+    for line, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            obj = json.loads(raw)
+        except json.JSONDecodeError as e:
+            out.issues.append(ImportIssue(line, f"not valid JSON: {e.msg} (column {e.colno})"))
+            continue
+        if not isinstance(obj, dict):
+            kind = "a list" if isinstance(obj, list) else type(obj).__name__
+            out.issues.append(
+                ImportIssue(
+                    line, f'expected a JSON object like {{"input": …, "output": …}}, got {kind}'
+                )
+            )
+            continue
+        missing = [n for n in REQUIRED_FIELDS if columns[n] not in obj]
+        if missing:
+            out.issues.append(
+                ImportIssue(line, f"{_label(missing[0], columns[missing[0]], 'key')} is missing")
+            )
+            continue
+        _add(out, line, {name: obj.get(key) for name, key in columns.items()}, columns, "key")
+    if not out.examples and not out.issues:
+        out.issues.append(ImportIssue(1, "the file is empty"))
+        return ParsedExamples(issues=out.issues, fatal=True)
+    return out

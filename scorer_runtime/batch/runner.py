@@ -1,0 +1,261 @@
+"""Running a scorer over a dataset: bounded concurrency, progress, cancel, resume.
+
+The work per example is :func:`~scorer_runtime.batch.outcome.score_example`; storing the
+results is the :class:`~scorer_runtime.batch.writer.ResultWriter`'s job. A run only ever
+scores examples that have no stored result yet, so resuming a crashed or cancelled run
+picks up where it stopped, and the unique (run, example) constraint rules out duplicates.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from sqlalchemy import Engine, exists
+from sqlmodel import col, select
+
+from scorer_runtime.batch.outcome import ExampleInput, ExampleScore, score_example
+from scorer_runtime.batch.summary import BatchSummary, summarize_run
+from scorer_runtime.batch.writer import ResultWriter, RunCounters
+from scorer_runtime.scorer import Scorer
+from scorer_runtime.store.engine import read_session, session_scope
+from scorer_runtime.store.runs import create_run, finish_run, run_counts, start_run
+from scorer_runtime.store.tables import ExampleRecord, RunRecord, RunStatus, ScoreRecord
+
+_CHUNK = 200
+
+
+@dataclass(frozen=True, slots=True)
+class BatchProgress:
+    """Where a run is: examples with a result, of how many; failures; cost so far."""
+
+    run_id: int
+    done: int
+    total: int
+    failures: int
+    cost: float
+
+
+ProgressCallback = Callable[[BatchProgress], None]
+
+
+def _pending_chunk(engine: Engine, run: RunRecord, after_id: int) -> list[ExampleInput]:
+    """The next examples of the run's dataset that have no stored result in this run."""
+    scored = exists().where(
+        col(ScoreRecord.run_id) == run.id, col(ScoreRecord.example_id) == col(ExampleRecord.id)
+    )
+    query = (
+        select(ExampleRecord)
+        .where(ExampleRecord.dataset_id == run.dataset_id, col(ExampleRecord.id) > after_id)
+        .where(~scored)
+        .order_by(col(ExampleRecord.id))
+        .limit(_CHUNK)
+    )
+    with read_session(engine) as session:
+        return [
+            ExampleInput(e.id, e.input, e.output, e.ground_truth, e.request_context)
+            for e in session.exec(query).all()
+        ]
+
+
+class BatchRunner:
+    """Runs ``scorer`` for the stored run ``run_id``; create one per run and await :meth:`run`.
+
+    ``concurrency`` defaults to the run's setting. The progress callback is called after
+    every example, on the event loop. Cancel from anywhere with
+    :func:`scorer_runtime.store.request_cancel`, or cancel the task awaiting :meth:`run`;
+    either way the finished results are committed and the run is marked cancelled.
+    """
+
+    def __init__(
+        self,
+        engine: Engine,
+        scorer: Scorer[Any, Any],
+        *,
+        run_id: int,
+        concurrency: int | None = None,
+        progress: ProgressCallback | None = None,
+        threshold: float | None = None,
+        flush_every: int = 50,
+        flush_interval_s: float = 0.2,
+    ) -> None:
+        self.engine = engine
+        self.scorer = scorer
+        self.run_id = run_id
+        self.concurrency = concurrency
+        self.progress = progress
+        self.threshold = threshold
+        self.flush_every = flush_every
+        self.flush_interval_s = flush_interval_s
+
+    async def run(self) -> BatchSummary:
+        """Score every example without a result; return the run's summary."""
+        started = time.perf_counter()
+        run, counters = await asyncio.to_thread(self._start)
+        writer = ResultWriter(
+            self.engine,
+            run_id=self.run_id,
+            counters=counters,
+            flush_every=self.flush_every,
+            flush_interval_s=self.flush_interval_s,
+        )
+        status: RunStatus = "done"
+        try:
+            status = await self._score_all(run, writer, counters)
+        except asyncio.CancelledError:
+            await self._close(writer, "cancelled", None)
+            raise
+        except Exception as e:
+            await self._close(writer, "failed", f"the run stopped: {e}")
+            raise
+        await self._close(writer, status, None)
+        summary = await asyncio.to_thread(self._summary)
+        return replace(summary, wall_time_s=time.perf_counter() - started)
+
+    def _start(self) -> tuple[RunRecord, RunCounters]:
+        with session_scope(self.engine) as session:
+            run = start_run(session, run_id=self.run_id)
+            done, failed, cost = run_counts(session, run_id=self.run_id)
+        return run, RunCounters(done, failed, cost)
+
+    def _summary(self) -> BatchSummary:
+        with read_session(self.engine) as session:
+            return summarize_run(session, run_id=self.run_id, threshold=self.threshold)
+
+    async def _close(self, writer: ResultWriter, status: RunStatus, error: str | None) -> None:
+        # Shielded: even when our task is being cancelled, what finished gets committed.
+        async def close() -> None:
+            with contextlib.suppress(Exception):
+                await writer.flush(force_beat=True)
+            await asyncio.to_thread(self._finish, status, error)
+
+        await asyncio.shield(close())
+
+    def _finish(self, status: RunStatus, error: str | None) -> None:
+        with session_scope(self.engine) as session:
+            finish_run(session, run_id=self.run_id, status=status, error=error)
+
+    async def _score_all(
+        self, run: RunRecord, writer: ResultWriter, counters: RunCounters
+    ) -> RunStatus:
+        queue: asyncio.Queue[ExampleInput | None] = asyncio.Queue(maxsize=_CHUNK)
+        width = self.concurrency or run.concurrency
+        live = _Live(counters.done, counters.failed, counters.cost)
+        tasks = [asyncio.create_task(self._feed(run, queue, width), name="batch-feed")]
+        tasks += [
+            asyncio.create_task(self._work(run, queue, writer, live), name=f"batch-worker-{i}")
+            for i in range(width)
+        ]
+        ticker = asyncio.create_task(writer.run_ticker(), name="batch-writer")
+        cancel = asyncio.create_task(writer.cancel_requested.wait(), name="batch-cancel")
+        try:
+            work = asyncio.gather(*tasks)
+            waiters: list[asyncio.Future[Any]] = [work, cancel, ticker]
+            await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
+            if ticker.done():  # the writer failed: stop and report why
+                ticker.result()
+            if work.done():
+                work.result()  # a worker that failed (the store, never an example) stops the run
+                return "done"
+            return "cancelled"
+        finally:
+            for task in (*tasks, ticker, cancel):
+                task.cancel()
+            await asyncio.gather(*tasks, ticker, cancel, return_exceptions=True)
+
+    async def _feed(
+        self, run: RunRecord, queue: asyncio.Queue[ExampleInput | None], width: int
+    ) -> None:
+        after = 0
+        while chunk := await asyncio.to_thread(_pending_chunk, self.engine, run, after):
+            for example in chunk:
+                await queue.put(example)
+            after = chunk[-1].example_id or after
+        for _ in range(width):
+            await queue.put(None)
+
+    async def _work(
+        self,
+        run: RunRecord,
+        queue: asyncio.Queue[ExampleInput | None],
+        writer: ResultWriter,
+        live: _Live,
+    ) -> None:
+        while (example := await queue.get()) is not None:
+            result = await score_example(
+                self.scorer, example, run_id=f"run-{run.id}-example-{example.example_id}"
+            )
+            row = result.row(
+                run_id=run.id,
+                scorer_id=run.scorer_id,
+                scorer_version_id=run.scorer_version_id,
+                dataset_id=run.dataset_id,
+            )
+            if writer.add(row, failed=result.failed):
+                await writer.flush()
+            live.count(result)
+            if self.progress is not None:
+                self.progress(
+                    BatchProgress(self.run_id, live.done, run.total, live.failed, live.cost)
+                )
+
+
+@dataclass(slots=True)
+class _Live:
+    """Results seen so far, stored or still buffered (what progress shows)."""
+
+    done: int
+    failed: int
+    cost: float
+
+    def count(self, result: ExampleScore) -> None:
+        self.done += 1
+        self.failed += int(result.failed)
+        self.cost += result.cost or 0.0
+
+
+async def run_batch(
+    engine: Engine,
+    scorer: Scorer[Any, Any],
+    *,
+    scorer_version_id: int | None = None,
+    dataset_id: int | None = None,
+    run_id: int | None = None,
+    concurrency: int | None = None,
+    progress: ProgressCallback | None = None,
+    threshold: float | None = None,
+) -> BatchSummary:
+    """Run ``scorer`` (compiled from ``scorer_version_id``) over ``dataset_id``.
+
+    Pass ``run_id`` instead to resume a stored run: only examples without a result are
+    scored. ``concurrency`` defaults to 4 for a new run and to the stored setting on resume.
+    """
+    if run_id is None:
+        if scorer_version_id is None or dataset_id is None:
+            raise ValueError("run_batch needs scorer_version_id and dataset_id, or a run_id")
+
+        def create() -> int:
+            with session_scope(engine) as session:
+                run = create_run(
+                    session,
+                    scorer_version_id=scorer_version_id,
+                    dataset_id=dataset_id,
+                    concurrency=concurrency or 4,
+                )
+                assert run.id is not None
+                return run.id
+
+        run_id = await asyncio.to_thread(create)
+    runner = BatchRunner(
+        engine,
+        scorer,
+        run_id=run_id,
+        concurrency=concurrency,
+        progress=progress,
+        threshold=threshold,
+    )
+    return await runner.run()

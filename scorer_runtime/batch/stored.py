@@ -1,0 +1,137 @@
+"""Stored scorers as runnable scorers: compile a version, import spec files, seed demo data.
+
+The spec package is imported lazily here (only these functions need it), so the store and
+the runner stay usable with hand-built scorers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import func
+from sqlmodel import Session, col, select
+
+from scorer_runtime.judge.config import Judge
+from scorer_runtime.scorer import Scorer
+from scorer_runtime.store.judges import judge_profile_dict, list_judge_profiles
+from scorer_runtime.store.scorers import save_scorer_version
+from scorer_runtime.store.tables import DatasetRecord, ScorerRecord, ScorerVersionRecord
+
+if TYPE_CHECKING:
+    from scorer_runtime.spec import JudgeSpec, ScorerSpec
+
+
+def judge_profiles(session: Session) -> dict[str, JudgeSpec]:
+    """Every saved judge profile as a JudgeSpec, by name (what compile_spec looks names up in)."""
+    from scorer_runtime.spec import JudgeSpec
+
+    return {
+        record.name: JudgeSpec.model_validate(judge_profile_dict(record))
+        for record in list_judge_profiles(session)
+    }
+
+
+def load_stored_spec(session: Session, version: ScorerVersionRecord) -> ScorerSpec:
+    """The spec of a stored version, checked (SpecError lists every problem)."""
+    from scorer_runtime.spec import load_spec
+
+    return load_spec(version.spec, judge_profiles=judge_profiles(session))
+
+
+def compile_version(
+    session: Session, version: ScorerVersionRecord, *, api_base: str | None = None
+) -> Scorer[Any, Any]:
+    """The runnable scorer of a stored version, judge profiles filled in from the store.
+
+    ``api_base`` points every judge of the scorer at another OpenAI-compatible server (a
+    local proxy, a test server) without changing the stored version.
+    """
+    from scorer_runtime.spec import compile_spec
+
+    scorer = compile_spec(version.spec, judge_profiles=judge_profiles(session))
+    if api_base is None:
+        return scorer
+    steps = tuple(
+        replace(
+            s, prompt=replace(s.prompt, judge=s.prompt.judge.override(Judge(api_base=api_base)))
+        )
+        if s.prompt is not None and s.prompt.judge is not None
+        else s
+        for s in scorer.steps
+    )
+    judge = (scorer.judge or Judge()).override(Judge(api_base=api_base))
+    return replace(scorer, judge=judge, steps=steps)
+
+
+def check_judges(scorer: Scorer[Any, Any]) -> None:
+    """Fail before a run, not on every example, when a prompt step's judge cannot be called
+    (no model, no instructions, the key's environment variable not set)."""
+    from scorer_runtime.judge.config import JudgeConfigError, resolve_judge
+
+    for step in scorer.steps:
+        if step.prompt is None:
+            continue
+        try:
+            resolve_judge((scorer.judge or Judge()).override(step.prompt.judge))
+        except JudgeConfigError as e:
+            raise JudgeConfigError(f"scorer {scorer.id!r}, {step.name} step: {e}") from None
+
+
+def spec_as_data(spec: ScorerSpec) -> dict[str, Any]:
+    """A spec as the plain JSON the store keeps (defaults left out, as files write it)."""
+    from scorer_runtime.spec.export import spec_data
+
+    return spec_data(spec)
+
+
+def import_spec_file(
+    session: Session, *, path: Path, name: str | None = None, note: str = ""
+) -> ScorerVersionRecord:
+    """Check the spec in ``path`` (JSON or YAML) and save it as the scorer's next version."""
+    from scorer_runtime.spec import load_spec
+
+    spec = load_spec(path, judge_profiles=judge_profiles(session))
+    return save_scorer_version(
+        session,
+        spec=spec_as_data(spec),
+        name=name or spec.id,
+        description=spec.description,
+        note=note or f"imported from {path.name}",
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SeedResult:
+    """What seeding loaded (nothing when the database already had scorers or datasets)."""
+
+    scorers: list[str] = field(default_factory=list)
+    datasets: list[str] = field(default_factory=list)
+    skipped_reason: str | None = None
+
+
+def seed_demo_data(session: Session, *, data_dir: Path) -> SeedResult:
+    """Load ``data_dir/scorers/*.json`` and ``data_dir/datasets/*.jsonl`` into an empty database.
+
+    Does nothing when the database already holds a scorer or a dataset, so it is safe to
+    call on every start. A bad demo file fails the whole seed (nothing written).
+    """
+    from scorer_runtime.batch.datasets_io import import_examples
+
+    has_any = (
+        session.exec(select(func.count(col(ScorerRecord.id)))).one()
+        or session.exec(select(func.count(col(DatasetRecord.id)))).one()
+    )
+    if has_any:
+        return SeedResult(skipped_reason="the database already has scorers or datasets")
+    scorers = [
+        import_spec_file(session, path=path, note="demo scorer").scorer_id
+        for path in sorted((data_dir / "scorers").glob("*.json"))
+    ]
+    datasets = [
+        import_examples(session, path=path).dataset_name
+        for path in sorted((data_dir / "datasets").glob("*.jsonl"))
+    ]
+    names = session.exec(select(ScorerRecord.name).where(col(ScorerRecord.id).in_(scorers))).all()
+    return SeedResult(sorted(names), datasets)

@@ -1,0 +1,73 @@
+"""The summary of a batch run: numbers from SQL aggregates, and a verdict against a threshold."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from sqlmodel import Session
+
+from scorer_runtime.store.aggregates import score_stats
+from scorer_runtime.store.runs import get_run
+from scorer_runtime.store.scores import ScoreFilter
+
+Verdict = Literal["pass", "fail"]
+
+
+@dataclass(frozen=True, slots=True)
+class BatchSummary:
+    """What a run produced.
+
+    Mean, median and pass rate cover scored examples only: not-scorable examples and
+    errors are left out of the averages (as in Mastra's runEvals) and counted in
+    ``outcome_counts``. The verdict is "pass" when the mean is at least the threshold; a run
+    with no score at all fails any threshold.
+    """
+
+    run_id: int
+    status: str
+    total: int
+    done: int
+    scored: int
+    mean: float | None
+    median: float | None
+    pass_rate: float | None
+    threshold: float | None
+    verdict: Verdict | None
+    cost: float
+    wall_time_s: float | None
+    outcome_counts: dict[str, int] = field(default_factory=dict)
+    error: str | None = None
+
+    @property
+    def failures(self) -> int:
+        """Examples whose outcome is an error."""
+        return sum(n for o, n in self.outcome_counts.items() if o not in ("scored", "not_scorable"))
+
+
+def summarize_run(session: Session, *, run_id: int, threshold: float | None = None) -> BatchSummary:
+    """The summary of a stored run; wall time is from its start to its end (or now)."""
+    run = get_run(session, run_id=run_id)
+    stats = score_stats(session, filter=ScoreFilter(run_id=run_id), threshold=threshold)
+    verdict: Verdict | None = None
+    if threshold is not None:
+        verdict = "pass" if stats.mean is not None and stats.mean >= threshold else "fail"
+    wall = None
+    if run.started_at is not None and run.finished_at is not None:
+        wall = (run.finished_at - run.started_at).total_seconds()
+    return BatchSummary(
+        run_id=run_id,
+        status=run.status,
+        total=run.total,
+        done=stats.total,
+        scored=stats.count,
+        mean=stats.mean,
+        median=stats.median,
+        pass_rate=stats.pass_rate,
+        threshold=threshold,
+        verdict=verdict,
+        cost=stats.cost,
+        wall_time_s=wall,
+        outcome_counts=stats.outcome_counts,
+        error=run.error,
+    )

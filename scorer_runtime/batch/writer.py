@@ -1,0 +1,93 @@
+"""Writing a run's results as they complete: batched commits, heartbeat and cancel polling.
+
+Results are buffered and committed every ``flush_every`` results or ``flush_interval_s``,
+whichever comes first, so a crash loses at most the examples in flight and the last short
+interval. Each commit also beats the run's heartbeat and reads its cancel flag, which is how
+another process (the studio) stops a run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Engine
+
+from scorer_runtime.store.engine import session_scope
+from scorer_runtime.store.runs import beat
+from scorer_runtime.store.scores import add_scores
+
+
+@dataclass(slots=True)
+class RunCounters:
+    """Results stored for a run (those committed, not those in the buffer)."""
+
+    done: int = 0
+    failed: int = 0
+    cost: float = 0.0
+
+
+class ResultWriter:
+    """Buffers score rows of one run and commits them in batches, off the event loop."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        *,
+        run_id: int,
+        counters: RunCounters,
+        flush_every: int = 50,
+        flush_interval_s: float = 0.2,
+        beat_interval_s: float = 1.0,
+    ) -> None:
+        self.engine = engine
+        self.run_id = run_id
+        self.counters = counters
+        self.flush_every = flush_every
+        self.flush_interval_s = flush_interval_s
+        self.beat_interval_s = beat_interval_s
+        self.cancel_requested = asyncio.Event()
+        self._buffer: list[tuple[dict[str, Any], bool]] = []
+        self._lock = asyncio.Lock()
+        self._last_beat = 0.0
+
+    def add(self, row: dict[str, Any], *, failed: bool) -> bool:
+        """Buffer a row; returns True when the buffer is full and should be flushed now."""
+        self._buffer.append((row, failed))
+        return len(self._buffer) >= self.flush_every
+
+    async def flush(self, *, force_beat: bool = False) -> None:
+        """Commit the buffered rows (and beat); one flush at a time."""
+        async with self._lock:
+            rows, self._buffer = self._buffer, []
+            due = time.monotonic() - self._last_beat >= self.beat_interval_s
+            if not rows and not (due or force_beat):
+                return
+            try:
+                cancel = await asyncio.to_thread(self._write, rows)
+            except BaseException:
+                self._buffer = rows + self._buffer  # keep them for a last attempt
+                raise
+            if cancel:
+                self.cancel_requested.set()
+
+    def _write(self, rows: list[tuple[dict[str, Any], bool]]) -> bool:
+        counters = self.counters
+        with session_scope(self.engine) as session:
+            add_scores(session, rows=[row for row, _ in rows])
+            done = counters.done + len(rows)
+            failed = counters.failed + sum(1 for _, f in rows if f)
+            cost = counters.cost + sum(row["cost"] or 0.0 for row, _ in rows)
+            cancel = beat(session, run_id=self.run_id, done=done, failed=failed, cost=cost)
+        # Only after the commit: the counters say what is durably stored.
+        counters.done, counters.failed, counters.cost = done, failed, cost
+        self._last_beat = time.monotonic()
+        return cancel
+
+    async def run_ticker(self) -> None:
+        """Flush every ``flush_interval_s`` until cancelled (a background task)."""
+        while True:
+            await asyncio.sleep(self.flush_interval_s)
+            await self.flush()

@@ -1,0 +1,160 @@
+"""Datasets and their examples: create, bulk-add, page through, edit, archive."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from sqlalchemy import func, insert
+from sqlmodel import Session, col, select
+
+from scorer_runtime.store.canonical import jsonable
+from scorer_runtime.store.errors import ConflictError, not_found
+from scorer_runtime.store.tables import DatasetRecord, ExampleRecord, ScoreRecord, utc_now
+
+EXAMPLE_FIELDS = ("input", "output", "ground_truth", "request_context", "tags")
+"""The fields of an example, in the order files and tables show them."""
+
+
+@dataclass(frozen=True, slots=True)
+class ExampleData:
+    """One example as plain data, before it is stored (what an import produces)."""
+
+    input: Any = None
+    output: Any = None
+    ground_truth: Any = None
+    request_context: dict[str, Any] | None = None
+    tags: list[str] | None = None
+
+    @classmethod
+    def of(cls, record: ExampleRecord) -> ExampleData:
+        """The data of a stored example."""
+        return cls(*(getattr(record, name) for name in EXAMPLE_FIELDS))
+
+
+def create_dataset(session: Session, *, name: str, description: str = "") -> DatasetRecord:
+    """A new, empty dataset; the name must be free."""
+    name = name.strip()
+    if not name:
+        raise ConflictError("a dataset needs a name")
+    if session.exec(select(DatasetRecord.id).where(DatasetRecord.name == name)).first():
+        raise ConflictError(f"a dataset named {name!r} already exists; choose another name")
+    record = DatasetRecord(name=name, description=description)
+    session.add(record)
+    session.flush()
+    return record
+
+
+def get_dataset(
+    session: Session, *, name: str | None = None, id: int | None = None
+) -> DatasetRecord:
+    """The dataset with ``name`` or ``id``; raises NotFoundError listing the known names."""
+    query = select(DatasetRecord)
+    query = (
+        query.where(DatasetRecord.id == id)
+        if id is not None
+        else query.where(DatasetRecord.name == name)
+    )
+    found = session.exec(query).first()
+    if found is None:
+        known = session.exec(
+            select(DatasetRecord.name).where(col(DatasetRecord.archived_at).is_(None))
+        )
+        raise not_found("dataset", name if id is None else id, known)
+    return found
+
+
+def list_datasets(session: Session, *, include_archived: bool = False) -> Sequence[DatasetRecord]:
+    """Datasets by name (archived ones too when asked)."""
+    query = select(DatasetRecord).order_by(col(DatasetRecord.name))
+    if not include_archived:
+        query = query.where(col(DatasetRecord.archived_at).is_(None))
+    return session.exec(query).all()
+
+
+def example_counts(session: Session) -> dict[int, int]:
+    """How many examples each dataset has, by dataset id (datasets without any are absent)."""
+    query = select(ExampleRecord.dataset_id, func.count()).group_by(col(ExampleRecord.dataset_id))
+    return {int(dataset_id): int(n) for dataset_id, n in session.exec(query).all()}
+
+
+def archive_dataset(session: Session, *, dataset_id: int, archived: bool = True) -> DatasetRecord:
+    """Hide a dataset from lists (or bring it back); examples, runs and scores stay."""
+    dataset = get_dataset(session, id=dataset_id)
+    dataset.archived_at = utc_now() if archived else None
+    session.add(dataset)
+    session.flush()
+    return dataset
+
+
+def add_examples(
+    session: Session, *, dataset_id: int, examples: Iterable[ExampleData | Mapping[str, Any]]
+) -> int:
+    """Append examples to a dataset in one bulk insert; returns how many were added."""
+    start = session.exec(
+        select(func.coalesce(func.max(ExampleRecord.position), -1)).where(
+            ExampleRecord.dataset_id == dataset_id
+        )
+    ).one()
+    now = utc_now()
+    rows = []
+    for offset, example in enumerate(examples, start=int(start) + 1):
+        data = asdict(example) if isinstance(example, ExampleData) else dict(example)
+        row = {name: jsonable(data.get(name)) for name in EXAMPLE_FIELDS}
+        rows.append({**row, "dataset_id": dataset_id, "position": offset, "created_at": now})
+    if rows:
+        session.execute(insert(ExampleRecord), rows)
+    return len(rows)
+
+
+def count_examples(session: Session, *, dataset_id: int) -> int:
+    """How many examples a dataset has."""
+    query = select(func.count(col(ExampleRecord.id))).where(ExampleRecord.dataset_id == dataset_id)
+    return int(session.exec(query).one())
+
+
+def list_examples(
+    session: Session, *, dataset_id: int, after_id: int | None = None, limit: int = 100
+) -> Sequence[ExampleRecord]:
+    """A page of examples in dataset order; pass the last id seen as ``after_id`` for the next."""
+    query = select(ExampleRecord).where(ExampleRecord.dataset_id == dataset_id)
+    if after_id is not None:
+        query = query.where(col(ExampleRecord.id) > after_id)
+    return session.exec(query.order_by(col(ExampleRecord.id)).limit(limit)).all()
+
+
+def update_example(
+    session: Session, *, example_id: int, changes: Mapping[str, Any]
+) -> ExampleRecord:
+    """Change some fields of an example (input, output, ground_truth, request_context, tags)."""
+    unknown = sorted(set(changes) - set(EXAMPLE_FIELDS))
+    if unknown:
+        raise ConflictError(
+            f"examples have no field {', '.join(unknown)}; fields: {', '.join(EXAMPLE_FIELDS)}"
+        )
+    example = session.get(ExampleRecord, example_id)
+    if example is None:
+        raise not_found("example", example_id)
+    for name, value in changes.items():
+        setattr(example, name, jsonable(value))
+    session.add(example)
+    session.flush()
+    return example
+
+
+def delete_example(session: Session, *, example_id: int) -> None:
+    """Delete an example that has no stored scores (scores must keep pointing somewhere)."""
+    example = session.get(ExampleRecord, example_id)
+    if example is None:
+        raise not_found("example", example_id)
+    scored = session.exec(
+        select(func.count(col(ScoreRecord.id))).where(ScoreRecord.example_id == example_id)
+    ).one()
+    if scored:
+        raise ConflictError(
+            f"example {example_id} has {scored} stored score(s) and cannot be deleted; "
+            "archive the dataset and make a new one instead"
+        )
+    session.delete(example)
+    session.flush()

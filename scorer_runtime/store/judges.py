@@ -1,0 +1,95 @@
+"""Saved judge profiles: model, base URL, the key's env-var *name*, and other settings.
+
+A profile never holds a key. ``settings`` is searched (at any depth) for secret-looking
+fields and refused if it has one, so a key pasted into a form cannot end up in the database.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from scorer_runtime.store.canonical import jsonable
+from scorer_runtime.store.errors import ConflictError, not_found
+from scorer_runtime.store.tables import JudgeProfileRecord, utc_now
+
+_SECRET_KEY = re.compile(r"(^|_)(api_?key|secret|password|token)$", re.IGNORECASE)
+_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def _secret_paths(value: Any, path: str = "settings") -> list[str]:
+    found: list[str] = []
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            here = f"{path}.{key}"
+            if _SECRET_KEY.search(str(key)) and item not in (None, ""):
+                found.append(here)
+            found.extend(_secret_paths(item, here))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found.extend(_secret_paths(item, f"{path}[{index}]"))
+    return found
+
+
+def save_judge_profile(
+    session: Session,
+    *,
+    name: str,
+    model: str,
+    api_base: str | None = None,
+    api_key_env: str | None = None,
+    settings: Mapping[str, Any] | None = None,
+) -> JudgeProfileRecord:
+    """Create or update the profile ``name``; refuses anything that looks like a secret."""
+    if api_key_env is not None and not _ENV_NAME.match(api_key_env):
+        raise ConflictError(
+            f"api_key_env must be the NAME of an environment variable (like OPENAI_API_KEY), "
+            f"not {'a key' if len(api_key_env) > 40 else repr(api_key_env)}"
+        )
+    clean = jsonable(dict(settings or {}))
+    secrets = _secret_paths(clean)
+    if secrets:
+        raise ConflictError(
+            f"judge profile {name!r} would store a secret at {', '.join(secrets)}; "
+            "store the name of the environment variable that holds it in api_key_env instead"
+        )
+    record = session.exec(select(JudgeProfileRecord).where(JudgeProfileRecord.name == name)).first()
+    if record is None:
+        record = JudgeProfileRecord(name=name, model=model)
+    record.model = model
+    record.api_base = api_base
+    record.api_key_env = api_key_env
+    record.settings = clean
+    record.updated_at = utc_now()
+    session.add(record)
+    session.flush()
+    return record
+
+
+def get_judge_profile(session: Session, *, name: str) -> JudgeProfileRecord:
+    """The profile ``name``; raises NotFoundError listing the known profiles."""
+    found = session.exec(select(JudgeProfileRecord).where(JudgeProfileRecord.name == name)).first()
+    if found is None:
+        raise not_found("judge profile", name, session.exec(select(JudgeProfileRecord.name)))
+    return found
+
+
+def list_judge_profiles(session: Session) -> Sequence[JudgeProfileRecord]:
+    """Every judge profile, by name."""
+    return session.exec(select(JudgeProfileRecord).order_by(col(JudgeProfileRecord.name))).all()
+
+
+def delete_judge_profile(session: Session, *, name: str) -> None:
+    """Delete a profile (scorer versions keep the judge settings they were saved with)."""
+    session.delete(get_judge_profile(session, name=name))
+    session.flush()
+
+
+def judge_profile_dict(record: JudgeProfileRecord) -> dict[str, Any]:
+    """The profile as plain data: the settings plus model, api_base and api_key_env."""
+    data: dict[str, Any] = dict(record.settings or {})
+    data.update(model=record.model, api_base=record.api_base, api_key_env=record.api_key_env)
+    return {k: v for k, v in data.items() if v is not None}

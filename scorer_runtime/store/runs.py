@@ -1,0 +1,182 @@
+"""Batch runs: create, follow, cancel (from any process), finish.
+
+A run's ``cancel_requested`` flag and ``heartbeat_at`` are how processes talk: the studio sets
+the flag, the runner polls it while beating the heartbeat; a running run whose heartbeat
+stopped was killed and may be resumed.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+from sqlalchemy import case, func, update
+from sqlmodel import Session, col, select
+
+from scorer_runtime.store.datasets import count_examples
+from scorer_runtime.store.errors import ConflictError, not_found
+from scorer_runtime.store.tables import (
+    RUN_STATUSES,
+    RunRecord,
+    RunStatus,
+    ScoreRecord,
+    ScorerVersionRecord,
+    utc_now,
+)
+
+STALE_AFTER = timedelta(seconds=30)
+"""A running run whose heartbeat is older than this is taken as crashed."""
+_FAILED = ("step_error", "provider_error", "judge_format_error")
+
+
+def create_run(
+    session: Session, *, scorer_version_id: int, dataset_id: int, concurrency: int = 4
+) -> RunRecord:
+    """A queued run of a scorer version over a dataset."""
+    if concurrency < 1:
+        raise ConflictError("concurrency must be 1 or more")
+    version = session.get(ScorerVersionRecord, scorer_version_id)
+    if version is None:
+        raise not_found("scorer version", scorer_version_id)
+    run = RunRecord(
+        scorer_id=version.scorer_id,
+        scorer_version_id=scorer_version_id,
+        dataset_id=dataset_id,
+        concurrency=concurrency,
+        total=count_examples(session, dataset_id=dataset_id),
+    )
+    session.add(run)
+    session.flush()
+    return run
+
+
+def get_run(session: Session, *, run_id: int) -> RunRecord:
+    """The run ``run_id``; raises NotFoundError."""
+    run = session.get(RunRecord, run_id)
+    if run is None:
+        raise not_found("run", run_id)
+    return run
+
+
+def list_runs(
+    session: Session,
+    *,
+    scorer_id: int | None = None,
+    dataset_id: int | None = None,
+    status: RunStatus | None = None,
+    limit: int = 50,
+) -> Sequence[RunRecord]:
+    """Runs newest first, optionally for one scorer, dataset or status."""
+    query = select(RunRecord)
+    if scorer_id is not None:
+        query = query.where(RunRecord.scorer_id == scorer_id)
+    if dataset_id is not None:
+        query = query.where(RunRecord.dataset_id == dataset_id)
+    if status is not None:
+        query = query.where(RunRecord.status == status)
+    return session.exec(query.order_by(col(RunRecord.id).desc()).limit(limit)).all()
+
+
+def is_stale(run: RunRecord, *, now: datetime | None = None) -> bool:
+    """Whether a run marked running stopped beating (its process is gone)."""
+    beat = run.heartbeat_at or run.started_at
+    return beat is None or (now or utc_now()) - beat > STALE_AFTER
+
+
+def this_runner() -> str:
+    """``host:pid`` of this process, as stored on the runs it runs."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _runner_is_gone(runner: str | None) -> bool:
+    """Whether the recorded runner was a process on this host that no longer exists."""
+    host, _, pid = (runner or "").rpartition(":")
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:  # alive, under another user
+        return False
+    return False
+
+
+def start_run(session: Session, *, run_id: int) -> RunRecord:
+    """Mark a run running (also when resuming); refuses a run another process is running.
+
+    A run whose runner stopped beating, or whose runner process on this host is gone
+    (killed), is taken over.
+    """
+    run = get_run(session, run_id=run_id)
+    if run.status == "running" and not is_stale(run) and not _runner_is_gone(run.runner):
+        raise ConflictError(
+            f"run {run_id} is being run by another process right now (last heartbeat "
+            f"{(utc_now() - (run.heartbeat_at or utc_now())).total_seconds():.0f} s ago); "
+            "wait for it, or cancel it first"
+        )
+    now = utc_now()
+    run.status = "running"
+    run.cancel_requested = False
+    run.error = None
+    run.finished_at = None
+    run.started_at = run.started_at or now
+    run.heartbeat_at = now
+    run.runner = this_runner()
+    run.total = count_examples(session, dataset_id=run.dataset_id)
+    session.add(run)
+    session.flush()
+    return run
+
+
+def beat(session: Session, *, run_id: int, done: int, failed: int, cost: float) -> bool:
+    """Record progress and the heartbeat; return whether someone asked to cancel the run."""
+    session.execute(
+        update(RunRecord)
+        .where(col(RunRecord.id) == run_id)
+        .values(done_count=done, failed_count=failed, cost=cost, heartbeat_at=utc_now())
+    )
+    flag = session.exec(select(RunRecord.cancel_requested).where(RunRecord.id == run_id)).one()
+    return bool(flag)
+
+
+def request_cancel(session: Session, *, run_id: int) -> RunRecord:
+    """Ask the process running ``run_id`` to stop; a queued run is cancelled at once."""
+    run = get_run(session, run_id=run_id)
+    run.cancel_requested = True
+    crashed = run.status == "running" and (is_stale(run) or _runner_is_gone(run.runner))
+    if run.status == "queued" or crashed:
+        run.status = "cancelled"
+        run.finished_at = utc_now()
+    session.add(run)
+    session.flush()
+    return run
+
+
+def finish_run(
+    session: Session, *, run_id: int, status: RunStatus, error: str | None = None
+) -> RunRecord:
+    """Close a run with its final status; the counters are recomputed from the scores."""
+    if status not in RUN_STATUSES:
+        raise ValueError(f"status must be one of {', '.join(RUN_STATUSES)}")
+    run = get_run(session, run_id=run_id)
+    done, failed, cost = run_counts(session, run_id=run_id)
+    run.status, run.error = status, error
+    run.done_count, run.failed_count, run.cost = done, failed, cost
+    run.finished_at = run.heartbeat_at = utc_now()
+    session.add(run)
+    session.flush()
+    return run
+
+
+def run_counts(session: Session, *, run_id: int) -> tuple[int, int, float]:
+    """(results stored, results that are errors, total cost) of a run, from its scores."""
+    failed = func.sum(case((col(ScoreRecord.outcome).in_(_FAILED), 1), else_=0))
+    done, n_failed, cost = session.exec(
+        select(func.count(), failed, func.coalesce(func.sum(ScoreRecord.cost), 0.0)).where(
+            ScoreRecord.run_id == run_id
+        )
+    ).one()
+    return int(done), int(n_failed or 0), float(cost or 0.0)

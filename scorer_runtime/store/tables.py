@@ -1,0 +1,253 @@
+"""The database schema: one SQLModel table per entity, owned by this module alone.
+
+Every timestamp is timezone-aware UTC (sqlmodel rejects naive datetimes). JSON columns hold
+plain data (dicts, lists, strings, numbers); PostgreSQL stores them as JSONB. The migrations
+in ``migrations/versions`` create exactly these tables; a test compares the two.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlmodel import Field, SQLModel
+
+RunStatus = Literal["queued", "running", "cancelled", "failed", "done"]
+"""Where a batch run is: waiting, running, stopped by a user, stopped by an error, finished."""
+
+RUN_STATUSES: tuple[RunStatus, ...] = ("queued", "running", "cancelled", "failed", "done")
+
+Outcome = Literal["scored", "not_scorable", "step_error", "provider_error", "judge_format_error"]
+"""What scoring one example ended in; only ``scored`` carries a score."""
+
+OUTCOMES: tuple[Outcome, ...] = (
+    "scored",
+    "not_scorable",
+    "step_error",
+    "provider_error",
+    "judge_format_error",
+)
+
+JSON_TYPE = sa.JSON(none_as_null=True).with_variant(JSONB(none_as_null=True), "postgresql")
+"""JSON, with Python None stored as SQL NULL (not the JSON text ``null``)."""
+
+
+def utc_now() -> datetime:
+    """The current time, timezone-aware UTC (what every timestamp column stores)."""
+    return datetime.now(UTC)
+
+
+def _json(*, nullable: bool = True) -> Any:
+    return Field(default=None, sa_type=JSON_TYPE, nullable=nullable)
+
+
+def _created() -> Any:
+    return Field(default_factory=utc_now, nullable=False)
+
+
+class JudgeProfileRecord(SQLModel, table=True):
+    """A saved judge: model, base URL and the *name* of the env var holding the key.
+
+    Never a key: ``settings`` is checked on save to hold no secret-looking field.
+    """
+
+    __tablename__ = "judge_profiles"
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=200, unique=True)
+    model: str = Field(max_length=300)
+    api_base: str | None = Field(default=None, max_length=1000)
+    api_key_env: str | None = Field(default=None, max_length=200)
+    settings: dict[str, Any] | None = _json()
+    """Everything else of the judge (instructions, JSON mode, retry policy, temperature, ...)."""
+    created_at: datetime = _created()
+    updated_at: datetime = _created()
+
+
+class ScorerRecord(SQLModel, table=True):
+    """A scorer: a name that owns a list of immutable versions; archived softly."""
+
+    __tablename__ = "scorers"
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=200, unique=True)
+    description: str = Field(default="")
+    archived_at: datetime | None = Field(default=None)
+    created_at: datetime = _created()
+    updated_at: datetime = _created()
+
+
+class ScorerVersionRecord(SQLModel, table=True):
+    """One immutable version of a scorer: its spec as JSON and the hash of that JSON."""
+
+    __tablename__ = "scorer_versions"
+    __table_args__ = (
+        sa.UniqueConstraint("scorer_id", "version", name="uq_scorer_versions_scorer_version"),
+        sa.Index("ix_scorer_versions_scorer_hash", "scorer_id", "content_hash"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    scorer_id: int = Field(foreign_key="scorers.id", nullable=False)
+    version: int
+    spec: dict[str, Any] = Field(sa_type=JSON_TYPE, nullable=False)
+    content_hash: str = Field(max_length=64)
+    """SHA-256 of the canonical JSON of ``spec`` (sorted keys, no whitespace)."""
+    note: str = Field(default="")
+    created_at: datetime = _created()
+
+
+class DatasetRecord(SQLModel, table=True):
+    """A named set of examples to score."""
+
+    __tablename__ = "datasets"
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=200, unique=True)
+    description: str = Field(default="")
+    archived_at: datetime | None = Field(default=None)
+    created_at: datetime = _created()
+
+
+class ExampleRecord(SQLModel, table=True):
+    """One example of a dataset: input, output, ground truth, request context and tags."""
+
+    __tablename__ = "examples"
+    __table_args__ = (sa.Index("ix_examples_dataset_position", "dataset_id", "position"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    dataset_id: int = Field(foreign_key="datasets.id", nullable=False)
+    position: int = 0
+    """Order within the dataset (the row of the imported file)."""
+    input: Any = _json()
+    output: Any = _json()
+    ground_truth: Any = _json()
+    request_context: dict[str, Any] | None = _json()
+    tags: list[str] | None = _json()
+    created_at: datetime = _created()
+
+
+class RunRecord(SQLModel, table=True):
+    """A batch run of one scorer version over one dataset."""
+
+    __tablename__ = "runs"
+    __table_args__ = (sa.Index("ix_runs_dataset_created", "dataset_id", "created_at"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    scorer_id: int = Field(foreign_key="scorers.id", nullable=False)
+    scorer_version_id: int = Field(foreign_key="scorer_versions.id", nullable=False, index=True)
+    dataset_id: int = Field(foreign_key="datasets.id", nullable=False)
+    status: str = Field(default="queued", max_length=20)
+    concurrency: int = 4
+    total: int = 0
+    done_count: int = 0
+    """Examples with a stored result, whatever their outcome."""
+    failed_count: int = 0
+    """Examples whose outcome is an error (step, provider or judge format)."""
+    cost: float = 0.0
+    cancel_requested: bool = False
+    """Set by anyone (the studio, another process) to ask the runner to stop."""
+    error: str | None = None
+    runner: str | None = Field(default=None, max_length=200)
+    """``host:pid`` of the process running it, so a crashed runner's run can be taken over."""
+    created_at: datetime = _created()
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+    heartbeat_at: datetime | None = None
+
+
+class ScoreRecord(SQLModel, table=True):
+    """One stored score: the outcome of a scorer version on an example (or a trace span).
+
+    Indexes serve the studio's views: history newest first by scorer, version or dataset
+    (``(…, created_at)``); aggregates by scorer or version read only the covering
+    ``(…, outcome, created_at, score, cost)`` indexes (no table lookups; time-ordered, so
+    new rows append instead of landing at random pages); a run's results are found through
+    the unique ``(run_id, example_id)``. Each index slows bulk inserts, so there are no more.
+    """
+
+    __tablename__ = "scores"
+    __table_args__ = (
+        sa.UniqueConstraint("run_id", "example_id", name="uq_scores_run_example"),
+        sa.Index("ix_scores_scorer_created", "scorer_id", "created_at"),
+        sa.Index("ix_scores_version_created", "scorer_version_id", "created_at"),
+        sa.Index("ix_scores_dataset_created", "dataset_id", "created_at"),
+        sa.Index(
+            "ix_scores_scorer_outcome_score",
+            "scorer_id",
+            "outcome",
+            "created_at",
+            "score",
+            "cost",
+        ),
+        sa.Index(
+            "ix_scores_version_outcome_score",
+            "scorer_version_id",
+            "outcome",
+            "created_at",
+            "score",
+            "cost",
+        ),
+        # Partial: batch scores have no trace, and cost nothing to this index.
+        sa.Index(
+            "ix_scores_trace",
+            "trace_id",
+            "span_id",
+            sqlite_where=sa.text("trace_id IS NOT NULL"),
+            postgresql_where=sa.text("trace_id IS NOT NULL"),
+        ),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    run_id: int | None = Field(default=None, foreign_key="runs.id")
+    example_id: int | None = Field(default=None, foreign_key="examples.id")
+    scorer_id: int = Field(foreign_key="scorers.id", nullable=False)
+    scorer_version_id: int = Field(foreign_key="scorer_versions.id", nullable=False)
+    dataset_id: int | None = Field(default=None, foreign_key="datasets.id")
+    trace_id: str | None = Field(default=None, max_length=100)
+    span_id: str | None = Field(default=None, max_length=100)
+    score: float | None = None
+    outcome: str = Field(max_length=30)
+    reason: str | None = None
+    error: str | None = None
+    failed_step: str | None = Field(default=None, max_length=30)
+    step_results: dict[str, Any] | None = _json()
+    prompts: dict[str, Any] | None = _json()
+    judge: dict[str, Any] | None = _json()
+    """The judge evidence: each prompt step's JudgeExecution as plain data."""
+    attempts: int = 0
+    latency_ms: float | None = None
+    input_tokens: int = 0
+    output_tokens: int = 0
+    total_tokens: int = 0
+    cost: float | None = None
+    created_at: datetime = _created()
+
+
+class LabelRecord(SQLModel, table=True):
+    """A human's judgement of an example for a scorer (to measure the judge against)."""
+
+    __tablename__ = "labels"
+    __table_args__ = (sa.Index("ix_labels_scorer_example", "scorer_id", "example_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    example_id: int = Field(foreign_key="examples.id", nullable=False)
+    scorer_id: int = Field(foreign_key="scorers.id", nullable=False)
+    value: float
+    note: str = Field(default="")
+    labeller: str = Field(max_length=200)
+    created_at: datetime = _created()
+
+
+TABLES = (
+    JudgeProfileRecord,
+    ScorerRecord,
+    ScorerVersionRecord,
+    DatasetRecord,
+    ExampleRecord,
+    RunRecord,
+    ScoreRecord,
+    LabelRecord,
+)
+"""Every table of the store, parents before children."""

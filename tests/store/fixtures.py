@@ -1,0 +1,83 @@
+"""Database fixtures shared by the store, batch and CLI tests.
+
+Every test gets a fresh database: a new SQLite file in its tmp_path and, when
+``SCORER_STUDIO_TEST_PG_URL`` is set, the same test again on a fresh PostgreSQL schema.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from sqlalchemy import Engine, create_engine, text
+
+from scorer_runtime.store import (
+    ExampleData,
+    add_examples,
+    create_dataset,
+    ensure_schema,
+    make_engine,
+    save_scorer_version,
+    session_scope,
+)
+
+PG_URL_ENV = "SCORER_STUDIO_TEST_PG_URL"
+
+
+def _backends() -> list[Any]:
+    backends: list[Any] = ["sqlite"]
+    if os.environ.get(PG_URL_ENV):
+        backends.append("postgresql")
+    return backends
+
+
+@pytest.fixture(params=_backends())
+def db_url(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[str]:
+    """The URL of a fresh, empty database (SQLite file; PostgreSQL schema when configured)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'store.db'}"
+        return
+    base = os.environ[PG_URL_ENV]
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(base)
+    with admin.begin() as conn:
+        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    sep = "&" if "?" in base else "?"
+    try:
+        yield f"{base}{sep}options={quote(f'-csearch_path={schema}')}"
+    finally:
+        with admin.begin() as conn:
+            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()
+
+
+@pytest.fixture
+def engine(db_url: str) -> Iterator[Engine]:
+    """An engine on a fresh database with the newest schema."""
+    made = make_engine(db_url)
+    ensure_schema(made)
+    yield made
+    made.dispose()
+
+
+def make_dataset(engine: Engine, name: str, examples: list[ExampleData]) -> int:
+    """A dataset holding ``examples``; returns its id."""
+    with session_scope(engine) as session:
+        dataset = create_dataset(session, name=name)
+        assert dataset.id is not None
+        add_examples(session, dataset_id=dataset.id, examples=examples)
+        return dataset.id
+
+
+def make_version(engine: Engine, name: str = "tone", **spec: Any) -> tuple[int, int]:
+    """A scorer version with a small spec; returns (scorer_id, version_id)."""
+    with session_scope(engine) as session:
+        version = save_scorer_version(
+            session, spec={"id": name, "description": "test scorer", **spec}
+        )
+        assert version.id is not None
+        return version.scorer_id, version.id
