@@ -35,5 +35,8 @@ typecheck: $(STAMP)
 test: $(STAMP) lint typecheck
 	$(BIN)/python -m pytest
 
+bench: $(STAMP)
+	$(BIN)/python bench/run.py
+
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

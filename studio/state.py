@@ -90,7 +90,43 @@ EXPORT_SCORER_ID = Key("export.scorer_id", _none)
 """The scorer the export page opens with (set by "Export" on the scorers page)."""
 TRACES_LOADED = Key("traces.loaded", _none)
 """The trace file read on the traces page: a traces_logic.LoadedTraces, or None."""
-TRACES_SCORE_ID = Key("traces.score_id", _none)
-"""The stored trace score whose details are open on the traces page."""
+TRACES_UPLOADER = Key("traces.uploader", int)
+"""Bumped by "Remove these traces", so the file uploader starts empty again."""
+BUILDER_SAVED_DIGEST = Key("builder.saved_digest", _none)
+"""The canonical JSON of the draft as last written to the database (to skip idle writes)."""
 BUILDER_LOADED_FOR = Key("builder.loaded_for", _none)
 """Which saved scorer (id) the draft was loaded from, so a new choice reloads it."""
+
+# -- Examples, Judges ---------------------------------------------------------------------------
+EXAMPLES_GRID_GEN = Key("examples.grid_gen", int)
+"""Bumped after the grid is saved or its edits discarded, so the editor starts clean."""
+EXAMPLES_GRID_PROBLEMS = Key("examples.grid_problems", list)
+"""Why the last save of the grid was refused (one line per cell or row)."""
+EXAMPLES_CONFIRM_ARCHIVE = Key("examples.confirm_archive", _none)
+"""The dataset id whose archiving waits for a "yes" (None: no question open)."""
+EXAMPLES_CREATE_ERROR = Key("examples.create_error", _none)
+"""Why the last "Create dataset" was refused (text), or None."""
+EXAMPLES_IMPORT_FILE = Key("examples.import_file", _none)
+"""Which uploaded file (name and size) the import form's column choices were made for."""
+EXAMPLES_IMPORT_REPORT = Key("examples.import_report", _none)
+"""The last import's outcome, kept so it stays on screen: a dict, or None."""
+JUDGES_SELECTED = Key("judges.selected", _none)
+"""The judge profile open in the form (its name), or None for a new judge."""
+JUDGES_CONFIRM_DELETE = Key("judges.confirm_delete", _none)
+"""The judge profile whose deletion waits for a "yes" (None: no question open)."""
+JUDGES_CONNECTION = Key("judges.connection", _none)
+"""The last connection test's outcome (a judges_logic.ConnectionResult), or None."""
+
+# -- Results, Compare runs ---------------------------------------------------------------------
+RESULTS_THRESHOLD = Key("results.saved_threshold", _none)
+"""The pass mark on the Results page (None: the middle of the scores' range)."""
+COMPARE_SELECTION = Key("compare.selection", dict)
+"""What Compare runs shows: ``{"mode": "runs" | "versions", "before": run id, "after": run id,
+"scorer_id", "before_version", "after_version", "dataset_id", "threshold"}``. Another page
+opens a comparison with ``components.results_links.open_compare(before=…, after=…)``."""
+COMPARE_PAGE = Key("compare.page", int)
+"""The page of the comparison table being shown (0 is the first)."""
+COMPARE_VIEW = Key("compare.view", _none)
+"""What the comparison table's page is of (runs, threshold, filter): a new choice starts at 1."""
+COMPARE_EXAMPLE_ID = Key("compare.example_id", _none)
+"""The example whose two results are open side by side on Compare runs."""

@@ -251,3 +251,21 @@ TABLES = (
     LabelRecord,
 )
 """Every table of the store, parents before children."""
+
+
+class DraftRecord(SQLModel, table=True):
+    """A scorer being built in the studio, saved as it changes so no work is lost.
+
+    ``spec`` may be incomplete (it is what the form holds); saving a version is what
+    validates it. ``scorer_id`` is set when the draft is a new version of a saved scorer.
+    """
+
+    __tablename__ = "drafts"
+    __table_args__ = (sa.Index("ix_drafts_updated", "updated_at"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    scorer_id: int | None = Field(default=None, foreign_key="scorers.id", nullable=True)
+    title: str = Field(default="", max_length=300)
+    spec: dict[str, Any] = _json(nullable=False)
+    created_at: datetime = _created()
+    updated_at: datetime = _created()

@@ -9,11 +9,17 @@ import streamlit as st
 
 from scorer_runtime.spec import JudgeSpec
 from scorer_runtime.store import (
+    canonical_json,
+    delete_draft,
+    get_draft,
     get_scorer,
     judge_profile_dict,
     latest_version,
+    list_drafts,
     list_judge_profiles,
+    save_draft,
     save_scorer_version,
+    session_scope,
 )
 from studio import services, state
 from studio.builder_logic import (
@@ -72,12 +78,58 @@ def _load_draft() -> dict[str, Any]:
 def _start_new() -> None:
     for key in (
         state.BUILDER_DRAFT,
+        state.BUILDER_DRAFT_ID,
         state.BUILDER_SCORER_ID,
         state.BUILDER_LOADED_FOR,
+        state.BUILDER_SAVED_DIGEST,
         state.TRY_RESULT,
     ):
         state.reset(key)
     state.put(state.BUILDER_GEN, state.get(state.BUILDER_GEN) + 1)
+
+
+def _continue_draft(draft_id: int) -> None:
+    """Pick up a draft left earlier (in this browser or another)."""
+    with services.reading() as session:
+        record = get_draft(session, draft_id=draft_id)
+        spec, scorer_id = copy.deepcopy(record.spec), record.scorer_id
+    _start_new()
+    state.put(state.BUILDER_DRAFT, spec)
+    state.put(state.BUILDER_DRAFT_ID, draft_id)
+    state.put(state.BUILDER_SCORER_ID, scorer_id)
+    state.put(state.BUILDER_LOADED_FOR, scorer_id)
+
+
+def _autosave(draft: dict[str, Any]) -> None:
+    """Write the draft to the database when it changed, so closing the tab loses nothing."""
+    digest = canonical_json(draft)
+    if digest == state.get(state.BUILDER_SAVED_DIGEST):
+        return
+    # Drafts are read by no cached page, so this write does not clear the read caches.
+    with session_scope(services.engine()) as session:
+        record = save_draft(
+            session,
+            spec=draft,
+            draft_id=state.get(state.BUILDER_DRAFT_ID),
+            scorer_id=state.get(state.BUILDER_SCORER_ID),
+        )
+        state.put(state.BUILDER_DRAFT_ID, record.id)
+    state.put(state.BUILDER_SAVED_DIGEST, digest)
+
+
+def _drafts_to_continue(*, key: str) -> None:
+    with services.reading() as session:
+        drafts = [(d.id, d.title, d.updated_at) for d in list_drafts(session)]
+    current = state.get(state.BUILDER_DRAFT_ID)
+    others = [d for d in drafts if d[0] != current and d[0] is not None]
+    if not others:
+        return
+    with st.expander(f"Continue a draft you left ({len(others)})"):
+        labels = {d[0]: f"{d[1] or 'Untitled'} · changed {d[2]:%Y-%m-%d %H:%M} UTC" for d in others}
+        chosen = st.selectbox(
+            "Draft", list(labels), format_func=labels.__getitem__, key=f"{key}.pick"
+        )
+        st.button("Continue this draft", on_click=_continue_draft, args=(chosen,), key=f"{key}.go")
 
 
 def _go(stage_key: str, stage: str) -> None:
@@ -194,11 +246,21 @@ def _save(draft: dict[str, Any], problems: list[Any], *, key: str) -> None:
             return
         state.put(state.BUILDER_SCORER_ID, saved[0])
         state.put(state.BUILDER_LOADED_FOR, saved[0])
+        _forget_draft()
         st.success(f"Saved version {saved[1]}. Run it on a dataset, or hand it to engineers.")
         st.page_link(
             "app_pages/runs.py", label="Run it on a dataset", icon=":material/play_circle:"
         )
         st.page_link("app_pages/export.py", label="Export as code", icon=":material/ios_share:")
+
+
+def _forget_draft() -> None:
+    """The version is saved: the draft has served its purpose."""
+    draft_id = state.get(state.BUILDER_DRAFT_ID)
+    if draft_id is not None:
+        with session_scope(services.engine()) as session:
+            delete_draft(session, draft_id=draft_id)
+    state.reset(state.BUILDER_DRAFT_ID)
 
 
 def _try(draft: dict[str, Any], example: Any, profiles: dict[str, JudgeSpec], *, key: str) -> None:
@@ -238,6 +300,7 @@ top[0].markdown(
     else "A new scorer"
 )
 top[1].button("Start a new scorer", on_click=_start_new, key=f"{key}.new")
+_drafts_to_continue(key=f"{key}.drafts")
 
 stage_key = f"{key}.stage"
 stage = (
@@ -268,6 +331,8 @@ with main:
     elif stage == "retries":
         _retries(draft, key=f"{key}.retries")
 state.put(state.BUILDER_DRAFT, draft)
+if stage != "save":
+    _autosave(draft)
 problems = check_draft(clean_draft(draft), registry=services.registry(), profiles=profiles)
 grouped = problems_by_path(problems)
 for slot, place in places.items():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sqlmodel import select
 
-from scorer_runtime.store import ScorerVersionRecord, session_scope
+from scorer_runtime.store import DraftRecord, ScorerVersionRecord, session_scope
 
 
 def _stage(at, name):
@@ -106,3 +106,31 @@ def test_an_unreachable_judge_is_explained_in_plain_words(
     assert "scoring step" in errors
     tips = " ".join(i.value for i in at.info)
     assert "could not be reached" in tips
+
+
+def test_a_draft_survives_closing_the_browser(studio_db, open_page):
+    at = open_page("builder")
+    at.text_input(key="b0.basics.name").input("Half-built scorer").run()
+    at.text_area(key="b0.basics.description").input("Not finished yet").run()
+    with session_scope(studio_db) as session:
+        drafts = session.exec(select(DraftRecord)).all()
+    assert [d.title for d in drafts] == ["Half-built scorer"]
+
+    later = open_page("builder")  # a new browser session: nothing in session state
+    assert later.text_input(key="b0.basics.name").value == ""
+    later.selectbox(key="b0.drafts.pick").set_value(drafts[0].id).run()
+    later.button(key="b0.drafts.go").click().run()
+    assert not later.exception, later.exception
+    assert later.text_input(key="b1.basics.name").value == "Half-built scorer"
+    assert later.text_area(key="b1.basics.description").value == "Not finished yet"
+
+
+def test_saving_a_version_forgets_the_draft(studio_db, open_page):
+    at = open_page("builder")
+    at.text_input(key="b0.basics.name").input("Length check").run()
+    at.text_area(key="b0.basics.description").input("Long enough").run()
+    _stage(at, "save")
+    at.button(key="b0.save.save").click().run()
+    assert any("Saved version 1" in s.value for s in at.success)
+    with session_scope(studio_db) as session:
+        assert session.exec(select(DraftRecord)).all() == []
