@@ -80,3 +80,28 @@ def get_path(context: Mapping[str, Any], path: str, default: Any = _MISSING) -> 
                 return default
             raise KeyError(f"{'.'.join(walked)} is not there")
     return current
+
+
+class ContextStep:
+    """Base of the steps a spec builds (built-ins, formulas, templates).
+
+    The pipeline calls a step with the keyword arguments it declares; a spec-built step
+    declares all four and reads them through :func:`build_context`, so each kind only says
+    what it does with the plain-data context, in :meth:`evaluate`.
+    """
+
+    __slots__ = ()
+
+    def __call__(
+        self,
+        *,
+        run: ScorerRun[Any, Any] | None = None,
+        results: StepResults | None = None,
+        score: float | None = None,
+        judge_output: Any = None,
+    ) -> Any:
+        return self.evaluate(build_context(run, results, score, judge_output))
+
+    def evaluate(self, context: Mapping[str, Any]) -> Any:
+        """What the step gives for a context from :func:`build_context`."""
+        raise NotImplementedError

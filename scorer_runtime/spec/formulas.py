@@ -22,8 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scorer_runtime.results import NotScorable, plain
-from scorer_runtime.run import ScorerRun, StepResults
-from scorer_runtime.spec.context import build_context
+from scorer_runtime.spec.context import ContextStep
 from scorer_runtime.spec.sandbox.errors import FormulaError, char_column, shorten, where
 from scorer_runtime.spec.sandbox.formula_check import (
     MAX_FORMULA_LENGTH,
@@ -66,7 +65,7 @@ FORMULA_VARIABLES: list[tuple[str, str]] = list(CONTEXT_VARIABLES)
 
 
 @dataclass(frozen=True)
-class Formula:
+class Formula(ContextStep):
     """A checked formula, callable as a step: ``formula(run=, results=, ...)`` gives its value.
 
     Build it with :func:`formula`. As a step it takes the keyword arguments the runtime
@@ -92,17 +91,6 @@ class Formula:
     def names(self) -> frozenset[str]:
         """The context names the formula reads (e.g. ``{"output", "results"}``)."""
         return self.parsed.names
-
-    def __call__(
-        self,
-        *,
-        run: ScorerRun[Any, Any] | None = None,
-        results: StepResults | None = None,
-        score: float | None = None,
-        judge_output: Any = None,
-    ) -> Any:
-        """Evaluate on a run, as a function step (or as ``calculate_score``)."""
-        return self.evaluate(build_context(run, results, score, judge_output))
 
     def evaluate(self, context: Mapping[str, Any]) -> Any:
         """Evaluate on a context from :func:`build_context`; plain data, or ``NotScorable``.

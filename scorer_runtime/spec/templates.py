@@ -20,8 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from scorer_runtime.run import ScorerRun, StepResults
-from scorer_runtime.spec.context import build_context
+from scorer_runtime.spec.context import ContextStep
 from scorer_runtime.spec.sandbox.errors import shorten
 from scorer_runtime.spec.sandbox.help import CONTEXT_VARIABLES, TEMPLATE_FILTERS
 from scorer_runtime.spec.sandbox.template_limits import (
@@ -72,7 +71,7 @@ class TemplateError(ValueError):
 
 
 @dataclass(frozen=True)
-class Template:
+class Template(ContextStep):
     """A checked, compiled prompt template, callable as a step's ``create_prompt``.
 
     Build it with :func:`template`. As ``create_prompt`` it takes the keyword arguments the
@@ -100,16 +99,9 @@ class Template:
         """The context names the template reads (e.g. ``{"input", "output"}``)."""
         return self.compiled.names
 
-    def __call__(
-        self,
-        *,
-        run: ScorerRun[Any, Any] | None = None,
-        results: StepResults | None = None,
-        score: float | None = None,
-        judge_output: Any = None,
-    ) -> str:
-        """Render the prompt for a run, as a prompt step's ``create_prompt``."""
-        return self.render(build_context(run, results, score, judge_output))
+    def evaluate(self, context: Mapping[str, Any]) -> str:
+        """The prompt for a context (the pipeline calls the template as ``create_prompt``)."""
+        return self.render(context)
 
     def render(self, context: Mapping[str, Any]) -> str:
         """Render on a context from :func:`build_context`.

@@ -7,8 +7,7 @@ from typing import Annotated, Any, TypeVar
 
 from pydantic import AfterValidator, BaseModel, ConfigDict
 
-from scorer_runtime.run import ScorerRun, StepResults
-from scorer_runtime.spec.context import CONTEXT_NAMES, build_context
+from scorer_runtime.spec.context import CONTEXT_NAMES, ContextStep
 from scorer_runtime.spec.registry import validate_params
 
 P = TypeVar("P", bound="StepParams")
@@ -46,7 +45,7 @@ Apply = Callable[[dict[str, Any]], Any]
 """What a built-in does with the plain-data context of one call."""
 
 
-class BuiltinStep:
+class BuiltinStep(ContextStep):
     """A step callable made by a built-in factory: its name, parameters and behaviour.
 
     Called by the runtime with keyword injection (``run``, ``results``, ``score``,
@@ -67,16 +66,6 @@ class BuiltinStep:
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable")
-
-    def __call__(
-        self,
-        *,
-        run: ScorerRun[Any, Any] | None = None,
-        results: StepResults | None = None,
-        score: float | None = None,
-        judge_output: Any = None,
-    ) -> Any:
-        return self._apply(build_context(run, results, score, judge_output))
 
     def evaluate(self, context: Mapping[str, Any]) -> Any:
         """Run the step on an already built context (see :func:`build_context`)."""
