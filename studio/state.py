@@ -130,3 +130,9 @@ COMPARE_VIEW = Key("compare.view", _none)
 """What the comparison table's page is of (runs, threshold, filter): a new choice starts at 1."""
 COMPARE_EXAMPLE_ID = Key("compare.example_id", _none)
 """The example whose two results are open side by side on Compare runs."""
+
+# -- Runs ------------------------------------------------------------------------------------
+RUNS_CURSOR = Key("runs.cursor", list)
+"""Where each page of the runs list starts (the run ids it is older than), for "Newer runs"."""
+RUNS_THRESHOLD = Key("runs.threshold", lambda: 0.5)
+"""The pass mark a finished run's verdict and pass rate are given at."""

@@ -1,8 +1,37 @@
-"""judges page (being built)."""
+"""Judges: saved judge profiles (model, address, key variable, how it grades, retries),
+with a connection test."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-st.title("judges")
-st.info("This page is being built.")
+from studio import state
+from studio.components import judges_data
+from studio.components.common import empty_state, page_header
+from studio.components.judges_actions import buttons
+from studio.components.judges_form import ensure_loaded, new_judge, render
+from studio.components.judges_list import picker, table
+
+state.show_flashes()
+page_header(
+    "Judges",
+    "A judge is the AI model that reads answers and grades them. Save its settings once "
+    "here, then use it in any scorer by name.",
+)
+profiles = judges_data.profiles()
+if profiles:
+    table(profiles)
+else:
+    empty_state(
+        "**No judges yet.** A judge profile says which model grades (for example OpenAI's "
+        "gpt-4o-mini or a local Llama), where to reach it, which environment variable holds "
+        "its key, and what to do when a request fails. Fill in the form below, test the "
+        "connection, and save."
+    )
+profile = picker(profiles)
+form = profile.form() if profile else new_judge()
+ensure_loaded(form)
+with st.container(border=True):
+    st.subheader(profile.name if profile else "New judge")
+    render(editing=profile is not None, kept=form.kept)
+    buttons(profile)

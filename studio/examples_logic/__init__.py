@@ -1,0 +1,82 @@
+"""The Examples page's logic, free of Streamlit (unit-tested without a browser).
+
+Datasets (overview, rename, what archiving affects, numbered pages read in the database),
+the editable grid (cells as text, saving a page's edits all or nothing) and files (preview
+and column mapping of an upload, import, export, the demo datasets).
+"""
+
+from studio.examples_logic.datasets import (
+    PAGE_SIZE,
+    ArchiveImpact,
+    DatasetRow,
+    ExamplePage,
+    archive_impact,
+    dataset_rows,
+    describe_dataset,
+    example_page,
+)
+from studio.examples_logic.files import (
+    DEMO_DATA_DIR,
+    FIELD_LABELS,
+    FilePreview,
+    can_leave_out,
+    check_file,
+    decode_upload,
+    export_bytes,
+    export_file_name,
+    file_format,
+    guess_mapping,
+    import_upload,
+    load_demo_datasets,
+    preview_file,
+)
+from studio.examples_logic.grid import (
+    COLUMN_HELP,
+    COLUMN_LABELS,
+    GridChanges,
+    GridProblem,
+    GridRow,
+    GridSaveError,
+    GridSaveResult,
+    cell_text,
+    changes_from_editor,
+    read_cell,
+    row_of,
+    save_changes,
+)
+
+__all__ = [
+    "COLUMN_HELP",
+    "COLUMN_LABELS",
+    "DEMO_DATA_DIR",
+    "FIELD_LABELS",
+    "PAGE_SIZE",
+    "ArchiveImpact",
+    "DatasetRow",
+    "ExamplePage",
+    "FilePreview",
+    "GridChanges",
+    "GridProblem",
+    "GridRow",
+    "GridSaveError",
+    "GridSaveResult",
+    "archive_impact",
+    "can_leave_out",
+    "cell_text",
+    "changes_from_editor",
+    "check_file",
+    "dataset_rows",
+    "decode_upload",
+    "describe_dataset",
+    "example_page",
+    "export_bytes",
+    "export_file_name",
+    "file_format",
+    "guess_mapping",
+    "import_upload",
+    "load_demo_datasets",
+    "preview_file",
+    "read_cell",
+    "row_of",
+    "save_changes",
+]

@@ -1,0 +1,63 @@
+"""The Judges page's logic, free of Streamlit (unit-tested without a browser).
+
+The judge form and how it maps to a saved profile, which scorers name a profile, and the
+connection test that sends one tiny real request through the runtime.
+"""
+
+from studio.judges_logic.connection import (
+    CONNECTION_TIMEOUT_S,
+    PROBE_PROMPT,
+    ConnectionResult,
+    check_connection,
+    probe_spec,
+    seconds_text,
+)
+from studio.judges_logic.form import (
+    FIELD_LABELS,
+    JSON_MODES,
+    MODEL_EXAMPLES,
+    JsonMode,
+    JudgeForm,
+    JudgeFormError,
+    RetryForm,
+    form_of_profile,
+    json_mode_of,
+    judge_spec,
+    kept_in_words,
+    retry_form,
+    retry_policy,
+    save_profile,
+)
+from studio.judges_logic.usage import (
+    ProfileUse,
+    profile_uses,
+    profile_uses_by_name,
+    spec_uses_profile,
+)
+
+__all__ = [
+    "CONNECTION_TIMEOUT_S",
+    "FIELD_LABELS",
+    "JSON_MODES",
+    "MODEL_EXAMPLES",
+    "PROBE_PROMPT",
+    "ConnectionResult",
+    "JsonMode",
+    "JudgeForm",
+    "JudgeFormError",
+    "ProfileUse",
+    "RetryForm",
+    "check_connection",
+    "form_of_profile",
+    "json_mode_of",
+    "judge_spec",
+    "kept_in_words",
+    "probe_spec",
+    "profile_uses",
+    "profile_uses_by_name",
+    "retry_form",
+    "retry_policy",
+    "save_profile",
+    "seconds_text",
+    "spec_uses_profile",
+]

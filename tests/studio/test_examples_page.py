@@ -1,0 +1,206 @@
+"""The Examples page, driven like a person would: empty state, demo data, import, the grid,
+paging, renaming and archiving. Assertions check the page and the database."""
+
+from __future__ import annotations
+
+from sqlmodel import select
+
+from scorer_runtime.store import (
+    DatasetRecord,
+    ExampleData,
+    add_examples,
+    create_dataset,
+    list_examples,
+    read_session,
+    session_scope,
+)
+
+CSV = "question,answer,expected\nWhat is 2+2?,4,4\nCapital of France?,,Paris\nSay hi,hello,\n"
+
+
+def _datasets(engine) -> dict[str, DatasetRecord]:
+    with read_session(engine) as session:
+        return {d.name: d for d in session.exec(select(DatasetRecord)).all()}
+
+
+def _outputs(engine, dataset_id: int) -> list:
+    with read_session(engine) as session:
+        return [e.output for e in list_examples(session, dataset_id=dataset_id, limit=1000)]
+
+
+def _texts(at) -> str:
+    parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    parts += [e.value for e in (*at.error, *at.warning, *at.info, *at.success)]
+    return "\n".join(str(p) for p in parts)
+
+
+def _dataset(engine, name: str, count: int) -> int:
+    with session_scope(engine) as session:
+        dataset = create_dataset(session, name=name)
+        examples = [ExampleData(input=f"q{i}", output=f"a{i}") for i in range(count)]
+        add_examples(session, dataset_id=dataset.id, examples=examples)
+        return int(dataset.id)
+
+
+def test_the_empty_page_teaches_and_loads_the_demo_datasets(studio_db, open_page):
+    at = open_page("examples")
+    assert "An example is one answer to judge" in _texts(at)
+    at.button(key="examples-load-demo").click().run()
+    assert not at.exception
+    assert set(_datasets(studio_db)) == {"agent_tool_runs", "customer_support", "rag_answers"}
+    assert "Loaded the demo datasets" in at.toast[0].value
+    options = at.selectbox(key="examples-dataset").options
+    assert any(o.startswith("customer_support (") and o.endswith(" examples)") for o in options)
+
+
+def test_choose_another_dataset(studio_db, open_page):
+    _dataset(studio_db, "a", 2)
+    other = _dataset(studio_db, "b", 1)
+    at = open_page("examples")
+    assert at.data_editor[0].value["output"].tolist() == ["a0", "a1"]
+    at.selectbox(key="examples-dataset").set_value(other).run()
+    assert at.data_editor[0].value["output"].tolist() == ["a0"]
+    assert at.selectbox(key="examples-dataset").value == other
+    at.run()  # a later rerun keeps the choice
+    assert at.selectbox(key="examples-dataset").value == other
+
+
+def test_import_a_csv_with_mapped_columns_skipping_a_bad_row(studio_db, open_page):
+    at = open_page("examples")
+    at.button(key="examples-empty-import").click().run()
+    at.file_uploader(key="examples-import-file").upload("quiz.csv", CSV.encode(), "text/csv")
+    at.run()
+    assert not at.exception
+    # The columns were recognised, and the bad row is named with its line before importing.
+    assert at.selectbox(key="examples-map-input").value == "question"
+    assert at.selectbox(key="examples-map-output").value == "answer"
+    assert at.selectbox(key="examples-map-ground_truth").value == "expected"
+    assert 'line 3: column "answer" (output) is empty' in _texts(at)
+    assert at.text_input(key="examples-import-name").value == "quiz"
+
+    at.button(key="examples-import-go").click().run()  # all or nothing (the default)
+    assert "Nothing was imported from quiz.csv" in _texts(at)
+    assert _datasets(studio_db) == {}
+
+    at.radio(key="examples-import-mode").set_value("skip").run()
+    assert at.button(key="examples-import-go").label == "Import 2 examples"
+    at.button(key="examples-import-go").click().run()
+    assert not at.exception
+    quiz = _datasets(studio_db)["quiz"]
+    assert _outputs(studio_db, quiz.id) == ["4", "hello"]
+    text = _texts(at)
+    assert "Imported 2 examples from quiz.csv" in text
+    assert "line 3" in text
+
+
+def test_import_adds_rows_to_the_chosen_dataset(studio_db, open_page):
+    dataset_id = _dataset(studio_db, "qa", 2)
+    at = open_page("examples")
+    at.session_state["examples-tab"] = "Import a file"
+    at.run()
+    at.file_uploader(key="examples-import-file").upload(
+        "more.jsonl", b'{"input": "q9", "output": "a9"}\n', "application/jsonl"
+    )
+    at.run()
+    at.radio(key="examples-import-target").set_value("append").run()
+    at.button(key="examples-import-go").click().run()
+    assert not at.exception
+    assert _outputs(studio_db, dataset_id) == ["a0", "a1", "a9"]
+
+
+def test_create_a_dataset(studio_db, open_page):
+    _dataset(studio_db, "qa", 1)
+    at = open_page("examples")
+    at.text_input(key="examples-new-name").input("june answers").run()
+    at.text_area(key="examples-new-description").input("Sampled in June").run()
+    at.button(key="examples-new-create").click().run()
+    assert not at.exception
+    created = _datasets(studio_db)["june answers"]
+    assert created.description == "Sampled in June"
+    assert at.selectbox(key="examples-dataset").value == created.id
+    at.text_input(key="examples-new-name").input("qa").run()
+    at.button(key="examples-new-create").click().run()
+    assert "A dataset named 'qa' already exists" in _texts(at)
+
+
+def _edit(at, edits: dict) -> None:
+    key = at.data_editor[0].key
+    at.session_state[key] = {"edited_rows": {}, "added_rows": [], "deleted_rows": [], **edits}
+    at.run()
+
+
+def test_edit_add_and_delete_rows_in_the_grid(studio_db, open_page):
+    dataset_id = _dataset(studio_db, "qa", 3)
+    at = open_page("examples")
+    assert at.data_editor[0].value["input"].tolist() == ["q0", "q1", "q2"]
+    _edit(
+        at,
+        {
+            "edited_rows": {0: {"output": "better", "tags": "billing, urgent"}},
+            "added_rows": [{"input": "new", "output": "fresh"}],
+            "deleted_rows": [1],
+        },
+    )
+    assert "Unsaved: 1 changed, 1 new, 1 deleted." in _texts(at)
+    at.button(key="examples-save").click().run()
+    assert not at.exception
+    assert _outputs(studio_db, dataset_id) == ["better", "a2", "fresh"]
+    assert at.toast[0].value == "Saved: 1 changed, 1 added, 1 deleted."
+    # The editor starts clean on the saved data.
+    assert at.data_editor[0].value["output"].tolist() == ["better", "a2", "fresh"]
+    assert at.button(key="examples-save").disabled
+
+
+def test_a_bad_cell_saves_nothing_and_says_where(studio_db, open_page):
+    dataset_id = _dataset(studio_db, "qa", 2)
+    at = open_page("examples")
+    _edit(at, {"edited_rows": {0: {"output": "ok"}, 1: {"request_context": "{oops"}}})
+    at.button(key="examples-save").click().run()
+    assert not at.exception
+    text = _texts(at)
+    assert "Nothing was saved: 1 cell needs fixing" in text
+    assert "row 2, Request context: is not valid JSON" in text
+    assert _outputs(studio_db, dataset_id) == ["a0", "a1"]
+    at.button(key="examples-discard").click().run()
+    assert "Nothing was saved" not in _texts(at)
+
+
+def test_large_datasets_are_paged(studio_db, open_page):
+    dataset_id = _dataset(studio_db, "big", 120)
+    at = open_page("examples")
+    assert len(at.data_editor[0].value) == 50
+    at.pagination(key=f"examples-page-{dataset_id}").select(3).run()
+    assert not at.exception
+    assert at.data_editor[0].value["input"].tolist()[0] == "q100"
+    assert "Examples 101–120 of 120" in _texts(at)
+
+
+def test_rename_then_archive_after_a_question_then_restore(studio_db, open_page):
+    dataset_id = _dataset(studio_db, "qa", 4)
+    at = open_page("examples")
+    at.session_state["examples-tab"] = "Settings"
+    at.run()
+    at.text_input(key=f"examples-rename-{dataset_id}").input("renamed").run()
+    at.button(key="examples-rename-save").click().run()
+    assert set(_datasets(studio_db)) == {"renamed"}
+
+    at.button(key="examples-archive").click().run()
+    assert "hides it and its 4 examples" in _texts(at)
+    assert _datasets(studio_db)["renamed"].archived_at is None  # only asked so far
+    at.button(key="examples-archive-yes").click().run()
+    assert not at.exception
+    assert _datasets(studio_db)["renamed"].archived_at is not None
+    assert "There is no dataset to change yet." in _texts(at)
+    at.button(key=f"examples-restore-{dataset_id}").click().run()
+    assert _datasets(studio_db)["renamed"].archived_at is None
+
+
+def test_export_offers_csv_and_jsonl(studio_db, open_page):
+    _dataset(studio_db, "qa", 2)
+    at = open_page("examples")
+    at.session_state["examples-tab"] = "Export"
+    at.run()
+    assert not at.exception
+    keys = {b.key for b in at.download_button}
+    assert keys == {"examples-export-csv", "examples-export-jsonl"}
+    assert "Download the **2 examples** of **qa**" in _texts(at)

@@ -1,0 +1,180 @@
+"""The Judges page, driven like a person would: create, edit, test the connection against the
+fake judge over real HTTP, and delete after a question naming the scorers that use it."""
+
+from __future__ import annotations
+
+from scorer_runtime.store import (
+    get_judge_profile,
+    judge_profile_dict,
+    list_judge_profiles,
+    read_session,
+    save_judge_profile,
+    save_scorer_version,
+    session_scope,
+)
+
+KEY_ENV = "STUDIO_PAGE_JUDGE_KEY"
+
+
+def _texts(at) -> str:
+    parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    parts += [e.value for e in (*at.error, *at.warning, *at.info, *at.success)]
+    return "\n".join(str(p) for p in parts)
+
+
+def _profile(engine, name: str) -> dict | None:
+    with read_session(engine) as session:
+        names = [p.name for p in list_judge_profiles(session)]
+        return judge_profile_dict(get_judge_profile(session, name=name)) if name in names else None
+
+
+def _fill(at, **values) -> None:
+    for key, value in values.items():
+        at.text_input(key=f"judge-{key}").input(value)
+    at.run()
+
+
+def test_create_a_judge_with_a_retry_policy(studio_db, open_page, monkeypatch):
+    monkeypatch.delenv(KEY_ENV, raising=False)
+    at = open_page("judges")
+    assert "No judges yet" in _texts(at)
+    _fill(at, name="strict", model="openai/gpt-4o-mini", **{"key-env": KEY_ENV})
+    assert "Not set" in _texts(at)  # the key's variable is named, shown as not set
+    at.number_input(key="judge-retry-max").set_value(3).run()
+    assert "Up to 4 attempts per judge request" in _texts(at)
+    at.radio(key="judge-json-mode").set_value("system").run()
+    at.button(key="judge-save").click().run()
+    assert not at.exception
+    saved = _profile(studio_db, "strict")
+    assert saved is not None
+    assert saved["model"] == "openai/gpt-4o-mini"
+    assert saved["api_key_env"] == KEY_ENV
+    assert saved["json_prompt_injection"] == "system"
+    assert saved["retry"] == {"max_retries": 3}
+    assert at.toast[0].value == "Saved the judge strict."
+    assert at.selectbox(key="judges-selected").value == "strict"
+    assert at.text_input(key="judge-name").disabled
+
+
+def test_problems_are_listed_by_field_and_nothing_is_saved(studio_db, open_page):
+    at = open_page("judges")
+    _fill(at, name="bad", **{"api-base": "localhost:8000"})
+    at.button(key="judge-save").click().run()
+    text = _texts(at)
+    assert "The judge cannot be used yet" in text
+    assert "Model: choose the judge's model" in text
+    assert "Base URL: start it with http://" in text
+    assert _profile(studio_db, "bad") is None
+
+
+def test_edit_a_saved_judge(studio_db, open_page, monkeypatch):
+    monkeypatch.setenv(KEY_ENV, "sk-test")
+    with session_scope(studio_db) as session:
+        save_judge_profile(
+            session,
+            name="local",
+            model="ollama/llama3",
+            api_base="http://localhost:11434",
+            api_key_env=KEY_ENV,
+            settings={"instructions": "Grade.", "output_guard": {"patterns": ["as an ai"]}},
+        )
+    at = open_page("judges")
+    at.selectbox(key="judges-selected").set_value("local").run()
+    assert at.text_input(key="judge-model").value == "ollama/llama3"
+    assert at.text_area(key="judge-instructions").value == "Grade."
+    assert not at.toggle(key="judge-retry-on").value
+    assert "Set" in _texts(at)
+    assert "rejects unwanted answers" in _texts(at)  # settings the form keeps
+    at.text_input(key="judge-model").input("ollama/qwen2").run()
+    at.button(key="judge-save").click().run()
+    saved = _profile(studio_db, "local")
+    assert saved["model"] == "ollama/qwen2"
+    assert saved["output_guard"] == {"patterns": ["as an ai"]}
+    assert "retry" not in saved
+
+
+def test_test_connection_succeeds_against_the_fake_judge(
+    studio_db, open_page, fake_judge, monkeypatch
+):
+    monkeypatch.setenv(KEY_ENV, "sk-test")
+    fake_judge.reply({"ok": True})
+    at = open_page("judges")
+    _fill(at, model="openai/fake-judge", **{"api-base": fake_judge.base_url, "key-env": KEY_ENV})
+    at.button(key="judge-test").click().run()
+    assert not at.exception
+    assert at.success[0].value.startswith("Connected: the judge answered in ")
+    assert fake_judge.request_count == 1
+    assert _profile(studio_db, "") is None  # testing does not save
+
+
+def test_test_connection_explains_a_refused_key(studio_db, open_page, fake_judge, monkeypatch):
+    monkeypatch.setenv(KEY_ENV, "sk-wrong")
+    fake_judge.fault(status=401)
+    at = open_page("judges")
+    _fill(at, model="openai/fake-judge", **{"api-base": fake_judge.base_url, "key-env": KEY_ENV})
+    at.button(key="judge-test").click().run()
+    assert "The provider refused the key" in at.error[0].value
+    assert "Incorrect API key provided" in at.error[0].value
+    assert "holds a valid key" in _texts(at)
+    assert "sk-wrong" not in _texts(at)
+
+
+def test_test_connection_explains_a_refused_connection(
+    studio_db, open_page, refused_base_url, monkeypatch
+):
+    monkeypatch.setenv(KEY_ENV, "sk-test")
+    at = open_page("judges")
+    _fill(at, model="openai/fake-judge", **{"api-base": refused_base_url, "key-env": KEY_ENV})
+    at.button(key="judge-test").click().run()
+    assert "The judge could not be reached" in at.error[0].value
+    assert "Check the model's base URL" in _texts(at)
+
+
+def test_delete_asks_first_and_names_the_scorers_using_the_judge(studio_db, open_page):
+    with session_scope(studio_db) as session:
+        save_judge_profile(session, name="strict", model="openai/gpt-4o-mini")
+        save_scorer_version(
+            session, spec={"id": "politeness", "description": "d", "judge": "strict", "steps": []}
+        )
+    at = open_page("judges")
+    assert "1 scorer" in str(at.dataframe[0].value["Used by"].tolist())
+    at.selectbox(key="judges-selected").set_value("strict").run()
+    at.button(key="judge-delete").click().run()
+    text = _texts(at)
+    assert "1 scorer uses the judge strict" in text
+    assert "politeness (version 1, the latest)" in text
+    assert _profile(studio_db, "strict") is not None  # only asked so far
+    at.button(key="judge-delete-yes").click().run()
+    assert not at.exception
+    assert _profile(studio_db, "strict") is None
+    assert at.selectbox(key="judges-selected").value == ""
+    assert at.text_input(key="judge-model").value == ""
+    assert at.toast[0].value == "Deleted the judge strict."
+
+
+def test_hidden_retry_fields_come_back_with_their_defaults(studio_db, open_page):
+    at = open_page("judges")
+    at.checkbox(key="judge-retry-growing").uncheck().run()
+    assert "Up to 3 attempts per judge request; waits 1 s, then 1 s" in _texts(at)
+    at.checkbox(key="judge-retry-growing").check().run()
+    assert at.number_input(key="judge-retry-factor").value == 2.0
+    at.toggle(key="judge-retry-on").set_value(False).run()
+    assert "No retries: a failed judge request fails the step at once." in _texts(at)
+    at.toggle(key="judge-retry-on").set_value(True).run()
+    assert at.number_input(key="judge-retry-max").value == 2
+    assert "Up to 3 attempts per judge request; waits 1 s, then 2 s" in _texts(at)
+
+
+def test_switching_judges_loads_each_one(studio_db, open_page):
+    with session_scope(studio_db) as session:
+        save_judge_profile(session, name="a", model="openai/gpt-4o-mini")
+        save_judge_profile(session, name="b", model="ollama/llama3", settings={"timeout_s": 9})
+    at = open_page("judges")
+    at.selectbox(key="judges-selected").set_value("a").run()
+    assert at.text_input(key="judge-model").value == "openai/gpt-4o-mini"
+    at.selectbox(key="judges-selected").set_value("b").run()
+    assert at.text_input(key="judge-model").value == "ollama/llama3"
+    assert at.number_input(key="judge-timeout").value == 9
+    at.selectbox(key="judges-selected").set_value("").run()
+    assert at.text_input(key="judge-model").value == ""
+    assert not at.text_input(key="judge-name").disabled
