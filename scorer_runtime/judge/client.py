@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -172,6 +173,16 @@ def _error_body(error: BaseException) -> dict[str, Any]:
     return inner if isinstance(inner, dict) else {}
 
 
+# litellm prefixes messages with its class names ("litellm.AuthenticationError:
+# AuthenticationError: OpenAIException - ..."); people only need what the provider said.
+_LITELLM_PREFIX = re.compile(r"^(?:\s*(?:litellm\.)?\w+(?:Error|Exception)(?::| -)\s*)+")
+
+
+def clean_message(text: str) -> str:
+    """A provider's error message without litellm's class-name prefixes."""
+    return _LITELLM_PREFIX.sub("", text).strip() or text.strip()
+
+
 def to_provider_error(error: BaseException) -> ProviderError:
     """Describe a failed litellm call in the library-independent ProviderError shape."""
     transport = _transport(error)
@@ -179,7 +190,7 @@ def to_provider_error(error: BaseException) -> ProviderError:
     body = _error_body(error)
     headers = _headers(error)
     hint = headers.get("x-should-retry")
-    message = str(body.get("message") or getattr(error, "message", None) or error)
+    message = clean_message(str(body.get("message") or getattr(error, "message", None) or error))
     cause = error.__cause__ or error.__context__
     if transport is not None and cause is not None:
         message = f"{message} ({type(cause).__name__}: {cause})"

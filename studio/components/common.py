@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Literal
 
 import streamlit as st
 
@@ -15,7 +16,10 @@ OUTCOME_LABELS = {
     "provider_error": "Judge unavailable",
     "judge_format_error": "Judge answer unreadable",
 }
-OUTCOME_COLORS = {
+BadgeColor = Literal[
+    "red", "orange", "yellow", "blue", "green", "violet", "gray", "grey", "primary"
+]
+OUTCOME_COLORS: dict[str, BadgeColor] = {
     "scored": "green",
     "not_scorable": "gray",
     "step_error": "red",
