@@ -98,3 +98,53 @@ def explain(error: BaseException) -> Explanation:
         str(error) or name,
         "Try again; if it keeps happening, export the scorer and share it with an engineer.",
     )
+
+
+# -- stored outcomes (Results, Compare runs; added for the drill-down into one score) ----------
+
+_OUTCOME_TITLES = {
+    "step_error": "The scorer stopped in {step}",
+    "provider_error": "The judge could not answer in {step}",
+    "judge_format_error": "The judge's answer could not be read in {step}",
+}
+
+
+def explain_stored(
+    *,
+    outcome: str,
+    error: str | None,
+    failed_step: str | None,
+    error_kind: str | None = None,
+    not_scorable_reason: str | None = None,
+) -> Explanation | None:
+    """Plain words for a *stored* result that is not a score (None for a scored result).
+
+    Stored results keep the error as text and its kind as a string, not the exception, so
+    :func:`explain` cannot be used; the advice is the same.
+    """
+    step = step_words(failed_step) if failed_step else "a step"
+    if outcome == "scored":
+        return None
+    if outcome == "not_scorable":
+        said = f": {not_scorable_reason}" if not_scorable_reason else "."
+        return Explanation(
+            "This example could not be scored",
+            f"{step[0].upper()}{step[1:]} decided it cannot be scored{said}",
+            "Nothing failed: the scorer found the example lacks what it needs. Such examples "
+            "are left out of means and pass rates; fix the example if it should be scored.",
+        )
+    kinds = {k.value: k for k in ErrorKind}
+    kind = kinds.get(error_kind or "") or (
+        ErrorKind.FORMAT if outcome == "judge_format_error" else None
+    )
+    advice = _WHAT_TO_DO.get(kind) if kind else None
+    if advice is None and outcome == "provider_error":
+        advice = _WHAT_TO_DO[ErrorKind.SERVER_ERROR]
+    title = _OUTCOME_TITLES.get(outcome, "The scorer stopped in {step}").format(step=step)
+    return Explanation(
+        title,
+        error or "No message was recorded.",
+        advice
+        or "Open the scorer in the builder and try it on this example: the message above says "
+        "what the step met.",
+    )

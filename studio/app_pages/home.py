@@ -1,22 +1,29 @@
-"""Home: what Scorer Studio is and where to start."""
+"""Home: what is in the studio, how to start, and which judge providers are usable."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-st.title("Scorer Studio")
-st.write(
-    "Judge what your AI agents say and do. Build a **scorer** step by step, point it at an "
-    "LLM judge, try it on examples, and hand it to engineers as readable Python."
+from studio import state
+from studio.components.common import page_header
+from studio.components.home_sections import (
+    render_getting_started,
+    render_judge_keys,
+    render_overview,
 )
-st.subheader("Getting started")
-st.markdown(
-    "1. Describe what a good answer looks like.\n"
-    "2. Choose the checks: built-in rules, small formulas, or *ask the judge*.\n"
-    "3. Try it on an example, then run it on a dataset."
+
+page_header(
+    "Scorer Studio",
+    "Judge what your AI agents say and do. Build a scorer step by step, point it at an LLM "
+    "judge, try it on examples, and hand it to engineers as readable Python.",
 )
-st.info(
-    "The scorer builder, datasets and results pages are being built. Today the same "
-    "scorers can be written in Python with `scorer_runtime`; see the README.",
-    icon=":material/construction:",
-)
+state.show_flashes()
+render_overview()
+render_getting_started()
+render_judge_keys()
+with st.expander("Where is my data?"):
+    st.markdown(
+        "Scorers, datasets, runs and every score are stored in a database (by default the "
+        "file `data/scorer_studio.db`; the `SCORER_STUDIO_DATABASE_URL` environment variable "
+        "chooses another). Nothing is lost when you close the browser."
+    )

@@ -1,8 +1,30 @@
-"""runs page (being built)."""
+"""Runs: score every example of a dataset with a scorer version, in the background — with
+the judge calls it will make said first, live progress, cancel, resume, and the summary."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-st.title("runs")
-st.info("This page is being built.")
+from studio import state
+from studio.components import runs_data as data
+from studio.components.common import page_header
+from studio.components.runs_list import render_list
+from studio.components.runs_panel import render_run
+from studio.components.runs_start import render_empty, render_start
+
+state.show_flashes()
+page_header(
+    "Runs",
+    "Score every example of a dataset with a scorer. Runs go on in the background: you can "
+    "leave the page, and every result is saved as it comes.",
+)
+if render_empty():
+    st.stop()
+render_start()
+selected = state.get(state.SELECTED_RUN_ID)
+if selected is None:
+    newest = data.page(None).lines
+    selected = newest[0].run_id if newest else None
+if selected is not None:
+    render_run(selected)
+render_list(selected)

@@ -1,0 +1,384 @@
+"""What the Results page computes, Streamlit-free: filters, names, numbers, trends, table rows.
+
+Every number comes from SQL aggregates over the filtered scores (never from loading the rows),
+so the page stays quick with 100,000 scores; only one page of 50 rows is ever read at a time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
+
+from sqlalchemy import func
+from sqlmodel import Session, col, select
+
+from scorer_runtime.store import (
+    OUTCOMES,
+    DatasetRecord,
+    RunRecord,
+    ScoreFilter,
+    ScoreRecord,
+    ScoreRow,
+    ScorerRecord,
+    ScorerVersionRecord,
+    ScoreStats,
+    mean_per_day,
+)
+
+PAGE_SIZE = 50
+"""Rows per page of the results table."""
+MAX_TREND_VERSIONS = 8
+"""Lines of the trend chart: more versions than this would be unreadable."""
+MAX_RUN_CHOICES = 200
+
+
+@dataclass(frozen=True, slots=True)
+class ResultsFilter:
+    """The Results page's filters as plain values (``until`` is an inclusive UTC day).
+
+    Kept separate from the store's :class:`ScoreFilter` so it can be cached, remembered in the
+    session and written by another page ("show the results of this run") as a plain dict.
+    """
+
+    scorer_id: int | None = None
+    version_id: int | None = None
+    dataset_id: int | None = None
+    run_id: int | None = None
+    since: date | None = None
+    until: date | None = None
+    outcomes: tuple[str, ...] | None = None
+    """None (or empty) means every outcome."""
+
+    def score_filter(self) -> ScoreFilter:
+        """The store's filter: whole UTC days, ``until`` made exclusive."""
+        return ScoreFilter(
+            scorer_id=self.scorer_id,
+            scorer_version_id=self.version_id,
+            dataset_id=self.dataset_id,
+            run_id=self.run_id,
+            outcomes=self.outcomes or None,
+            since=_day_start(self.since) if self.since else None,
+            until=_day_start(self.until + timedelta(days=1)) if self.until else None,
+        )
+
+    def problem(self) -> str | None:
+        """Why this filter can match nothing, in plain words (None when it is fine)."""
+        if self.since and self.until and self.since > self.until:
+            return (
+                f"The start date ({self.since:%d %b %Y}) is after the end date "
+                f"({self.until:%d %b %Y}). Swap them, or clear one of them."
+            )
+        return None
+
+    def to_state(self) -> dict[str, Any]:
+        """Plain data to remember in the session (dates as ISO text)."""
+        return {
+            "scorer_id": self.scorer_id,
+            "version_id": self.version_id,
+            "dataset_id": self.dataset_id,
+            "run_id": self.run_id,
+            "since": self.since.isoformat() if self.since else None,
+            "until": self.until.isoformat() if self.until else None,
+            "outcomes": list(self.outcomes) if self.outcomes else None,
+        }
+
+    @classmethod
+    def from_state(cls, data: Mapping[str, Any] | None) -> ResultsFilter:
+        """The filter remembered by :meth:`to_state` (or preset by another page); junk is
+        dropped rather than raised, since the session may hold values from an older page."""
+        data = data or {}
+        outcomes = tuple(o for o in data.get("outcomes") or () if o in OUTCOMES)
+        return cls(
+            scorer_id=_int_or_none(data.get("scorer_id")),
+            version_id=_int_or_none(data.get("version_id")),
+            dataset_id=_int_or_none(data.get("dataset_id")),
+            run_id=_int_or_none(data.get("run_id")),
+            since=_date_or_none(data.get("since")),
+            until=_date_or_none(data.get("until")),
+            outcomes=outcomes or None,
+        )
+
+
+def _day_start(day: date) -> datetime:
+    return datetime.combine(day, time.min, tzinfo=UTC)
+
+
+def _int_or_none(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.isdigit():
+        return int(value)
+    return None
+
+
+def _date_or_none(value: Any) -> date | None:
+    if isinstance(value, datetime):
+        return value.date()
+    if isinstance(value, date):
+        return value
+    if isinstance(value, str):
+        try:
+            return date.fromisoformat(value)
+        except ValueError:
+            return None
+    return None
+
+
+# -- names ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class NameBook:
+    """Names of scorers, versions and datasets by id (small tables, read once per change)."""
+
+    scorers: dict[int, str] = field(default_factory=dict)
+    versions: dict[int, tuple[int, int]] = field(default_factory=dict)
+    """version id -> (scorer id, version number)"""
+    datasets: dict[int, str] = field(default_factory=dict)
+    archived_scorers: frozenset[int] = frozenset()
+
+    def scorer(self, scorer_id: int | None) -> str:
+        """A scorer's name ("—" when unknown)."""
+        return self.scorers.get(scorer_id, "—") if scorer_id is not None else "—"
+
+    def version(self, version_id: int | None, *, with_scorer: bool = True) -> str:
+        """``tone-politeness v2`` (or ``v2`` without the scorer)."""
+        if version_id is None or version_id not in self.versions:
+            return "—"
+        scorer_id, number = self.versions[version_id]
+        return f"{self.scorer(scorer_id)} v{number}" if with_scorer else f"v{number}"
+
+    def dataset(self, dataset_id: int | None) -> str:
+        """A dataset's name ("—" for scores without a dataset, such as trace scores)."""
+        return self.datasets.get(dataset_id, "—") if dataset_id is not None else "—"
+
+
+def load_names(session: Session) -> NameBook:
+    """Every scorer, version and dataset name, archived ones included (their scores remain)."""
+    scorers = session.exec(select(ScorerRecord.id, ScorerRecord.name, ScorerRecord.archived_at))
+    scorer_rows = list(scorers.all())
+    versions = session.exec(
+        select(ScorerVersionRecord.id, ScorerVersionRecord.scorer_id, ScorerVersionRecord.version)
+    ).all()
+    datasets = session.exec(select(DatasetRecord.id, DatasetRecord.name)).all()
+    return NameBook(
+        scorers={int(i): str(n) for i, n, _ in scorer_rows if i is not None},
+        versions={int(i): (int(s), int(v)) for i, s, v in versions if i is not None},
+        datasets={int(i): str(n) for i, n in datasets if i is not None},
+        archived_scorers=frozenset(int(i) for i, _, a in scorer_rows if i and a is not None),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One option of a select box: the id it stands for and its label."""
+
+    id: int
+    label: str
+
+
+def scorer_choices(names: NameBook) -> list[Choice]:
+    """Scorers by name; archived ones last and marked, since their scores are still here."""
+    ordered = sorted(names.scorers.items(), key=lambda kv: (kv[0] in names.archived_scorers, kv[1]))
+    return [Choice(i, f"{n} (archived)" if i in names.archived_scorers else n) for i, n in ordered]
+
+
+def version_choices(names: NameBook, scorer_id: int | None) -> list[Choice]:
+    """The versions of one scorer, newest first (none when no scorer is chosen)."""
+    if scorer_id is None:
+        return []
+    found = [(n, i) for i, (s, n) in names.versions.items() if s == scorer_id]
+    return [Choice(i, f"Version {n}") for n, i in sorted(found, reverse=True)]
+
+
+def dataset_choices(names: NameBook) -> list[Choice]:
+    """Datasets by name."""
+    return [Choice(i, n) for i, n in sorted(names.datasets.items(), key=lambda kv: kv[1])]
+
+
+def run_label(run: RunRecord, names: NameBook) -> str:
+    """``Run 12 · tone-politeness v2 on customer_support · 30 Nov 14:02``."""
+    when = run.created_at.strftime("%d %b %Y %H:%M")
+    what = f"{names.version(run.scorer_version_id)} on {names.dataset(run.dataset_id)}"
+    return f"Run {run.id} · {what} · {when}"
+
+
+def run_choices(
+    session: Session,
+    names: NameBook,
+    *,
+    scorer_id: int | None = None,
+    version_id: int | None = None,
+    dataset_id: int | None = None,
+    limit: int = MAX_RUN_CHOICES,
+) -> list[Choice]:
+    """Runs matching the other filters, newest first (at most ``limit``)."""
+    query = select(RunRecord)
+    if scorer_id is not None:
+        query = query.where(RunRecord.scorer_id == scorer_id)
+    if version_id is not None:
+        query = query.where(RunRecord.scorer_version_id == version_id)
+    if dataset_id is not None:
+        query = query.where(RunRecord.dataset_id == dataset_id)
+    runs = session.exec(query.order_by(col(RunRecord.id).desc()).limit(limit)).all()
+    return [Choice(int(r.id or 0), run_label(r, names)) for r in runs]
+
+
+# -- numbers ---------------------------------------------------------------------------------
+
+
+def _scored_clauses(filter: ScoreFilter) -> list[Any]:
+    return [*filter.clauses(), col(ScoreRecord.outcome) == "scored"]
+
+
+def pass_count(session: Session, *, filter: ScoreFilter, threshold: float) -> int:
+    """Scored results with a score at or above ``threshold`` (the pass rate's numerator)."""
+    query = select(func.count()).where(
+        *_scored_clauses(filter), col(ScoreRecord.score) >= threshold
+    )
+    return int(session.exec(query).one())
+
+
+def score_spread(session: Session, *, filter: ScoreFilter) -> float | None:
+    """The standard deviation of the scores, from SQL sums (None with no score)."""
+    score = col(ScoreRecord.score)
+    n, total, squares = session.exec(
+        select(func.count(score), func.sum(score), func.sum(score * score)).where(
+            *_scored_clauses(filter)
+        )
+    ).one()
+    if not n:
+        return None
+    mean = float(total or 0.0) / int(n)
+    # Clamped: rounding can make the variance of equal scores a tiny negative number.
+    return float(max(float(squares or 0.0) / int(n) - mean * mean, 0.0) ** 0.5)
+
+
+def score_range(stats: ScoreStats) -> tuple[float, float]:
+    """The range charts and the threshold slider use: 0 to 1 when every score lies there
+    (most scorers), else the scores' own range."""
+    low = 0.0 if stats.min is None else stats.min
+    high = 1.0 if stats.max is None else stats.max
+    if low >= 0.0 and high <= 1.0:
+        return 0.0, 1.0
+    return min(low, 0.0), max(high, low + 1.0)
+
+
+@dataclass(frozen=True, slots=True)
+class OutcomeShare:
+    """How many results ended in one outcome, and their share of all results."""
+
+    outcome: str
+    count: int
+    share: float
+
+
+def outcome_mix(counts: Mapping[str, int]) -> list[OutcomeShare]:
+    """Outcomes in their fixed order (scored first), only those that occur."""
+    total = sum(counts.values())
+    known = [o for o in OUTCOMES if counts.get(o)]
+    other = sorted(o for o in counts if o not in OUTCOMES and counts[o])
+    return [OutcomeShare(o, counts[o], counts[o] / total) for o in (*known, *other)]
+
+
+# -- trends ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TrendPoint:
+    """The mean score of one scorer version on one UTC day."""
+
+    version_id: int
+    version: str
+    day: date
+    count: int
+    mean: float
+
+
+@dataclass(frozen=True, slots=True)
+class Trends:
+    """The points of the trend chart, and how many versions were left out of it."""
+
+    points: list[TrendPoint]
+    versions_shown: int
+    versions_total: int
+
+
+def version_trends(
+    session: Session,
+    *,
+    filter: ScoreFilter,
+    names: NameBook,
+    max_versions: int = MAX_TREND_VERSIONS,
+) -> Trends:
+    """Mean score per UTC day for each version (the versions with most scores, at most
+    ``max_versions``); each line is one grouped SQL query on the version's index."""
+    version = col(ScoreRecord.scorer_version_id)
+    counted = session.exec(
+        select(version, func.count())
+        .where(*_scored_clauses(filter))
+        .group_by(version)
+        .order_by(func.count().desc(), version.desc())
+    ).all()
+    shown = [int(v) for v, _ in counted[:max_versions]]
+    with_scorer = (
+        filter.scorer_id is None or len({names.versions.get(v, (0, 0))[0] for v in shown}) > 1
+    )
+    points = [
+        TrendPoint(v, names.version(v, with_scorer=with_scorer), d.day, d.count, d.mean)
+        for v in sorted(shown)
+        for d in mean_per_day(session, filter=replace(filter, scorer_version_id=v))
+    ]
+    return Trends(points, len(shown), len(counted))
+
+
+# -- the table --------------------------------------------------------------------------------
+
+
+def short_text(text: str | None, width: int = 120) -> str:
+    """One line of at most ``width`` characters (a long reason is cut with an ellipsis)."""
+    if not text:
+        return ""
+    line = " ".join(text.split())
+    return line if len(line) <= width else line[: width - 1] + "…"
+
+
+def table_rows(
+    rows: Sequence[ScoreRow], names: NameBook, outcome_labels: Mapping[str, str]
+) -> list[dict[str, Any]]:
+    """A page of scores as the table shows them: plain column names, numbers as text with "—"
+    for none, ids next to names."""
+    return [
+        {
+            "Result": row.id,
+            "When (UTC)": row.created_at.strftime("%Y-%m-%d %H:%M:%S"),
+            "Scorer": names.version(row.scorer_version_id),
+            "Dataset": names.dataset(row.dataset_id),
+            "Run": row.run_id,
+            "Example": row.example_id if row.example_id is not None else row.trace_id,
+            "Outcome": outcome_labels.get(row.outcome, row.outcome),
+            "Score": _number(row.score, 2),
+            "Reason or problem": short_text(row.error or row.reason),
+            "Seconds": _number(None if row.latency_ms is None else row.latency_ms / 1000, 2),
+            "Tokens": row.total_tokens,
+            "Cost ($)": _number(row.cost, 6),
+        }
+        for row in rows
+    ]
+
+
+def _number(value: float | None, digits: int) -> str:
+    """A number as the table shows it; "—" for none (a table would print "None")."""
+    return "—" if value is None else f"{value:.{digits}f}"
+
+
+def row_label(row: ScoreRow, outcome_labels: Mapping[str, str]) -> str:
+    """How one row reads in the "open a result" picker."""
+    where = f"example {row.example_id}" if row.example_id is not None else f"trace {row.trace_id}"
+    outcome = outcome_labels.get(row.outcome, row.outcome)
+    score = f" {row.score:.2f}" if row.score is not None else ""
+    return f"Result {row.id} · {where} · {outcome}{score}"

@@ -1,0 +1,89 @@
+"""What the Runs page computes, free of Streamlit (tested without a browser).
+
+``plan`` says what a run will do before it starts (judge calls, keys, problems); ``launch``
+starts a run's process in the background and tells whether it is alive; ``history`` lists
+runs with their names, counts and mean, and says where each one is.
+``words`` puts a run's numbers in plain words.
+"""
+
+from studio.runs_logic.history import (
+    ACTIVE_PHASES,
+    PAGE_SIZE,
+    PHASE_LABELS,
+    RESUMABLE_PHASES,
+    RunLine,
+    RunPhase,
+    RunsPage,
+    run_line,
+    run_phase,
+    runner_is_gone,
+    runs_page,
+)
+from studio.runs_logic.launch import (
+    RUNS_DIR_NAME,
+    Launcher,
+    cli_command,
+    launch_error,
+    launch_run,
+    launcher,
+    log_path,
+    log_tail,
+    record_path,
+    runs_dir,
+    stop_launcher,
+)
+from studio.runs_logic.plan import (
+    STEP_WORDS,
+    KeyCheck,
+    Problem,
+    RunPlan,
+    estimate_text,
+    key_checks,
+    plan_problems,
+    plan_run,
+)
+from studio.runs_logic.words import (
+    format_cost,
+    format_duration,
+    format_when,
+    progress_words,
+    share,
+)
+
+__all__ = [
+    "ACTIVE_PHASES",
+    "PAGE_SIZE",
+    "PHASE_LABELS",
+    "RESUMABLE_PHASES",
+    "RUNS_DIR_NAME",
+    "STEP_WORDS",
+    "KeyCheck",
+    "Launcher",
+    "Problem",
+    "RunLine",
+    "RunPhase",
+    "RunPlan",
+    "RunsPage",
+    "cli_command",
+    "estimate_text",
+    "format_cost",
+    "format_duration",
+    "format_when",
+    "key_checks",
+    "launch_error",
+    "launch_run",
+    "launcher",
+    "log_path",
+    "log_tail",
+    "plan_problems",
+    "plan_run",
+    "progress_words",
+    "record_path",
+    "run_line",
+    "run_phase",
+    "runner_is_gone",
+    "runs_dir",
+    "runs_page",
+    "share",
+    "stop_launcher",
+]

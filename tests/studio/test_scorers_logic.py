@@ -1,0 +1,173 @@
+"""The scorers page's Streamlit-free logic: search and pages in SQL, names, diffs of versions."""
+
+from __future__ import annotations
+
+from scorer_runtime.store import (
+    add_scores,
+    create_dataset,
+    create_run,
+    finish_run,
+    read_session,
+    save_scorer_version,
+    session_scope,
+)
+from studio.scorers_diff import json_text_diff, spec_changes
+from studio.scorers_logic import (
+    archive_impact,
+    copy_name,
+    load_demo_scorers,
+    scorer_name_problem,
+    scorer_page,
+    suggest_id,
+)
+
+
+def _spec(name: str, description: str = "d", **extra) -> dict:
+    return {"id": name, "description": description, "steps": [], **extra}
+
+
+def test_search_matches_every_word_and_escapes_wildcards(studio_db):
+    with session_scope(studio_db) as session:
+        save_scorer_version(session, spec=_spec("tone", "Is the answer polite?"))
+        save_scorer_version(session, spec=_spec("pct", "Counts 100% of the claims"))
+        save_scorer_version(session, spec=_spec("under_score", "plain"))
+    with read_session(studio_db) as session:
+        assert [line.name for line in scorer_page(session, search="POLITE answer").lines] == [
+            "tone"
+        ]
+        assert [line.name for line in scorer_page(session, search="100%").lines] == ["pct"]
+        assert [line.name for line in scorer_page(session, search="r_s").lines] == ["under_score"]
+        assert scorer_page(session, search="%").total == 1  # a literal %, not a wildcard
+        assert scorer_page(session, search="nothing here").lines == []
+
+
+def test_page_numbers_clamp_and_count(studio_db):
+    with session_scope(studio_db) as session:
+        for n in range(5):
+            save_scorer_version(session, spec=_spec(f"s{n}"))
+    with read_session(studio_db) as session:
+        page = scorer_page(session, page=9, page_size=2)
+    assert page.page == 2
+    assert page.pages == 3
+    assert [line.name for line in page.lines] == ["s4"]
+
+
+def test_last_run_mean_counts_only_scored_results(studio_db):
+    with session_scope(studio_db) as session:
+        v1 = save_scorer_version(session, spec=_spec("a"))
+        v2 = save_scorer_version(session, spec=_spec("a", "changed"), note="second")
+        dataset = create_dataset(session, name="ds")
+        old = create_run(session, scorer_version_id=v1.id, dataset_id=dataset.id)
+        new = create_run(session, scorer_version_id=v2.id, dataset_id=dataset.id)
+        base = {"scorer_id": v1.scorer_id, "dataset_id": dataset.id, "example_id": None}
+        add_scores(
+            session,
+            rows=[
+                {
+                    **base,
+                    "run_id": old.id,
+                    "scorer_version_id": v1.id,
+                    "score": 0.0,
+                    "outcome": "scored",
+                },
+                {
+                    **base,
+                    "run_id": new.id,
+                    "scorer_version_id": v2.id,
+                    "score": 0.2,
+                    "outcome": "scored",
+                },
+                {
+                    **base,
+                    "run_id": new.id,
+                    "scorer_version_id": v2.id,
+                    "score": 0.6,
+                    "outcome": "scored",
+                },
+                {
+                    **base,
+                    "run_id": new.id,
+                    "scorer_version_id": v2.id,
+                    "score": None,
+                    "outcome": "step_error",
+                },
+            ],
+        )
+        finish_run(session, run_id=new.id, status="done")
+    with read_session(studio_db) as session:
+        (line,) = scorer_page(session).lines
+        impact = archive_impact(session, scorer_id=line.scorer_id)
+    assert (line.versions, line.latest_version, line.latest_note) == (2, 2, "second")
+    assert line.last_run_id == new.id
+    assert line.last_run_status == "done"
+    assert abs(line.last_run_mean - 0.4) < 1e-9
+    assert line.last_run_scored == 2
+    assert (impact.versions, impact.runs, impact.scores) == (2, 2, 4)
+    assert "2 versions, 2 runs and 4 stored scores are kept" in impact.sentence()
+
+
+def test_names_for_new_scorers(studio_db):
+    with session_scope(studio_db) as session:
+        save_scorer_version(session, spec=_spec("tone"))
+        save_scorer_version(session, spec=_spec("tone-copy"))
+    with read_session(studio_db) as session:
+        assert copy_name(session, "tone") == "tone-copy-2"
+        assert scorer_name_problem(session, "tone") is not None
+        assert "letters, digits" in scorer_name_problem(session, "my tone!")
+        assert scorer_name_problem(session, "  ") == "Give the scorer a name."
+        assert scorer_name_problem(session, "tone-v2") is None
+    assert suggest_id("Tone check (v2)") == "tone-check-v2"
+
+
+def test_load_demo_scorers_leaves_existing_ones_alone(studio_db):
+    with session_scope(studio_db) as session:
+        save_scorer_version(session, spec=_spec("conciseness", "my own"))
+        saved = load_demo_scorers(session)
+    assert "conciseness" not in saved
+    assert "tone-politeness" in saved
+    assert len(saved) == 9
+    with session_scope(studio_db) as session:
+        assert load_demo_scorers(session) == []
+
+
+def test_spec_changes_match_steps_by_name_not_position():
+    before = {
+        "id": "x",
+        "judge": {"model": "a", "temperature": 0},
+        "steps": [
+            {"step": "analyze", "template": "old"},
+            {"step": "generate_score", "formula": "1"},
+        ],
+    }
+    after = {
+        "id": "x",
+        "judge": {"model": "b", "temperature": 0.0 + 0, "retry": {"max_retries": 2}},
+        "steps": [
+            {"step": "preprocess", "use": "contains", "with": {"text": "hi"}},
+            {"step": "analyze", "template": "old"},
+            {"step": "generate_score", "formula": "2"},
+        ],
+    }
+    changes = {(c.path, c.kind) for c in spec_changes(before, after)}
+    assert changes == {
+        ("judge.model", "changed"),
+        ("judge.retry", "added"),
+        ("steps[0]", "added"),
+        ("steps[2].formula", "changed"),
+    }
+    labels = {c.path: c.label for c in spec_changes(before, after)}
+    assert labels["steps[0]"] == "Preparation step"
+    assert labels["steps[2].formula"] == "Scoring step › formula"
+    assert labels["judge.retry"] == "Judge › retries"
+    assert spec_changes(before, before) == []
+
+
+def test_long_texts_get_a_line_diff_and_types_count():
+    (change,) = spec_changes({"t": "a\nb\nc"}, {"t": "a\nB\nc"})
+    assert change.line_diff().splitlines() == ["@@ -1,3 +1,3 @@", " a", "-b", "+B", " c"]
+    (typed,) = spec_changes({"n": 1}, {"n": True})  # 1 == True in Python, not in JSON
+    assert typed.summary() == "Changed: 1 → true"
+    diff = json_text_diff({"a": 1}, {"a": 2}, before_name="v1", after_name="v2")
+    assert "--- v1" in diff
+    assert '-  "a": 1' in diff
+    assert '+  "a": 2' in diff
