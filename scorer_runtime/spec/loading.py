@@ -30,8 +30,6 @@ if TYPE_CHECKING:
 SpecSource = ScorerSpec | Mapping[str, Any] | str | Path
 """What :func:`load_spec` reads: a spec, a dict, JSON or YAML text, or a file path."""
 
-_SUFFIXES = (".json", ".yaml", ".yml")
-
 
 def load_spec(
     source: SpecSource,
@@ -73,7 +71,9 @@ def read_source(source: SpecSource) -> tuple[Any, str | None, str | None]:
         return source, None, None
     if isinstance(source, Mapping):
         return dict(source), None, None
-    if isinstance(source, Path) or _looks_like_path(source):
+    # Only a Path is read from disk: text is always spec text, so text from a person (an
+    # upload, a form) can never make the loader read a file on the server.
+    if isinstance(source, Path):
         path = Path(source)
         try:
             text = path.read_text(encoding="utf-8")
@@ -86,12 +86,6 @@ def read_source(source: SpecSource) -> tuple[Any, str | None, str | None]:
     raise SpecError(
         [SpecProblem("", f"expected a spec, a dict, text or a path, not {type(source).__name__}")]
     )
-
-
-def _looks_like_path(source: object) -> bool:
-    if not isinstance(source, str) or "\n" in source or source.lstrip().startswith("{"):
-        return False
-    return source.lower().endswith(_SUFFIXES) or Path(source).is_file()
 
 
 def parse_text(text: str, *, source: str | None = None) -> Any:
@@ -139,8 +133,10 @@ def _check(
 def _not_an_object(data: Any) -> str:
     message = "a spec is an object with id, description and steps; got "
     if isinstance(data, str):
-        # A lone word is what YAML makes of a mistyped file name.
-        return message + f"the text {data[:60]!r}; if that is a file name, there is no such file"
+        # A lone word is what YAML makes of a file name passed as text.
+        return message + (
+            f"the text {data[:60]!r} (to load a file, pass a pathlib.Path, not its name as text)"
+        )
     return message + ("nothing" if data is None else type(data).__name__)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 
@@ -77,7 +78,7 @@ EXPECTED_FIRST = {
 
 @pytest.mark.parametrize("spec_id", sorted(EXPECTED_FIRST))
 def test_first_row_scores_follow_from_the_judge_answers(spec_id, demo_judge, registry):
-    spec = demo_judge(load_spec(f"data/scorers/{spec_id}.json", registry=registry))
+    spec = demo_judge(load_spec(Path(f"data/scorers/{spec_id}.json"), registry=registry))
     result = compile_spec(spec, registry).run_sync(**demo_examples(spec_id, 1)[0])
     score, reason = EXPECTED_FIRST[spec_id]
     assert result.score == pytest.approx(score)
@@ -85,7 +86,9 @@ def test_first_row_scores_follow_from_the_judge_answers(spec_id, demo_judge, reg
 
 
 def test_json_format_tells_the_failures_apart(registry):
-    scorer = compile_spec(load_spec("data/scorers/json-format.json", registry=registry), registry)
+    scorer = compile_spec(
+        load_spec(Path("data/scorers/json-format.json"), registry=registry), registry
+    )
     results = [scorer.run_sync(**example) for example in demo_examples("json-format", 4)]
     assert [r.score for r in results] == [1.0, 1.0, 0.0, 0.0]
     assert results[2].reason.startswith("Valid JSON, but not the triage format")
@@ -95,13 +98,13 @@ def test_json_format_tells_the_failures_apart(registry):
 def test_keyword_coverage_and_tool_calls_on_imperfect_rows(registry):
     from .conftest import dataset_rows
 
-    keywords = compile_spec(load_spec("data/scorers/keyword-coverage.json"), registry)
+    keywords = compile_spec(load_spec(Path("data/scorers/keyword-coverage.json")), registry)
     rows = dataset_rows("customer_support", 30)
     incomplete = [keywords.run_sync(**r) for r in rows if "incomplete" in r["tags"]]
     assert incomplete
     assert all(r.score < 1 for r in incomplete)
     assert all(r.reason.startswith("Missing ") for r in incomplete)
-    spec = load_spec("data/scorers/tool-call-accuracy.json")
+    spec = load_spec(Path("data/scorers/tool-call-accuracy.json"))
     no_reason = spec.model_copy(update={"steps": spec.steps[:3], "judge": None})
     tools = compile_spec(no_reason, registry)
     scores = {}

@@ -58,7 +58,9 @@ def test_loads_from_a_dict_json_yaml_a_file_and_a_spec(tmp_path, registry):
     json_file = tmp_path / "kw.json"
     json_file.write_text(export_json(spec))
     assert load_spec(json_file, registry=registry) == spec
-    assert load_spec(str(json_file), registry=registry) == spec
+    # A file name given as text is text, never read from disk (text may come from a person).
+    with pytest.raises(SpecError, match=r"pass a pathlib\.Path"):
+        load_spec(str(json_file), registry=registry)
     yaml_file = tmp_path / "kw.yaml"
     yaml_file.write_text(YAML)
     from_yaml = load_spec(yaml_file, registry=registry)
@@ -257,8 +259,10 @@ def test_files_that_cannot_be_read_or_are_not_specs(tmp_path, registry):
             SpecError, match=f"an object with id, description and steps; got {kind}"
         ):
             load_spec(text, registry=registry)
-    with pytest.raises(SpecError, match="'data/scorers/tone'; if that is a file name, there is no"):
+    with pytest.raises(SpecError, match=r"'data/scorers/tone' \(to load a file, pass a pathlib"):
         load_spec("data/scorers/tone", registry=registry)
+    with pytest.raises(SpecError, match="an object with id"):
+        load_spec("/etc/passwd", registry=registry)  # text, never a file to read
     with pytest.raises(SpecError, match="not int"):
         load_spec(42, registry=registry)  # type: ignore[arg-type]
 
