@@ -18,6 +18,7 @@ from studio.runs_logic import (
     PHASE_LABELS,
     RunLine,
     RunPhase,
+    format_duration,
     format_when,
     launcher,
     run_phase,
@@ -25,8 +26,8 @@ from studio.runs_logic import (
 
 W = "runs.w."
 W_NEWER, W_OLDER = W + "newer", W + "older"
-_WIDTHS = [1, 4, 3, 3, 3, 2, 3, 3, 4]
-_HEADERS = ("Run", "Scorer", "Dataset", "Status", "Results", "Mean", "Started", "Finished", "")
+_WIDTHS = [1, 6, 3, 3, 2, 4, 2, 2]
+_HEADERS = ("Run", "What ran", "Status", "Results", "Mean", "When (UTC)", "", "")
 Color = Literal["green", "blue", "orange", "red", "gray"]
 _COLORS: dict[RunPhase, Color] = {
     "done": "green",
@@ -54,37 +55,39 @@ def _open(run_id: int) -> None:
     state.put(state.SELECTED_RUN_ID, run_id)
 
 
+def _when(line: RunLine, phase: RunPhase) -> str:
+    started = format_when(line.started_at or line.created_at).removesuffix(" UTC")
+    if phase in ACTIVE_PHASES or line.finished_at is None or line.started_at is None:
+        return started
+    took = format_duration((line.finished_at - line.started_at).total_seconds())
+    return f"{started} · took {took}"
+
+
 def _row(line: RunLine, selected: int | None) -> None:
     phase = run_phase(line, launcher(database_url(), line.run_id))
     cols = st.columns(_WIDTHS, vertical_alignment="center")
     cols[0].markdown(f"**#{line.run_id}**" if line.run_id == selected else f"#{line.run_id}")
-    cols[1].markdown(f"{line.scorer} · v{line.version}")
-    cols[2].markdown(line.dataset)
-    with cols[3]:
+    cols[1].markdown(f"{line.scorer} (version {line.version}) on {line.dataset}")
+    with cols[2]:
         _badge(phase)
-    cols[4].markdown(_results(line))
+    cols[3].markdown(_results(line))
     mean = format_score(line.mean)
-    cols[5].markdown(f"{mean} ({line.scored:,})" if line.scored else mean)
-    cols[6].markdown(format_when(line.started_at or line.created_at))
-    cols[7].markdown("—" if phase in ACTIVE_PHASES else format_when(line.finished_at))
-    with cols[8]:
-        opened, results = st.columns(2)
-        opened.button(
-            "Open",
-            key=f"{W}open.{line.run_id}",
-            icon=":material/visibility:",
-            help="Open this run above: its progress or its summary.",
-            on_click=_open,
-            args=(line.run_id,),
-        )
-        if results.button(
-            "Results",
-            key=f"{W}results.{line.run_id}",
-            icon=":material/insights:",
-            help="See each result of this run on the Results page.",
-            disabled=line.done == 0,
-        ):
-            open_results(run_id=line.run_id)
+    cols[4].markdown(f"{mean} ({line.scored:,})" if line.scored else mean)
+    cols[5].markdown(_when(line, phase))
+    cols[6].button(
+        "Open",
+        key=f"{W}open.{line.run_id}",
+        help="Open this run above: its progress or its summary.",
+        on_click=_open,
+        args=(line.run_id,),
+    )
+    if cols[7].button(
+        "Results",
+        key=f"{W}results.{line.run_id}",
+        help="See each result of this run on the Results page.",
+        disabled=line.done == 0,
+    ):
+        open_results(run_id=line.run_id)
 
 
 def _pager(older_than: int | None) -> None:
@@ -111,8 +114,8 @@ def render_list(selected: int | None) -> None:
         st.caption("No run yet. Start one above: it appears here with its progress.")
         return
     st.caption(
-        "Mean is over the scored examples (their number in brackets); results count every "
-        "example with an outcome, failures included. Times are UTC."
+        "Results count every example with an outcome, failures included; the mean is over "
+        "the scored examples (their number in brackets)."
     )
     for column, title in zip(st.columns(_WIDTHS), _HEADERS, strict=True):
         column.markdown(f"**{title}**")
