@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from scorer_runtime.batch import outcome_of_error
 from scorer_runtime.errors import ScorerRunError
 from scorer_runtime.run import ScorerRun
 from scorer_runtime.spec import (
@@ -224,11 +225,14 @@ def preview_prompt(source: str, example: Example, *, agent: bool = False) -> str
 
 @dataclass(frozen=True)
 class TryOutcome:
-    """What trying the draft on one example gave: the result (possibly partial) or why not."""
+    """What trying the draft on one example gave: the result (possibly partial) or why not.
+
+    ``result`` is ``ScoreResult.to_dict()`` plus ``outcome`` (and, after a failure, ``error``,
+    ``failed_step`` and ``error_kind``): the shape the score drill-down shows.
+    """
 
     result: dict[str, Any] | None
     error: Explanation | None = None
-    failed_step: str | None = None
 
 
 def try_draft(
@@ -243,7 +247,16 @@ def try_draft(
         scorer = compile_spec(clean_draft(draft), registry, judge_profiles=profiles)
         result = scorer.run_sync(**example.run_kwargs())
     except ScorerRunError as error:
-        return TryOutcome(error.result.to_dict(), explain(error), error.failed_step)
+        failed = {
+            **error.result.to_dict(),
+            "outcome": outcome_of_error(error),
+            "error": str(error.__cause__ or error),
+            "failed_step": error.failed_step,
+            "error_kind": error.error_kind,
+        }
+        return TryOutcome(failed, explain(error))
     except Exception as error:
         return TryOutcome(None, explain(error))
-    return TryOutcome(result.to_dict())
+    data = result.to_dict()
+    data["outcome"] = "not_scorable" if result.not_scorable else "scored"
+    return TryOutcome(data)

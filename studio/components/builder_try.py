@@ -10,7 +10,7 @@ import streamlit as st
 from scorer_runtime.store import list_datasets, list_examples
 from studio import services
 from studio.builder_logic import Example, TryOutcome
-from studio.components.common import format_score
+from studio.components.score_detail import render_score_detail
 
 
 @st.cache_data(show_spinner=False, ttl=30)
@@ -95,62 +95,11 @@ def example_picker(*, key: str) -> Example | None:
 
 
 def try_result(outcome: TryOutcome) -> None:
-    """Each step's result, the exact prompts, the judge's answers, attempts, latency and cost."""
-    if outcome.error is not None:
-        st.error(f"**{outcome.error.title}.** {outcome.error.detail}", icon=":material/error:")
-        st.info(outcome.error.what_to_do, icon=":material/lightbulb:")
-    result = outcome.result
-    if result is None:
+    """The same drill-down the Results page shows: each step's result, the exact prompts, the
+    judge's raw answers, attempts, latency and cost."""
+    if outcome.result is None:
+        if outcome.error is not None:
+            st.error(f"**{outcome.error.title}.** {outcome.error.detail}", icon=":material/error:")
+            st.info(outcome.error.what_to_do, icon=":material/lightbulb:")
         return
-    if result.get("not_scorable"):
-        info = result["not_scorable"]
-        st.warning(f"Not scorable ({info['step']}): {info.get('reason') or 'no reason given'}")
-    col1, col2 = st.columns([1, 3])
-    col1.metric("Score", format_score(result.get("score")))
-    col2.markdown(f"**Reason:** {result.get('reason') or '—'}")
-    step_details(result)
-
-
-_STEPS = (
-    ("preprocess", "Prepare the data"),
-    ("analyze", "Analyse"),
-    ("generate_score", "Give the score"),
-    ("generate_reason", "Explain the score"),
-)
-
-
-def step_details(result: dict[str, Any]) -> None:
-    """Per step: its result, the prompt the judge got, the judge's raw answer and telemetry."""
-    judge = result.get("judge") or {}
-    for step, title in _STEPS:
-        value = result.get(f"{step}_step_result") if step in ("preprocess", "analyze") else None
-        prompt = result.get(f"{step}_prompt")
-        execution = judge.get(step)
-        if value is None and prompt is None and execution is None:
-            continue
-        with st.expander(
-            title, expanded=execution is not None and execution["status"] != "success"
-        ):
-            if value is not None:
-                st.markdown("**Result**")
-                st.json(value, expanded=True)
-            if prompt is not None:
-                st.markdown("**Prompt the judge got**")
-                st.code(prompt, language=None, wrap_lines=True)
-            if execution is not None:
-                _execution(execution)
-
-
-def _execution(execution: dict[str, Any]) -> None:
-    st.markdown("**The judge's raw answer**")
-    st.code(execution.get("raw_output") or "(no answer)", language=None, wrap_lines=True)
-    usage = execution.get("usage") or {}
-    cost = execution.get("cost")
-    st.caption(
-        f"Model {execution.get('model')} · {execution.get('attempt_count')} attempt(s) · "
-        f"{execution.get('model_call_count')} call(s) to the provider · "
-        f"{execution.get('duration_ms', 0):.0f} ms · {usage.get('total_tokens', 0)} tokens · "
-        + ("cost unknown" if cost is None else f"${cost:.5f}")
-    )
-    if execution.get("error"):
-        st.error(execution["error"])
+    render_score_detail(outcome.result, key="builder.try")

@@ -103,8 +103,8 @@ def test_an_unreachable_judge_is_explained_in_plain_words(
     at.button(key="b0.try.run").click().run()
     assert not at.exception
     errors = " ".join(e.value for e in at.error)
-    assert "scoring step" in errors
-    tips = " ".join(i.value for i in at.info)
+    assert "Connection error." in errors
+    tips = " ".join(c.value for c in at.caption)
     assert "could not be reached" in tips
 
 
