@@ -20,11 +20,12 @@ page_header(
 )
 if render_empty():
     st.stop()
-render_start()
 selected = state.get(state.SELECTED_RUN_ID)
-if selected is None:
+if selected is None:  # a new session: show the newest run, whatever state it is in
     newest = data.page(None).lines
     selected = newest[0].run_id if newest else None
-if selected is not None:
-    render_run(selected)
+shown = data.line(selected) if selected is not None else None
+render_start(prefer=shown)
+if shown is not None:
+    render_run(shown)
 render_list(selected)

@@ -194,9 +194,10 @@ def _launch(run_id: int, scorer: str, dataset: str, concurrency: int) -> None:
 def cancel(run_id: int) -> None:
     """Ask the run to stop after the examples in flight; a run not begun stops at once."""
     with services.reading() as session:
-        queued = get_run(session, run_id=run_id).status == "queued"
-    if queued:
-        # Its process has not begun: end it first, or it would mark the run running later.
+        begun = get_run(session, run_id=run_id).status == "running"
+    if not begun:
+        # A process started for it has not marked it running yet: end that process first,
+        # or it would mark the run running (and clear the request) a moment later.
         stop_launcher(database_url(), run_id)
     with services.writing() as session:
         request_cancel(session, run_id=run_id)

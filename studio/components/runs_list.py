@@ -26,7 +26,7 @@ from studio.runs_logic import (
 
 W = "runs.w."
 W_NEWER, W_OLDER = W + "newer", W + "older"
-_WIDTHS = [1, 6, 3, 3, 2, 4, 2, 2]
+_WIDTHS = [1.4, 6, 3, 3, 2.2, 4, 2, 2.6]
 _HEADERS = ("Run", "What ran", "Status", "Results", "Mean", "When (UTC)", "", "")
 Color = Literal["green", "blue", "orange", "red", "gray"]
 _COLORS: dict[RunPhase, Color] = {
@@ -51,10 +51,6 @@ def _results(line: RunLine) -> str:
     return f"{text} · {line.failed:,} failed" if line.failed else text
 
 
-def _open(run_id: int) -> None:
-    state.put(state.SELECTED_RUN_ID, run_id)
-
-
 def _when(line: RunLine, phase: RunPhase) -> str:
     started = format_when(line.started_at or line.created_at).removesuffix(" UTC")
     if phase in ACTIVE_PHASES or line.finished_at is None or line.started_at is None:
@@ -63,8 +59,11 @@ def _when(line: RunLine, phase: RunPhase) -> str:
     return f"{started} · took {took}"
 
 
-def _row(line: RunLine, selected: int | None) -> None:
-    phase = run_phase(line, launcher(database_url(), line.run_id))
+def _phase(line: RunLine) -> RunPhase:
+    return run_phase(line, launcher(database_url(), line.run_id))
+
+
+def _row(line: RunLine, phase: RunPhase, selected: int | None) -> None:
     cols = st.columns(_WIDTHS, vertical_alignment="center")
     cols[0].markdown(f"**#{line.run_id}**" if line.run_id == selected else f"#{line.run_id}")
     cols[1].markdown(f"{line.scorer} (version {line.version}) on {line.dataset}")
@@ -74,13 +73,13 @@ def _row(line: RunLine, selected: int | None) -> None:
     mean = format_score(line.mean)
     cols[4].markdown(f"{mean} ({line.scored:,})" if line.scored else mean)
     cols[5].markdown(_when(line, phase))
-    cols[6].button(
+    if cols[6].button(
         "Open",
         key=f"{W}open.{line.run_id}",
         help="Open this run above: its progress or its summary.",
-        on_click=_open,
-        args=(line.run_id,),
-    )
+    ):
+        state.put(state.SELECTED_RUN_ID, line.run_id)
+        st.rerun()  # the whole page, also when the list is refreshing on its own
     if cols[7].button(
         "Results",
         key=f"{W}results.{line.run_id}",
@@ -105,20 +104,40 @@ def _pager(older_than: int | None) -> None:
         st.rerun()
 
 
+def _table(before_id: int | None, selected: int | None) -> bool:
+    """The header, the rows and the pager; whether a listed run is still going."""
+    page = data.page(before_id)
+    for column, title in zip(st.columns(_WIDTHS), _HEADERS, strict=True):
+        if title:
+            column.markdown(f"**{title}**")
+    phases = [_phase(line) for line in page.lines]
+    for line, phase in zip(page.lines, phases, strict=True):
+        _row(line, phase, selected)
+    _pager(page.older_than)
+    return any(phase in ACTIVE_PHASES for phase in phases)
+
+
+@st.fragment(run_every=2)
+def _live_table(before_id: int | None, selected: int | None) -> None:
+    """The table, redrawn on its own every two seconds while a run in it goes."""
+    _table(before_id, selected)
+
+
 def render_list(selected: int | None) -> None:
-    """A page of runs (ten at a time, from the database) with a pager."""
+    """A page of runs (ten at a time, from the database) with a pager; it follows the runs
+    that are still going."""
     st.subheader("Recent runs")
     cursor: list[int] = state.get(state.RUNS_CURSOR)
-    page = data.page(cursor[-1] if cursor else None)
-    if not page.lines:
+    before = cursor[-1] if cursor else None
+    lines = data.page(before).lines
+    if not lines:
         st.caption("No run yet. Start one above: it appears here with its progress.")
         return
     st.caption(
         "Results count every example with an outcome, failures included; the mean is over "
         "the scored examples (their number in brackets)."
     )
-    for column, title in zip(st.columns(_WIDTHS), _HEADERS, strict=True):
-        column.markdown(f"**{title}**")
-    for line in page.lines:
-        _row(line, selected)
-    _pager(page.older_than)
+    if any(_phase(line) in ACTIVE_PHASES for line in lines):
+        _live_table(before, selected)
+    else:
+        _table(before, selected)

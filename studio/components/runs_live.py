@@ -12,6 +12,8 @@ from studio.components.common import show_error
 from studio.runs_logic import (
     ACTIVE_PHASES,
     PHASE_LABELS,
+    RunLine,
+    RunPhase,
     format_cost,
     format_duration,
     launcher,
@@ -37,23 +39,7 @@ def _cancel(run_id: int) -> None:
         state.flash(f"Run #{run_id} is stopping; what finished is kept.", icon=":material/stop:")
 
 
-@st.fragment(run_every=1)
-def live_progress(run_id: int) -> None:
-    """Redrawn every second on its own; hands over to the whole page when the run ends."""
-    try:
-        line = data.line(run_id)
-    except Exception as error:  # the database may be busy or gone: say so, keep polling
-        show_error(error)
-        return
-    if line is None:
-        return
-    phase = run_phase(line, launcher(database_url(), run_id))
-    if phase not in ACTIVE_PHASES:
-        st.rerun()  # the whole page: it now shows the summary instead
-    st.progress(
-        share(line.done, line.total), text=progress_words(line.done, line.total, line.failed)
-    )
-    started = line.started_at or line.created_at
+def _numbers(line: RunLine, phase: RunPhase) -> None:
     cols = st.columns(4)
     cols[0].metric("Where it is", PHASE_LABELS[phase])
     cols[1].metric(
@@ -70,13 +56,36 @@ def live_progress(run_id: int) -> None:
         format_cost(line.cost),
         help="What the judge calls made so far cost, as the provider's prices say.",
     )
-    elapsed = (utc_now() - started).total_seconds()
-    note = _PHASE_NOTES.get(phase, "")
-    st.caption(
-        f"{note} Running for {format_duration(elapsed)}. Updates every second; you can leave "
-        "this page or close the tab — the run goes on in the background and every result is "
-        "saved as it comes.".strip()
-    )
+
+
+def _note(line: RunLine, phase: RunPhase) -> str:
+    elapsed = (utc_now() - (line.started_at or line.created_at)).total_seconds()
+    said = [
+        _PHASE_NOTES.get(phase, ""),
+        f"Running for {format_duration(elapsed)}.",
+        "Updates every second; you can leave this page or close the tab — the run goes on in "
+        "the background and every result is saved as it comes.",
+    ]
+    return " ".join(part for part in said if part)
+
+
+@st.fragment(run_every=1)
+def live_progress(run_id: int) -> None:
+    """Redrawn every second on its own; hands over to the whole page when the run ends."""
+    try:
+        line = data.line(run_id)
+    except Exception as error:  # the database may be busy or gone: say so, keep polling
+        show_error(error)
+        return
+    if line is None:
+        return
+    phase = run_phase(line, launcher(database_url(), run_id))
+    if phase not in ACTIVE_PHASES:
+        st.rerun()  # the whole page: it now shows the summary instead
+    words = progress_words(line.done, line.total, line.failed)
+    st.progress(share(line.done, line.total), text=words)
+    _numbers(line, phase)
+    st.caption(_note(line, phase))
     st.button(
         "Cancel the run",
         key=W_CANCEL,

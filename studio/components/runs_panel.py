@@ -35,12 +35,9 @@ W = "runs.w."
 W_THRESHOLD, W_RESUME, W_RESULTS = W + "threshold", W + "resume", W + "results"
 
 
-def render_run(run_id: int) -> None:
+def render_run(line: RunLine) -> None:
     """The run's header, then its live progress or its summary."""
-    line = data.line(run_id)
-    if line is None:
-        state.reset(state.SELECTED_RUN_ID)
-        return
+    run_id = line.run_id
     phase = run_phase(line, launcher(database_url(), run_id))
     with st.container(border=True):
         st.subheader(f"Run #{line.run_id}: {line.scorer}, version {line.version}")
@@ -189,15 +186,17 @@ def _render_actions(line: RunLine, phase: RunPhase) -> None:
         problems = render_plan(
             data.plan(line.version_id, line.dataset_id), remaining=line.remaining, key=W + "resume"
         )
-    left, right, _ = st.columns([1, 1, 3])
-    if line.done and left.button(
+    see = line.done > 0
+    cols = iter(st.columns([1, 1, 3]))
+    if see and next(cols).button(
         "See each result", key=W_RESULTS, icon=":material/insights:", type="primary"
     ):
         open_results(run_id=line.run_id)
-    if resumable and right.button(
+    if resumable and next(cols).button(
         "Resume the run",
         key=W_RESUME,
         icon=":material/play_arrow:",
+        type="secondary" if see else "primary",
         disabled=bool(problems),
         help="Scores the examples without a result, in the background.",
     ):

@@ -11,7 +11,7 @@ import streamlit as st
 from studio import state
 from studio.components import runs_data as data
 from studio.components.common import empty_state, show_error
-from studio.runs_logic import Problem, RunPlan, estimate_text, key_checks
+from studio.runs_logic import Problem, RunLine, RunPlan, estimate_text, key_checks
 
 W = "runs.w."
 W_SCORER, W_VERSION, W_DATASET = W + "scorer", W + "version", W + "dataset"
@@ -27,25 +27,23 @@ def _forget_version() -> None:
     st.session_state.pop(W_VERSION, None)
 
 
-def _choose() -> tuple[RunPlan, int] | None:
-    """The four choices; the plan of the chosen version on the chosen dataset."""
-    scorers, datasets = data.scorers(), data.datasets()
-    names = {s.id: s for s in scorers}
-    left, middle, right, last = st.columns([3, 2, 3, 1])
-    scorer_id = left.selectbox(
-        "Scorer",
-        list(names),
-        format_func=lambda i: names[i].name,
-        key=W_SCORER,
-        on_change=_forget_version,
-        help="The scorer that judges every example of the dataset.",
-    )
+def _prefer(prefer: RunLine | None, scorers: set[int], datasets: set[int]) -> None:
+    """A new session starts from the scorer and dataset of the run on show, not the first."""
+    if prefer is None or W_SCORER in st.session_state or prefer.scorer_id not in scorers:
+        return
+    st.session_state[W_SCORER] = prefer.scorer_id
+    if prefer.dataset_id in datasets:
+        st.session_state[W_DATASET] = prefer.dataset_id
+
+
+def _pick_version(scorer_id: int | None) -> int | None:
+    """The scorer's versions, newest first: the latest is chosen unless another is picked."""
     versions = data.versions(scorer_id) if scorer_id is not None else []
     labels = {
         v.id: f"Version {v.version}" + (" (latest)" if i == 0 else "")
         for i, v in enumerate(versions)
     }
-    version_id = middle.selectbox(
+    chosen: int | None = st.selectbox(
         "Version",
         list(labels),
         format_func=lambda i: labels[i],
@@ -53,15 +51,22 @@ def _choose() -> tuple[RunPlan, int] | None:
         help="Every saved change of a scorer is a version; the latest is chosen unless you "
         "pick an older one (to compare with it, for example).",
     )
-    counts = {d.id: d for d in datasets}
-    dataset_id = right.selectbox(
+    return chosen
+
+
+def _pick_dataset(counts: dict[int, data.DatasetChoice]) -> int | None:
+    chosen: int | None = st.selectbox(
         "Dataset",
         list(counts),
         format_func=lambda i: f"{counts[i].name} ({counts[i].examples:,} examples)",
         key=W_DATASET,
         help="The examples to score: each gets one result (a score, or why it has none).",
     )
-    concurrency = last.number_input(
+    return chosen
+
+
+def _pick_concurrency() -> int:
+    chosen = st.number_input(
         "At once",
         min_value=1,
         max_value=64,
@@ -71,11 +76,36 @@ def _choose() -> tuple[RunPlan, int] | None:
         help="How many examples are scored at the same time. Higher is faster, but a judge "
         "provider may answer 'too many requests' (those are retried, and cost time).",
     )
+    return int(chosen)
+
+
+def _choose(prefer: RunLine | None) -> tuple[RunPlan, int] | None:
+    """The four choices; the plan of the chosen version on the chosen dataset."""
+    scorers, datasets = data.scorers(), data.datasets()
+    names = {s.id: s for s in scorers}
+    counts = {d.id: d for d in datasets}
+    _prefer(prefer, set(names), set(counts))
+    left, middle, right, last = st.columns([3, 2, 3, 1])
+    with left:
+        scorer_id = st.selectbox(
+            "Scorer",
+            list(names),
+            format_func=lambda i: names[i].name,
+            key=W_SCORER,
+            on_change=_forget_version,
+            help="The scorer that judges every example of the dataset.",
+        )
+    with middle:
+        version_id = _pick_version(scorer_id)
+    with right:
+        dataset_id = _pick_dataset(counts)
+    with last:
+        concurrency = _pick_concurrency()
     if scorer_id is None or version_id is None or dataset_id is None:
         return None
     if names[scorer_id].description:
         st.caption(names[scorer_id].description)
-    return data.plan(version_id, dataset_id), int(concurrency)
+    return data.plan(version_id, dataset_id), concurrency
 
 
 def render_problem(problem: Problem, *, key: str) -> None:
@@ -105,11 +135,12 @@ def render_plan(plan: RunPlan, *, remaining: int | None = None, key: str) -> lis
     return found
 
 
-def render_start() -> None:
-    """The form; starting stores the run and starts it in the background."""
+def render_start(prefer: RunLine | None = None) -> None:
+    """The form (first showing the scorer and dataset of ``prefer``, the run on show);
+    starting stores the run and starts it in the background."""
     with st.container(border=True):
         st.subheader("Start a run")
-        chosen = _choose()
+        chosen = _choose(prefer)
         if chosen is None:
             return
         plan, concurrency = chosen

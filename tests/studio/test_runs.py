@@ -174,6 +174,8 @@ def test_a_run_goes_on_in_the_background_and_shows_its_summary(demo_db, open_pag
 
     at = open_page("runs")  # a new browser session: nothing was lost
     assert not at.exception, at.exception
+    assert at.selectbox(key=W + "scorer").value == scorer_id  # it starts from the run on show
+    assert at.selectbox(key=W + "dataset").value == dataset_id
     with read_session(demo_db) as session:
         summary = summarize_run(session, run_id=run_id, threshold=0.5)
     text = _texts(at)
@@ -273,14 +275,9 @@ def test_a_killed_run_can_be_resumed(studio_db, open_page, run_logs, fake_judge,
     run_id = _newest_run_id(studio_db)
     wait_for(studio_db, run_id, lambda r: r.status == "running" and r.done_count >= 1)
 
-    process = launcher(os.environ["SCORER_STUDIO_DATABASE_URL"], run_id)
-    os.killpg(process.pid, signal.SIGKILL)
-    wait_for(
-        studio_db,
-        run_id,
-        lambda r: not launcher(os.environ["SCORER_STUDIO_DATABASE_URL"], run_id).alive,
-        timeout_s=10,
-    )
+    url = os.environ["SCORER_STUDIO_DATABASE_URL"]
+    os.killpg(launcher(url, run_id).pid, signal.SIGKILL)  # a crash: no chance to clean up
+    wait_for(studio_db, run_id, lambda r: not launcher(url, run_id).alive, timeout_s=10)
     assert read_run(studio_db, run_id).status == "running"  # what the killed runner left
 
     at.run()
@@ -290,6 +287,10 @@ def test_a_killed_run_can_be_resumed(studio_db, open_page, run_logs, fake_judge,
     at.button(key=W + "resume").click().run()
     run = wait_for(studio_db, run_id, lambda r: r.status == "done")
     assert run.done_count == len(outputs)
+    with read_session(studio_db) as session:
+        rows = list_scores(session, filter=ScoreFilter(run_id=run_id), limit=100).rows
+    assert sorted(r.example_id for r in rows) == sorted({r.example_id for r in rows})
+    assert len(rows) == len(outputs)
 
 
 def test_the_list_pages_runs_in_the_database_and_opens_one(demo_db, open_page):
@@ -312,3 +313,25 @@ def test_the_list_pages_runs_in_the_database_and_opens_one(demo_db, open_page):
     assert f"Run #{ids[0]}:" in _texts(at)
     at.button(key=W + "newer").click().run()
     assert f"{W}open.{ids[-1]}" in _keys(at)
+
+
+def test_cancel_right_after_start_stops_the_run_before_or_as_it_begins(
+    studio_db, open_page, run_logs, fake_judge, monkeypatch
+):
+    monkeypatch.setenv(KEY_ENV, "sk-test")
+    fake_judge.reply({"verdict": "yes"}, latency_s=1.0)
+    dataset_id = make_dataset(studio_db, "quick-cancel", [f"Answer {i}." for i in range(8)])
+    scorer_id, _ = save_spec(studio_db, judge_spec(fake_judge.base_url))
+    at = _choose(open_page("runs"), scorer_id, dataset_id, concurrency=1)
+    at.button(key=W + "start").click().run()
+    at.button(key=W + "cancel").click().run()  # most likely while its process still starts
+    assert not at.exception, at.exception
+    run_id = _newest_run_id(studio_db)
+    run = wait_for(studio_db, run_id, finished, timeout_s=30)
+    assert run.status == "cancelled"
+    assert run.done_count < 8
+    url = os.environ["SCORER_STUDIO_DATABASE_URL"]
+    wait_for(studio_db, run_id, lambda r: not launcher(url, run_id).alive, timeout_s=15)
+    assert read_run(studio_db, run_id).status == "cancelled"  # nothing started it again
+    at.run()
+    assert "Cancelled." in _texts(at)
