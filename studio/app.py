@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-st.set_page_config(page_title="Scorer Studio", page_icon=":material/balance:", layout="wide")
+st.set_page_config(page_title="Scorer Studio", page_icon="⚖️", layout="wide")
 
 page = st.navigation(
     {

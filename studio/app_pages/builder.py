@@ -41,6 +41,7 @@ from studio.components.builder_judge import judge_form, retry_form
 from studio.components.builder_steps import step_editor
 from studio.components.builder_try import example_picker, try_result
 from studio.components.common import page_header, show_error
+from studio.components.runs_start import preselect_scorer
 
 STAGES = {
     "basics": "1 · Basics",
@@ -247,6 +248,7 @@ def _save(draft: dict[str, Any], problems: list[Any], *, key: str) -> None:
         state.put(state.BUILDER_SCORER_ID, saved[0])
         state.put(state.BUILDER_LOADED_FOR, saved[0])
         _forget_draft()
+        preselect_scorer(saved[0])
         st.success(f"Saved version {saved[1]}. Run it on a dataset, or hand it to engineers.")
         st.page_link(
             "app_pages/runs.py", label="Run it on a dataset", icon=":material/play_circle:"

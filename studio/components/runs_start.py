@@ -27,6 +27,12 @@ def _forget_version() -> None:
     st.session_state.pop(W_VERSION, None)
 
 
+def preselect_scorer(scorer_id: int) -> None:
+    """Open the form on this scorer (e.g. the one the builder just saved), latest version."""
+    st.session_state[W_SCORER] = scorer_id
+    st.session_state.pop(W_VERSION, None)
+
+
 def _prefer(prefer: RunLine | None, scorers: set[int], datasets: set[int]) -> None:
     """A new session starts from the scorer and dataset of the run on show, not the first."""
     if prefer is None or W_SCORER in st.session_state or prefer.scorer_id not in scorers:

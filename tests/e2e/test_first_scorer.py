@@ -1,0 +1,200 @@
+"""A new user's first scorer, end to end in a real browser: build it through the builder's
+forms (a judge step and a built-in check), try it on an example, save it, run it on a demo
+dataset, and read the results — the chart and one score opened up."""
+
+from __future__ import annotations
+
+import json
+import re
+import statistics
+
+import pytest
+from fakes.openai_server import FakeOpenAIServer
+from sqlmodel import select
+
+from e2e.browser import StudioPage
+from e2e.server import JUDGE_KEY_ENV, ROOT
+from scorer_runtime.store import (
+    RunRecord,
+    ScoreRecord,
+    ScorerRecord,
+    ScorerVersionRecord,
+    make_engine,
+    read_session,
+)
+
+pytestmark = pytest.mark.e2e
+
+DATASET = "customer_support"
+TEMPLATE = "Is this support answer polite? {{ output }}"
+MAPPING = {"yes": 1.0, "partial": 0.5, "no": 0.0}
+# The fake judge's verdicts, chosen by what the answer says (first match wins; else "yes").
+VERDICTS = [
+    ("Calm down", "no"),
+    ("Whatever", "no"),
+    ("Obviously", "no"),
+    ("read the FAQ", "no"),
+    ("Our backpacks have a warranty.", "partial"),
+]
+
+
+def _outputs() -> list[str]:
+    path = ROOT / "data" / "datasets" / f"{DATASET}.jsonl"
+    return [json.loads(line)["output"] for line in path.read_text().splitlines() if line.strip()]
+
+
+def _verdict(output: str) -> str:
+    return next((verdict for marker, verdict in VERDICTS if marker in output), "yes")
+
+
+@pytest.fixture
+def judge(fake_judge: FakeOpenAIServer) -> FakeOpenAIServer:
+    for marker, verdict in VERDICTS:
+        fake_judge.reply({"verdict": verdict, "explanation": f"Judged {verdict}."}, when=marker)
+    fake_judge.reply({"verdict": "yes", "explanation": "Polite and helpful."})
+    return fake_judge
+
+
+def _build(studio: StudioPage, judge: FakeOpenAIServer) -> None:
+    studio.navigate("Build a scorer", title="Build a scorer")
+    studio.type("b0.basics.name", "Polite support answers")
+    studio.type("b0.basics.description", "Whether a support answer is polite.")
+    studio.screenshot("builder basics")
+
+    studio.choose("b0.stage", "2 · Judge")
+    studio.type("b0.judge.settings.model", "openai/fake-judge")
+    studio.type("b0.judge.settings.env", JUDGE_KEY_ENV)
+    studio.text("set on this machine")  # the key's variable is set; its value is never shown
+    studio.page.get_by_text("More judge settings", exact=True).click()
+    studio.type("b0.judge.settings.base", judge.base_url)
+    studio.select("b0.judge.settings.json", "Describe the answer in the instructions")
+    studio.type("b0.judge.settings.instructions", "You grade the politeness of support answers.")
+    studio.screenshot("builder judge")
+    studio.check()
+
+    studio.select("b0.example.dataset", DATASET)
+    studio.choose("b0.stage", "3 · Steps")
+    studio.choose("b0.steps.analyze.how", "Ask the judge")
+    studio.type("b0.steps.analyze.judge.description", "Is the answer polite?")
+    studio.type("b0.steps.analyze.judge.template", TEMPLATE)
+    first = _outputs()[0]
+    # The preview renders the prompt on the chosen example before anything is sent.
+    studio.text(f"Is this support answer polite? {first[:40]}")
+    studio.choose("b0.steps.generate_score.how", "Use a built-in check")
+    studio.select(
+        "b0.steps.generate_score.builtin.use",
+        "Judge labels · Turn the judge's label into a score",
+    )
+    prefix = "b0.steps.generate_score.builtin.label_to_score"
+    studio.type(f"{prefix}.mapping", "\n".join(f"{k} = {v:g}" for k, v in MAPPING.items()))
+    studio.type(f"{prefix}.field", "results.analyze_step_result.verdict")
+    studio.screenshot("builder steps")
+    studio.check()
+    assert judge.request_count == 0, "building must not call the judge"
+
+
+def _try_and_save(studio: StudioPage, judge: FakeOpenAIServer) -> None:
+    studio.choose("b0.stage", "5 · Try it")
+    studio.text("Trying makes 1 call(s) to the judge")
+    studio.click("b0.try.run")
+    score = studio.page.get_by_test_id("stMetric").filter(has_text="Score")
+    assert score.get_by_test_id("stMetricValue").inner_text() == "1.00"
+    assert judge.request_count == 1
+    assert judge.last_request is not None
+    assert judge.last_request.last_user_content == f"Is this support answer polite? {_outputs()[0]}"
+    studio.screenshot("builder try it")
+
+    studio.choose("b0.stage", "6 · Save")
+    studio.type("b0.save.note", "First version")
+    studio.click("b0.save.save")
+    studio.text("Saved version 1")
+    studio.screenshot("builder saved")
+    studio.check()
+
+
+def _run(studio: StudioPage, judge: FakeOpenAIServer) -> None:
+    link = studio.page.get_by_role("link", name="Run it on a dataset")
+    studio.rerun(link.click)
+    studio.settle("Runs")
+    # Reported: the Runs page lists scorers by their technical id, not by their name.
+    studio.select("runs.w.scorer", re.compile(r"^(Polite support answers|polite-support-answers)"))
+    examples = len(_outputs())
+    studio.select("runs.w.dataset", f"{DATASET} ({examples} examples)")
+    # What the run will cost in judge calls is said before it starts.
+    assert f"asks the judge {examples} times" in studio.text("This run asks the judge").inner_text()
+    studio.screenshot("runs before start")
+    studio.check()
+    studio.click("runs.w.start")
+    studio.text("Every example of the dataset has a result.", timeout_s=120)
+    studio.settle()
+    studio.screenshot("runs finished")
+    studio.check()
+    assert judge.request_count == 1 + examples
+
+
+def _results(studio: StudioPage) -> None:
+    studio.click("runs.w.results")
+    studio.settle("Results")
+    chart = studio.chart("How the scores are spread")
+    chart.wait_for(state="visible")
+    box = chart.bounding_box()
+    assert box is not None
+    assert box["width"] > 100
+    assert box["height"] > 50
+    assert chart.locator(".mark-rect path").count() > 0, "the histogram has no bars"
+    outputs = _outputs()
+    numbers = studio.page.get_by_test_id("stMetric")
+    total = numbers.filter(has_text="Results").get_by_test_id("stMetricValue").inner_text()
+    mean = numbers.filter(has_text="Mean score").get_by_test_id("stMetricValue").inner_text()
+    assert total == str(len(outputs))
+    assert mean == f"{statistics.mean(MAPPING[_verdict(o)] for o in outputs):.2f}"
+    studio.screenshot("results")
+    studio.check()
+
+    menu = studio.open_menu("results.w.open")
+    option = menu.get_by_role("option", name=re.compile(r"^Result \d+ ")).first
+    label = option.inner_text()  # e.g. "Result 24 · example 47 · Scored 1.00"
+    result_id, score = label.split(" ")[1], label.split(" ")[-1]
+    studio.rerun(option.click)
+    studio.settle(f"Result {result_id}")
+    shown = studio.page.get_by_test_id("stMetric").filter(has_text=re.compile(r"^Score"))
+    assert shown.get_by_test_id("stMetricValue").inner_text() == score
+    step = studio.page.get_by_test_id("stExpander").filter(has_text="1. ").first
+    step.locator("summary").click()  # opens in the browser only: no script run
+    studio.text("What the judge was asked")
+    studio.text("The judge's answer, exactly as received")
+    studio.screenshot("results one score")
+    studio.check()
+
+
+def test_a_new_user_builds_runs_and_reads_a_scorer(
+    studio_page: StudioPage, judge: FakeOpenAIServer, studio_database: str
+) -> None:
+    studio_page.open("/", title="Scorer Studio")
+    studio_page.screenshot("home")
+    _build(studio_page, judge)
+    _try_and_save(studio_page, judge)
+    _run(studio_page, judge)
+    _results(studio_page)
+
+    engine = make_engine(studio_database)
+    try:
+        with read_session(engine) as session:
+            scorer = session.exec(
+                select(ScorerRecord).where(ScorerRecord.name == "polite-support-answers")
+            ).one()
+            version = session.exec(
+                select(ScorerVersionRecord).where(ScorerVersionRecord.scorer_id == scorer.id)
+            ).one()
+            run = session.exec(select(RunRecord).where(RunRecord.scorer_id == scorer.id)).one()
+            scores = session.exec(select(ScoreRecord).where(ScoreRecord.run_id == run.id)).all()
+    finally:
+        engine.dispose()
+    assert version.note == "First version"
+    assert [s["step"] for s in version.spec["steps"]] == ["analyze", "generate_score"]
+    assert version.spec["judge"]["api_key_env"] == JUDGE_KEY_ENV
+    assert "sk-e2e" not in json.dumps(version.spec)
+    assert run.status == "done"
+    expected = sorted(MAPPING[_verdict(o)] for o in _outputs())
+    assert sorted(s.score or 0.0 for s in scores) == expected
+    assert all(s.outcome == "scored" for s in scores)
