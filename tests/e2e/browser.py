@@ -230,11 +230,22 @@ class StudioPage:
         a person clicks: the words, since a radio's own circle is drawn over its input)."""
         self.rerun(self.widget(key).get_by_text(label, exact=True).click)
 
-    def select(self, key: str, label: str | re.Pattern[str]) -> None:
-        """Pick an option of a drop-down by its words (or a pattern of them)."""
-        self.open_menu(key)
-        option = self.page.get_by_role("option", name=label, exact=isinstance(label, str))
-        self.rerun(option.click)
+    def select(self, key: str, label: str | re.Pattern[str], *, attempts: int = 3) -> None:
+        """Pick an option of a drop-down by its words (or a pattern of them).
+
+        The list re-renders while a rerun finishes, detaching the option under the pointer;
+        a person opens it again and clicks again, so do we (each try bounded).
+        """
+        for attempt in range(attempts):
+            self.open_menu(key)
+            option = self.page.get_by_role("option", name=label, exact=isinstance(label, str))
+            try:
+                self.rerun(lambda: option.click(timeout=5_000))  # noqa: B023 - used at once
+                return
+            except PlaywrightTimeout:
+                if attempt == attempts - 1:
+                    raise
+                self.page.keyboard.press("Escape")
 
     def open_menu(self, key: str, *, attempts: int = 3) -> Locator:
         """Open a drop-down's list of options and return it.

@@ -116,8 +116,10 @@ def _run(studio: StudioPage, judge: FakeOpenAIServer) -> None:
     link = studio.page.get_by_role("link", name="Run it on a dataset")
     studio.rerun(link.click)
     studio.settle("Runs")
-    # Reported: the Runs page lists scorers by their technical id, not by their name.
-    studio.select("runs.w.scorer", re.compile(r"^(Polite support answers|polite-support-answers)"))
+    # The form opens on the scorer just saved (its id is what the Runs page lists).
+    box = studio.widget("runs.w.scorer").get_by_role("combobox")
+    chosen = box.evaluate("el => el.value || el.innerText || el.getAttribute('aria-label') || ''")
+    assert re.search(r"Polite support answers|polite-support-answers", chosen), chosen
     examples = len(_outputs())
     studio.select("runs.w.dataset", f"{DATASET} ({examples} examples)")
     # What the run will cost in judge calls is said before it starts.
