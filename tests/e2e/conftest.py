@@ -27,9 +27,13 @@ def pytest_runtest_makereport(
     return report
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    """Debian's Chromium, headless, for the whole session (each test opens its own context)."""
+    """Debian's Chromium, headless, for one test module (each test opens its own context).
+
+    Not for the session: Playwright's sync API keeps an event loop running in this thread
+    while it is started, which would break every asyncio test that runs after it.
+    """
     if shutil.which(CHROMIUM) is None:
         pytest.fail(f"{CHROMIUM} is missing: install Debian's package (apt-get install chromium)")
     with sync_playwright() as playwright:
