@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import subprocess
 import sys
 import time
@@ -57,10 +58,48 @@ async def _direct_calls(base_url: str, n: int, concurrency: int) -> float:
         return time.perf_counter() - started
 
 
+async def _socket_calls(base_url: str, n: int, concurrency: int) -> float:
+    """Like :func:`_direct_calls`, with a bare HTTP/1.1 keep-alive client on asyncio streams
+    (no httpx): what is left is the server, the kernel and the event loop."""
+    host_port = base_url.split("://", 1)[1].split("/", 1)[0]
+    host, port = host_port.rsplit(":", 1)
+    path = "/" + base_url.split("://", 1)[1].split("/", 1)[1] + "/chat/completions"
+    body = json.dumps(BODY).encode()
+    request = (
+        f"POST {path} HTTP/1.1\r\nHost: {host_port}\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\n\r\n"
+    ).encode() + body
+    queue = list(range(n))
+
+    async def worker() -> None:
+        reader, writer = await asyncio.open_connection(host, int(port))
+        try:
+            while queue:
+                queue.pop()
+                writer.write(request)
+                head = await reader.readuntil(b"\r\n\r\n")
+                if not head.startswith(b"HTTP/1.1 200"):
+                    raise RuntimeError(head.decode(errors="replace"))
+                length = next(
+                    int(line.split(b":", 1)[1])
+                    for line in head.split(b"\r\n")
+                    if line.lower().startswith(b"content-length:")
+                )
+                await reader.readexactly(length)
+        finally:
+            writer.close()
+
+    started = time.perf_counter()
+    await asyncio.gather(*(worker() for _ in range(concurrency)))
+    return time.perf_counter() - started
+
+
 def server_floor(n: int = 1000, concurrency: int = 8, latency_s: float = 0.05) -> Figure:
     with fake_server(latency_s) as url:
         wall = median_of(3, lambda: asyncio.run(_direct_calls(url, n, concurrency)))
-    ratio = wall / (n * latency_s / concurrency)
+        bare = median_of(3, lambda: asyncio.run(_socket_calls(url, n, concurrency)))
+    ideal = n * latency_s / concurrency
+    ratio = wall / ideal
     return Figure(
         "P2b",
         f"fake server floor: {n} direct calls, 50 ms, concurrency {concurrency}",
@@ -68,12 +107,14 @@ def server_floor(n: int = 1000, concurrency: int = 8, latency_s: float = 0.05) -
         "x ideal",
         "<= 1.05",
         ratio <= 1.05,
+        f"httpx client; with a bare socket client instead {bare / ideal:.3f}x "
+        "(the server's own floor)",
     )
 
 
-def _judge_scorer(url: str):
+def _judge_scorer(url: str, model: str = "openai/fake-judge"):
     judge = Judge(
-        model="openai/fake-judge",
+        model=model,
         instructions="Grade.",
         api_base=url,
         api_key="sk-bench",
@@ -97,12 +138,15 @@ async def _cpu_ms_per_call(call, n: int) -> float:
     return (time.process_time() - started) * 1000 / n
 
 
-def client_cpu(n: int = 500) -> list[Figure]:
+def client_cpu(n: int = 300) -> list[Figure]:
     from scorer_runtime.judge.client import _litellm
 
     litellm = _litellm()
     with fake_server(0.0) as url:
         scorer = _judge_scorer(url)
+        # The same, under the name of a model litellm can price (as real judges are): litellm
+        # looks harder, and longer, for the price of a model it does not know.
+        priced = _judge_scorer(url, "openai/gpt-4o-mini")
         clients: list[httpx.AsyncClient] = []
 
         async def raw_http():
@@ -123,17 +167,21 @@ def client_cpu(n: int = 500) -> list[Figure]:
         async def runtime():
             await scorer.run(output="x")
 
-        async def measure_all() -> tuple[float, float, float]:
+        async def runtime_priced():
+            await priced.run(output="x")
+
+        async def measure_all() -> tuple[float, float, float, float]:
             async with httpx.AsyncClient(timeout=30) as client:  # one per event loop
                 clients.append(client)
                 return (
                     await _cpu_ms_per_call(runtime, n),
                     await _cpu_ms_per_call(raw_litellm, n),
                     await _cpu_ms_per_call(raw_http, n),
+                    await _cpu_ms_per_call(runtime_priced, n),
                 )
 
         results = [asyncio.run(measure_all()) for _ in range(3)]
-    ours, lite, raw = (sorted(r[i] for r in results)[1] for i in range(3))
+    ours, lite, raw, ours_priced = (sorted(r[i] for r in results)[1] for i in range(4))
     return [
         Figure(
             "P2c",
@@ -142,7 +190,8 @@ def client_cpu(n: int = 500) -> list[Figure]:
             "ms/call",
             "<= 5",
             ours <= 5,
-            f"raw litellm {lite:.2f} ms/call, raw HTTP {raw:.2f} ms/call",
+            f"raw litellm {lite:.2f} ms/call, raw HTTP {raw:.2f} ms/call; "
+            f"a model litellm prices: {ours_priced:.2f} ms/call",
         ),
     ]
 

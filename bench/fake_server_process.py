@@ -5,6 +5,7 @@ Usage: python fake_server_process.py LATENCY_S — prints the base URL, serves u
 
 from __future__ import annotations
 
+import contextlib
 import sys
 
 import common  # noqa: F401 - puts tests/ on sys.path
@@ -20,4 +21,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C on `make bench`: stop quietly
+        main()

@@ -2,8 +2,10 @@
 
 ``run_batch`` / :class:`BatchRunner` score every example of a dataset with bounded
 concurrency, store one outcome per example as results complete, can be cancelled from any
-process, and resume where a crash or cancel stopped them. ``import_examples`` and
-``export_examples`` move examples between the store and CSV/JSONL files.
+process, and resume where a crash or cancel stopped them; a big run of a judge scorer is
+spread over worker processes (:class:`WorkerPool`), built from a :class:`ScorerSource`.
+``import_examples`` and ``export_examples`` move examples between the store and CSV/JSONL
+files.
 
 Names load on first use, so importing the package (or the CLI that uses it) stays cheap;
 using it loads SQLAlchemy through the store, which is why the runtime core never imports it.
@@ -39,14 +41,18 @@ if TYPE_CHECKING:
         outcome_of_error,
         score_example,
     )
+    from scorer_runtime.batch.pool import WorkerCrashError, WorkerError, WorkerPool
     from scorer_runtime.batch.runner import BatchProgress, BatchRunner, ProgressCallback, run_batch
+    from scorer_runtime.batch.sharding import SHARD_MIN_EXAMPLES, choose_processes
     from scorer_runtime.batch.stored import (
+        ScorerSource,
         SeedResult,
         check_judges,
         compile_version,
         import_spec_file,
         judge_profiles,
         load_stored_spec,
+        scorer_source,
         seed_demo_data,
         spec_as_data,
     )
@@ -72,14 +78,18 @@ _MODULES = {
         "read_text",
     ),
     "outcome": ("ExampleInput", "ExampleScore", "outcome_of_error", "score_example"),
+    "pool": ("WorkerCrashError", "WorkerError", "WorkerPool"),
     "runner": ("BatchProgress", "BatchRunner", "ProgressCallback", "run_batch"),
+    "sharding": ("SHARD_MIN_EXAMPLES", "choose_processes"),
     "stored": (
+        "ScorerSource",
         "SeedResult",
         "check_judges",
         "compile_version",
         "import_spec_file",
         "judge_profiles",
         "load_stored_spec",
+        "scorer_source",
         "seed_demo_data",
         "spec_as_data",
     ),
@@ -88,6 +98,7 @@ _MODULES = {
 
 __all__ = [
     "REQUIRED_FIELDS",
+    "SHARD_MIN_EXAMPLES",
     "BatchProgress",
     "BatchRunner",
     "BatchSummary",
@@ -99,9 +110,14 @@ __all__ = [
     "ImportResult",
     "ParsedExamples",
     "ProgressCallback",
+    "ScorerSource",
     "SeedResult",
     "Verdict",
+    "WorkerCrashError",
+    "WorkerError",
+    "WorkerPool",
     "check_judges",
+    "choose_processes",
     "compile_version",
     "detect_format",
     "export_examples",
@@ -116,6 +132,7 @@ __all__ = [
     "read_text",
     "run_batch",
     "score_example",
+    "scorer_source",
     "seed_demo_data",
     "spec_as_data",
     "summarize_run",

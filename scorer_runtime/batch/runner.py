@@ -4,12 +4,17 @@ The work per example is :func:`~scorer_runtime.batch.outcome.score_example`; sto
 results is the :class:`~scorer_runtime.batch.writer.ResultWriter`'s job. A run only ever
 scores examples that have no stored result yet, so resuming a crashed or cancelled run
 picks up where it stopped, and the unique (run, example) constraint rules out duplicates.
+
+A big run of a scorer with judge steps is CPU-bound in the model client, so it is spread
+over worker processes (:mod:`~scorer_runtime.batch.pool`): they score, this process still
+reads the examples, writes every result, reports progress and watches for cancel.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -19,6 +24,9 @@ from sqlalchemy import Engine, exists
 from sqlmodel import col, select
 
 from scorer_runtime.batch.outcome import ExampleInput, ExampleScore, score_example
+from scorer_runtime.batch.pool import WorkerPool
+from scorer_runtime.batch.sharding import check_processes, choose_processes
+from scorer_runtime.batch.stored import ScorerSource
 from scorer_runtime.batch.summary import BatchSummary, summarize_run
 from scorer_runtime.batch.writer import ResultWriter, RunCounters
 from scorer_runtime.scorer import Scorer
@@ -69,6 +77,14 @@ class BatchRunner:
     every example, on the event loop. Cancel from anywhere with
     :func:`scorer_runtime.store.request_cancel`, or cancel the task awaiting :meth:`run`;
     either way the finished results are committed and the run is marked cancelled.
+
+    ``source`` (see :func:`~scorer_runtime.batch.stored.scorer_source`) is how worker
+    processes build the same scorer; with it, ``processes=None`` spreads a big run of a
+    scorer with judge steps over one process per CPU core (see
+    :func:`~scorer_runtime.batch.sharding.choose_processes`), ``processes=N`` forces N
+    (1: everything in this process). ``pool`` lends warm
+    worker processes (:class:`~scorer_runtime.batch.pool.WorkerPool`) instead of starting
+    new ones for this run (how many work is then the pool's size).
     """
 
     def __init__(
@@ -82,7 +98,11 @@ class BatchRunner:
         threshold: float | None = None,
         flush_every: int = 50,
         flush_interval_s: float = 0.2,
+        processes: int | None = None,
+        source: ScorerSource | None = None,
+        pool: WorkerPool | None = None,
     ) -> None:
+        check_processes(processes, source, pool)
         self.engine = engine
         self.scorer = scorer
         self.run_id = run_id
@@ -91,6 +111,9 @@ class BatchRunner:
         self.threshold = threshold
         self.flush_every = flush_every
         self.flush_interval_s = flush_interval_s
+        self.processes = processes
+        self.source = source
+        self.pool = pool
 
     async def run(self) -> BatchSummary:
         """Score every example without a result; return the run's summary."""
@@ -105,7 +128,18 @@ class BatchRunner:
         )
         status: RunStatus = "done"
         try:
-            status = await self._score_all(run, writer, counters)
+            processes = choose_processes(
+                self.scorer,
+                processes=self.processes,
+                source=self.source,
+                pool=self.pool,
+                concurrency=self.concurrency or run.concurrency,
+                pending=run.total - counters.done,
+            )
+            if processes > 1:
+                status = await self._score_sharded(run, writer, counters, processes)
+            else:
+                status = await self._score_all(run, writer, counters)
         except asyncio.CancelledError:
             await self._close(writer, "cancelled", None)
             raise
@@ -150,10 +184,47 @@ class BatchRunner:
             asyncio.create_task(self._work(run, queue, writer, live), name=f"batch-worker-{i}")
             for i in range(width)
         ]
+        return await self._until_done(asyncio.gather(*tasks), tasks, writer)
+
+    async def _score_sharded(
+        self, run: RunRecord, writer: ResultWriter, counters: RunCounters, processes: int
+    ) -> RunStatus:
+        source = self.source
+        assert source is not None
+        examples: asyncio.Queue[ExampleInput | None] = asyncio.Queue(maxsize=_CHUNK)
+        results: asyncio.Queue[ExampleScore | None] = asyncio.Queue()
+        live = _Live(counters.done, counters.failed, counters.cost)
+        pool = self.pool or WorkerPool(processes)
+
+        async def score() -> None:
+            width = self.concurrency or run.concurrency
+            label = functools.partial(_label, run)
+            await pool.score(
+                source, examples, deliver=results.put_nowait, concurrency=width, label=label
+            )
+            results.put_nowait(None)  # every outcome is in: the collector may finish
+
+        tasks = [
+            asyncio.create_task(self._feed(run, examples, 1), name="batch-feed"),
+            asyncio.create_task(score(), name="batch-shards"),
+            asyncio.create_task(self._collect(run, results, writer, live), name="batch-collect"),
+        ]
+        try:
+            return await self._until_done(asyncio.gather(*tasks), tasks, writer)
+        finally:
+            # Outcomes that arrived but were not recorded when the run stopped: keep them.
+            while (left := results.get_nowait() if not results.empty() else None) is not None:
+                self._record(run, left, writer, live)
+            if self.pool is None:
+                await asyncio.shield(pool.close())
+
+    async def _until_done(
+        self, work: asyncio.Future[Any], tasks: list[asyncio.Task[None]], writer: ResultWriter
+    ) -> RunStatus:
+        """Wait for ``work``, a cancel request or a writer failure; then stop ``tasks``."""
         ticker = asyncio.create_task(writer.run_ticker(), name="batch-writer")
         cancel = asyncio.create_task(writer.cancel_requested.wait(), name="batch-cancel")
         try:
-            work = asyncio.gather(*tasks)
             waiters: list[asyncio.Future[Any]] = [work, cancel, ticker]
             await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
             if ticker.done():  # the writer failed: stop and report why
@@ -165,7 +236,7 @@ class BatchRunner:
         finally:
             for task in (*tasks, ticker, cancel):
                 task.cancel()
-            await asyncio.gather(*tasks, ticker, cancel, return_exceptions=True)
+            await asyncio.gather(work, *tasks, ticker, cancel, return_exceptions=True)
 
     async def _feed(
         self, run: RunRecord, queue: asyncio.Queue[ExampleInput | None], width: int
@@ -186,22 +257,41 @@ class BatchRunner:
         live: _Live,
     ) -> None:
         while (example := await queue.get()) is not None:
-            result = await score_example(
-                self.scorer, example, run_id=f"run-{run.id}-example-{example.example_id}"
-            )
-            row = result.row(
-                run_id=run.id,
-                scorer_id=run.scorer_id,
-                scorer_version_id=run.scorer_version_id,
-                dataset_id=run.dataset_id,
-            )
-            if writer.add(row, failed=result.failed):
+            result = await score_example(self.scorer, example, run_id=_label(run, example))
+            if self._record(run, result, writer, live):
                 await writer.flush()
-            live.count(result)
-            if self.progress is not None:
-                self.progress(
-                    BatchProgress(self.run_id, live.done, run.total, live.failed, live.cost)
-                )
+
+    async def _collect(
+        self,
+        run: RunRecord,
+        results: asyncio.Queue[ExampleScore | None],
+        writer: ResultWriter,
+        live: _Live,
+    ) -> None:
+        while (result := await results.get()) is not None:
+            if self._record(run, result, writer, live):
+                await writer.flush()
+
+    def _record(
+        self, run: RunRecord, result: ExampleScore, writer: ResultWriter, live: _Live
+    ) -> bool:
+        """Buffer one outcome and report progress; True when the buffer should be flushed."""
+        row = result.row(
+            run_id=run.id,
+            scorer_id=run.scorer_id,
+            scorer_version_id=run.scorer_version_id,
+            dataset_id=run.dataset_id,
+        )
+        full = writer.add(row, failed=result.failed)
+        live.count(result)
+        if self.progress is not None:
+            self.progress(BatchProgress(self.run_id, live.done, run.total, live.failed, live.cost))
+        return full
+
+
+def _label(run: RunRecord, example: ExampleInput) -> str:
+    """The scorer run id of one example of a batch run."""
+    return f"run-{run.id}-example-{example.example_id}"
 
 
 @dataclass(slots=True)
@@ -228,12 +318,17 @@ async def run_batch(
     concurrency: int | None = None,
     progress: ProgressCallback | None = None,
     threshold: float | None = None,
+    processes: int | None = None,
+    source: ScorerSource | None = None,
+    pool: WorkerPool | None = None,
 ) -> BatchSummary:
     """Run ``scorer`` (compiled from ``scorer_version_id``) over ``dataset_id``.
 
     Pass ``run_id`` instead to resume a stored run: only examples without a result are
     scored. ``concurrency`` defaults to 4 for a new run and to the stored setting on resume.
+    ``processes``, ``source`` and ``pool`` are as for :class:`BatchRunner`.
     """
+    check_processes(processes, source, pool)  # before a run is stored
     if run_id is None:
         if scorer_version_id is None or dataset_id is None:
             raise ValueError("run_batch needs scorer_version_id and dataset_id, or a run_id")
@@ -257,5 +352,8 @@ async def run_batch(
         concurrency=concurrency,
         progress=progress,
         threshold=threshold,
+        processes=processes,
+        source=source,
+        pool=pool,
     )
     return await runner.run()

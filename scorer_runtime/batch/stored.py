@@ -28,9 +28,12 @@ def judge_profiles(session: Session) -> dict[str, JudgeSpec]:
     from scorer_runtime.spec import JudgeSpec
 
     return {
-        record.name: JudgeSpec.model_validate(judge_profile_dict(record))
-        for record in list_judge_profiles(session)
+        name: JudgeSpec.model_validate(data) for name, data in _judge_profile_data(session).items()
     }
+
+
+def _judge_profile_data(session: Session) -> dict[str, dict[str, Any]]:
+    return {record.name: judge_profile_dict(record) for record in list_judge_profiles(session)}
 
 
 def load_stored_spec(session: Session, version: ScorerVersionRecord) -> ScorerSpec:
@@ -38,6 +41,45 @@ def load_stored_spec(session: Session, version: ScorerVersionRecord) -> ScorerSp
     from scorer_runtime.spec import load_spec
 
     return load_spec(version.spec, judge_profiles=judge_profiles(session))
+
+
+@dataclass(frozen=True, slots=True)
+class ScorerSource:
+    """Everything needed to build a stored version's scorer, as plain JSON data.
+
+    The batch runner sends it to its worker processes, which build the very scorer the
+    parent runs (a compiled scorer holds functions, which cannot cross a process boundary;
+    its spec can). Holds no secret: judges name the environment variable of their key.
+    """
+
+    spec: dict[str, Any]
+    judge_profiles: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """The saved judge profiles, by name, as :func:`judge_profile_dict` gives them."""
+    api_base: str | None = None
+    """Send every judge of the scorer to this OpenAI-compatible base URL instead."""
+
+    def build(self) -> Scorer[Any, Any]:
+        """The runnable scorer (SpecError lists every problem of the spec)."""
+        from scorer_runtime.spec import JudgeSpec, compile_spec
+
+        profiles = {n: JudgeSpec.model_validate(d) for n, d in self.judge_profiles.items()}
+        return _with_api_base(compile_spec(self.spec, judge_profiles=profiles), self.api_base)
+
+    def to_data(self) -> dict[str, Any]:
+        """The source as a JSON object (what :meth:`from_data` reads back)."""
+        return {"spec": self.spec, "judge_profiles": self.judge_profiles, "api_base": self.api_base}
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> ScorerSource:
+        """The source :meth:`to_data` wrote."""
+        return cls(data["spec"], dict(data.get("judge_profiles") or {}), data.get("api_base"))
+
+
+def scorer_source(
+    session: Session, version: ScorerVersionRecord, *, api_base: str | None = None
+) -> ScorerSource:
+    """How to build the scorer of a stored version (``api_base`` as for compile_version)."""
+    return ScorerSource(dict(version.spec), _judge_profile_data(session), api_base)
 
 
 def compile_version(
@@ -48,9 +90,10 @@ def compile_version(
     ``api_base`` points every judge of the scorer at another OpenAI-compatible server (a
     local proxy, a test server) without changing the stored version.
     """
-    from scorer_runtime.spec import compile_spec
+    return scorer_source(session, version, api_base=api_base).build()
 
-    scorer = compile_spec(version.spec, judge_profiles=judge_profiles(session))
+
+def _with_api_base(scorer: Scorer[Any, Any], api_base: str | None) -> Scorer[Any, Any]:
     if api_base is None:
         return scorer
     steps = tuple(

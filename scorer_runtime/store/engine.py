@@ -23,6 +23,8 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlmodel import Session
 
+from scorer_runtime.store.canonical import json_text
+
 DATABASE_URL_ENV = "SCORER_STUDIO_DATABASE_URL"
 DEFAULT_DATABASE_FILE = Path("data") / "scorer_studio.db"
 """Relative to the current working directory."""
@@ -58,6 +60,8 @@ def make_engine(url: str | None = None, *, echo: bool = False) -> Engine:
         parsed,
         echo=echo,
         connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000},
+        # The same text as json.dumps, made faster: bulk inserts of scores spend much here.
+        json_serializer=json_text,
     )
     event.listen(engine, "connect", _on_sqlite_connect)
     event.listen(engine, "begin", _on_sqlite_begin)

@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, insert, tuple_
+from sqlalchemy import ColumnElement, Connection, insert, tuple_
 from sqlmodel import Session, col, select
 
+from scorer_runtime.store.bulk import gc_paused, insert_scores_sqlite
 from scorer_runtime.store.errors import not_found
 from scorer_runtime.store.tables import OUTCOMES, ScoreRecord, utc_now
 
@@ -79,30 +80,32 @@ def _normalise(row: Mapping[str, Any], template: dict[str, Any]) -> dict[str, An
 
 
 def add_scores(session: Session, *, rows: Sequence[Mapping[str, Any]]) -> None:
-    """Insert score rows in bulk (SQLAlchemy Core, one statement).
+    """Insert score rows in bulk (one statement, executemany).
 
     A row for a (run, example) pair that already has a score is ignored, on SQLite and
     PostgreSQL alike, so a resumed or doubled run never stores an example twice.
     """
     if not rows:
         return
+    connection = session.connection()
     template = {name: _DEFAULTS.get(name) for name in _COLUMNS}
     template["created_at"] = utc_now()
-    values = [_normalise(row, template) for row in rows]
-    # The Core table, not the ORM class: the ORM's bulk path is ~2.5x slower here.
-    table = ScoreRecord.__table__  # type: ignore[attr-defined]
-    connection = session.connection()
+    with gc_paused(len(rows) >= 1000):
+        values = [_normalise(row, template) for row in rows]
+        _insert(connection, values)
+
+
+def _insert(connection: Connection, values: list[dict[str, Any]]) -> None:
     dialect = connection.dialect.name
     if dialect == "sqlite":
-        from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-
-        stmt: Any = sqlite_insert(table).on_conflict_do_nothing(
-            index_elements=["run_id", "example_id"]
-        )
-    elif dialect == "postgresql":
+        insert_scores_sqlite(connection, values, _COLUMNS)
+        return
+    # The Core table, not the ORM class: the ORM's bulk path is ~2.5x slower here.
+    table = ScoreRecord.__table__  # type: ignore[attr-defined]
+    if dialect == "postgresql":
         from sqlalchemy.dialects.postgresql import insert as pg_insert
 
-        stmt = pg_insert(table).on_conflict_do_nothing(index_elements=["run_id", "example_id"])
+        stmt: Any = pg_insert(table).on_conflict_do_nothing(index_elements=["run_id", "example_id"])
     else:  # other databases: duplicates fail loudly on the unique constraint
         stmt = insert(table)
     connection.execute(stmt, values)

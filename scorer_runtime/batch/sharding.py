@@ -1,0 +1,60 @@
+"""Whether a batch run is spread over worker processes, and over how many.
+
+Worker processes pay when the run is CPU-bound, which a judge scorer's run is: each judge
+call costs milliseconds of CPU in the model client. They cost a few seconds to start (the
+model client's import), so small runs stay in one process.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from scorer_runtime.batch.pool import WorkerPool
+from scorer_runtime.batch.stored import ScorerSource
+from scorer_runtime.scorer import Scorer
+
+SHARD_MIN_EXAMPLES = 500
+"""Fewer examples than this stay in one process: starting a worker (its model client
+takes seconds to import) would cost more than it saves."""
+
+
+def choose_processes(
+    scorer: Scorer[Any, Any],
+    *,
+    processes: int | None,
+    source: ScorerSource | None,
+    pool: WorkerPool | None,
+    concurrency: int,
+    pending: int,
+) -> int:
+    """How many worker processes score a run (1: none, all in this process).
+
+    ``processes`` decides when given. Otherwise a run is spread over one process per CPU
+    core (at most one per concurrent example) only when that can pay: the workers can build
+    the scorer (``source``), it calls a judge (judge calls are what costs CPU), and the run
+    is big enough to amortise starting the workers (always, with a warm ``pool``).
+    """
+    if processes is not None:
+        return processes
+    has_judge = any(step.prompt is not None for step in scorer.steps)
+    if source is None or not has_judge or concurrency < 2:
+        return 1
+    if pool is not None:
+        return pool.processes
+    if pending < SHARD_MIN_EXAMPLES:
+        return 1
+    return max(1, min(os.cpu_count() or 1, concurrency))
+
+
+def check_processes(
+    processes: int | None, source: ScorerSource | None, pool: WorkerPool | None
+) -> None:
+    """Refuse settings that cannot work (before anything is stored)."""
+    if processes is not None and processes < 1:
+        raise ValueError("processes must be 1 or more (1 runs everything in this process)")
+    if source is None and (pool is not None or (processes or 1) > 1):
+        raise ValueError(
+            "worker processes build the scorer from its stored version: pass "
+            "source=scorer_source(session, version) as well"
+        )
