@@ -13,8 +13,9 @@ using it loads SQLAlchemy through the store, which is why the runtime core never
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from scorer_runtime._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from scorer_runtime.batch.datasets_io import (
@@ -140,13 +141,4 @@ __all__ = [
 ]
 
 
-_WHERE = {name: module for module, names in _MODULES.items() for name in names}
-
-
-def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'scorer_runtime.batch' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"scorer_runtime.batch.{module}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, _MODULES, globals())

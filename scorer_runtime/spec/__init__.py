@@ -16,8 +16,9 @@ template engine, the formula evaluator and YAML load only when needed.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from scorer_runtime._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from scorer_runtime.spec.builtins import BuiltinStep, BuiltinStepError
@@ -123,17 +124,7 @@ _MODULES = {
         "template",
     ),
 }
-_WHERE = {name: module for module, names in _MODULES.items() for name in names}
-
-
-def __getattr__(name: str) -> Any:
-    """Import a public name's module on first use (PEP 562)."""
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, _MODULES, globals())
 
 
 def __dir__() -> list[str]:
