@@ -18,6 +18,9 @@ SHARD_MIN_EXAMPLES = 500
 """Fewer examples than this stay in one process: starting a worker (its model client
 takes seconds to import) would cost more than it saves."""
 
+MAX_AUTO_PROCESSES = 8
+"""At most this many workers unless asked for more: each holds its model client (~220 MB)."""
+
 
 def choose_processes(
     scorer: Scorer[Any, Any],
@@ -31,9 +34,10 @@ def choose_processes(
     """How many worker processes score a run (1: none, all in this process).
 
     ``processes`` decides when given. Otherwise a run is spread over one process per CPU
-    core (at most one per concurrent example) only when that can pay: the workers can build
-    the scorer (``source``), it calls a judge (judge calls are what costs CPU), and the run
-    is big enough to amortise starting the workers (always, with a warm ``pool``).
+    core (at most one per concurrent example, and :data:`MAX_AUTO_PROCESSES`) only when
+    that can pay: the workers can build the scorer (``source``), it calls a judge (judge
+    calls are what costs CPU), and the run is big enough to amortise starting the workers
+    (always, with a warm ``pool``).
     """
     if processes is not None:
         return processes
@@ -44,7 +48,7 @@ def choose_processes(
         return pool.processes
     if pending < SHARD_MIN_EXAMPLES:
         return 1
-    return max(1, min(os.cpu_count() or 1, concurrency))
+    return max(1, min(os.cpu_count() or 1, concurrency, MAX_AUTO_PROCESSES))
 
 
 def check_processes(

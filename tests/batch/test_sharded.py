@@ -302,6 +302,10 @@ def test_only_big_judge_runs_are_spread_over_cpu_cores(monkeypatch, fake_judge):
         )
 
     assert choose(judge) == 6
+    monkeypatch.setattr(os, "cpu_count", lambda: 64)
+    assert choose(judge, concurrency=100) == 8  # each worker holds a model client: capped
+    assert choose(judge, processes=12, concurrency=100) == 12  # unless asked for
+    monkeypatch.setattr(os, "cpu_count", lambda: 6)
     assert choose(judge, concurrency=4) == 4  # no more processes than examples at once
     assert choose(judge, pending=100) == 1  # too small to pay for starting workers
     assert choose(judge, pending=100, pool=WorkerPool(3)) == 3  # warm workers always pay
