@@ -115,17 +115,24 @@ def run(
     api_base: str | None = typer.Option(
         None, help="Send every judge request to this OpenAI-compatible base URL instead."
     ),
+    processes: int | None = typer.Option(
+        None,
+        min=1,
+        help="Worker processes (default: one per CPU core for a big run of a judge scorer; "
+        "1 keeps everything in this process).",
+    ),
 ) -> None:
     """Score every example of DATASET with SCORER and print the summary."""
     from scorer_runtime.batch import BatchRunner
     from scorer_runtime.batch.report import summary_table
-    from scorer_runtime.batch.stored import check_judges, compile_version
+    from scorer_runtime.batch.stored import check_judges, scorer_source
     from scorer_runtime.store import session_scope
 
     made = engine()
     with session_scope(made) as opened:
         run_id, version_record = _prepare_run(opened, scorer, dataset, version, resume, concurrency)
-        compiled = compile_version(opened, version_record, api_base=api_base)
+        source = scorer_source(opened, version_record, api_base=api_base)
+        compiled = source.build()
         check_judges(compiled)  # before the run is stored: a missing key fails at once
     out = console()
     out.print(
@@ -133,7 +140,13 @@ def run(
         f"(concurrency {concurrency})"
     )
     runner = BatchRunner(
-        made, compiled, run_id=run_id, concurrency=concurrency, threshold=fail_under
+        made,
+        compiled,
+        run_id=run_id,
+        concurrency=concurrency,
+        threshold=fail_under,
+        processes=processes,
+        source=source,
     )
     try:
         summary = _run_with_progress(runner, out)
