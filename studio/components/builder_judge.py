@@ -8,28 +8,8 @@ from typing import Any
 import streamlit as st
 
 from studio.forms import describe_retry
+from studio.judges_logic import JSON_MODES, json_mode_of, json_mode_value
 from studio.services import env_is_set
-
-JSON_MODES: dict[str, str] = {
-    "auto": "Let the studio decide (recommended)",
-    "native": "Use the provider's structured answers",
-    "system": "Describe the answer in the instructions",
-    "inline": "Describe the answer in the prompt",
-}
-_MODE_VALUE: dict[str, Any] = {
-    "auto": None,
-    "native": False,
-    "system": "system",
-    "inline": "inline",
-}
-
-
-def _mode_key(value: Any) -> str:
-    if value is False:
-        return "native"
-    if value is True or value == "system":
-        return "system"
-    return "inline" if value == "inline" else "auto"
 
 
 def judge_form(judge: Any, profiles: Sequence[str], *, key: str) -> Any:
@@ -102,12 +82,12 @@ def judge_settings(
         mode = st.selectbox(
             "How the answer format is asked for",
             list(JSON_MODES),
-            index=list(JSON_MODES).index(_mode_key(settings.get("json_prompt_injection"))),
-            format_func=JSON_MODES.__getitem__,
+            index=list(JSON_MODES).index(json_mode_of(settings.get("json_prompt_injection"))),
+            format_func=lambda m: JSON_MODES[m][0],
             help="If a model fails with structured answers, describe the answer in the prompt.",
             key=f"{key}.json",
         )
-        out["json_prompt_injection"] = _MODE_VALUE[mode]
+        out["json_prompt_injection"] = json_mode_value(mode)
         out["temperature"] = st.number_input(
             "Temperature",
             min_value=0.0,

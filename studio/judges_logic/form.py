@@ -67,6 +67,11 @@ FORM_FIELDS = frozenset(
 MODEL_EXAMPLES = "openai/gpt-4o-mini, anthropic/claude-3-5-haiku-latest, ollama/llama3"
 
 
+def json_mode_value(mode: JsonMode) -> bool | str | None:
+    """A spec's ``json_prompt_injection`` for the form's answer-format choice."""
+    return _MODE_VALUES[mode]
+
+
 def json_mode_of(value: Any) -> JsonMode:
     """The form's answer-format choice for a spec's ``json_prompt_injection``."""
     if value is False:
