@@ -67,7 +67,7 @@ def _build(studio: StudioPage, judge: FakeOpenAIServer) -> None:
     studio.text("set on this machine")  # the key's variable is set; its value is never shown
     studio.page.get_by_text("More judge settings", exact=True).click()
     studio.type("b0.judge.settings.base", judge.base_url)
-    studio.select("b0.judge.settings.json", "Describe the answer in the instructions")
+    studio.select("b0.judge.settings.json", "Describe the answer in the prompt")
     studio.type("b0.judge.settings.instructions", "You grade the politeness of support answers.")
     studio.screenshot("builder judge")
     studio.check()
