@@ -41,6 +41,8 @@ class ScoreFilter:
     dataset_id: int | None = None
     run_id: int | None = None
     outcomes: tuple[str, ...] | None = None
+    trace_ids: tuple[str, ...] | None = None
+    """Scores of these traces only (trace scores have no run, example or dataset)."""
     since: datetime | None = None
     until: datetime | None = None
 
@@ -53,6 +55,8 @@ class ScoreFilter:
                 out.append(getattr(ScoreRecord, name) == value)
         if self.outcomes is not None:
             out.append(col(ScoreRecord.outcome).in_(self.outcomes))
+        if self.trace_ids is not None:
+            out.append(col(ScoreRecord.trace_id).in_(self.trace_ids))
         if self.since is not None:
             out.append(col(ScoreRecord.created_at) >= self.since)
         if self.until is not None:

@@ -270,3 +270,37 @@ class DraftRecord(SQLModel, table=True):
     spec: dict[str, Any] = _json(nullable=False)
     created_at: datetime = _created()
     updated_at: datetime = _created()
+
+
+class TraceRecord(SQLModel, table=True):
+    """An imported agent trace: its spans as plain data, and what a list of traces shows.
+
+    ``trace_id`` is the trace's own id (OpenTelemetry's hex id, or Mastra's): importing the
+    same trace again merges its spans into this row. ``spans`` holds each span's
+    ``Span.to_dict()``; the other columns summarise them so a list never reads the spans.
+    """
+
+    __tablename__ = "traces"
+    __table_args__ = (sa.Index("ix_traces_started", "started_at"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    trace_id: str = Field(max_length=100, unique=True)
+    name: str = Field(default="", max_length=300)
+    """The name of its first agent span, else of its first root span."""
+    agent: str | None = Field(default=None, max_length=300)
+    """The agent's name, when a span says it (``gen_ai.agent.name``)."""
+    source: str = Field(default="", max_length=500)
+    """The file the trace was (last) imported from."""
+    formats: str = Field(default="", max_length=30)
+    """Which formats its spans came from: ``otlp``, ``mastra`` or ``mastra,otlp``."""
+    span_count: int = 0
+    agent_runs: int = 0
+    model_calls: int = 0
+    tool_calls: int = 0
+    errors: int = 0
+    """Spans whose status is error."""
+    started_at: datetime = Field(nullable=False)
+    duration_ms: float | None = None
+    spans: list[dict[str, Any]] = _json(nullable=False)
+    imported_at: datetime = _created()
+    updated_at: datetime = _created()

@@ -1,0 +1,260 @@
+"""Imported agent traces: saved once, merged when imported again, listed, read back, scored.
+
+A trace's spans are stored as plain data (``Span.to_dict()``) with a summary beside them,
+so a list of thousands of traces never reads a span. Importing a trace that is already
+stored merges the spans by span id (a collector may write one trace across several files),
+and importing the same file twice changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, or_
+from sqlalchemy import select as sa_select
+from sqlmodel import Session, col, select
+
+from scorer_runtime.store.canonical import jsonable
+from scorer_runtime.store.errors import not_found
+from scorer_runtime.store.tables import (
+    ScoreRecord,
+    ScorerRecord,
+    ScorerVersionRecord,
+    TraceRecord,
+    utc_now,
+)
+from scorer_runtime.traces.model import Span, Trace
+
+
+@dataclass(frozen=True, slots=True)
+class TraceSaveSummary:
+    """What saving imported traces did: trace ids added, merged with new spans, unchanged."""
+
+    added: list[str]
+    updated: list[str]
+    unchanged: list[str]
+
+    @property
+    def saved(self) -> int:
+        """Traces stored or changed by this import."""
+        return len(self.added) + len(self.updated)
+
+
+@dataclass(frozen=True, slots=True)
+class TraceSummary:
+    """A stored trace as a list shows it (without its spans)."""
+
+    trace_id: str
+    name: str
+    agent: str | None
+    source: str
+    formats: str
+    span_count: int
+    agent_runs: int
+    model_calls: int
+    tool_calls: int
+    errors: int
+    started_at: datetime
+    duration_ms: float | None
+    imported_at: datetime
+
+
+_SUMMARY_COLUMNS = tuple(TraceSummary.__dataclass_fields__)
+
+
+def _describe(record: TraceRecord, trace: Trace, source: str) -> None:
+    """Fill the summary columns of ``record`` from ``trace``."""
+    agents = trace.of_type("agent_run")
+    first = agents[0] if agents else (trace.roots or trace.spans)[0]
+    record.name = first.name[:300]
+    agent = next((s.gen_ai.agent_name for s in trace.walk() if s.gen_ai.agent_name), None)
+    record.agent = agent[:300] if agent else None
+    record.source = source[:500]
+    record.formats = ",".join(sorted({s.source for s in trace.spans if s.source}))
+    record.span_count = len(trace.spans)
+    record.agent_runs = len(agents)
+    record.model_calls = sum(1 for s in trace.spans if s.type == "model_generation")
+    record.tool_calls = sum(1 for s in trace.spans if s.type == "tool_call")
+    record.errors = sum(1 for s in trace.spans if s.status == "error")
+    record.started_at = trace.start_time
+    end = trace.end_time
+    record.duration_ms = (end - trace.start_time).total_seconds() * 1000 if end else None
+    record.spans = [jsonable(s.to_dict()) for s in trace.spans]
+
+
+def _merged(stored: Trace, new: Trace) -> Trace:
+    spans = {s.span_id: s for s in stored.spans}
+    spans.update((s.span_id, s) for s in new.spans)  # a span exported again: the new copy
+    return Trace(stored.trace_id, tuple(spans.values()))
+
+
+def save_traces(session: Session, *, traces: Iterable[Trace], source: str = "") -> TraceSaveSummary:
+    """Store imported traces; a trace already stored gets the new spans merged in.
+
+    ``source`` names where they came from (a file name), shown in lists.
+    """
+    status: dict[str, str] = {}  # trace id → added / updated / unchanged, in import order
+    incoming = list(traces)
+    query = select(TraceRecord).where(col(TraceRecord.trace_id).in_([t.trace_id for t in incoming]))
+    existing = {r.trace_id: r for r in session.exec(query).all()}
+    for trace in incoming:
+        record = existing.get(trace.trace_id)
+        if record is None:
+            record = TraceRecord(trace_id=trace.trace_id, started_at=trace.start_time, spans=[])
+            _describe(record, trace, source)
+            existing[trace.trace_id] = record
+            status[trace.trace_id] = "added"
+        else:
+            merged = _merged(_trace_of(record), trace)
+            if [jsonable(s.to_dict()) for s in merged.spans] == record.spans:
+                status.setdefault(trace.trace_id, "unchanged")
+                continue
+            _describe(record, merged, source)
+            record.updated_at = utc_now()
+            if status.get(trace.trace_id) != "added":
+                status[trace.trace_id] = "updated"
+        session.add(record)
+    session.flush()
+
+    def having(state: str) -> list[str]:
+        return [trace_id for trace_id, s in status.items() if s == state]
+
+    return TraceSaveSummary(having("added"), having("updated"), having("unchanged"))
+
+
+def _trace_of(record: TraceRecord) -> Trace:
+    return Trace(record.trace_id, tuple(Span.from_dict(s) for s in record.spans))
+
+
+def _search_clause(search: str | None) -> Any:
+    if not search or not search.strip():
+        return None
+    pattern = f"%{search.strip()}%"
+    return or_(
+        col(TraceRecord.trace_id).ilike(pattern),
+        col(TraceRecord.name).ilike(pattern),
+        col(TraceRecord.source).ilike(pattern),
+    )
+
+
+def list_traces(
+    session: Session, *, search: str | None = None, limit: int = 100, offset: int = 0
+) -> list[TraceSummary]:
+    """Stored traces, the most recent first (by when they started); ``search`` matches the
+    trace id, its name or the file it came from (case-insensitive, any part)."""
+    query = sa_select(*(getattr(TraceRecord, name) for name in _SUMMARY_COLUMNS))
+    clause = _search_clause(search)
+    if clause is not None:
+        query = query.where(clause)
+    query = query.order_by(col(TraceRecord.started_at).desc(), col(TraceRecord.id).desc()).offset(
+        offset
+    )
+    return [TraceSummary(*row) for row in session.execute(query.limit(limit)).all()]
+
+
+def count_traces(session: Session, *, search: str | None = None) -> int:
+    """How many traces are stored (matching ``search``, as :func:`list_traces` reads it)."""
+    query = sa_select(func.count()).select_from(TraceRecord)
+    clause = _search_clause(search)
+    if clause is not None:
+        query = query.where(clause)
+    return int(session.execute(query).scalar_one())
+
+
+def get_traces(session: Session, *, trace_ids: Sequence[str]) -> list[Trace]:
+    """The stored traces with these ids, in the order asked; raises NotFoundError naming
+    the first id that is not stored."""
+    query = select(TraceRecord).where(col(TraceRecord.trace_id).in_(list(trace_ids)))
+    found = {r.trace_id: r for r in session.exec(query).all()}
+    for trace_id in trace_ids:
+        if trace_id not in found:
+            raise not_found("trace", trace_id)
+    return [_trace_of(found[t]) for t in trace_ids]
+
+
+def get_trace(session: Session, *, trace_id: str) -> Trace:
+    """One stored trace; raises NotFoundError."""
+    return get_traces(session, trace_ids=[trace_id])[0]
+
+
+def all_trace_ids(session: Session, *, search: str | None = None) -> list[str]:
+    """Every stored trace id (matching ``search``), the most recent first."""
+    query = sa_select(col(TraceRecord.trace_id))
+    clause = _search_clause(search)
+    if clause is not None:
+        query = query.where(clause)
+    query = query.order_by(col(TraceRecord.started_at).desc(), col(TraceRecord.id).desc())
+    return [str(t) for t in session.execute(query).scalars().all()]
+
+
+def delete_traces(session: Session, *, trace_ids: Sequence[str]) -> int:
+    """Forget stored traces (their scores stay); returns how many were deleted."""
+    records = session.exec(
+        select(TraceRecord).where(col(TraceRecord.trace_id).in_(list(trace_ids)))
+    ).all()
+    for record in records:
+        session.delete(record)
+    session.flush()
+    return len(records)
+
+
+def scored_trace_ids(session: Session, *, scorer_version_id: int) -> set[str]:
+    """Traces that already have a stored result (any outcome) of this scorer version."""
+    query = (
+        sa_select(col(ScoreRecord.trace_id))
+        .where(
+            col(ScoreRecord.scorer_version_id) == scorer_version_id,
+            col(ScoreRecord.trace_id).is_not(None),
+        )
+        .distinct()
+    )
+    return {str(t) for t in session.execute(query).scalars().all()}
+
+
+@dataclass(frozen=True, slots=True)
+class TraceScoreLine:
+    """A stored score of a trace, with its scorer's name and version."""
+
+    score_id: int
+    trace_id: str
+    span_id: str | None
+    scorer: str
+    version: int
+    score: float | None
+    outcome: str
+    reason: str | None
+    error: str | None
+    created_at: datetime
+
+
+def trace_scores(
+    session: Session, *, trace_ids: Sequence[str], limit: int = 500
+) -> list[TraceScoreLine]:
+    """The stored scores of these traces, newest first (at most ``limit``)."""
+    if not trace_ids:
+        return []
+    query = (
+        sa_select(
+            col(ScoreRecord.id),
+            col(ScoreRecord.trace_id),
+            col(ScoreRecord.span_id),
+            col(ScorerRecord.name),
+            col(ScorerVersionRecord.version),
+            col(ScoreRecord.score),
+            col(ScoreRecord.outcome),
+            col(ScoreRecord.reason),
+            col(ScoreRecord.error),
+            col(ScoreRecord.created_at),
+        )
+        .join(ScorerRecord, col(ScorerRecord.id) == col(ScoreRecord.scorer_id))
+        .join(
+            ScorerVersionRecord, col(ScorerVersionRecord.id) == col(ScoreRecord.scorer_version_id)
+        )
+        .where(col(ScoreRecord.trace_id).in_(list(trace_ids)))
+        .order_by(col(ScoreRecord.created_at).desc(), col(ScoreRecord.id).desc())
+        .limit(limit)
+    )
+    return [TraceScoreLine(*row) for row in session.execute(query).all()]
