@@ -58,6 +58,15 @@ if TYPE_CHECKING:
         spec_as_data,
     )
     from scorer_runtime.batch.summary import BatchSummary, Verdict, summarize_run
+    from scorer_runtime.batch.trace_scoring import (
+        TraceSelectionPlan,
+        plan_trace_scoring,
+        score_stored_traces,
+        store_trace_outcomes,
+        stored_outcome,
+        trace_score,
+        trace_score_row,
+    )
 
 _MODULES = {
     "datasets_io": (
@@ -95,6 +104,15 @@ _MODULES = {
         "spec_as_data",
     ),
     "summary": ("BatchSummary", "Verdict", "summarize_run"),
+    "trace_scoring": (
+        "TraceSelectionPlan",
+        "plan_trace_scoring",
+        "score_stored_traces",
+        "store_trace_outcomes",
+        "stored_outcome",
+        "trace_score",
+        "trace_score_row",
+    ),
 }
 
 __all__ = [
@@ -113,6 +131,7 @@ __all__ = [
     "ProgressCallback",
     "ScorerSource",
     "SeedResult",
+    "TraceSelectionPlan",
     "Verdict",
     "WorkerCrashError",
     "WorkerError",
@@ -130,13 +149,19 @@ __all__ = [
     "outcome_of_error",
     "parse_examples",
     "parse_mapping",
+    "plan_trace_scoring",
     "read_text",
     "run_batch",
     "score_example",
+    "score_stored_traces",
     "scorer_source",
     "seed_demo_data",
     "spec_as_data",
+    "store_trace_outcomes",
+    "stored_outcome",
     "summarize_run",
+    "trace_score",
+    "trace_score_row",
     "write_examples",
 ]
 

@@ -143,9 +143,39 @@ def _evidence(
     failed_step: str | None,
 ) -> ExampleScore:
     latency_ms = (time.perf_counter() - started) * 1000
+    return example_score(
+        example.example_id,
+        result,
+        outcome=outcome,
+        error=error,
+        failed_step=failed_step,
+        latency_ms=latency_ms,
+    )
+
+
+def example_score(
+    example_id: int | None,
+    result: ScoreResult | None,
+    *,
+    outcome: Outcome,
+    error: str | None = None,
+    failed_step: str | None = None,
+    latency_ms: float = 0.0,
+    reason: str | None = None,
+) -> ExampleScore:
+    """The storable outcome of a scorer run: its result's evidence (step results, prompts,
+    judge executions, attempts, tokens, cost), or only the error when there is no result.
+
+    ``reason`` is used when there is no result to give one (a trace with no run in it).
+    """
     if result is None:
         return ExampleScore(
-            example.example_id, outcome, error=error, failed_step=failed_step, latency_ms=latency_ms
+            example_id,
+            outcome,
+            reason=reason,
+            error=error,
+            failed_step=failed_step,
+            latency_ms=latency_ms,
         )
     executions = list(result.judge.values())
     usage = [e.usage for e in executions]
@@ -154,7 +184,7 @@ def _evidence(
         reason = result.not_scorable.reason
         failed_step = result.not_scorable.step
     return ExampleScore(
-        example_id=example.example_id,
+        example_id=example_id,
         outcome=outcome,
         score=result.score if outcome == "scored" else None,
         reason=reason,

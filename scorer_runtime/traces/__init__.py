@@ -22,6 +22,7 @@ from scorer_runtime.traces.load import (
     group_traces,
     load_traces,
     parse_traces,
+    read_trace_file,
     read_traces,
 )
 from scorer_runtime.traces.messages import ChatMessage, ChatPart, read_messages
@@ -72,6 +73,7 @@ __all__ = [
     "load_traces",
     "parse_traces",
     "read_messages",
+    "read_trace_file",
     "read_traces",
     "resolve_scorer",
     "sample_trace_ids",

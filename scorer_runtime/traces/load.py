@@ -1,9 +1,9 @@
 """Importing trace files: OTLP JSON or Mastra spans, one JSON document or JSON lines.
 
 :func:`load_traces` reads a file, :func:`parse_traces` text; both raise
-:class:`TraceImportError` listing every problem. :func:`read_traces` never raises for bad
-content: it returns the traces it could read *and* the problems, for an import that keeps
-the good spans and shows what was left out.
+:class:`TraceImportError` listing every problem. :func:`read_traces` (text) and
+:func:`read_trace_file` never raise for bad content: they return the traces they could read
+*and* the problems, for an import that keeps the good spans and shows what was left out.
 """
 
 from __future__ import annotations
@@ -78,23 +78,31 @@ def parse_traces(
     return found.traces
 
 
-def load_traces(path: str | os.PathLike[str], *, format: FormatOption = "auto") -> list[Trace]:
-    """The traces in a file (OTLP JSON or Mastra spans; one document or JSON lines).
-
-    Raises :class:`TraceImportError` naming the file and listing every problem, each with
-    its line (JSON lines), span id and JSON path.
-    """
+def read_trace_file(path: str | os.PathLike[str], *, format: FormatOption = "auto") -> TraceImport:
+    """:func:`read_traces` of a file: the traces it holds and the problems of what was left
+    out (a file that cannot be read, or is not UTF-8, is one problem and no traces)."""
     source = os.fspath(path)
     try:
         with open(path, encoding="utf-8-sig") as file:
             text = file.read()
     except OSError as e:
         problem = TraceProblem(f"cannot read the file: {e.strerror or e}")
-        raise TraceImportError([problem], source=source) from None
+        return TraceImport(problems=[problem], source=source)
     except UnicodeDecodeError as e:
         problem = TraceProblem(f"the file is not UTF-8 text (byte {e.start}); save it as UTF-8")
-        raise TraceImportError([problem], source=source) from None
-    return parse_traces(text, format=format, source=source)
+        return TraceImport(problems=[problem], source=source)
+    return read_traces(text, format=format, source=source)
+
+
+def load_traces(path: str | os.PathLike[str], *, format: FormatOption = "auto") -> list[Trace]:
+    """The traces in a file (OTLP JSON or Mastra spans; one document or JSON lines).
+
+    Raises :class:`TraceImportError` naming the file and listing every problem, each with
+    its line (JSON lines), span id and JSON path.
+    """
+    found = read_trace_file(path, format=format)
+    found.raise_for_problems()
+    return found.traces
 
 
 def group_traces(spans: Iterable[Span]) -> list[Trace]:

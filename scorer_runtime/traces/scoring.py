@@ -38,6 +38,8 @@ class TraceScoreOutcome:
     run, or a step returned ``not_scorable``); or ``failed`` (``error_kind`` is the judge
     error kind such as ``rate_limited``, ``step_error`` for a step that raised, or
     ``run_error`` for an error before any step ran; ``error`` the message).
+    ``failed_step`` names the step that failed or declared the target not scorable
+    (``prepare_run`` for an error before any step ran; None when the trace held no run).
     """
 
     scorer_id: str
@@ -49,6 +51,7 @@ class TraceScoreOutcome:
     error_kind: str | None = None
     error: str | None = None
     duration_ms: float = 0.0
+    failed_step: str | None = None
 
     @property
     def score(self) -> float | None:
@@ -66,6 +69,7 @@ class TraceScoreOutcome:
             "reason": self.reason,
             "error_kind": self.error_kind,
             "error": self.error,
+            "failed_step": self.failed_step,
             "duration_ms": self.duration_ms,
             "result": self.result.to_dict(camel=camel) if self.result else None,
         }
@@ -114,16 +118,27 @@ async def score_trace(
         result = await scorer.run(**target.run_kwargs())
     except ScorerRunError as e:
         kind = e.error_kind.value if e.error_kind is not None else "step_error"
-        return outcome("failed", target.span_id, result=e.result, error_kind=kind, error=str(e))
+        return outcome(
+            "failed",
+            target.span_id,
+            result=e.result,
+            error_kind=kind,
+            error=str(e),
+            failed_step=e.failed_step,
+        )
     except Exception as e:
         # prepare_run or the agent-shape check failed before any step ran.
         message = f"{type(e).__name__}: {e}" if str(e) else type(e).__name__
         error = f"Scorer {scorer.id!r} could not run: {message}"
-        return outcome("failed", target.span_id, error_kind="run_error", error=error)
+        return outcome(
+            "failed", target.span_id, error_kind="run_error", error=error, failed_step="prepare_run"
+        )
     if result.not_scorable is not None:
         step = result.not_scorable
         reason = f"{step.step} step: {step.reason or 'not scorable'}"
-        return outcome("not_scorable", target.span_id, result=result, reason=reason)
+        return outcome(
+            "not_scorable", target.span_id, result=result, reason=reason, failed_step=step.step
+        )
     return outcome("scored", target.span_id, result=result)
 
 
