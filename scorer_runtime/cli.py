@@ -1,4 +1,5 @@
-"""The ``scorer-studio`` command: the studio, batch runs, scorers, datasets, history, database.
+"""The ``scorer-studio`` command: the studio, batch runs, scorers, datasets, traces, history,
+database.
 
 Every command works on the database of ``--database-url`` (or ``SCORER_STUDIO_DATABASE_URL``,
 else ``./data/scorer_studio.db``) and brings its schema up to date first. Errors print one
@@ -11,7 +12,6 @@ import asyncio
 import os
 import subprocess
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -24,6 +24,7 @@ from scorer_runtime.batch.cli_support import (
     friendly,
     session,
 )
+from scorer_runtime.batch.cli_traces import traces_app
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -39,10 +40,9 @@ app = typer.Typer(
 )
 app.add_typer(scorers_app, name="scorers")
 app.add_typer(datasets_app, name="datasets")
+app.add_typer(traces_app, name="traces")
 app.add_typer(db_app, name="db")
 app.command("seed")(seed)
-
-_APP_FILE = Path(__file__).resolve().parent.parent / "studio" / "app.py"
 
 
 @app.callback()
@@ -77,9 +77,7 @@ def ui(
     command = [
         sys.executable,
         "-m",
-        "streamlit",
-        "run",
-        str(_APP_FILE),
+        "studio",  # Streamlit serving studio/app.py, with the studio's modules loaded early
         "--server.address",
         address,
         "--server.port",

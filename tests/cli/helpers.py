@@ -54,6 +54,45 @@ def verdict_spec(api_base: str | None = None, scorer_id: str = "verdict") -> dic
     }
 
 
+def agent_verdict_spec(api_base: str, scorer_id: str = "agent-answered") -> dict:
+    """An agent scorer asking the judge whether the agent answered the user (yes → 1)."""
+    return {
+        "id": scorer_id,
+        "description": "Whether the agent answered what the user asked.",
+        "type": "agent",
+        "judge": {
+            "model": "openai/fake-judge",
+            "api_base": api_base,
+            "api_key_env": KEY_ENV,
+            "instructions": "You grade support agents.",
+            "json_prompt_injection": "system",
+            "timeout_s": 5,
+        },
+        "steps": [
+            {
+                "step": "analyze",
+                "description": "Did the agent answer?",
+                "template": (
+                    "User: {{ input | user_message }}\nAgent: {{ output | assistant_message }}"
+                ),
+                "output_schema": {
+                    "type": "object",
+                    "properties": {"verdict": {"type": "string", "enum": ["yes", "no"]}},
+                    "required": ["verdict"],
+                },
+            },
+            {
+                "step": "generate_score",
+                "use": "label_to_score",
+                "with": {
+                    "mapping": {"yes": 1, "no": 0},
+                    "field": "results.analyze_step_result.verdict",
+                },
+            },
+        ],
+    }
+
+
 def write_spec(tmp_path: Path, spec: dict, name: str = "verdict.json") -> Path:
     path = tmp_path / name
     path.write_text(json.dumps(spec), encoding="utf-8")
