@@ -123,6 +123,7 @@ from scorer_runtime.store.traces import (
     list_traces,
     save_traces,
     scored_trace_ids,
+    trace_score_counts,
     trace_scores,
 )
 
@@ -225,6 +226,7 @@ __all__ = [
     "scored_trace_ids",
     "session_scope",
     "start_run",
+    "trace_score_counts",
     "trace_scores",
     "update_example",
     "upgrade",

@@ -136,6 +136,7 @@ def _search_clause(search: str | None) -> Any:
     return or_(
         col(TraceRecord.trace_id).ilike(pattern),
         col(TraceRecord.name).ilike(pattern),
+        col(TraceRecord.agent).ilike(pattern),
         col(TraceRecord.source).ilike(pattern),
     )
 
@@ -144,7 +145,7 @@ def list_traces(
     session: Session, *, search: str | None = None, limit: int = 100, offset: int = 0
 ) -> list[TraceSummary]:
     """Stored traces, the most recent first (by when they started); ``search`` matches the
-    trace id, its name or the file it came from (case-insensitive, any part)."""
+    trace id, its name, its agent or the file it came from (case-insensitive, any part)."""
     query = sa_select(*(getattr(TraceRecord, name) for name in _SUMMARY_COLUMNS))
     clause = _search_clause(search)
     if clause is not None:
@@ -212,6 +213,18 @@ def scored_trace_ids(session: Session, *, scorer_version_id: int) -> set[str]:
         .distinct()
     )
     return {str(t) for t in session.execute(query).scalars().all()}
+
+
+def trace_score_counts(session: Session, *, trace_ids: Sequence[str]) -> dict[str, int]:
+    """How many stored scores each of these traces has (traces without any are left out)."""
+    if not trace_ids:
+        return {}
+    query = (
+        sa_select(col(ScoreRecord.trace_id), func.count())
+        .where(col(ScoreRecord.trace_id).in_(list(trace_ids)))
+        .group_by(col(ScoreRecord.trace_id))
+    )
+    return {str(trace_id): int(n) for trace_id, n in session.execute(query).all()}
 
 
 @dataclass(frozen=True, slots=True)

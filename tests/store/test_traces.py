@@ -24,6 +24,7 @@ from scorer_runtime.store import (
     save_traces,
     scored_trace_ids,
     session_scope,
+    trace_score_counts,
     trace_scores,
 )
 from scorer_runtime.traces import Span, Trace, load_traces
@@ -157,3 +158,25 @@ def test_deleting_traces_keeps_their_scores(engine):
         page = list_scores(session, filter=ScoreFilter(trace_ids=(f"{1:032x}",)))
         assert [r.span_id for r in page.rows] == [f"{1:016x}"]
         assert list_scores(session, filter=ScoreFilter(trace_ids=("other",))).rows == []
+
+
+def test_score_counts_per_trace(engine):
+    with session_scope(engine) as session:
+        version = save_scorer_version(
+            session, spec={"id": "fn", "steps": [{"step": "generate_score", "formula": "1"}]}
+        )
+        row = {"scorer_id": version.scorer_id, "scorer_version_id": version.id}
+        rows = [{**row, "trace_id": t, "score": 1.0, "outcome": "scored"} for t in "aab"]
+        add_scores(session, rows=rows)
+    with session_scope(engine) as session:
+        assert trace_score_counts(session, trace_ids=[]) == {}
+        assert trace_score_counts(session, trace_ids=["a", "b", "c"]) == {"a": 2, "b": 1}
+        assert list_traces(session, search="nothing") == []
+
+
+def test_search_finds_the_agent_by_name(engine):
+    trace = load_traces(FIXTURES / "support_agent.otlp.jsonl")
+    with session_scope(engine) as session:
+        save_traces(session, traces=trace, source="x.jsonl")
+    with session_scope(engine) as session:
+        assert [r.trace_id for r in list_traces(session, search="SUPPORT-AGENT")] == [SUPPORT_TRACE]
