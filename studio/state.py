@@ -88,10 +88,17 @@ SCORERS_PENDING = Key("scorers.pending", _none)
 """An action waiting for confirmation: ("archive" or "duplicate", scorer id), or None."""
 EXPORT_SCORER_ID = Key("export.scorer_id", _none)
 """The scorer the export page opens with (set by "Export" on the scorers page)."""
-TRACES_LOADED = Key("traces.loaded", _none)
-"""The trace file read on the traces page: a traces_logic.LoadedTraces, or None."""
-TRACES_UPLOADER = Key("traces.uploader", int)
-"""Bumped by "Remove these traces", so the file uploader starts empty again."""
+TRACES_IMPORT = Key("traces.import", _none)
+"""The last trace file imported on the traces page and what saving it did (a
+traces_logic.ImportReport), shown while the file stays in the uploader; or None."""
+TRACES_PAGE = Key("traces.page", int)
+"""The page of the stored traces list being shown (0 is the first; pages come from the
+database)."""
+TRACES_SELECTION_FOR = Key("traces.selection_for", _none)
+"""What the "Traces to score" choice was defaulted for (scorer version, the page's traces,
+those not yet scored): when it changes, the choice starts again from the new default."""
+TRACES_CONFIRM_DELETE = Key("traces.confirm_delete", _none)
+"""The trace ids whose deletion waits for a "yes" (a tuple), or None: no question open."""
 BUILDER_SAVED_DIGEST = Key("builder.saved_digest", _none)
 """The canonical JSON of the draft as last written to the database (to skip idle writes)."""
 BUILDER_LOADED_FOR = Key("builder.loaded_for", _none)

@@ -1,19 +1,24 @@
-"""Reading trace files and describing traces for the traces page, free of Streamlit.
+"""Reading trace files and describing stored traces for the traces page, free of Streamlit.
 
 An upload is read with :func:`scorer_runtime.traces.read_traces`, which keeps every good span
-and lists what it left out; this module turns that into what the page shows: a row per
-trace, the span tree with depths and durations, and each problem in plain words with its
-line, span and JSON path, and what to do about it.
+and lists what it left out; the good traces are then saved in the studio's database
+(:func:`scorer_runtime.store.save_traces`). This module turns all that into what the page
+shows: what an import did in plain words, each problem with its line, span and JSON path and
+what to do, a page of stored traces (paginated in the database), and a trace's span tree
+with depths and durations.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scorer_runtime.traces import Span, Trace, TraceProblem, read_traces
+
+if TYPE_CHECKING:
+    from sqlmodel import Session
+
+    from scorer_runtime.store import TraceSaveSummary, TraceSummary
 
 SPAN_TYPE_WORDS = {
     "agent_run": "Agent run",
@@ -28,6 +33,8 @@ SPAN_TYPE_ICONS = {
     "other": ":material/radio_button_unchecked:",
 }
 ACCEPTED_SUFFIXES = ("json", "jsonl", "ndjson")
+TRACES_PER_PAGE = 50
+"""Stored traces listed per page."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,25 +55,21 @@ class LoadedTraces:
     file_name: str
     traces: list[Trace] = field(default_factory=list)
     problems: list[PlainTraceProblem] = field(default_factory=list)
-    upload_id: str = ""
-    """Which upload this was read from, so a rerun does not read the same file again."""
 
-    def get(self, trace_id: str) -> Trace | None:
-        """The trace with this id, or None."""
-        return next((t for t in self.traces if t.trace_id == trace_id), None)
 
-    def what_to_do(self) -> str:
-        """The advice shown under the problems."""
-        if not self.traces:
-            return (
-                "Nothing could be imported. Export the traces again as OTLP JSON (an object "
-                "with resourceSpans, or one per line) or as Mastra span records, then upload "
-                "the file again."
-            )
+def advice(*, imported: bool) -> str:
+    """What to do about the problems of a file, whether or not some traces were imported."""
+    if not imported:
         return (
-            "The traces listed below were imported without the spans named here. Fix those "
-            "lines in the file and upload it again to include them, or carry on without them."
+            "Nothing could be imported. Export the traces again as OTLP JSON (an object "
+            "with resourceSpans, or one per line) or as Mastra span records, then upload "
+            "the file again."
         )
+    return (
+        "The other traces were imported without the spans named here. Fix those lines "
+        "in the file and upload it again: the missing spans are added to the traces "
+        "already stored. Or carry on without them."
+    )
 
 
 def _where(problem: TraceProblem) -> str:
@@ -78,66 +81,144 @@ def _where(problem: TraceProblem) -> str:
     return " · ".join(parts) or "The file"
 
 
-def read_upload(data: bytes, file_name: str, *, upload_id: str = "") -> LoadedTraces:
+def read_upload(data: bytes, file_name: str) -> LoadedTraces:
     """The traces in an uploaded file, with every problem found (never raises for content)."""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         message = f"the file is not UTF-8 text (byte {e.start}); save it as UTF-8"
         problem = PlainTraceProblem("The file", message)
-        return LoadedTraces(file_name, problems=[problem], upload_id=upload_id)
+        return LoadedTraces(file_name, problems=[problem])
     found = read_traces(text, source=file_name)
     problems = [PlainTraceProblem(_where(p), p.message, p.path) for p in found.problems]
-    return LoadedTraces(file_name, list(found.traces), problems, upload_id)
+    return LoadedTraces(file_name, list(found.traces), problems)
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    """What importing one uploaded file did: what was read, left out and saved.
+
+    Kept in the session while the file stays in the uploader, so a rerun neither imports
+    the file again nor forgets what happened.
+    """
+
+    file_name: str
+    upload_id: str
+    problems: list[PlainTraceProblem] = field(default_factory=list)
+    read: int = 0
+    """Traces read from the file (what was offered for saving)."""
+    summary: TraceSaveSummary | None = None
+    """What saving did; None when nothing was importable or saving failed."""
+    error: BaseException | None = None
+    """Why saving failed (shown in plain words), or None."""
+
+    def what_to_do(self) -> str:
+        """The advice shown under the problems."""
+        return advice(imported=self.read > 0)
+
+    def words(self) -> str | None:
+        """ "Imported 2 traces from f.jsonl: 2 new." — or None when nothing was saved."""
+        if self.summary is None:
+            return None
+        return import_words(self.file_name, self.summary)
+
+
+def import_words(file_name: str, summary: TraceSaveSummary) -> str:
+    """What an import did in plain words: "Imported 5 traces from f.jsonl: 1 new, 1 with new
+    spans, 3 already stored."."""
+    total = len(summary.added) + len(summary.updated) + len(summary.unchanged)
+    parts = [
+        f"{count} {words}"
+        for count, words in (
+            (len(summary.added), "new"),
+            (len(summary.updated), "with new spans"),
+            (len(summary.unchanged), "already stored"),
+        )
+        if count
+    ]
+    return f"Imported {_traces(total)} from {file_name}: {', '.join(parts)}."
+
+
+def _traces(count: int) -> str:
+    return f"{count} trace{'s' if count != 1 else ''}"
 
 
 @dataclass(frozen=True, slots=True)
-class TraceRow:
-    """One trace as the list shows it."""
+class TracePage:
+    """One page of the stored traces list, with where it sits among all matching traces."""
 
-    trace_id: str
-    root_name: str
-    start: datetime
-    duration_ms: float | None
-    spans: int
-    model_calls: int
-    tool_calls: int
-    agent: str | None
-    errors: int
+    lines: list[TraceSummary]
+    total: int
+    """Stored traces matching the search (all pages)."""
+    page: int
+    """0 is the first page."""
+    per_page: int = TRACES_PER_PAGE
 
+    @property
+    def pages(self) -> int:
+        """How many pages the matching traces fill (at least 1)."""
+        return max(1, -(-self.total // self.per_page))
 
-def _root_name(trace: Trace) -> str:
-    agents = trace.of_type("agent_run")
-    if agents:
-        return agents[0].name
-    return trace.roots[0].name if trace.roots else trace.spans[0].name
-
-
-def trace_rows(traces: Sequence[Trace]) -> list[TraceRow]:
-    """A row per trace: its root's name, when it started, and what it holds."""
-    rows = []
-    for trace in traces:
-        end = trace.end_time
-        agent = next((s.gen_ai.agent_name for s in trace.walk() if s.gen_ai.agent_name), None)
-        rows.append(
-            TraceRow(
-                trace_id=trace.trace_id,
-                root_name=_root_name(trace),
-                start=trace.start_time,
-                duration_ms=(end - trace.start_time).total_seconds() * 1000 if end else None,
-                spans=len(trace.spans),
-                model_calls=sum(1 for s in trace.spans if s.type == "model_generation"),
-                tool_calls=sum(1 for s in trace.spans if s.type == "tool_call"),
-                agent=agent,
-                errors=sum(1 for s in trace.spans if s.status == "error"),
-            )
-        )
-    return rows
+    def showing(self, search: str = "") -> str:
+        """Where this page sits, e.g. "Showing 51 to 100 of 312 traces" in words (with the
+        search named when there is one)."""
+        first = self.page * self.per_page + 1
+        last = self.page * self.per_page + len(self.lines)
+        matching = f" matching “{search}”" if search else ""
+        stored = f"{self.total} stored trace{'s' if self.total != 1 else ''}{matching}"
+        if self.total == 1:
+            return f"{stored}."
+        if self.total == len(self.lines):
+            return f"{stored}, the most recent first."
+        return f"Showing {first}–{last} of {stored}, the most recent first."
 
 
-def trace_label(row: TraceRow) -> str:
-    """A trace in one line for pickers: "weather-agent · 12 Jun 09:15 · 4bf92f35…"."""
-    return f"{row.root_name} · {row.start:%d %b %H:%M:%S} · {short_id(row.trace_id)}"
+def trace_page(
+    session: Session, *, search: str = "", page: int = 0, per_page: int = TRACES_PER_PAGE
+) -> TracePage:
+    """A page of stored traces, the most recent first; a page past the end (after traces
+    were deleted) shows the last page instead."""
+    from scorer_runtime.store import count_traces, list_traces
+
+    total = count_traces(session, search=search or None)
+    last = max(0, -(-total // per_page) - 1)
+    page = min(max(page, 0), last)
+    lines = list_traces(session, search=search or None, limit=per_page, offset=page * per_page)
+    return TracePage(lines, total, page, per_page)
+
+
+def list_row(line: TraceSummary, stored_scores: int) -> dict[str, Any]:
+    """One row of the traces table, in the words and units people read."""
+    return {
+        "Trace": line.trace_id,
+        "What": line.name,
+        "Agent": line.agent or "—",
+        "Started (UTC)": f"{line.started_at:%Y-%m-%d %H:%M:%S}",
+        "Took": format_duration(line.duration_ms),
+        "Spans": line.span_count,
+        "Model calls": line.model_calls,
+        "Tool calls": line.tool_calls,
+        "Failed spans": line.errors,
+        "Stored scores": stored_scores,
+        "File": line.source or "—",
+    }
+
+
+def trace_label(line: TraceSummary) -> str:
+    """A trace in one line for pickers: "weather-agent · 12 Jun 09:15:02 · 4bf92f35…"."""
+    return f"{line.name} · {line.started_at:%d %b %H:%M:%S} · {short_id(line.trace_id)}"
+
+
+def delete_question(traces: int, scores: int) -> str:
+    """The question asked before deleting: what goes, and that the scores stay."""
+    owner = "Its" if traces == 1 else "Their"
+    if scores == 0:
+        kept = "It has no stored score." if traces == 1 else "None of them has a stored score."
+    elif scores == 1:
+        kept = f"{owner} 1 stored score stays in the history."
+    else:
+        kept = f"{owner} {scores} stored scores stay in the history."
+    return f"Delete {_traces(traces)}? {kept}"
 
 
 def short_id(identifier: str, length: int = 8) -> str:

@@ -1,41 +1,22 @@
-"""Scoring imported traces with a saved agent scorer, and storing the scores, free of Streamlit.
+"""What the traces page needs to score stored traces, free of Streamlit: the agent scorer
+versions to choose from, which traces to choose by default, how many scores each trace has,
+the outcome in words, and a stored trace score as the drill-down reads it.
 
-Scores are stored in the scores table with no run, example or dataset, linked to the trace
-and span they judged (``trace_id`` / ``span_id``), with the same evidence a batch run keeps
-(step results, prompts, judge transcripts, attempts, tokens, cost), so the results pages and
-the drill-down read them like any other score.
+Scoring and storing themselves are the runtime's
+(:func:`scorer_runtime.batch.score_stored_traces`), the same for the studio and the CLI.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections import Counter
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
-from scorer_runtime.errors import ErrorKind
-from scorer_runtime.results import ScoreResult
-from scorer_runtime.store import (
-    Outcome,
-    ScoreRecord,
-    ScorerRecord,
-    ScorerVersionRecord,
-    add_scores,
-    jsonable,
-)
-from scorer_runtime.traces import Trace, TraceScoreOutcome
-
-_STEP_RESULTS = ("preprocess_step_result", "analyze_step_result")
-_PROMPTS = {
-    "preprocess": "preprocess_prompt",
-    "analyze": "analyze_prompt",
-    "generate_score": "generate_score_prompt",
-    "generate_reason": "generate_reason_prompt",
-}
-_JUDGE_KINDS = frozenset(kind.value for kind in ErrorKind)
+from scorer_runtime.store import ScorerRecord, ScorerVersionRecord, jsonable
+from scorer_runtime.traces import TraceScoreOutcome
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,160 +69,72 @@ def agent_scorer_options(session: Session) -> list[AgentScorerOption]:
     return options
 
 
-def stored_outcome(outcome: TraceScoreOutcome) -> Outcome:
-    """The scores table's outcome for a trace outcome (judge errors by their kind)."""
-    if outcome.status == "scored":
-        return "scored"
-    if outcome.status == "not_scorable":
-        return "not_scorable"
-    if outcome.error_kind == ErrorKind.FORMAT.value:
-        return "judge_format_error"
-    if outcome.error_kind in _JUDGE_KINDS:
-        return "provider_error"
-    return "step_error"
+def not_yet_scored(trace_ids: Sequence[str], scored: Collection[str]) -> list[str]:
+    """The traces to choose by default: those this scorer version has no result for yet,
+    in the list's order."""
+    return [t for t in trace_ids if t not in scored]
 
 
-def _evidence(result: ScoreResult | None) -> dict[str, Any]:
-    if result is None:
-        return {}
-    executions = list(result.judge.values())
-    usage = [e.usage for e in executions]
-    return {
-        "step_results": jsonable({name: getattr(result, name) for name in _STEP_RESULTS}),
-        "prompts": {s: p for s, name in _PROMPTS.items() if (p := getattr(result, name))},
-        "judge": jsonable({step: e.to_dict() for step, e in result.judge.items()}),
-        "attempts": sum(e.model_call_count for e in executions),
-        "input_tokens": sum(u.input_tokens for u in usage),
-        "output_tokens": sum(u.output_tokens for u in usage),
-        "total_tokens": sum(u.total_tokens for u in usage),
-        "cost": result.cost,
-    }
-
-
-def outcome_row(
-    outcome: TraceScoreOutcome, *, scorer_id: int, scorer_version_id: int
-) -> dict[str, Any]:
-    """The scores-table row of one trace outcome, linked to its trace and span."""
-    stored = stored_outcome(outcome)
-    result = outcome.result
-    failed_step: str | None = None
-    if stored == "not_scorable" and result is not None and result.not_scorable is not None:
-        failed_step = result.not_scorable.step
-    elif outcome.error_kind == "run_error":
-        failed_step = "prepare_run"
-    elif stored != "scored" and result is not None:
-        # The trace outcome does not name the failed step; its failed judge execution does.
-        failed = [step for step, e in result.judge.items() if e.status == "failed"]
-        failed_step = failed[-1] if failed else None
-    return {
-        "scorer_id": scorer_id,
-        "scorer_version_id": scorer_version_id,
-        "trace_id": outcome.trace_id,
-        "span_id": outcome.span_id,
-        "score": outcome.score if stored == "scored" else None,
-        "outcome": stored,
-        "reason": outcome.reason if stored == "not_scorable" else (result and result.reason),
-        "error": outcome.error,
-        "failed_step": failed_step,
-        "latency_ms": outcome.duration_ms,
-        **_evidence(result),
-    }
-
-
-def store_outcomes(
-    session: Session, outcomes: Sequence[TraceScoreOutcome], option: AgentScorerOption
-) -> int:
-    """Store every outcome as a score linked to its trace and span; returns how many."""
-    rows = [
-        outcome_row(o, scorer_id=option.scorer_id, scorer_version_id=option.version_id)
-        for o in outcomes
-    ]
-    add_scores(session, rows=rows)
-    return len(rows)
-
-
-def score_traces_with(
-    session: Session,
-    option: AgentScorerOption,
-    traces: Sequence[Trace],
-    *,
-    on_outcome: Callable[[TraceScoreOutcome], None] | None = None,
-    concurrency: int = 4,
-) -> list[TraceScoreOutcome]:
-    """Score ``traces`` with a stored agent scorer version (judges checked first).
-
-    Raises SpecError when the stored version no longer compiles and JudgeConfigError when
-    a judge cannot be called (e.g. its key variable is not set), before any trace is scored.
-    """
-    from scorer_runtime.batch import check_judges, compile_version
-    from scorer_runtime.store import get_version_by_id
-    from scorer_runtime.traces import score_traces_sync
-
-    scorer = compile_version(session, get_version_by_id(session, version_id=option.version_id))
-    check_judges(scorer)
-    return score_traces_sync(
-        scorer, None, list(traces), concurrency=concurrency, on_outcome=on_outcome
+def rescore_words(chosen: Sequence[str], scored: Collection[str], *, listed: int) -> str:
+    """Whether scoring the chosen traces scores some again, in plain words (``listed``: how
+    many traces could be chosen)."""
+    if not chosen:
+        if listed and len(scored) >= listed:
+            return (
+                "This version has scored every trace on this page. Choose traces to score "
+                "them again: a new score is added and the earlier one stays in the history."
+            )
+        return "Choose the traces to score."
+    again = sum(1 for t in chosen if t in scored)
+    if again == 0:
+        return "None of the chosen traces has been scored by this version yet."
+    if len(chosen) == 1:
+        who = "The chosen trace was"
+    elif again == len(chosen):
+        who = f"All {len(chosen)} chosen traces were"
+    else:
+        who = f"{again} of the {len(chosen)} chosen traces were"
+    return (
+        f"{who} already scored by this version: {'it is' if again == 1 else 'they are'} "
+        "scored again, a new score is added and the earlier one stays in the history."
     )
 
 
-@dataclass(frozen=True, slots=True)
-class TraceScoreLine:
-    """A stored score of a trace, as the traces page lists it."""
-
-    score_id: int
-    trace_id: str
-    span_id: str | None
-    scorer: str
-    version: int
-    score: float | None
-    outcome: str
-    reason: str | None
-    error: str | None
-    created_at: datetime
-
-
-def trace_scores(
-    session: Session, trace_ids: Sequence[str], *, limit: int = 500
-) -> list[TraceScoreLine]:
-    """The stored scores of these traces, newest first (at most ``limit``)."""
-    if not trace_ids:
-        return []
-    query = (
-        sa_select(
-            col(ScoreRecord.id),
-            col(ScoreRecord.trace_id),
-            col(ScoreRecord.span_id),
-            col(ScorerRecord.name),
-            col(ScorerVersionRecord.version),
-            col(ScoreRecord.score),
-            col(ScoreRecord.outcome),
-            col(ScoreRecord.reason),
-            col(ScoreRecord.error),
-            col(ScoreRecord.created_at),
-        )
-        .join(ScorerRecord, col(ScorerRecord.id) == col(ScoreRecord.scorer_id))
-        .join(
-            ScorerVersionRecord, col(ScorerVersionRecord.id) == col(ScoreRecord.scorer_version_id)
-        )
-        .where(col(ScoreRecord.trace_id).in_(list(trace_ids)))
-        .order_by(col(ScoreRecord.created_at).desc(), col(ScoreRecord.id).desc())
-        .limit(limit)
+def cost_words(option: AgentScorerOption, traces: int) -> str:
+    """How many judge calls scoring ``traces`` traces makes, at most (before retries)."""
+    if option.judge_steps == 0:
+        return "This scorer never calls a judge: scoring costs nothing."
+    calls = option.judge_steps * traces
+    return (
+        f"This asks the judge up to {calls} time{'s' if calls != 1 else ''} "
+        f"({option.judge_steps} per trace), more if a request is retried."
     )
-    return [TraceScoreLine(*row) for row in session.execute(query).all()]
 
 
-def trace_score_data(
-    session: Session, *, score_id: int, trace: Trace | None = None
-) -> dict[str, Any]:
+def outcome_words(option: AgentScorerOption, outcomes: Sequence[TraceScoreOutcome]) -> str:
+    """ "Scored 2 traces with agent-answered · version 1: 1 failed, 1 scored."."""
+    counts = Counter(o.status for o in outcomes)
+    words = ", ".join(f"{n} {status.replace('_', ' ')}" for status, n in sorted(counts.items()))
+    count = len(outcomes)
+    return f"Scored {count} trace{'s' if count != 1 else ''} with {option.label()}: {words}."
+
+
+def trace_score_data(session: Session, *, score_id: int) -> dict[str, Any]:
     """A stored trace score as the score drill-down reads it: the row, what the scorer saw of
-    the trace (when the trace is loaded), and facts in words."""
-    from scorer_runtime.store import get_score
+    the stored trace (its agent run's input and output), and facts in words."""
+    from scorer_runtime.store import NotFoundError, get_score, get_trace
     from scorer_runtime.traces import AgentRunTarget, trace_to_target
 
     record = get_score(session, score_id=score_id)
     data: dict[str, Any] = record.model_dump(mode="json")
     scorer = session.get(ScorerRecord, record.scorer_id)
     version = session.get(ScorerVersionRecord, record.scorer_version_id)
+    trace = None
+    if record.trace_id:
+        try:
+            trace = get_trace(session, trace_id=record.trace_id)
+        except NotFoundError:  # the trace was deleted; its score stays
+            trace = None
     if trace is not None and record.span_id and trace.get(record.span_id) is not None:
         target = trace_to_target(trace, agent=True, span_id=record.span_id)
         if isinstance(target, AgentRunTarget):
@@ -252,4 +145,6 @@ def trace_score_data(
         ("Span", record.span_id or "—"),
         ("When (UTC)", record.created_at.strftime("%Y-%m-%d %H:%M:%S")),
     ]
+    if record.trace_id and trace is None:
+        data["facts"].append(("Trace stored", "no (deleted)"))
     return data

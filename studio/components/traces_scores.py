@@ -1,4 +1,5 @@
-"""Scoring the loaded traces with a saved agent scorer; their stored scores and drill-down."""
+"""Scoring stored traces with a saved agent scorer; the stored scores of the listed traces
+and the drill-down into one of them."""
 
 from __future__ import annotations
 
@@ -7,21 +8,31 @@ from collections import Counter
 import streamlit as st
 
 from scorer_runtime.judge.config import JudgeConfigError
-from scorer_runtime.store import database_url
+from scorer_runtime.store import (
+    TraceScoreLine,
+    database_url,
+    get_version_by_id,
+    scored_trace_ids,
+    trace_scores,
+)
+from scorer_runtime.traces import TraceScoreOutcome
 from studio import services, state
 from studio.components.common import OUTCOME_LABELS, format_score, show_error
 from studio.components.score_detail import render_score_detail
 from studio.home_logic import outcome_mix
-from studio.traces_logic import LoadedTraces, short_id, trace_label, trace_rows
+from studio.traces_logic import TracePage, short_id, trace_label
 from studio.traces_scoring import (
     AgentScorerOption,
-    TraceScoreLine,
     agent_scorer_options,
-    score_traces_with,
-    store_outcomes,
+    cost_words,
+    not_yet_scored,
+    outcome_words,
+    rescore_words,
     trace_score_data,
-    trace_scores,
 )
+
+SELECTED_KEY = "traces.selected"
+DETAIL_KEY = "traces.detail"
 
 
 @st.cache_data(show_spinner=False, ttl=30)
@@ -32,20 +43,23 @@ def cached_options(db: str) -> list[AgentScorerOption]:
 
 
 @st.cache_data(show_spinner=False, ttl=30)
+def cached_scored(db: str, version_id: int, trace_ids: tuple[str, ...]) -> frozenset[str]:
+    """Which of these traces this scorer version already has a stored result for."""
+    with services.reading() as session:
+        done = scored_trace_ids(session, scorer_version_id=version_id)
+    return frozenset(t for t in trace_ids if t in done)
+
+
+@st.cache_data(show_spinner=False, ttl=30)
 def cached_scores(db: str, trace_ids: tuple[str, ...]) -> list[TraceScoreLine]:
     """The stored scores of these traces, newest first."""
     with services.reading() as session:
-        return trace_scores(session, trace_ids)
+        return trace_scores(session, trace_ids=trace_ids)
 
 
-def score_counts(loaded: LoadedTraces) -> dict[str, int]:
-    """How many stored scores each loaded trace has."""
-    ids = tuple(t.trace_id for t in loaded.traces)
-    return dict(Counter(line.trace_id for line in cached_scores(database_url(), ids)))
-
-
-def render_scoring(loaded: LoadedTraces) -> None:
-    """Pick an agent scorer version and the traces; say what it costs; score and store."""
+def render_scoring(page: TracePage) -> None:
+    """Pick an agent scorer version and the traces (those it has not scored yet, by
+    default); say what it costs and what is scored again; score and store."""
     options = cached_options(database_url())
     if not options:
         st.info(
@@ -65,19 +79,12 @@ def render_scoring(loaded: LoadedTraces) -> None:
         key="traces.scorer",
         help="Only scorers of the agent kind are listed: they read messages and tool calls.",
     )
-    rows = {row.trace_id: row for row in trace_rows(loaded.traces)}
-    chosen = st.multiselect(
-        "Traces to score",
-        list(rows),
-        default=list(rows),
-        format_func=lambda t: trace_label(rows[t]),
-        key="traces.selected",
-        help="Each trace is scored at its agent's run (its root agent span).",
-    )
     if version_id is None:
         return
     option = by_id[version_id]
-    st.caption(_cost_words(option, len(chosen)))
+    chosen, scored = _choose(page, option)
+    st.caption(rescore_words(chosen, scored, listed=len(page.lines)))
+    st.caption(cost_words(option, len(chosen)))
     if st.button(
         f"Score {len(chosen)} trace{'s' if len(chosen) != 1 else ''}",
         key="traces.score",
@@ -85,33 +92,49 @@ def render_scoring(loaded: LoadedTraces) -> None:
         disabled=not chosen,
         icon=":material/play_arrow:",
     ):
-        _score(loaded, option, chosen)
+        _score(option, chosen)
 
 
-def _cost_words(option: AgentScorerOption, traces: int) -> str:
-    if option.judge_steps == 0:
-        return "This scorer never calls a judge: scoring costs nothing."
-    calls = option.judge_steps * traces
-    return (
-        f"This asks the judge up to {calls} time{'s' if calls != 1 else ''} "
-        f"({option.judge_steps} per trace), more if a request is retried."
+def _choose(page: TracePage, option: AgentScorerOption) -> tuple[list[str], frozenset[str]]:
+    """The traces to score, chosen among this page's; returns them and those already scored."""
+    lines = {line.trace_id: line for line in page.lines}
+    ids = tuple(lines)
+    scored = cached_scored(database_url(), option.version_id, ids)
+    default = not_yet_scored(ids, scored)
+    # Another scorer, page or set of scored traces: start again from the new default.
+    basis = (option.version_id, ids, tuple(default))
+    if state.get(state.TRACES_SELECTION_FOR) != basis:
+        st.session_state.pop(SELECTED_KEY, None)
+        state.put(state.TRACES_SELECTION_FOR, basis)
+    chosen = st.multiselect(
+        "Traces to score",
+        list(ids),
+        default=default,
+        format_func=lambda t: trace_label(lines[t]) + (" · scored" if t in scored else ""),
+        key=SELECTED_KEY,
+        placeholder="Choose traces on this page",
+        help=(
+            "The traces on this page of the list; those this scorer version has not scored "
+            "yet are chosen. Each trace is scored at its agent's run (its root agent span)."
+        ),
     )
+    return chosen, scored
 
 
-def _score(loaded: LoadedTraces, option: AgentScorerOption, chosen: list[str]) -> None:
-    traces = [t for t in loaded.traces if t.trace_id in set(chosen)]
+def _score(option: AgentScorerOption, chosen: list[str]) -> None:
     bar = st.progress(0.0, text="Scoring…")
-    done: list[int] = []
+    done: list[TraceScoreOutcome] = []
 
-    def progress(_: object) -> None:
-        done.append(1)
-        bar.progress(len(done) / len(traces), text=f"Scored {len(done)} of {len(traces)}")
+    def progress(outcome: TraceScoreOutcome) -> None:
+        done.append(outcome)
+        bar.progress(len(done) / len(chosen), text=f"Scored {len(done)} of {len(chosen)}")
+
+    from scorer_runtime.batch import score_stored_traces
 
     try:
         with services.reading() as session:
-            outcomes = score_traces_with(session, option, traces, on_outcome=progress)
-        with services.writing() as session:
-            stored = store_outcomes(session, outcomes, option)
+            version = get_version_by_id(session, version_id=option.version_id)
+        outcomes = score_stored_traces(services.engine(), version, chosen, on_outcome=progress)
     except JudgeConfigError as error:  # e.g. the key's variable is not set: nothing was called
         bar.empty()
         st.error(f"**The judge cannot be called.** {error}", icon=":material/key_off:")
@@ -125,20 +148,18 @@ def _score(loaded: LoadedTraces, option: AgentScorerOption, chosen: list[str]) -
         bar.empty()
         show_error(error)
         return
-    counts = Counter(o.status for o in outcomes)
-    words = ", ".join(f"{n} {status.replace('_', ' ')}" for status, n in sorted(counts.items()))
-    state.flash(
-        f"Scored {stored} trace{'s' if stored != 1 else ''} with {option.label()}: {words}."
-    )
+    finally:
+        services.changed()  # scores were stored as they completed, even on an error
+    state.flash(outcome_words(option, outcomes))
     st.rerun()
 
 
-def render_scores(loaded: LoadedTraces) -> None:
-    """The stored scores of the loaded traces, and one score opened in full."""
-    ids = tuple(t.trace_id for t in loaded.traces)
+def render_scores(page: TracePage) -> None:
+    """The stored scores of the traces on this page, and one score opened in full."""
+    ids = tuple(line.trace_id for line in page.lines)
     lines = cached_scores(database_url(), ids)
     if not lines:
-        st.caption("No score is stored for these traces yet. Score them above.")
+        st.caption("No score is stored for the traces on this page yet. Score them above.")
         return
     st.markdown(_summary(lines))
     st.dataframe(
@@ -157,17 +178,20 @@ def render_scores(loaded: LoadedTraces) -> None:
         hide_index=True,
     )
     by_id = {line.score_id: line for line in lines}
+    if st.session_state.get(DETAIL_KEY) not in (None, *by_id):
+        st.session_state.pop(DETAIL_KEY, None)  # that score's trace left the page
     score_id = st.selectbox(
         "Open a score",
         list(by_id),
         index=None,
         format_func=lambda s: _score_label(by_id[s]),
-        key="traces.detail",
-        placeholder="Choose a score to see each step, the judge's prompt and answer",
-        help="Shows each step's result, the exact prompt the judge got and its answer.",
+        key=DETAIL_KEY,
+        placeholder="Choose a score to see what the scorer saw, each step, the judge's answer",
+        help="Shows the agent run the scorer read, each step's result, the exact prompt the "
+        "judge got and its answer.",
     )
     if score_id is not None:
-        render_detail(loaded, by_id[score_id])
+        render_detail(by_id[score_id])
 
 
 def _summary(lines: list[TraceScoreLine]) -> str:
@@ -193,9 +217,9 @@ def _score_label(line: TraceScoreLine) -> str:
     )
 
 
-def render_detail(loaded: LoadedTraces, line: TraceScoreLine) -> None:
-    """One stored score in full, with what the scorer saw when that trace is loaded."""
+def render_detail(line: TraceScoreLine) -> None:
+    """One stored score in full, with what the scorer saw of the stored trace."""
     with services.reading() as session:
-        data = trace_score_data(session, score_id=line.score_id, trace=loaded.get(line.trace_id))
+        data = trace_score_data(session, score_id=line.score_id)
     with st.container(border=True):
         render_score_detail(data, key=f"traces.score.{line.score_id}")

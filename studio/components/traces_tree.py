@@ -1,4 +1,5 @@
-"""One trace's span tree: indented spans with their type and duration, details on demand."""
+"""One stored trace's span tree: indented spans with their type and duration, details on
+demand."""
 
 from __future__ import annotations
 
@@ -6,34 +7,52 @@ from typing import Any
 
 import streamlit as st
 
-from studio.traces_logic import LoadedTraces, SpanLine, span_lines, trace_label, trace_rows
+from scorer_runtime.store import NotFoundError, database_url, get_trace
+from scorer_runtime.traces import Trace
+from studio import services
+from studio.traces_logic import SpanLine, TracePage, span_lines, trace_label
 
+VIEW_KEY = "traces.view"
 _MAX_SPANS = 300
 """Spans drawn at most (each is an expander); a longer trace shows its first spans."""
 
 
-def render_tree(loaded: LoadedTraces) -> None:
-    """Pick a trace; show its spans depth first, each with its input and output."""
-    rows = {row.trace_id: row for row in trace_rows(loaded.traces)}
+@st.cache_data(show_spinner=False, ttl=300)
+def cached_trace(db: str, trace_id: str) -> Trace | None:
+    """A stored trace with its spans, or None when it is no longer stored."""
+    with services.reading() as session:
+        try:
+            return get_trace(session, trace_id=trace_id)
+        except NotFoundError:
+            return None
+
+
+def render_tree(page: TracePage) -> None:
+    """Pick a trace of the list's page; show its spans depth first, each with its input and
+    output."""
+    lines = {line.trace_id: line for line in page.lines}
+    if st.session_state.get(VIEW_KEY) not in lines:
+        st.session_state.pop(VIEW_KEY, None)  # the trace left the page: start at its first
     trace_id = st.selectbox(
         "Trace to look at",
-        list(rows),
-        format_func=lambda t: trace_label(rows[t]),
-        key="traces.view",
-        help="Its spans are shown below, children indented under their parent.",
+        list(lines),
+        format_func=lambda t: trace_label(lines[t]),
+        key=VIEW_KEY,
+        help="The traces on this page of the list. Its spans are shown below, children "
+        "indented under their parent.",
     )
-    trace = loaded.get(trace_id) if trace_id is not None else None
+    trace = cached_trace(database_url(), trace_id) if trace_id is not None else None
     if trace is None:
         return
-    lines = span_lines(trace)
+    spans = span_lines(trace)
     st.caption(
         "Each line is a span: what the agent did, how long it took. Open one to see what it "
         "received and returned."
     )
-    for line in lines[:_MAX_SPANS]:
+    for line in spans[:_MAX_SPANS]:
         render_span(line)
-    if len(lines) > _MAX_SPANS:
-        st.caption(f"… and {len(lines) - _MAX_SPANS} more spans, not shown.")
+    if len(spans) > _MAX_SPANS:
+        st.caption(f"… and {len(spans) - _MAX_SPANS} more spans, not shown.")
 
 
 def render_span(line: SpanLine) -> None:
