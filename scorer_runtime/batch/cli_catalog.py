@@ -259,9 +259,11 @@ def db_upgrade() -> None:
 
 @friendly
 def seed(
-    data_dir: Annotated[Path, typer.Option(help="Folder with scorers/ and datasets/.")] = _DATA,
+    data_dir: Annotated[
+        Path, typer.Option(help="Folder with scorers/, datasets/ and traces/.")
+    ] = _DATA,
 ) -> None:
-    """Load the demo scorers and datasets, if the database has none yet."""
+    """Load the demo scorers, datasets and agent traces, if the database has none yet."""
     from scorer_runtime.batch.stored import seed_demo_data
 
     with session(write=True) as opened:
@@ -269,7 +271,10 @@ def seed(
     if result.skipped_reason:
         console().print(f"Nothing to seed: {result.skipped_reason}.")
         return
-    console().print(
-        f"Seeded {len(result.scorers)} scorers ({', '.join(result.scorers) or 'none'}) and "
-        f"{len(result.datasets)} datasets ({', '.join(result.datasets) or 'none'})."
-    )
+    parts = [
+        f"{len(result.scorers)} scorers ({', '.join(result.scorers) or 'none'})",
+        f"{len(result.datasets)} datasets ({', '.join(result.datasets) or 'none'})",
+    ]
+    if result.traces:
+        parts.append(f"{result.traces} agent traces")
+    console().print(f"Seeded {', '.join(parts[:-1])} and {parts[-1]}.")

@@ -151,16 +151,20 @@ class SeedResult:
 
     scorers: list[str] = field(default_factory=list)
     datasets: list[str] = field(default_factory=list)
+    traces: int = 0
     skipped_reason: str | None = None
 
 
 def seed_demo_data(session: Session, *, data_dir: Path) -> SeedResult:
-    """Load ``data_dir/scorers/*.json`` and ``data_dir/datasets/*.jsonl`` into an empty database.
+    """Load ``data_dir/scorers/*.json``, ``data_dir/datasets/*.jsonl`` and the agent traces of
+    ``data_dir/traces/`` (OTLP JSON or Mastra spans) into an empty database.
 
     Does nothing when the database already holds a scorer or a dataset, so it is safe to
     call on every start. A bad demo file fails the whole seed (nothing written).
     """
     from scorer_runtime.batch.datasets_io import import_examples
+    from scorer_runtime.store import save_traces
+    from scorer_runtime.traces import load_traces
 
     has_any = (
         session.exec(select(func.count(col(ScorerRecord.id)))).one()
@@ -176,5 +180,8 @@ def seed_demo_data(session: Session, *, data_dir: Path) -> SeedResult:
         import_examples(session, path=path).dataset_name
         for path in sorted((data_dir / "datasets").glob("*.jsonl"))
     ]
+    traces = 0
+    for path in sorted((data_dir / "traces").glob("*.json*")):
+        traces += save_traces(session, traces=load_traces(path), source=path.name).saved
     names = session.exec(select(ScorerRecord.name).where(col(ScorerRecord.id).in_(scorers))).all()
-    return SeedResult(sorted(names), datasets)
+    return SeedResult(sorted(names), datasets, traces)

@@ -118,6 +118,7 @@ DEMO_DATASETS = {
     "support-style": "customer_support",
     "tone-politeness": "customer_support",
     "tool-call-accuracy": "agent_tool_runs",
+    "tool-health": "agent_tool_runs",
 }
 """The dataset each demo scorer is meant for (None: examples below)."""
 

@@ -73,6 +73,7 @@ EXPECTED_FIRST = {
     "support-style": (1.0, "Meets the style guide."),
     "tone-politeness": (0.5, "neutral: Correct but curt."),
     "tool-call-accuracy": (1.0, "It looked the order up before answering."),
+    "tool-health": (1.0, "No tool call failed."),
 }
 
 

@@ -17,6 +17,12 @@ APP = ROOT / "studio" / "app.py"
 
 
 @pytest.fixture
+def demo_scorers() -> list[str]:
+    """The ids of the demo scorers in data/scorers (what loading the demo adds)."""
+    return sorted(p.stem for p in (ROOT / "data" / "scorers").glob("*.json"))
+
+
+@pytest.fixture
 def studio_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Engine]:
     """An empty, migrated database file that the studio under test uses."""
     url = f"sqlite:///{tmp_path / 'studio.db'}"

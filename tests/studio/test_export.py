@@ -142,7 +142,7 @@ steps:
 """
 
 
-def test_import_lists_every_problem_and_saves_nothing(demo_db, open_page):
+def test_import_lists_every_problem_and_saves_nothing(demo_db, demo_scorers, open_page):
     at = open_page("export")
     at.get("file_uploader")[0].set_value(("bad.yaml", BAD_YAML.encode(), "application/x-yaml"))
     at.run()
@@ -154,7 +154,7 @@ def test_import_lists_every_problem_and_saves_nothing(demo_db, open_page):
     assert any("Line 4 · Step 1 › built-in check" in p and "no_such_check" in p for p in problems)
     assert "export.import_save" not in [b.key for b in at.button]
     with read_session(demo_db) as session:
-        assert len(list_scorers(session)) == 10
+        assert len(list_scorers(session)) == len(demo_scorers)
 
 
 def test_upload_text_is_never_taken_for_a_file_path(studio_db, open_page, tmp_path):

@@ -23,16 +23,15 @@ def _scorer_id(engine, name: str) -> int:
         return get_scorer(session, name=name).id
 
 
-def test_empty_page_explains_and_loads_the_demo_scorers(studio_db, open_page):
+def test_empty_page_explains_and_loads_the_demo_scorers(studio_db, demo_scorers, open_page):
     at = open_page("scorers")
     assert not at.exception
     text = " ".join(m.value for m in at.markdown)
     assert "A *scorer* judges one answer" in text
     at.button(key="scorers.empty.demo").click().run()
     assert not at.exception
-    assert len(_names(at)) == 10
-    assert "tone-politeness" in _names(at)
-    assert any("Loaded 10 demo scorers" in t.value for t in at.toast)
+    assert _names(at) == demo_scorers
+    assert any(f"Loaded {len(demo_scorers)} demo scorers" in t.value for t in at.toast)
 
 
 def test_build_your_first_scorer_goes_to_the_builder(studio_db, open_page):
@@ -43,9 +42,9 @@ def test_build_your_first_scorer_goes_to_the_builder(studio_db, open_page):
     assert not any(t.value == "Scorers" for t in at.title)
 
 
-def test_search_in_the_database_by_name_and_description(demo_db, open_page):
+def test_search_in_the_database_by_name_and_description(demo_db, demo_scorers, open_page):
     at = open_page("scorers")
-    assert len(_names(at)) == 10
+    assert _names(at) == demo_scorers
     at.text_input(key="scorers.search").input("tool order").run()
     assert _names(at) == ["tool-call-accuracy"]  # both words in its description
     at.text_input(key="scorers.search").input("100%_nothing").run()
@@ -92,7 +91,7 @@ def test_duplicate_asks_for_a_valid_free_name(demo_db, open_page):
     assert "tone-strict" in _names(at)
 
 
-def test_archive_asks_first_and_keeps_everything(demo_db, open_page):
+def test_archive_asks_first_and_keeps_everything(demo_db, demo_scorers, open_page):
     sid = _scorer_id(demo_db, "json-format")
     at = open_page("scorers")
     at.button(key=f"scorers.archive.{sid}").click().run()
@@ -110,7 +109,7 @@ def test_archive_asks_first_and_keeps_everything(demo_db, open_page):
     with read_session(demo_db) as session:
         assert get_scorer(session, id=sid).archived_at is not None
     assert "json-format" not in _names(at)
-    assert len(_names(at)) == 9
+    assert len(_names(at)) == len(demo_scorers) - 1
     at.checkbox(key="scorers.show_archived").check().run()
     assert "json-format" in _names(at)
     at.button(key=f"scorers.restore.{sid}").click().run()

@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
 from sqlmodel import select
 
 from scorer_runtime.batch import store_trace_outcomes
@@ -382,11 +383,28 @@ def test_delete_asks_first_and_keeps_the_scores(studio_db, open_page):
         assert get_trace(session, trace_id=traces[2].trace_id).trace_id == traces[2].trace_id
 
 
+def test_the_demo_traces_score_with_the_keyless_demo_scorer(demo_db, open_page):
+    at = open_page("traces")
+    assert not at.exception
+    assert len(trace_table(at)) == 3  # seeded from data/traces
+    at.selectbox(key="traces.scorer").select_index(
+        at.selectbox(key="traces.scorer").options.index("tool-health · version 1")
+    ).run()
+    assert "never calls a judge" in " ".join(c.value for c in at.caption)
+    at.button(key="traces.score").click().run()
+    assert not at.exception
+    scores = {r.trace_id: r for r in stored(demo_db)}
+    assert len(scores) == 3
+    assert scores[SUPPORT_TRACE].score == pytest.approx(0.825)  # one of its 4 tool calls failed
+    assert scores[SUPPORT_TRACE].reason == "25% of the tool calls failed."
+
+
 def test_no_agent_scorer_explains_what_one_is(demo_db, open_page):
     with session_scope(demo_db) as session:
         from scorer_runtime.store import archive_scorer, get_scorer
 
-        archive_scorer(session, scorer_id=get_scorer(session, name="tool-call-accuracy").id)
+        for name in ("tool-call-accuracy", "tool-health"):  # the demo's agent scorers
+            archive_scorer(session, scorer_id=get_scorer(session, name=name).id)
     at = upload(open_page("traces"), "weather.mastra.json")
     assert any("There is no agent scorer yet" in i.value for i in at.info)
 
