@@ -208,17 +208,20 @@ def _prepare_run(
 def _run_with_progress(runner: BatchRunner, out: Console) -> BatchSummary:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
+    from scorer_runtime.batch.summary import describe_cost
+
     columns = (
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
-        TextColumn("failures {task.fields[failures]}  cost ${task.fields[cost]:.4f}"),
+        TextColumn("failures {task.fields[failures]}  cost {task.fields[cost]}"),
     )
     with Progress(*columns, console=out, transient=False) as bar:
-        task = bar.add_task("scoring", total=None, failures=0, cost=0.0)
+        task = bar.add_task("scoring", total=None, failures=0, cost="—")
 
         def progress(p: BatchProgress) -> None:
-            bar.update(task, completed=p.done, total=p.total, failures=p.failures, cost=p.cost)
+            cost = describe_cost(p.cost, p.priced, p.unpriced)
+            bar.update(task, completed=p.done, total=p.total, failures=p.failures, cost=cost)
 
         runner.progress = progress
         summary: BatchSummary = asyncio.run(runner.run())

@@ -57,7 +57,15 @@ if TYPE_CHECKING:
         seed_demo_data,
         spec_as_data,
     )
-    from scorer_runtime.batch.summary import BatchSummary, Verdict, summarize_run
+    from scorer_runtime.batch.summary import (
+        BatchSummary,
+        CostWords,
+        Verdict,
+        cost_words,
+        describe_cost,
+        format_dollars,
+        summarize_run,
+    )
     from scorer_runtime.batch.trace_scoring import (
         TraceSelectionPlan,
         plan_trace_scoring,
@@ -103,7 +111,15 @@ _MODULES = {
         "seed_demo_data",
         "spec_as_data",
     ),
-    "summary": ("BatchSummary", "Verdict", "summarize_run"),
+    "summary": (
+        "BatchSummary",
+        "CostWords",
+        "Verdict",
+        "cost_words",
+        "describe_cost",
+        "format_dollars",
+        "summarize_run",
+    ),
     "trace_scoring": (
         "TraceSelectionPlan",
         "plan_trace_scoring",
@@ -121,6 +137,7 @@ __all__ = [
     "BatchProgress",
     "BatchRunner",
     "BatchSummary",
+    "CostWords",
     "ExampleInput",
     "ExampleScore",
     "FileFormat",
@@ -139,8 +156,11 @@ __all__ = [
     "check_judges",
     "choose_processes",
     "compile_version",
+    "cost_words",
+    "describe_cost",
     "detect_format",
     "export_examples",
+    "format_dollars",
     "import_examples",
     "import_spec_file",
     "iter_dataset",

@@ -58,6 +58,8 @@ class ExampleScore:
     output_tokens: int = 0
     total_tokens: int = 0
     cost: float | None = None
+    """Dollars spent on judge calls; None when the judge was called and litellm has no price
+    for the model (0 when no judge call was made)."""
 
     @property
     def failed(self) -> bool:
@@ -168,7 +170,7 @@ def example_score(
 
     ``reason`` is used when there is no result to give one (a trace with no run in it).
     """
-    if result is None:
+    if result is None:  # failed before any step ran: no judge call, nothing spent
         return ExampleScore(
             example_id,
             outcome,
@@ -176,9 +178,14 @@ def example_score(
             error=error,
             failed_step=failed_step,
             latency_ms=latency_ms,
+            cost=0.0,
         )
     executions = list(result.judge.values())
     usage = [e.usage for e in executions]
+    attempts = sum(e.model_call_count for e in executions)
+    # NULL is kept for "the judge was called and its price is unknown": a result that made
+    # no call (a function-only scorer, a judge step that failed before calling) cost 0.
+    cost = result.cost if attempts else (result.cost or 0.0)
     reason = result.reason
     if outcome == "not_scorable" and result.not_scorable is not None:
         reason = result.not_scorable.reason
@@ -193,10 +200,10 @@ def example_score(
         step_results=jsonable({name: getattr(result, name) for name in _STEP_RESULTS}),
         prompts={step: p for step, name in _PROMPTS if (p := getattr(result, name)) is not None},
         judge=jsonable({step: e.to_dict() for step, e in result.judge.items()}),
-        attempts=sum(e.model_call_count for e in executions),
+        attempts=attempts,
         latency_ms=latency_ms,
         input_tokens=sum(u.input_tokens for u in usage),
         output_tokens=sum(u.output_tokens for u in usage),
         total_tokens=sum(u.total_tokens for u in usage),
-        cost=result.cost,
+        cost=cost,
     )

@@ -41,7 +41,7 @@ def summary_table(summary: BatchSummary) -> Table:
         table.add_row(f"pass rate (≥ {summary.threshold:g})", _num(summary.pass_rate))
     outcomes = ", ".join(f"{k} {v}" for k, v in sorted(summary.outcome_counts.items()))
     table.add_row("outcomes", outcomes or "—")
-    table.add_row("cost", f"${summary.cost:.4f}")
+    table.add_row("cost", str(summary.cost_words))
     if summary.wall_time_s is not None:
         table.add_row("wall time", f"{summary.wall_time_s:.1f} s")
     if summary.verdict is not None:

@@ -30,8 +30,10 @@ from scorer_runtime.batch.stored import ScorerSource
 from scorer_runtime.batch.summary import BatchSummary, summarize_run
 from scorer_runtime.batch.writer import ResultWriter, RunCounters
 from scorer_runtime.scorer import Scorer
+from scorer_runtime.store.aggregates import CostTotal, cost_total
 from scorer_runtime.store.engine import read_session, session_scope
 from scorer_runtime.store.runs import create_run, finish_run, run_counts, start_run
+from scorer_runtime.store.scores import ScoreFilter
 from scorer_runtime.store.tables import ExampleRecord, RunRecord, RunStatus, ScoreRecord
 
 _CHUNK = 200
@@ -39,13 +41,22 @@ _CHUNK = 200
 
 @dataclass(frozen=True, slots=True)
 class BatchProgress:
-    """Where a run is: examples with a result, of how many; failures; cost so far."""
+    """Where a run is: examples with a result, of how many; failures; cost so far.
+
+    ``cost`` sums the known costs only: ``unpriced`` results called the judge but have no
+    price, so when it is above zero the cost is a lower bound (say it with
+    :func:`~scorer_runtime.batch.summary.describe_cost`).
+    """
 
     run_id: int
     done: int
     total: int
     failures: int
     cost: float
+    priced: int = 0
+    """Results so far with a positive cost."""
+    unpriced: int = 0
+    """Results so far that called the judge without a known price."""
 
 
 ProgressCallback = Callable[[BatchProgress], None]
@@ -118,7 +129,8 @@ class BatchRunner:
     async def run(self) -> BatchSummary:
         """Score every example without a result; return the run's summary."""
         started = time.perf_counter()
-        run, counters = await asyncio.to_thread(self._start)
+        run, counters, known = await asyncio.to_thread(self._start)
+        live = _Live(counters.done, counters.failed, counters.cost, known.priced, known.unpriced)
         writer = ResultWriter(
             self.engine,
             run_id=self.run_id,
@@ -137,9 +149,9 @@ class BatchRunner:
                 pending=run.total - counters.done,
             )
             if processes > 1:
-                status = await self._score_sharded(run, writer, counters, processes)
+                status = await self._score_sharded(run, writer, live, processes)
             else:
-                status = await self._score_all(run, writer, counters)
+                status = await self._score_all(run, writer, live)
         except asyncio.CancelledError:
             await self._close(writer, "cancelled", None)
             raise
@@ -150,11 +162,13 @@ class BatchRunner:
         summary = await asyncio.to_thread(self._summary)
         return replace(summary, wall_time_s=time.perf_counter() - started)
 
-    def _start(self) -> tuple[RunRecord, RunCounters]:
+    def _start(self) -> tuple[RunRecord, RunCounters, CostTotal]:
         with session_scope(self.engine) as session:
             run = start_run(session, run_id=self.run_id)
             done, failed, cost = run_counts(session, run_id=self.run_id)
-        return run, RunCounters(done, failed, cost)
+            # What a resumed run already stored, so progress counts the whole run.
+            known = cost_total(session, filter=ScoreFilter(run_id=self.run_id))
+        return run, RunCounters(done, failed, cost), known
 
     def _summary(self) -> BatchSummary:
         with read_session(self.engine) as session:
@@ -173,12 +187,9 @@ class BatchRunner:
         with session_scope(self.engine) as session:
             finish_run(session, run_id=self.run_id, status=status, error=error)
 
-    async def _score_all(
-        self, run: RunRecord, writer: ResultWriter, counters: RunCounters
-    ) -> RunStatus:
+    async def _score_all(self, run: RunRecord, writer: ResultWriter, live: _Live) -> RunStatus:
         queue: asyncio.Queue[ExampleInput | None] = asyncio.Queue(maxsize=_CHUNK)
         width = self.concurrency or run.concurrency
-        live = _Live(counters.done, counters.failed, counters.cost)
         tasks = [asyncio.create_task(self._feed(run, queue, width), name="batch-feed")]
         tasks += [
             asyncio.create_task(self._work(run, queue, writer, live), name=f"batch-worker-{i}")
@@ -187,13 +198,12 @@ class BatchRunner:
         return await self._until_done(asyncio.gather(*tasks), tasks, writer)
 
     async def _score_sharded(
-        self, run: RunRecord, writer: ResultWriter, counters: RunCounters, processes: int
+        self, run: RunRecord, writer: ResultWriter, live: _Live, processes: int
     ) -> RunStatus:
         source = self.source
         assert source is not None
         examples: asyncio.Queue[ExampleInput | None] = asyncio.Queue(maxsize=_CHUNK)
         results: asyncio.Queue[ExampleScore | None] = asyncio.Queue()
-        live = _Live(counters.done, counters.failed, counters.cost)
         pool = self.pool or WorkerPool(processes)
 
         async def score() -> None:
@@ -285,7 +295,7 @@ class BatchRunner:
         full = writer.add(row, failed=result.failed)
         live.count(result)
         if self.progress is not None:
-            self.progress(BatchProgress(self.run_id, live.done, run.total, live.failed, live.cost))
+            self.progress(live.progress(self.run_id, run.total))
         return full
 
 
@@ -301,11 +311,23 @@ class _Live:
     done: int
     failed: int
     cost: float
+    priced: int = 0
+    unpriced: int = 0
 
     def count(self, result: ExampleScore) -> None:
         self.done += 1
         self.failed += int(result.failed)
         self.cost += result.cost or 0.0
+        # As the store counts them (score_stats): NULL is unpriced, a positive cost priced.
+        if result.cost is None:
+            self.unpriced += 1
+        elif result.cost > 0:
+            self.priced += 1
+
+    def progress(self, run_id: int, total: int) -> BatchProgress:
+        return BatchProgress(
+            run_id, self.done, total, self.failed, self.cost, self.priced, self.unpriced
+        )
 
 
 async def run_batch(

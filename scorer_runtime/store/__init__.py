@@ -12,12 +12,15 @@ Importing it loads SQLAlchemy, so the runtime core never imports it.
 """
 
 from scorer_runtime.store.aggregates import (
+    CostTotal,
     DailyMean,
     HistogramBin,
     ScoreStats,
+    cost_total,
     mean_per_day,
     median_score,
     outcome_counts,
+    priced_unpriced_columns,
     score_histogram,
     score_stats,
 )
@@ -134,6 +137,7 @@ __all__ = [
     "OUTCOMES",
     "RUN_STATUSES",
     "ConflictError",
+    "CostTotal",
     "DailyMean",
     "DatasetRecord",
     "DraftRecord",
@@ -168,6 +172,7 @@ __all__ = [
     "beat",
     "canonical_json",
     "content_hash",
+    "cost_total",
     "count_examples",
     "count_traces",
     "create_dataset",
@@ -213,6 +218,7 @@ __all__ = [
     "mean_per_day",
     "median_score",
     "outcome_counts",
+    "priced_unpriced_columns",
     "read_session",
     "request_cancel",
     "run_counts",

@@ -3,6 +3,11 @@
 Only ``scored`` results count towards count, mean, median, pass rate, histogram and daily
 means (not-scorable results and errors are excluded, as in Mastra's runEvals); outcome
 counts and cost cover every result. The same SQL runs on SQLite and PostgreSQL.
+
+A cost total is only as good as the prices behind it: litellm cannot price every model (a
+local model, a fine-tune, a new one), and a result it could not price has no cost (NULL; a
+result that made no judge call is stored with cost 0). So the stats also count the results
+with a cost (*priced*) and without one (*unpriced*), straight from the covering indexes.
 """
 
 from __future__ import annotations
@@ -75,6 +80,11 @@ class ScoreStats:
     total: int = 0
     """All results, whatever their outcome."""
     cost: float = 0.0
+    """The sum of the known costs (an unpriced result adds nothing: see ``unpriced``)."""
+    priced: int = 0
+    """Results with a positive cost (litellm knew the model's price)."""
+    unpriced: int = 0
+    """Results that called the judge without a known price: ``cost`` leaves them out."""
 
 
 def _scored(filter: ScoreFilter | None) -> list[Any]:
@@ -99,6 +109,40 @@ def _outcome_counts(session: Session, filter: ScoreFilter | None, known: Any) ->
     outcome = col(ScoreRecord.outcome)
     query = select(outcome, func.count()).where(*(filter or ScoreFilter()).clauses())
     return {str(o): int(n) for o, n in session.exec(query.group_by(outcome)).all()}
+
+
+def priced_unpriced_columns() -> list[Any]:
+    """Two count columns, priced then unpriced results, for a query's select list: the same
+    scan as the other aggregates (or a query of one's own, such as counts per run).
+
+    A stored cost is NULL exactly when the judge was called and its price is unknown (a
+    result that made no judge call is stored with cost 0): so *unpriced* is a NULL cost and
+    *priced* a positive one, both read from the covering indexes alone. A zero cost (no judge
+    call, or a model priced at nothing) is neither.
+    """
+    cost = col(ScoreRecord.cost)
+    return [func.count().filter(cost > 0), func.count().filter(cost.is_(None))]
+
+
+@dataclass(frozen=True, slots=True)
+class CostTotal:
+    """The known cost of some results, and how much of it is known."""
+
+    cost: float
+    """The sum of the known costs."""
+    priced: int
+    """Results with a positive cost."""
+    unpriced: int
+    """Results that called the judge without a known price (left out of ``cost``)."""
+
+
+def cost_total(session: Session, *, filter: ScoreFilter | None = None) -> CostTotal:
+    """The known cost of the results ``filter`` covers, with their priced and unpriced counts
+    (what :func:`score_stats` says of cost, without the other numbers)."""
+    known = func.coalesce(func.sum(ScoreRecord.cost), 0.0)
+    query = sa_select(known, *priced_unpriced_columns()).where(*(filter or ScoreFilter()).clauses())
+    cost, priced, unpriced = session.execute(query).one()
+    return CostTotal(float(cost or 0.0), int(priced or 0), int(unpriced or 0))
 
 
 def outcome_counts(session: Session, *, filter: ScoreFilter | None = None) -> dict[str, int]:
@@ -129,7 +173,8 @@ def _count_scored(session: Session, filter: ScoreFilter | None) -> int:
 def score_stats(
     session: Session, *, filter: ScoreFilter | None = None, threshold: float | None = None
 ) -> ScoreStats:
-    """Count, mean, median, min, max, pass rate at ``threshold``, outcome counts and cost.
+    """Count, mean, median, min, max, pass rate at ``threshold``, outcome counts, cost, and
+    how many results have a known cost (``priced``) or not (``unpriced``).
 
     One scan gives everything but the median (only ``scored`` rows have a score, which
     ``add_scores`` enforces), then the median is read at its offset.
@@ -146,10 +191,12 @@ def score_stats(
         func.min(score),
         func.max(score),
         passed_column,
+        *priced_unpriced_columns(),
         func.count(),
         *_per_outcome(),
     ).where(*(filter or ScoreFilter()).clauses())
-    cost, count, total_score, low, high, passed, *known = session.execute(query).one()
+    row = session.execute(query).one()
+    cost, count, total_score, low, high, passed, priced, unpriced, *known = row
     count = int(count)
     counts = _outcome_counts(session, filter, known)
     return ScoreStats(
@@ -163,6 +210,8 @@ def score_stats(
         outcome_counts=counts,
         total=sum(counts.values()),
         cost=float(cost or 0.0),
+        priced=int(priced or 0),
+        unpriced=int(unpriced or 0),
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from scorer_runtime.batch.summary import cost_words
 from scorer_runtime.store import ScoreStats
 from studio import state
 from studio.components import results_data as data
@@ -72,7 +73,7 @@ def render_numbers(filter: ResultsFilter, stats: ScoreStats, threshold: float) -
         parts.append(f"scores from {format_score(stats.min)} to {format_score(stats.max)}")
     if stats.count:
         parts.append(f"{passed:,} of {stats.count:,} pass at {threshold:g}")
-    parts.append(f"judge cost ${stats.cost:,.4f}")
+    parts.append(f"judge cost {cost_words(stats.cost, stats.priced, stats.unpriced)}")
     st.caption(" · ".join(parts))
 
 

@@ -14,7 +14,9 @@ from studio.runs_logic import (
     PHASE_LABELS,
     RunLine,
     RunPhase,
-    format_cost,
+    cost_caption,
+    cost_help,
+    cost_value,
     format_duration,
     launcher,
     progress_words,
@@ -51,11 +53,10 @@ def _numbers(line: RunLine, phase: RunPhase) -> None:
         help="Examples whose scoring failed (the judge unavailable, an unreadable answer, a "
         "step error). They are recorded, not retried; the run goes on.",
     )
-    cols[3].metric(
-        "Cost so far",
-        format_cost(line.cost),
-        help="What the judge calls made so far cost, as the provider's prices say.",
-    )
+    cost = line.cost_words
+    cols[3].metric("Cost so far", cost_value(cost), help=cost_help(cost, so_far=True))
+    if (unknown := cost_caption(cost, so_far=True)) is not None:
+        st.caption(unknown)
 
 
 def _note(line: RunLine, phase: RunPhase) -> str:

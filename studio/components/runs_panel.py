@@ -22,7 +22,9 @@ from studio.runs_logic import (
     RESUMABLE_PHASES,
     RunLine,
     RunPhase,
-    format_cost,
+    cost_caption,
+    cost_help,
+    cost_value,
     format_duration,
     format_when,
     launch_error,
@@ -162,12 +164,15 @@ def _render_summary(line: RunLine) -> None:
         "—" if summary.pass_rate is None else f"{summary.pass_rate:.0%}",
         help=f"{passed:,} of {summary.scored:,} scored examples at or above {threshold:g}.",
     )
-    cols[3].metric("Judge cost", format_cost(summary.cost), help="What the judge calls cost.")
+    cost = summary.cost_words
+    cols[3].metric("Judge cost", cost_value(cost), help=cost_help(cost))
     cols[4].metric(
         "Time",
         format_duration(summary.wall_time_s),
         help="From the run's first start to its end (a resumed run includes the pause).",
     )
+    if (unknown := cost_caption(cost)) is not None:
+        st.caption(unknown)
     words = outcome_words(summary.outcome_counts, OUTCOME_LABELS)
     st.markdown(f"**How the {summary.done:,} results ended:** {words}.")
     shares = outcome_mix(summary.outcome_counts)

@@ -43,6 +43,10 @@ from studio.runs_logic.plan import (
     plan_run,
 )
 from studio.runs_logic.words import (
+    UNPRICED_WHY,
+    cost_caption,
+    cost_help,
+    cost_value,
     format_cost,
     format_duration,
     format_when,
@@ -57,6 +61,7 @@ __all__ = [
     "RESUMABLE_PHASES",
     "RUNS_DIR_NAME",
     "STEP_WORDS",
+    "UNPRICED_WHY",
     "KeyCheck",
     "Launcher",
     "Problem",
@@ -65,6 +70,9 @@ __all__ = [
     "RunPlan",
     "RunsPage",
     "cli_command",
+    "cost_caption",
+    "cost_help",
+    "cost_value",
     "estimate_text",
     "format_cost",
     "format_duration",

@@ -12,12 +12,14 @@ import socket
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from sqlalchemy import func
+from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import Select
 
+from scorer_runtime.batch.summary import CostWords, cost_words
 from scorer_runtime.store import (
     DatasetRecord,
     RunRecord,
@@ -26,6 +28,7 @@ from scorer_runtime.store import (
     ScorerVersionRecord,
     utc_now,
 )
+from scorer_runtime.store.aggregates import priced_unpriced_columns
 from scorer_runtime.store.runs import STALE_AFTER
 from studio.runs_logic.launch import Launcher, pid_alive
 
@@ -89,11 +92,20 @@ class RunLine:
     error: str | None = None
     scored: int = 0
     mean: float | None = None
+    priced: int = 0
+    """Stored results that called the judge and have a cost."""
+    unpriced: int = 0
+    """Stored results that called the judge but have no cost (no price for the model)."""
 
     @property
     def remaining(self) -> int:
         """Examples still without a result."""
         return max(self.total - self.done, 0)
+
+    @property
+    def cost_words(self) -> CostWords:
+        """The run's cost so far in words, saying how much of it is known."""
+        return cost_words(self.cost, self.priced, self.unpriced)
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,25 +126,40 @@ def _query() -> Select[RunRecord, str, int, str]:
     )
 
 
-def _means(session: Session, run_ids: Sequence[int]) -> dict[int, tuple[int, float | None]]:
-    """(scored results, mean score) of each run, in one grouped query."""
+@dataclass(frozen=True, slots=True)
+class _Tally:
+    """What a run's stored scores say beyond its row: scored count, mean, priced, unpriced."""
+
+    scored: int = 0
+    mean: float | None = None
+    priced: int = 0
+    unpriced: int = 0
+
+
+def _tallies(session: Session, run_ids: Sequence[int]) -> dict[int, _Tally]:
+    """The :class:`_Tally` of each run, in one grouped query (as ``score_stats`` counts)."""
     if not run_ids:
         return {}
+    scored = col(ScoreRecord.outcome) == "scored"
+    columns: list[Any] = [
+        col(ScoreRecord.run_id),
+        func.count().filter(scored),
+        func.avg(ScoreRecord.score).filter(scored),
+        *priced_unpriced_columns(),
+    ]
     query = (
-        select(ScoreRecord.run_id, func.count(), func.avg(ScoreRecord.score))
-        .where(col(ScoreRecord.run_id).in_(run_ids), ScoreRecord.outcome == "scored")
+        sa_select(*columns)
+        .where(col(ScoreRecord.run_id).in_(run_ids))
         .group_by(col(ScoreRecord.run_id))
     )
     return {
-        int(run_id): (int(n), None if mean is None else float(mean))
-        for run_id, n, mean in session.exec(query).all()
+        int(run_id): _Tally(int(n), None if mean is None else float(mean), int(p), int(u))
+        for run_id, n, mean, p, u in session.execute(query).all()
         if run_id is not None
     }
 
 
-def _line(
-    run: RunRecord, scorer: str, version: int, dataset: str, scored: tuple[int, float | None]
-) -> RunLine:
+def _line(run: RunRecord, scorer: str, version: int, dataset: str, tally: _Tally) -> RunLine:
     assert run.id is not None
     return RunLine(
         run_id=run.id,
@@ -155,23 +182,26 @@ def _line(
         heartbeat_at=run.heartbeat_at,
         runner=run.runner,
         error=run.error,
-        scored=scored[0],
-        mean=scored[1],
+        scored=tally.scored,
+        mean=tally.mean,
+        priced=tally.priced,
+        unpriced=tally.unpriced,
     )
 
 
 def runs_page(
     session: Session, *, before_id: int | None = None, limit: int = PAGE_SIZE
 ) -> RunsPage:
-    """Up to ``limit`` runs older than ``before_id`` (newest first), with names and means."""
+    """Up to ``limit`` runs older than ``before_id`` (newest first), with names, means and
+    how much of their cost is known."""
     query = _query()
     if before_id is not None:
         query = query.where(col(RunRecord.id) < before_id)
     rows = session.exec(query.order_by(col(RunRecord.id).desc()).limit(limit + 1)).all()
     more = len(rows) > limit
     rows = rows[:limit]
-    means = _means(session, [run.id for run, *_ in rows if run.id is not None])
-    lines = [_line(r, s, v, d, means.get(r.id or 0, (0, None))) for r, s, v, d in rows]
+    tallies = _tallies(session, [run.id for run, *_ in rows if run.id is not None])
+    lines = [_line(r, s, v, d, tallies.get(r.id or 0, _Tally())) for r, s, v, d in rows]
     return RunsPage(lines, lines[-1].run_id if more and lines else None)
 
 
@@ -182,7 +212,8 @@ def run_line(session: Session, *, run_id: int) -> RunLine | None:
     if row is None:
         return None
     run, scorer, version, dataset = row
-    return _line(run, scorer, version, dataset, _means(session, [run_id]).get(run_id, (0, None)))
+    tally = _tallies(session, [run_id]).get(run_id, _Tally())
+    return _line(run, scorer, version, dataset, tally)
 
 
 def runner_is_gone(runner: str | None) -> bool:

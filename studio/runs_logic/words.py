@@ -4,6 +4,16 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from scorer_runtime.batch.summary import CostWords, format_dollars
+
+UNPRICED_WHY = (
+    "Results without a price asked the judge but have no known cost, so they are not in the "
+    "amount: most often the price list the studio reads (litellm's) has no price for the "
+    "judge's model — a local model, a fine-tune, or one newer than the list — or the "
+    "provider failed before answering."
+)
+"""Why some results have no cost, in plain words (after the counts)."""
+
 
 def format_duration(seconds: float | None) -> str:
     """``42 s``, ``3 min 5 s``, ``1 h 2 min`` (``—`` when unknown)."""
@@ -20,8 +30,38 @@ def format_duration(seconds: float | None) -> str:
 
 
 def format_cost(cost: float | None) -> str:
-    """A judge cost in dollars, precise enough for fractions of a cent."""
-    return "—" if cost is None else f"${cost:,.4f}"
+    """A judge cost in dollars, precise enough for fractions of a cent (a total that may
+    leave unpriced results out is said with ``cost_words`` instead)."""
+    return "—" if cost is None else format_dollars(cost)
+
+
+def cost_value(words: CostWords) -> str:
+    """The amount for a metric: ``$0.0123``, ``Unknown`` or ``$0``."""
+    return words.amount[:1].upper() + words.amount[1:]
+
+
+def cost_help(words: CostWords, *, so_far: bool = False) -> str:
+    """What a cost amount covers, for a metric's help: the counts when some results have no
+    price (and why), else what it is."""
+    if not words.complete:
+        known = "the known cost so far" if so_far else "the known cost"
+        return f"{words.note[:1].upper()}{words.note[1:]}: the amount is {known}. {UNPRICED_WHY}"
+    if words.kind == "nothing":
+        return "Nothing was spent on judge calls (no result called a priced judge)."
+    spent = "made so far cost" if so_far else "cost"
+    return f"What the judge calls {spent}, at the prices litellm knows for the model."
+
+
+def cost_caption(words: CostWords, *, so_far: bool = False) -> str | None:
+    """A line to show under the numbers when part of the cost is unknown (None otherwise):
+    ``Judge cost: $0.0123 (38 of 40 results priced; the rest are unknown). …why…``; while a
+    run goes, ``Known cost so far: …``."""
+    if words.complete:
+        return None
+    label = "Judge cost"
+    if so_far:
+        label = "Known cost so far" if words.kind == "partial" else "Cost so far"
+    return f"{label}: {words}. {UNPRICED_WHY}"
 
 
 def format_when(moment: datetime | None) -> str:

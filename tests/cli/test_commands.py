@@ -7,6 +7,7 @@ import json
 import pytest
 
 from cli.helpers import KEY_ENV, cli, verdict_spec, write_examples, write_spec
+from scorer_runtime.batch.summary import format_dollars
 from scorer_runtime.store import (
     ScoreFilter,
     example_counts,
@@ -214,3 +215,47 @@ def test_a_missing_judge_key_fails_before_any_run_is_stored(db_url, tmp_path, mo
     with read_session(engine) as session:
         assert list_runs(session) == []
     engine.dispose()
+
+
+# -- the run's cost says how much of it is known -------------------------------------------
+
+
+def _cost_cell(output: str) -> str:
+    """The value on the cost row of the run's summary table."""
+    line = next(t for t in output.splitlines() if t.startswith("│ cost "))
+    return line.split("│")[2].strip()
+
+
+def test_a_run_on_a_model_without_a_price_says_its_cost_is_unknown(loaded):
+    result = cli(loaded, "run", "verdict", "answers")
+    assert result.exit_code == 0, result.output
+    stats = _engine_stats(loaded, run_id=1)
+    assert (stats.priced, stats.unpriced) == (0, 4)
+    assert _cost_cell(result.output) == "unknown (4 results on an unpriced model)"
+
+
+def test_a_run_on_a_priced_model_says_what_it_cost(db_url, tmp_path, fake_judge, judge_key):
+    spec = verdict_spec(fake_judge.base_url)
+    spec["judge"]["model"] = "openai/gpt-4o-mini"  # litellm knows its price
+    cli(db_url, "scorers", "import", str(write_spec(tmp_path, spec)))
+    cli(db_url, "datasets", "import", str(write_examples(tmp_path, ["a", "b", "c"])), "--name", "d")
+    fake_judge.reply({"verdict": "good"})
+    result = cli(db_url, "run", "verdict", "d")
+    assert result.exit_code == 0, result.output
+    stats = _engine_stats(db_url, run_id=1)
+    assert (stats.priced, stats.unpriced) == (3, 0)
+    assert stats.cost > 0
+    assert _cost_cell(result.output) == format_dollars(stats.cost)
+
+
+def test_a_scorer_without_a_judge_costs_nothing_on_the_command_line(db_url, tmp_path):
+    spec = {
+        "id": "length",
+        "description": "Longer is better.",
+        "steps": [{"step": "generate_score", "formula": "min(len(output) / 10, 1)"}],
+    }
+    cli(db_url, "scorers", "import", str(write_spec(tmp_path, spec, "length.json")))
+    cli(db_url, "datasets", "import", str(write_examples(tmp_path, ["a", "bb"])), "--name", "d")
+    result = cli(db_url, "run", "length", "d")
+    assert result.exit_code == 0, result.output
+    assert _cost_cell(result.output) == "$0"

@@ -56,6 +56,11 @@ def _insert_at_first_revision(connection) -> None:
             "score, outcome, attempts, input_tokens, output_tokens, total_tokens, created_at) "
             "VALUES (1, 1, 1, 1, 1, 1, 0.75, 'scored', 1, 10, 5, 15, :t)"
         ),
+        (  # failed before any judge call: no cost written then, 0 since revision 0006
+            "INSERT INTO scores (id, example_id, scorer_id, scorer_version_id, outcome, attempts, "
+            "input_tokens, output_tokens, total_tokens, created_at) "
+            "VALUES (2, 1, 1, 1, 'step_error', 0, 0, 0, 0, :t)"
+        ),
     ]
     for sql in rows:
         connection.execute(text(sql), {"t": NOW})
@@ -86,6 +91,9 @@ def test_upgrade_from_the_first_revision_keeps_data_written_there(db_url):
         (0.75, "scored", 15, None)
     ]
     assert rows[0].created_at == NOW
+    with engine.connect() as connection:
+        costs = dict(connection.execute(text("SELECT id, cost FROM scores")).all())
+    assert costs == {1: None, 2: 0.0}  # NULL now means "judge called, price unknown"
     assert "labels" in inspect(engine).get_table_names()
     engine.dispose()
 
