@@ -13,6 +13,7 @@ from typing import Any
 
 import streamlit as st
 
+from scorer_runtime.batch.summary import format_dollars
 from studio.components.common import outcome_badge
 from studio.results_detail import JudgeView, ScoreDetail, StepView, score_detail
 
@@ -78,7 +79,7 @@ def _totals(view: ScoreDetail) -> None:
         parts.append(f"{view.latency_ms / 1000:.2f} s")
     tokens = view.input_tokens + view.output_tokens
     parts.append(f"{tokens:,} tokens ({view.input_tokens:,} in, {view.output_tokens:,} out)")
-    parts.append("cost unknown" if view.cost is None else f"${view.cost:.6f}")
+    parts.append("cost unknown" if view.cost is None else format_dollars(view.cost))
     st.caption(" · ".join(parts))
 
 
@@ -136,7 +137,7 @@ def _judge(judge: JudgeView, *, key: str) -> None:
     asks = "once" if judge.asks == 1 else f"{judge.asks} times (re-asked for a readable answer)"
     retried = sum(1 for c in judge.calls if not c.ok)
     seconds = "" if judge.duration_ms is None else f" · {judge.duration_ms / 1000:.2f} s"
-    cost = "cost unknown" if judge.cost is None else f"${judge.cost:.6f}"
+    cost = "cost unknown" if judge.cost is None else format_dollars(judge.cost)
     st.caption(
         f"Asked {asks} · {len(judge.calls)} provider call(s), {retried} failed{seconds} · "
         f"{judge.input_tokens:,} + {judge.output_tokens:,} tokens · {cost}"
