@@ -8,8 +8,13 @@ explicit session and only flush; :func:`session_scope` is the one place that com
     with session_scope(engine) as session:
         version = save_scorer_version(session, spec=spec_dict)
 
-Importing it loads SQLAlchemy, so the runtime core never imports it.
+Importing it loads SQLAlchemy, so the runtime core never imports it. ``Session`` and
+``Engine`` are re-exported so that callers (the studio) type their arguments without
+importing SQLAlchemy themselves: every query lives here.
 """
+
+from sqlalchemy import Engine
+from sqlmodel import Session
 
 from scorer_runtime.store.aggregates import (
     CostTotal,
@@ -141,6 +146,7 @@ __all__ = [
     "DailyMean",
     "DatasetRecord",
     "DraftRecord",
+    "Engine",
     "ExampleData",
     "ExampleRecord",
     "HistogramBin",
@@ -158,6 +164,7 @@ __all__ = [
     "ScoreStats",
     "ScorerRecord",
     "ScorerVersionRecord",
+    "Session",
     "StoreError",
     "TraceRecord",
     "TraceSaveSummary",
