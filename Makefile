@@ -19,7 +19,7 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 install: $(STAMP)
 
-# First start seeds the database with the demo scorers and datasets of data/ (only if empty).
+# First start seeds the database with the demo scorers, datasets and traces of data/ (only if empty).
 run: $(STAMP)
 	$(BIN)/scorer-studio seed
 	$(BIN)/scorer-studio ui
