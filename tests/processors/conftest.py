@@ -1,0 +1,13 @@
+"""Fixtures of the processor tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from processors.retry_helpers import FakeSleep
+
+
+@pytest.fixture
+def sleep() -> FakeSleep:
+    """A sleep that records the seconds asked for instead of waiting."""
+    return FakeSleep()
