@@ -1,281 +1,26 @@
-"""Two runs side by side, Streamlit-free: per-example deltas and summary deltas, in SQL.
-
-The two runs' scores are joined by example in the database; verdicts (pass / fail at a
-threshold, or the outcome when there is no score), the change between them, the score delta
-and the ordering — changed verdicts first, then the largest score changes — are SQL
-expressions, so a page of 50 rows or a summary costs a few queries however large the runs.
+"""Two runs side by side, for the Compare runs page: the comparison as CSV, and verdicts and
+changes in words. The comparison itself (rows, counts, summary, what to compare) is computed
+in SQL by :mod:`scorer_runtime.store.compare`.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
-import math
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
-from datetime import datetime
-from typing import IO, Any, Literal
+from collections.abc import Mapping, Sequence
+from typing import IO, Any
 
-from sqlalchemy import Engine, and_, case, func, select
-from sqlalchemy.sql import ColumnElement, Select
-from sqlmodel import Session, col
-from sqlmodel import select as sm_select
-
-from scorer_runtime.store import (
-    ExampleRecord,
-    RunRecord,
-    ScoreFilter,
-    ScoreRecord,
-    ScoreStats,
-    read_session,
-    score_stats,
+from scorer_runtime.store import Engine, Session, read_session
+from scorer_runtime.store.compare import (
+    MISSING,
+    CompareRow,
+    CompareSummary,
+    RunPair,
+    example_inputs,
+    iter_comparison,
 )
 from studio.results_export import CSV_CAP, CsvExport, csv_bytes, write_rows
 from studio.results_logic import short_text
-
-Change = Literal["flipped", "changed", "same"]
-"""``flipped``: pass became fail or back; ``changed``: any other verdict change (an error, a
-not-scorable answer, a missing result); ``same``: the verdict held."""
-
-MISSING = "missing"
-"""The verdict of an example that has no result in one of the runs."""
-_VERDICTS = ("pass", "fail")
-_SCORES = ScoreRecord.__table__  # type: ignore[attr-defined]
-
-
-@dataclass(frozen=True, slots=True)
-class RunPair:
-    """The two runs compared: ``before`` (A, the baseline) and ``after`` (B)."""
-
-    before: int
-    after: int
-
-
-@dataclass(frozen=True, slots=True)
-class SideScore:
-    """One run's result for an example (``score_id`` None when the run has none)."""
-
-    score_id: int | None
-    outcome: str | None
-    score: float | None
-    verdict: str
-
-
-@dataclass(frozen=True, slots=True)
-class CompareRow:
-    """One example in both runs: each side, the score delta (after - before) and the change."""
-
-    example_id: int
-    before: SideScore
-    after: SideScore
-    delta: float | None
-    change: Change
-
-
-class _Sides:
-    """The SQL of a comparison: the union of both runs' examples, each side left-joined."""
-
-    def __init__(self, pair: RunPair, threshold: float) -> None:
-        t = _SCORES
-        ids = (
-            select(t.c.example_id)
-            .where(t.c.run_id.in_((pair.before, pair.after)), t.c.example_id.is_not(None))
-            .group_by(t.c.example_id)
-            .subquery("ex")
-        )
-        self.a, self.b = t.alias("a"), t.alias("b")
-        self.example_id = ids.c.example_id
-        self.joined = ids.outerjoin(
-            self.a, and_(self.a.c.example_id == ids.c.example_id, self.a.c.run_id == pair.before)
-        ).outerjoin(
-            self.b, and_(self.b.c.example_id == ids.c.example_id, self.b.c.run_id == pair.after)
-        )
-        self.va, self.vb = _verdict(self.a, threshold), _verdict(self.b, threshold)
-        self.delta = self.b.c.score - self.a.c.score
-        both_verdicts = and_(self.va.in_(_VERDICTS), self.vb.in_(_VERDICTS))
-        self.rank = case((self.va == self.vb, 2), (both_verdicts, 0), else_=1)
-
-    def where(self, only_changed: bool) -> list[ColumnElement[bool]]:
-        return [self.rank < 2] if only_changed else []
-
-    def rows_query(self, only_changed: bool) -> Select[Any]:
-        a, b = self.a.c, self.b.c
-        return (
-            select(*_columns(self.example_id, a, self.va, b, self.vb), self.delta, self.rank)
-            .select_from(self.joined)
-            .where(*self.where(only_changed))
-            .order_by(
-                self.rank,
-                case((self.delta.is_(None), 1), else_=0),
-                func.abs(self.delta).desc(),
-                self.example_id,
-            )
-        )
-
-
-def _columns(example_id: Any, a: Any, va: Any, b: Any, vb: Any) -> list[Any]:
-    return [example_id, a.id, a.outcome, a.score, va, b.id, b.outcome, b.score, vb]
-
-
-def _verdict(side: Any, threshold: float) -> ColumnElement[str]:
-    scored = side.c.outcome == "scored"
-    return case(
-        (side.c.id.is_(None), MISSING),
-        (and_(scored, side.c.score >= threshold), "pass"),
-        (scored, "fail"),
-        else_=side.c.outcome,
-    )
-
-
-_CHANGES: dict[int, Change] = {0: "flipped", 1: "changed", 2: "same"}
-
-
-def _row(values: Any) -> CompareRow:
-    example_id, a_id, a_out, a_score, va, b_id, b_out, b_score, vb, delta, rank = values
-    return CompareRow(
-        example_id=int(example_id),
-        before=SideScore(a_id, a_out, a_score, str(va)),
-        after=SideScore(b_id, b_out, b_score, str(vb)),
-        delta=None if delta is None else float(delta),
-        change=_CHANGES[int(rank)],
-    )
-
-
-def compare_rows(
-    session: Session,
-    *,
-    pair: RunPair,
-    threshold: float,
-    offset: int = 0,
-    limit: int = 50,
-    only_changed: bool = False,
-) -> list[CompareRow]:
-    """A page of the comparison: flipped verdicts first, then other changed verdicts, then
-    the rest; within each, the largest score change first (ties by example id)."""
-    query = _Sides(pair, threshold).rows_query(only_changed).offset(offset).limit(limit)
-    return [_row(values) for values in session.execute(query).all()]
-
-
-def count_rows(
-    session: Session, *, pair: RunPair, threshold: float, only_changed: bool = False
-) -> int:
-    """How many examples the comparison lists (for "page 2 of 7")."""
-    sides = _Sides(pair, threshold)
-    query = select(func.count()).select_from(sides.joined).where(*sides.where(only_changed))
-    return int(session.execute(query).scalar_one())
-
-
-def iter_comparison(
-    session: Session, *, pair: RunPair, threshold: float, cap: int = CSV_CAP
-) -> Iterator[CompareRow]:
-    """Every row of the comparison in page order, streamed from one cursor in chunks."""
-    query = _Sides(pair, threshold).rows_query(False).limit(cap)
-    result = session.execute(query.execution_options(yield_per=1000))
-    for values in result:
-        yield _row(values)
-
-
-@dataclass(frozen=True, slots=True)
-class CompareSummary:
-    """What changed between two runs, in numbers."""
-
-    before: ScoreStats
-    after: ScoreStats
-    threshold: float
-    examples: int
-    """Examples with a result in either run."""
-    transitions: dict[tuple[str, str], int] = field(default_factory=dict)
-    """(verdict before, verdict after) -> examples; only pairs that occur."""
-    paired: int = 0
-    """Examples scored in both runs."""
-    paired_mean_delta: float | None = None
-    """Mean of (after - before) over the examples scored in both runs."""
-
-    @property
-    def flipped(self) -> int:
-        """Examples whose pass/fail verdict flipped."""
-        return self.fail_to_pass + self.pass_to_fail
-
-    @property
-    def pass_to_fail(self) -> int:
-        return self.transitions.get(("pass", "fail"), 0)
-
-    @property
-    def fail_to_pass(self) -> int:
-        return self.transitions.get(("fail", "pass"), 0)
-
-    @property
-    def changed(self) -> int:
-        """Examples whose verdict changed in any way (flips included)."""
-        return sum(n for (a, b), n in self.transitions.items() if a != b)
-
-    @property
-    def mean_delta(self) -> float | None:
-        """After's mean minus before's (over each run's own scored examples)."""
-        if self.before.mean is None or self.after.mean is None:
-            return None
-        return self.after.mean - self.before.mean
-
-    @property
-    def pass_rate_delta(self) -> float | None:
-        if self.before.pass_rate is None or self.after.pass_rate is None:
-            return None
-        return self.after.pass_rate - self.before.pass_rate
-
-
-def compare_summary(session: Session, *, pair: RunPair, threshold: float) -> CompareSummary:
-    """Summary deltas: each run's numbers, verdict transitions and the paired mean change."""
-    sides = _Sides(pair, threshold)
-    # One pass over the join: the delta is only non-null where both runs have a score.
-    groups = session.execute(
-        select(sides.va, sides.vb, func.count(), func.count(sides.delta), func.sum(sides.delta))
-        .select_from(sides.joined)
-        .group_by(sides.va, sides.vb)
-    ).all()
-    transitions = {(str(va), str(vb)): int(n) for va, vb, n, _, _ in groups}
-    paired = sum(int(m) for *_, m, _ in groups)
-    total_delta = math.fsum(float(d) for *_, d in groups if d is not None)
-    return CompareSummary(
-        before=score_stats(session, filter=ScoreFilter(run_id=pair.before), threshold=threshold),
-        after=score_stats(session, filter=ScoreFilter(run_id=pair.after), threshold=threshold),
-        threshold=threshold,
-        examples=sum(transitions.values()),
-        transitions=transitions,
-        paired=paired,
-        paired_mean_delta=total_delta / paired if paired else None,
-    )
-
-
-# -- choosing what to compare ----------------------------------------------------------------
-
-
-def latest_run(session: Session, *, version_id: int, dataset_id: int) -> RunRecord | None:
-    """The newest finished run of a version on a dataset; else its newest run of any status."""
-    query = sm_select(RunRecord).where(
-        RunRecord.scorer_version_id == version_id, RunRecord.dataset_id == dataset_id
-    )
-    newest = col(RunRecord.id).desc()
-    done = session.exec(query.where(RunRecord.status == "done").order_by(newest).limit(1)).first()
-    return done or session.exec(query.order_by(newest).limit(1)).first()
-
-
-def default_pair(session: Session, *, look_back: int = 50) -> RunPair | None:
-    """What to compare first: the newest run that has an earlier run on its dataset, against
-    that earlier run (the same scorer preferred) — usually "this week against last week"."""
-    recent = session.exec(
-        sm_select(RunRecord).order_by(col(RunRecord.id).desc()).limit(look_back)
-    ).all()
-    for newest in recent:
-        earlier = sm_select(RunRecord).where(
-            RunRecord.dataset_id == newest.dataset_id, col(RunRecord.id) < newest.id
-        )
-        same_scorer = col(RunRecord.scorer_id) == newest.scorer_id
-        order = (case((same_scorer, 0), else_=1), col(RunRecord.id).desc())
-        before = session.exec(earlier.order_by(*order).limit(1)).first()
-        if before is not None and before.id is not None and newest.id is not None:
-            return RunPair(before=before.id, after=newest.id)
-    return None
-
 
 # -- download --------------------------------------------------------------------------------
 
@@ -352,34 +97,10 @@ def change_words(row: CompareRow, outcome_labels: Mapping[str, str]) -> str:
     return f"{before} → {verdict_words(row.after.verdict, outcome_labels)}"
 
 
-@dataclass(frozen=True, slots=True)
-class RunFacts:
-    """What the Compare page says about a run."""
-
-    id: int
-    scorer_id: int
-    scorer_version_id: int
-    dataset_id: int
-    status: str
-    created_at: datetime
-
-
-def run_facts(session: Session, *, run_id: int) -> RunFacts | None:
-    """A run's facts, or None when no such run exists (any more)."""
-    run = session.get(RunRecord, run_id)
-    if run is None or run.id is None:
-        return None
-    return RunFacts(
-        run.id, run.scorer_id, run.scorer_version_id, run.dataset_id, run.status, run.created_at
-    )
-
-
 def example_previews(session: Session, *, ids: Sequence[int], width: int = 80) -> dict[int, str]:
     """A one-line preview of each example's input (for the comparison table)."""
-    if not ids:
-        return {}
-    query = sm_select(ExampleRecord.id, ExampleRecord.input).where(col(ExampleRecord.id).in_(ids))
-    return {int(i): short_text(_as_text(v), width) for i, v in session.exec(query).all() if i}
+    inputs = example_inputs(session, ids=ids)
+    return {i: short_text(_as_text(value), width) for i, value in inputs.items()}
 
 
 def _as_text(value: Any) -> str:

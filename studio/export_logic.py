@@ -14,9 +14,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-from sqlmodel import Session
-
-from scorer_runtime.store import ConflictError, get_scorer, latest_version, save_scorer_version
+from scorer_runtime.store import (
+    ConflictError,
+    Session,
+    get_scorer,
+    latest_version,
+    save_scorer_version,
+)
 from studio.scorers_diff import FIELD_WORDS
 from studio.scorers_logic import is_scorer_id, scorer_name_problem
 

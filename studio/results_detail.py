@@ -13,11 +13,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlmodel import Session
-
-from scorer_runtime.store import ExampleRecord, get_score
+from scorer_runtime.store import Session
+from scorer_runtime.store.results import NameBook
+from scorer_runtime.store.scores import get_score_with_example
 from studio.messages import Explanation, explain_stored
-from studio.results_logic import NameBook
 
 STEPS = ("preprocess", "analyze", "generate_score", "generate_reason")
 STEP_TITLES = {
@@ -241,9 +240,8 @@ def _sum_costs(judges: list[JudgeView]) -> float | None:
 def load_score(session: Session, *, score_id: int, names: NameBook) -> dict[str, Any]:
     """A stored score as the drill-down reads it: the row, the example it scored, and facts
     (scorer, dataset, run, when) in words. Raises NotFoundError for an unknown id."""
-    record = get_score(session, score_id=score_id)
+    record, example = get_score_with_example(session, score_id=score_id)
     data: dict[str, Any] = record.model_dump(mode="json")
-    example = session.get(ExampleRecord, record.example_id) if record.example_id else None
     if example is not None:
         data.update(input=example.input, output=example.output, ground_truth=example.ground_truth)
     facts = [

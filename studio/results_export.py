@@ -10,15 +10,13 @@ from __future__ import annotations
 import csv
 import io
 import itertools
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
-from sqlalchemy import Engine, select
-from sqlmodel import Session, col
-
-from scorer_runtime.store import ScoreFilter, ScoreRecord, ScoreRow, read_session
-from studio.results_logic import NameBook
+from scorer_runtime.store import Engine, ScoreFilter, ScoreRow, Session, read_session
+from scorer_runtime.store.results import NameBook
+from scorer_runtime.store.scores import iter_score_rows
 
 CSV_CAP = 100_000
 """The most rows one download holds; narrower filters export the rest."""
@@ -102,29 +100,6 @@ def _score_cells(row: ScoreRow, names: NameBook) -> list[Any]:
         row.total_tokens,
         row.cost,
     ]
-
-
-_ROW_FIELDS = tuple(ScoreRow.__dataclass_fields__)
-
-
-def iter_score_rows(
-    session: Session, *, filter: ScoreFilter, cap: int = CSV_CAP, page_size: int = CSV_PAGE
-) -> Iterator[ScoreRow]:
-    """The filtered scores newest first (the table's order), at most ``cap`` of them.
-
-    One query, fetched ``page_size`` rows at a time from its cursor: the database sorts once,
-    where keyset pages would sort again for every page of a large export.
-    """
-    created, ident = col(ScoreRecord.created_at), col(ScoreRecord.id)
-    query = (
-        select(*(getattr(ScoreRecord, name) for name in _ROW_FIELDS))
-        .where(*filter.clauses())
-        .order_by(created.desc(), ident.desc())
-        .limit(cap)
-        .execution_options(yield_per=page_size)
-    )
-    for values in session.execute(query):
-        yield ScoreRow(*values)
 
 
 def write_scores_csv(

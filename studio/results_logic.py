@@ -1,36 +1,22 @@
-"""What the Results page computes, Streamlit-free: filters, names, numbers, trends, table rows.
+"""What the Results page shows, Streamlit-free: filters, choices, numbers in context, rows.
 
-Every number comes from SQL aggregates over the filtered scores (never from loading the rows),
-so the page stays quick with 100,000 scores; only one page of 50 rows is ever read at a time.
+Every number comes from SQL aggregates over the filtered scores (never from loading the rows;
+the queries live in :mod:`scorer_runtime.store`), so the page stays quick with 100,000 scores;
+only one page of 50 rows is ever read at a time.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from sqlalchemy import func
-from sqlmodel import Session, col, select
-
-from scorer_runtime.store import (
-    OUTCOMES,
-    DatasetRecord,
-    RunRecord,
-    ScoreFilter,
-    ScoreRecord,
-    ScoreRow,
-    ScorerRecord,
-    ScorerVersionRecord,
-    ScoreStats,
-    mean_per_day,
-)
+from scorer_runtime.store import OUTCOMES, RunRecord, ScoreFilter, ScoreRow, ScoreStats, Session
+from scorer_runtime.store.results import NameBook, recent_runs
 
 PAGE_SIZE = 50
 """Rows per page of the results table."""
-MAX_TREND_VERSIONS = 8
-"""Lines of the trend chart: more versions than this would be unreadable."""
 MAX_RUN_CHOICES = 200
 
 
@@ -128,49 +114,7 @@ def _date_or_none(value: Any) -> date | None:
     return None
 
 
-# -- names ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class NameBook:
-    """Names of scorers, versions and datasets by id (small tables, read once per change)."""
-
-    scorers: dict[int, str] = field(default_factory=dict)
-    versions: dict[int, tuple[int, int]] = field(default_factory=dict)
-    """version id -> (scorer id, version number)"""
-    datasets: dict[int, str] = field(default_factory=dict)
-    archived_scorers: frozenset[int] = frozenset()
-
-    def scorer(self, scorer_id: int | None) -> str:
-        """A scorer's name ("—" when unknown)."""
-        return self.scorers.get(scorer_id, "—") if scorer_id is not None else "—"
-
-    def version(self, version_id: int | None, *, with_scorer: bool = True) -> str:
-        """``tone-politeness v2`` (or ``v2`` without the scorer)."""
-        if version_id is None or version_id not in self.versions:
-            return "—"
-        scorer_id, number = self.versions[version_id]
-        return f"{self.scorer(scorer_id)} v{number}" if with_scorer else f"v{number}"
-
-    def dataset(self, dataset_id: int | None) -> str:
-        """A dataset's name ("—" for scores without a dataset, such as trace scores)."""
-        return self.datasets.get(dataset_id, "—") if dataset_id is not None else "—"
-
-
-def load_names(session: Session) -> NameBook:
-    """Every scorer, version and dataset name, archived ones included (their scores remain)."""
-    scorers = session.exec(select(ScorerRecord.id, ScorerRecord.name, ScorerRecord.archived_at))
-    scorer_rows = list(scorers.all())
-    versions = session.exec(
-        select(ScorerVersionRecord.id, ScorerVersionRecord.scorer_id, ScorerVersionRecord.version)
-    ).all()
-    datasets = session.exec(select(DatasetRecord.id, DatasetRecord.name)).all()
-    return NameBook(
-        scorers={int(i): str(n) for i, n, _ in scorer_rows if i is not None},
-        versions={int(i): (int(s), int(v)) for i, s, v in versions if i is not None},
-        datasets={int(i): str(n) for i, n in datasets if i is not None},
-        archived_scorers=frozenset(int(i) for i, _, a in scorer_rows if i and a is not None),
-    )
+# -- choices ---------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,45 +161,13 @@ def run_choices(
     limit: int = MAX_RUN_CHOICES,
 ) -> list[Choice]:
     """Runs matching the other filters, newest first (at most ``limit``)."""
-    query = select(RunRecord)
-    if scorer_id is not None:
-        query = query.where(RunRecord.scorer_id == scorer_id)
-    if version_id is not None:
-        query = query.where(RunRecord.scorer_version_id == version_id)
-    if dataset_id is not None:
-        query = query.where(RunRecord.dataset_id == dataset_id)
-    runs = session.exec(query.order_by(col(RunRecord.id).desc()).limit(limit)).all()
+    runs = recent_runs(
+        session, scorer_id=scorer_id, version_id=version_id, dataset_id=dataset_id, limit=limit
+    )
     return [Choice(int(r.id or 0), run_label(r, names)) for r in runs]
 
 
 # -- numbers ---------------------------------------------------------------------------------
-
-
-def _scored_clauses(filter: ScoreFilter) -> list[Any]:
-    return [*filter.clauses(), col(ScoreRecord.outcome) == "scored"]
-
-
-def pass_count(session: Session, *, filter: ScoreFilter, threshold: float) -> int:
-    """Scored results with a score at or above ``threshold`` (the pass rate's numerator)."""
-    query = select(func.count()).where(
-        *_scored_clauses(filter), col(ScoreRecord.score) >= threshold
-    )
-    return int(session.exec(query).one())
-
-
-def score_spread(session: Session, *, filter: ScoreFilter) -> float | None:
-    """The standard deviation of the scores, from SQL sums (None with no score)."""
-    score = col(ScoreRecord.score)
-    n, total, squares = session.exec(
-        select(func.count(score), func.sum(score), func.sum(score * score)).where(
-            *_scored_clauses(filter)
-        )
-    ).one()
-    if not n:
-        return None
-    mean = float(total or 0.0) / int(n)
-    # Clamped: rounding can make the variance of equal scores a tiny negative number.
-    return float(max(float(squares or 0.0) / int(n) - mean * mean, 0.0) ** 0.5)
 
 
 def score_range(stats: ScoreStats) -> tuple[float, float]:
@@ -283,57 +195,6 @@ def outcome_mix(counts: Mapping[str, int]) -> list[OutcomeShare]:
     known = [o for o in OUTCOMES if counts.get(o)]
     other = sorted(o for o in counts if o not in OUTCOMES and counts[o])
     return [OutcomeShare(o, counts[o], counts[o] / total) for o in (*known, *other)]
-
-
-# -- trends ----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class TrendPoint:
-    """The mean score of one scorer version on one UTC day."""
-
-    version_id: int
-    version: str
-    day: date
-    count: int
-    mean: float
-
-
-@dataclass(frozen=True, slots=True)
-class Trends:
-    """The points of the trend chart, and how many versions were left out of it."""
-
-    points: list[TrendPoint]
-    versions_shown: int
-    versions_total: int
-
-
-def version_trends(
-    session: Session,
-    *,
-    filter: ScoreFilter,
-    names: NameBook,
-    max_versions: int = MAX_TREND_VERSIONS,
-) -> Trends:
-    """Mean score per UTC day for each version (the versions with most scores, at most
-    ``max_versions``); each line is one grouped SQL query on the version's index."""
-    version = col(ScoreRecord.scorer_version_id)
-    counted = session.exec(
-        select(version, func.count())
-        .where(*_scored_clauses(filter))
-        .group_by(version)
-        .order_by(func.count().desc(), version.desc())
-    ).all()
-    shown = [int(v) for v, _ in counted[:max_versions]]
-    with_scorer = (
-        filter.scorer_id is None or len({names.versions.get(v, (0, 0))[0] for v in shown}) > 1
-    )
-    points = [
-        TrendPoint(v, names.version(v, with_scorer=with_scorer), d.day, d.count, d.mean)
-        for v in sorted(shown)
-        for d in mean_per_day(session, filter=replace(filter, scorer_version_id=v))
-    ]
-    return Trends(points, len(shown), len(counted))
 
 
 # -- the table --------------------------------------------------------------------------------

@@ -12,11 +12,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import streamlit as st
-from sqlalchemy import Engine
-from sqlmodel import Session
 
 from scorer_runtime.spec import StepRegistry, default_registry
 from scorer_runtime.store import (
+    Engine,
+    Session,
     database_url,
     ensure_schema,
     make_engine,

@@ -16,9 +16,7 @@ from typing import TYPE_CHECKING, Any
 from scorer_runtime.traces import Span, Trace, TraceProblem, read_traces
 
 if TYPE_CHECKING:
-    from sqlmodel import Session
-
-    from scorer_runtime.store import TraceSaveSummary, TraceSummary
+    from scorer_runtime.store import Session, TraceSaveSummary, TraceSummary
 
 SPAN_TYPE_WORDS = {
     "agent_run": "Agent run",

@@ -13,9 +13,8 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlmodel import Session, col, select
-
-from scorer_runtime.store import ScorerRecord, ScorerVersionRecord, jsonable
+from scorer_runtime.store import Session, jsonable
+from scorer_runtime.store.traces import agent_scorer_versions, stored_trace_score
 from scorer_runtime.traces import TraceScoreOutcome
 
 
@@ -45,28 +44,19 @@ def _judge_steps(spec: Mapping[str, Any]) -> int:
 
 
 def agent_scorer_options(session: Session) -> list[AgentScorerOption]:
-    """Every version of a live agent scorer, by scorer name, newest version first."""
-    spec = col(ScorerVersionRecord.spec)
-    query = (
-        select(ScorerVersionRecord, ScorerRecord.name)
-        .join(ScorerRecord, col(ScorerRecord.id) == col(ScorerVersionRecord.scorer_id))
-        .where(col(ScorerRecord.archived_at).is_(None), spec["type"].as_string() == "agent")
-        .order_by(col(ScorerRecord.name), col(ScorerVersionRecord.version).desc())
-    )
-    options = []
-    for version, name in session.exec(query).all():
-        assert version.id is not None
-        options.append(
-            AgentScorerOption(
-                scorer_id=version.scorer_id,
-                name=name,
-                version_id=version.id,
-                version=version.version,
-                note=version.note,
-                judge_steps=_judge_steps(version.spec),
-            )
+    """Every version of a live agent scorer, by scorer name, newest version first, with how
+    many judge requests it makes per trace."""
+    return [
+        AgentScorerOption(
+            scorer_id=version.scorer_id,
+            name=version.name,
+            version_id=version.version_id,
+            version=version.version,
+            note=version.note,
+            judge_steps=_judge_steps(version.spec),
         )
-    return options
+        for version in agent_scorer_versions(session)
+    ]
 
 
 def not_yet_scored(trace_ids: Sequence[str], scored: Collection[str]) -> list[str]:
@@ -119,28 +109,24 @@ def outcome_words(option: AgentScorerOption, outcomes: Sequence[TraceScoreOutcom
     return f"Scored {count} trace{'s' if count != 1 else ''} with {option.label()}: {words}."
 
 
+def _or(value: object, missing: str) -> str:
+    return missing if value is None else str(value)
+
+
 def trace_score_data(session: Session, *, score_id: int) -> dict[str, Any]:
     """A stored trace score as the score drill-down reads it: the row, what the scorer saw of
     the stored trace (its agent run's input and output), and facts in words."""
-    from scorer_runtime.store import NotFoundError, get_score, get_trace
     from scorer_runtime.traces import AgentRunTarget, trace_to_target
 
-    record = get_score(session, score_id=score_id)
+    stored = stored_trace_score(session, score_id=score_id)
+    record, trace = stored.score, stored.trace
     data: dict[str, Any] = record.model_dump(mode="json")
-    scorer = session.get(ScorerRecord, record.scorer_id)
-    version = session.get(ScorerVersionRecord, record.scorer_version_id)
-    trace = None
-    if record.trace_id:
-        try:
-            trace = get_trace(session, trace_id=record.trace_id)
-        except NotFoundError:  # the trace was deleted; its score stays
-            trace = None
     if trace is not None and record.span_id and trace.get(record.span_id) is not None:
         target = trace_to_target(trace, agent=True, span_id=record.span_id)
         if isinstance(target, AgentRunTarget):
             data.update(input=jsonable(target.input), output=jsonable(target.output))
     data["facts"] = [
-        ("Scorer", f"{scorer.name if scorer else '—'} v{version.version if version else '?'}"),
+        ("Scorer", f"{_or(stored.scorer, '—')} v{_or(stored.version, '?')}"),
         ("Trace", record.trace_id or "—"),
         ("Span", record.span_id or "—"),
         ("When (UTC)", record.created_at.strftime("%Y-%m-%d %H:%M:%S")),

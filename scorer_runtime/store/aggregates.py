@@ -87,7 +87,8 @@ class ScoreStats:
     """Results that called the judge without a known price: ``cost`` leaves them out."""
 
 
-def _scored(filter: ScoreFilter | None) -> list[Any]:
+def scored_clauses(filter: ScoreFilter | None) -> list[Any]:
+    """The WHERE clauses of the ``scored`` results ``filter`` covers (the ones with a score)."""
     return [*(filter or ScoreFilter()).clauses(), col(ScoreRecord.outcome) == "scored"]
 
 
@@ -160,14 +161,39 @@ def median_score(
         return None
     score = col(ScoreRecord.score)
     query = (
-        select(score).where(*_scored(filter)).order_by(score).offset((n - 1) // 2).limit(2 - n % 2)
+        select(score)
+        .where(*scored_clauses(filter))
+        .order_by(score)
+        .offset((n - 1) // 2)
+        .limit(2 - n % 2)
     )
     middle = [float(v) for v in session.exec(query).all() if v is not None]
     return sum(middle) / len(middle)
 
 
 def _count_scored(session: Session, filter: ScoreFilter | None) -> int:
-    return int(session.exec(select(func.count()).where(*_scored(filter))).one())
+    return int(session.exec(select(func.count()).where(*scored_clauses(filter))).one())
+
+
+def pass_count(session: Session, *, filter: ScoreFilter, threshold: float) -> int:
+    """Scored results with a score at or above ``threshold`` (the pass rate's numerator)."""
+    query = select(func.count()).where(*scored_clauses(filter), col(ScoreRecord.score) >= threshold)
+    return int(session.exec(query).one())
+
+
+def score_spread(session: Session, *, filter: ScoreFilter) -> float | None:
+    """The standard deviation of the scores, from SQL sums (None with no score)."""
+    score = col(ScoreRecord.score)
+    n, total, squares = session.exec(
+        select(func.count(score), func.sum(score), func.sum(score * score)).where(
+            *scored_clauses(filter)
+        )
+    ).one()
+    if not n:
+        return None
+    mean = float(total or 0.0) / int(n)
+    # Clamped: rounding can make the variance of equal scores a tiny negative number.
+    return float(max(float(squares or 0.0) / int(n) - mean * mean, 0.0) ** 0.5)
 
 
 def score_stats(
@@ -238,7 +264,7 @@ def score_histogram(
     score = col(ScoreRecord.score)
     if lo is None or hi is None:
         low, high = session.exec(
-            select(func.min(score), func.max(score)).where(*_scored(filter))
+            select(func.min(score), func.max(score)).where(*scored_clauses(filter))
         ).one()
         if low is None:
             return []
@@ -254,7 +280,7 @@ def score_histogram(
         bucket = case((score >= hi, bins - 1), else_=_floor_nonneg(scaled))
     query = (
         select(bucket, func.count())
-        .where(*_scored(filter), score >= lo, score <= hi)
+        .where(*scored_clauses(filter), score >= lo, score <= hi)
         .group_by(bucket)
     )
     counts = {int(b): int(n) for b, n in session.exec(query).all()}
@@ -277,7 +303,7 @@ def mean_per_day(session: Session, *, filter: ScoreFilter | None = None) -> list
     score = col(ScoreRecord.score)
     query = (
         select(day, func.count(score), func.avg(score))
-        .where(*_scored(filter))
+        .where(*scored_clauses(filter))
         .group_by(day)
         .order_by(day)
     )

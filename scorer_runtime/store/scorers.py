@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import func
@@ -16,7 +17,13 @@ from sqlmodel import Session, col, select
 
 from scorer_runtime.store.canonical import content_hash
 from scorer_runtime.store.errors import ConflictError, not_found
-from scorer_runtime.store.tables import ScorerRecord, ScorerVersionRecord, utc_now
+from scorer_runtime.store.tables import (
+    RunRecord,
+    ScoreRecord,
+    ScorerRecord,
+    ScorerVersionRecord,
+    utc_now,
+)
 
 
 def _spec_name(spec: Mapping[str, Any]) -> str | None:
@@ -143,6 +150,57 @@ def list_scorers(session: Session, *, include_archived: bool = False) -> Sequenc
     return session.exec(query).all()
 
 
+def scorer_names(session: Session, *, include_archived: bool = False) -> dict[int, str]:
+    """Scorer names by id, in name order (archived ones too when asked): for pickers."""
+    query = select(ScorerRecord.id, ScorerRecord.name).order_by(col(ScorerRecord.name))
+    if not include_archived:
+        query = query.where(col(ScorerRecord.archived_at).is_(None))
+    return {int(i): str(n) for i, n in session.exec(query).all() if i is not None}
+
+
+def scorer_name_taken(session: Session, *, name: str) -> bool:
+    """Whether a scorer (archived or not) is already called ``name``: names are unique."""
+    return (
+        session.exec(select(ScorerRecord.id).where(ScorerRecord.name == name)).first() is not None
+    )
+
+
+def free_scorer_name(session: Session, *, base: str) -> str:
+    """``base`` when no scorer has that name, else the first free ``base-2``, ``base-3``, ..."""
+    candidate, n = base, 1
+    while scorer_name_taken(session, name=candidate):
+        n += 1
+        candidate = f"{base}-{n}"
+    return candidate
+
+
+@dataclass(frozen=True, slots=True)
+class ScorerCounts:
+    """How much a scorer holds: what archiving it keeps (nothing is deleted)."""
+
+    name: str
+    """The scorer's name (its id as text when there is no such scorer)."""
+    versions: int
+    scores: int
+    runs: int
+
+
+def scorer_counts(session: Session, *, scorer_id: int) -> ScorerCounts:
+    """How many versions, scores and runs the scorer ``scorer_id`` has."""
+    scorer = session.get(ScorerRecord, scorer_id)
+    name = scorer.name if scorer else str(scorer_id)
+
+    def count(column: Any, owner: Any) -> int:
+        return int(session.exec(select(func.count(column)).where(owner == scorer_id)).one())
+
+    return ScorerCounts(
+        name=name,
+        versions=count(col(ScorerVersionRecord.id), col(ScorerVersionRecord.scorer_id)),
+        scores=count(col(ScoreRecord.id), col(ScoreRecord.scorer_id)),
+        runs=count(col(RunRecord.id), col(RunRecord.scorer_id)),
+    )
+
+
 def latest_version_numbers(session: Session) -> dict[int, int]:
     """Each scorer's newest version number, by scorer id (scorers without one are absent)."""
     query = select(ScorerVersionRecord.scorer_id, func.max(ScorerVersionRecord.version)).group_by(
@@ -168,7 +226,7 @@ def duplicate_scorer(
 
     The spec's ``id`` is renamed to ``new_name`` so the copy scores under its own name.
     """
-    if session.exec(select(ScorerRecord.id).where(ScorerRecord.name == new_name)).first():
+    if scorer_name_taken(session, name=new_name):
         raise ConflictError(f"a scorer named {new_name!r} already exists; choose another name")
     source = get_scorer(session, id=scorer_id)
     spec = copy.deepcopy(get_version(session, scorer_id=scorer_id, version=version).spec)

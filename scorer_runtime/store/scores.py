@@ -7,7 +7,7 @@ so page 1,000 costs what page 1 does.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -17,7 +17,7 @@ from sqlmodel import Session, col, select
 
 from scorer_runtime.store.bulk import gc_paused, insert_scores_sqlite
 from scorer_runtime.store.errors import not_found
-from scorer_runtime.store.tables import OUTCOMES, ScoreRecord, utc_now
+from scorer_runtime.store.tables import OUTCOMES, ExampleRecord, ScoreRecord, utc_now
 
 _COLUMNS = tuple(c.name for c in ScoreRecord.__table__.columns if c.name != "id")  # type: ignore[attr-defined]
 _COLUMN_SET = frozenset(_COLUMNS)
@@ -173,12 +173,48 @@ def list_scores(
     return ScorePage(page, (page[-1].created_at, page[-1].id) if more and page else None)
 
 
+def iter_score_rows(
+    session: Session,
+    *,
+    filter: ScoreFilter | None = None,
+    cap: int | None = None,
+    page_size: int = 2_000,
+) -> Iterator[ScoreRow]:
+    """The filtered scores newest first (the history's order), at most ``cap`` of them (None:
+    all), for a download.
+
+    One query, fetched ``page_size`` rows at a time from its cursor: the database sorts once,
+    where keyset pages would sort again for every page of a large export.
+    """
+    created, ident = col(ScoreRecord.created_at), col(ScoreRecord.id)
+    query = (
+        select(*(getattr(ScoreRecord, name) for name in _ROW_COLUMNS))
+        .where(*(filter or ScoreFilter()).clauses())
+        .order_by(created.desc(), ident.desc())
+        .limit(cap)
+        .execution_options(yield_per=page_size)
+    )
+    for values in session.execute(query):
+        yield ScoreRow(*values)
+
+
 def get_score(session: Session, *, score_id: int) -> ScoreRecord:
     """One score with all its evidence (step results, prompts, judge executions)."""
     found = session.get(ScoreRecord, score_id)
     if found is None:
         raise not_found("score", score_id)
     return found
+
+
+def get_score_with_example(
+    session: Session, *, score_id: int
+) -> tuple[ScoreRecord, ExampleRecord | None]:
+    """One score with all its evidence, and the example it scored (None for a trace score or
+    an example deleted since): what a drill-down into one result shows. Raises NotFoundError.
+    """
+    record = get_score(session, score_id=score_id)
+    example = session.get(ExampleRecord, record.example_id) if record.example_id else None
+    return record, example
 
 
 def scored_example_ids(session: Session, *, run_id: int) -> set[int]:

@@ -1,4 +1,5 @@
-"""Imported agent traces: saved once, merged when imported again, listed, read back, scored.
+"""Imported agent traces: saved once, merged when imported again, listed, read back, scored
+(by the agent scorer versions listed here), and a trace score read back with what it scored.
 
 A trace's spans are stored as plain data (``Span.to_dict()``) with a summary beside them,
 so a list of thousands of traces never reads a span. Importing a trace that is already
@@ -18,7 +19,8 @@ from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from scorer_runtime.store.canonical import jsonable
-from scorer_runtime.store.errors import not_found
+from scorer_runtime.store.errors import NotFoundError, not_found
+from scorer_runtime.store.scores import get_score
 from scorer_runtime.store.tables import (
     ScoreRecord,
     ScorerRecord,
@@ -271,3 +273,73 @@ def trace_scores(
         .limit(limit)
     )
     return [TraceScoreLine(*row) for row in session.execute(query).all()]
+
+
+@dataclass(frozen=True, slots=True)
+class AgentScorerVersion:
+    """A saved version of a live agent scorer (``type: agent``): one that can score traces."""
+
+    scorer_id: int
+    name: str
+    version_id: int
+    version: int
+    note: str
+    spec: dict[str, Any]
+
+
+def agent_scorer_versions(session: Session) -> list[AgentScorerVersion]:
+    """Every version of every agent scorer not archived, by scorer name, newest version
+    first (one statement; the spec's ``type`` is read in the database)."""
+    spec = col(ScorerVersionRecord.spec)
+    query = (
+        select(ScorerVersionRecord, ScorerRecord.name)
+        .join(ScorerRecord, col(ScorerRecord.id) == col(ScorerVersionRecord.scorer_id))
+        .where(col(ScorerRecord.archived_at).is_(None), spec["type"].as_string() == "agent")
+        .order_by(col(ScorerRecord.name), col(ScorerVersionRecord.version).desc())
+    )
+    versions = []
+    for version, name in session.exec(query).all():
+        assert version.id is not None
+        versions.append(
+            AgentScorerVersion(
+                scorer_id=version.scorer_id,
+                name=name,
+                version_id=version.id,
+                version=version.version,
+                note=version.note,
+                spec=version.spec,
+            )
+        )
+    return versions
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTraceScore:
+    """A stored score with what it was made by and on: its scorer's name and version number
+    (None when they are gone) and the stored trace (None when it was deleted since; the
+    score stays)."""
+
+    score: ScoreRecord
+    scorer: str | None
+    version: int | None
+    trace: Trace | None
+
+
+def stored_trace_score(session: Session, *, score_id: int) -> StoredTraceScore:
+    """The score ``score_id`` with its scorer, version and trace; raises NotFoundError when
+    there is no such score (a deleted trace is no error: ``trace`` is None)."""
+    record = get_score(session, score_id=score_id)
+    scorer = session.get(ScorerRecord, record.scorer_id)
+    version = session.get(ScorerVersionRecord, record.scorer_version_id)
+    trace = None
+    if record.trace_id:
+        try:
+            trace = get_trace(session, trace_id=record.trace_id)
+        except NotFoundError:  # the trace was deleted; its score stays
+            trace = None
+    return StoredTraceScore(
+        score=record,
+        scorer=scorer.name if scorer else None,
+        version=version.version if version else None,
+        trace=trace,
+    )

@@ -6,10 +6,11 @@ from __future__ import annotations
 import streamlit as st
 
 from scorer_runtime.store import StoreError, archive_dataset, create_dataset
+from scorer_runtime.store.datasets import DatasetRow, update_dataset
 from studio import services, state
 from studio.components import examples_data
 from studio.components.common import empty_state, show_error
-from studio.examples_logic import DatasetRow, describe_dataset, load_demo_datasets
+from studio.examples_logic import load_demo_datasets
 
 TAB_KEY = "examples-tab"
 TABS = ("Examples", "Import a file", "Export", "Settings")
@@ -163,7 +164,7 @@ def settings(dataset: DatasetRow) -> None:
     if st.button("Save name and description", key="examples-rename-save"):
         try:
             with services.writing() as session:
-                describe_dataset(session, dataset_id=dataset.id, name=name, description=description)
+                update_dataset(session, dataset_id=dataset.id, name=name, description=description)
         except StoreError as error:
             show_error(error)
         else:

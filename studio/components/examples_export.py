@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
+from scorer_runtime.store.datasets import DatasetRow
 from studio.components import examples_data
-from studio.examples_logic import DatasetRow, export_file_name
+from studio.examples_logic import export_file_name
 
 
 def export_section(dataset: DatasetRow) -> None:

@@ -43,17 +43,10 @@ class Exported:
 @st.cache_data(show_spinner=False, ttl=30)
 def cached_scorers(db: str) -> dict[int, str]:
     """Live scorers by id, in name order."""
-    from sqlmodel import col, select
-
-    from scorer_runtime.store import ScorerRecord
+    from scorer_runtime.store.scorers import scorer_names
 
     with services.reading() as session:
-        query = (
-            select(ScorerRecord.id, ScorerRecord.name)
-            .where(col(ScorerRecord.archived_at).is_(None))
-            .order_by(col(ScorerRecord.name))
-        )
-        return {int(i): str(n) for i, n in session.exec(query).all() if i is not None}
+        return scorer_names(session)
 
 
 @st.cache_data(show_spinner=False, ttl=30)

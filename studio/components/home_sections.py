@@ -7,6 +7,8 @@ import os
 import streamlit as st
 
 from scorer_runtime.store import database_url
+from scorer_runtime.store.overview import Overview
+from scorer_runtime.store.overview import overview as read_overview
 from studio import services, state
 from studio.components.common import (
     OUTCOME_LABELS,
@@ -15,8 +17,7 @@ from studio.components.common import (
     format_score,
     show_error,
 )
-from studio.home_logic import KeyStatus, Overview, key_names_in_use, key_statuses, outcome_mix
-from studio.home_logic import overview as read_overview
+from studio.home_logic import KeyStatus, key_names_in_use, key_statuses, outcome_mix
 from studio.scorers_logic import DEMO_DATA_DIR
 
 

@@ -10,13 +10,14 @@ from typing import Any
 
 import streamlit as st
 
+from scorer_runtime.store.compare import RunPair
+from scorer_runtime.store.results import NameBook
 from studio import state
-from studio.compare_logic import RunPair
 from studio.components import results_data as data
 from studio.components.common import RUN_STATUS_LABELS
 from studio.components.results_links import COMPARE_WIDGETS, go_to_runs_button
 from studio.components.results_widgets import id_select, seed
-from studio.results_logic import NameBook, dataset_choices, scorer_choices, version_choices
+from studio.results_logic import dataset_choices, scorer_choices, version_choices
 
 W_MODE, W_BEFORE, W_AFTER, W_SCORER, W_BEFORE_VERSION, W_AFTER_VERSION, W_DATASET = COMPARE_WIDGETS
 _MODES = {"runs": "Two runs", "versions": "Two versions of a scorer on one dataset"}

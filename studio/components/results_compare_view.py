@@ -8,15 +8,9 @@ from datetime import UTC, datetime
 import streamlit as st
 
 from scorer_runtime.store import OUTCOMES
+from scorer_runtime.store.compare import CompareRow, CompareSummary, RunPair
 from studio import services, state
-from studio.compare_logic import (
-    CompareRow,
-    CompareSummary,
-    RunPair,
-    change_words,
-    comparison_csv_file,
-    verdict_words,
-)
+from studio.compare_logic import change_words, comparison_csv_file, verdict_words
 from studio.components import results_data as data
 from studio.components.common import OUTCOME_LABELS, format_score
 from studio.components.results_compare_pick import run_caption

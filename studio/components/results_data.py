@@ -23,21 +23,13 @@ from scorer_runtime.store import (
     score_histogram,
     score_stats,
 )
-from studio import compare_logic as cmp
+from scorer_runtime.store import compare as cmp
+from scorer_runtime.store.aggregates import pass_count, score_spread
+from scorer_runtime.store.results import NameBook, Trends, load_names, version_trends
 from studio import services
+from studio.compare_logic import example_previews
 from studio.results_detail import load_score
-from studio.results_logic import (
-    PAGE_SIZE,
-    Choice,
-    NameBook,
-    ResultsFilter,
-    Trends,
-    load_names,
-    pass_count,
-    run_choices,
-    score_spread,
-    version_trends,
-)
+from studio.results_logic import PAGE_SIZE, Choice, ResultsFilter, run_choices
 
 _TTL = 10
 """Seconds a score read is reused: short, since runs add scores while the page is open."""
@@ -236,5 +228,5 @@ def _compare_page(
             limit=PAGE_SIZE,
             only_changed=only_changed,
         )
-        previews = cmp.example_previews(session, ids=[r.example_id for r in rows])
+        previews = example_previews(session, ids=[r.example_id for r in rows])
         return rows, previews

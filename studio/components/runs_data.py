@@ -25,17 +25,15 @@ from scorer_runtime.store import (
     list_versions,
     request_cancel,
 )
+from scorer_runtime.store.runs import RunLine, RunsPage, run_line, runs_page
 from studio import services
 from studio.runs_logic import (
+    PAGE_SIZE,
     Problem,
-    RunLine,
     RunPlan,
-    RunsPage,
     launch_run,
     plan_problems,
     plan_run,
-    run_line,
-    runs_page,
     stop_launcher,
 )
 
@@ -141,7 +139,7 @@ def line(run_id: int) -> RunLine | None:
 def page(before_id: int | None) -> RunsPage:
     """A page of runs, newest first, read now (runs move while the page is open)."""
     with services.reading() as session:
-        return runs_page(session, before_id=before_id)
+        return runs_page(session, before_id=before_id, limit=PAGE_SIZE)
 
 
 def summary(run_id: int, threshold: float) -> BatchSummary:

@@ -9,6 +9,7 @@ from typing import Literal
 import streamlit as st
 
 from scorer_runtime.store import database_url
+from scorer_runtime.store.runs import RunLine
 from studio import state
 from studio.components import runs_data as data
 from studio.components.common import format_score
@@ -16,7 +17,6 @@ from studio.components.results_links import open_results
 from studio.runs_logic import (
     ACTIVE_PHASES,
     PHASE_LABELS,
-    RunLine,
     RunPhase,
     format_duration,
     format_when,

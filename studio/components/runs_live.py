@@ -6,13 +6,13 @@ from __future__ import annotations
 import streamlit as st
 
 from scorer_runtime.store import database_url, utc_now
+from scorer_runtime.store.runs import RunLine
 from studio import state
 from studio.components import runs_data as data
 from studio.components.common import show_error
 from studio.runs_logic import (
     ACTIVE_PHASES,
     PHASE_LABELS,
-    RunLine,
     RunPhase,
     cost_caption,
     cost_help,
@@ -20,6 +20,7 @@ from studio.runs_logic import (
     format_duration,
     launcher,
     progress_words,
+    run_cost_words,
     run_phase,
     share,
 )
@@ -53,7 +54,7 @@ def _numbers(line: RunLine, phase: RunPhase) -> None:
         help="Examples whose scoring failed (the judge unavailable, an unreadable answer, a "
         "step error). They are recorded, not retried; the run goes on.",
     )
-    cost = line.cost_words
+    cost = run_cost_words(line)
     cols[3].metric("Cost so far", cost_value(cost), help=cost_help(cost, so_far=True))
     if (unknown := cost_caption(cost, so_far=True)) is not None:
         st.caption(unknown)

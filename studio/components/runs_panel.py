@@ -7,6 +7,7 @@ import streamlit as st
 
 from scorer_runtime.batch import BatchSummary
 from scorer_runtime.store import database_url
+from scorer_runtime.store.runs import RunLine
 from studio import state
 from studio.components import runs_data as data
 from studio.components.charts import outcome_chart
@@ -20,7 +21,6 @@ from studio.runs_logic import (
     ACTIVE_PHASES,
     PHASE_LABELS,
     RESUMABLE_PHASES,
-    RunLine,
     RunPhase,
     cost_caption,
     cost_help,

@@ -8,10 +8,11 @@ import os
 
 import streamlit as st
 
+from scorer_runtime.store.runs import RunLine
 from studio import state
 from studio.components import runs_data as data
 from studio.components.common import empty_state, show_error
-from studio.runs_logic import Problem, RunLine, RunPlan, estimate_text, key_checks
+from studio.runs_logic import Problem, RunPlan, estimate_text, key_checks
 
 W = "runs.w."
 W_SCORER, W_VERSION, W_DATASET = W + "scorer", W + "version", W + "dataset"

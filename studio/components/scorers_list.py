@@ -5,11 +5,12 @@ from __future__ import annotations
 import streamlit as st
 
 from scorer_runtime.store import database_url
+from scorer_runtime.store.scorer_list import ScorerLine, ScorerPage, scorer_page
 from studio import services, state
 from studio.components.common import RUN_STATUS_LABELS, empty_state, format_score, show_error
 from studio.components.scorers_actions import render_actions, render_pending
 from studio.components.scorers_versions import render_versions
-from studio.scorers_logic import ScorerLine, ScorerPage, load_demo_scorers, scorer_page
+from studio.scorers_logic import load_demo_scorers
 
 SEARCH_KEY = "scorers.search"
 ARCHIVED_KEY = "scorers.show_archived"

@@ -1,6 +1,7 @@
 """The Examples page's logic, free of Streamlit (unit-tested without a browser).
 
-Datasets (overview, rename, what archiving affects, numbered pages read in the database),
+Datasets (what archiving affects in words, numbered pages as grid rows; the reads are the
+store's),
 the editable grid (cells as text, saving a page's edits all or nothing) and files (preview
 and column mapping of an upload, import, export, the demo datasets).
 """
@@ -8,11 +9,8 @@ and column mapping of an upload, import, export, the demo datasets).
 from studio.examples_logic.datasets import (
     PAGE_SIZE,
     ArchiveImpact,
-    DatasetRow,
     ExamplePage,
     archive_impact,
-    dataset_rows,
-    describe_dataset,
     example_page,
 )
 from studio.examples_logic.files import (
@@ -52,7 +50,6 @@ __all__ = [
     "FIELD_LABELS",
     "PAGE_SIZE",
     "ArchiveImpact",
-    "DatasetRow",
     "ExamplePage",
     "FilePreview",
     "GridChanges",
@@ -65,9 +62,7 @@ __all__ = [
     "cell_text",
     "changes_from_editor",
     "check_file",
-    "dataset_rows",
     "decode_upload",
-    "describe_dataset",
     "example_page",
     "export_bytes",
     "export_file_name",

@@ -1,81 +1,20 @@
-"""Datasets for the Examples page: the overview, renaming, what archiving affects, paging.
+"""Datasets for the Examples page: what archiving affects, in words, and numbered pages of
+examples as grid rows.
 
-The store has no "rename a dataset" and pages examples by keyset only; the page needs both
-(a renamed dataset, and page numbers a person can jump to), so they live here until the
-store offers them.
+The reads are the store's (``dataset_rows``, ``dataset_usage``, ``numbered_example_page``);
+this module words and shapes them for the page.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
-from datetime import datetime
 
-from sqlalchemy import func
-from sqlmodel import Session, col, select
-
-from scorer_runtime.store import (
-    ConflictError,
-    DatasetRecord,
-    ExampleRecord,
-    RunRecord,
-    ScoreRecord,
-    example_counts,
-    get_dataset,
-    list_datasets,
-    list_examples,
-)
+from scorer_runtime.store import Session
+from scorer_runtime.store.datasets import dataset_usage, numbered_example_page
 from studio.examples_logic.grid import GridRow, row_of
 
 PAGE_SIZE = 50
 """Examples per page of the grid: enough to scan, few enough to edit comfortably."""
-
-
-@dataclass(frozen=True, slots=True)
-class DatasetRow:
-    """One dataset as the overview lists it."""
-
-    id: int
-    name: str
-    description: str
-    examples: int
-    created_at: datetime
-    archived: bool
-
-
-def dataset_rows(session: Session, *, include_archived: bool = False) -> list[DatasetRow]:
-    """Every dataset with its number of examples, by name."""
-    counts = example_counts(session)
-    return [
-        DatasetRow(
-            id=int(record.id or 0),
-            name=record.name,
-            description=record.description,
-            examples=counts.get(int(record.id or 0), 0),
-            created_at=record.created_at,
-            archived=record.archived_at is not None,
-        )
-        for record in list_datasets(session, include_archived=include_archived)
-    ]
-
-
-def describe_dataset(
-    session: Session, *, dataset_id: int, name: str, description: str
-) -> DatasetRecord:
-    """Give a dataset a new name and description; the name must be free."""
-    dataset = get_dataset(session, id=dataset_id)
-    name = name.strip()
-    if not name:
-        raise ConflictError("a dataset needs a name")
-    if name != dataset.name:
-        taken = session.exec(select(DatasetRecord.id).where(DatasetRecord.name == name)).first()
-        if taken is not None:
-            raise ConflictError(f"a dataset named {name!r} already exists; choose another name")
-    dataset.name = name
-    dataset.description = description.strip()
-    session.add(dataset)
-    session.flush()
-    return dataset
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,17 +46,9 @@ def _plural(count: int, noun: str) -> str:
 
 
 def archive_impact(session: Session, *, dataset_id: int) -> ArchiveImpact:
-    """How many examples, runs and scores belong to the dataset."""
-    examples = select(func.count(col(ExampleRecord.id))).where(
-        ExampleRecord.dataset_id == dataset_id
-    )
-    runs = select(func.count(col(RunRecord.id))).where(RunRecord.dataset_id == dataset_id)
-    scores = select(func.count(col(ScoreRecord.id))).where(ScoreRecord.dataset_id == dataset_id)
-    return ArchiveImpact(
-        examples=int(session.exec(examples).one()),
-        runs=int(session.exec(runs).one()),
-        scores=int(session.exec(scores).one()),
-    )
+    """How many examples, runs and scores belong to the dataset, ready to be put in words."""
+    usage = dataset_usage(session, dataset_id=dataset_id)
+    return ArchiveImpact(examples=usage.examples, runs=usage.runs, scores=usage.scores)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,30 +73,13 @@ class ExamplePage:
 def example_page(
     session: Session, *, dataset_id: int, page: int = 1, page_size: int = PAGE_SIZE
 ) -> ExamplePage:
-    """Page ``page`` (1-based, clamped to the pages there are) of a dataset, read in the
-    database: the page's first id is found by offset, then the store's keyset read."""
-    total = int(
-        session.exec(
-            select(func.count(col(ExampleRecord.id))).where(ExampleRecord.dataset_id == dataset_id)
-        ).one()
-    )
-    pages = max(1, math.ceil(total / page_size))
-    page = min(max(1, page), pages)
-    skip = (page - 1) * page_size
-    after: int | None = None
-    if skip:
-        after = session.exec(
-            select(ExampleRecord.id)
-            .where(ExampleRecord.dataset_id == dataset_id)
-            .order_by(col(ExampleRecord.id))
-            .offset(skip - 1)
-            .limit(1)
-        ).first()
-    records = list_examples(session, dataset_id=dataset_id, after_id=after, limit=page_size)
+    """Page ``page`` (1-based, clamped to the pages there are) of a dataset as grid rows,
+    read in the database."""
+    found = numbered_example_page(session, dataset_id=dataset_id, page=page, page_size=page_size)
     return ExamplePage(
-        rows=[row_of(r) for r in records],
-        total=total,
-        page=page,
-        pages=pages,
-        first_number=skip + 1 if records else 0,
+        rows=[row_of(record) for record in found.examples],
+        total=found.total,
+        page=found.page,
+        pages=found.pages,
+        first_number=found.first_number,
     )

@@ -17,8 +17,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from sqlmodel import Session, select
-
 from scorer_runtime.batch import (
     FileFormat,
     ImportFailure,
@@ -32,7 +30,8 @@ from scorer_runtime.batch import (
     write_examples,
 )
 from scorer_runtime.batch.cells import format_cell
-from scorer_runtime.store import EXAMPLE_FIELDS, DatasetRecord
+from scorer_runtime.store import EXAMPLE_FIELDS, Session
+from scorer_runtime.store.datasets import dataset_names
 
 DEMO_DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 """The repository's ``data/`` folder, holding the demo datasets."""
@@ -200,7 +199,7 @@ def export_file_name(dataset_name: str, format: FileFormat) -> str:
 
 def load_demo_datasets(session: Session, *, data_dir: Path = DEMO_DATA_DIR) -> list[str]:
     """Import the demo datasets whose names are not taken yet; returns the names loaded."""
-    taken = set(session.exec(select(DatasetRecord.name)).all())
+    taken = dataset_names(session)
     loaded = []
     for path in sorted((data_dir / "datasets").glob("*.jsonl")):
         if path.stem not in taken:

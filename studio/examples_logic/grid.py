@@ -12,19 +12,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import func
-from sqlmodel import Session, col, select
-
 from scorer_runtime.batch.cells import CellError, format_cell, parse_cell
 from scorer_runtime.store import (
     EXAMPLE_FIELDS,
     ExampleData,
     ExampleRecord,
-    ScoreRecord,
+    Session,
     add_examples,
     delete_example,
     update_example,
 )
+from scorer_runtime.store.datasets import example_score_counts
 
 COLUMN_LABELS: dict[str, str] = {
     "input": "Input",
@@ -218,19 +216,13 @@ def _row_name(numbers: Mapping[int, int], example_id: int) -> str:
 def _undeletable(
     session: Session, example_ids: Sequence[int], numbers: Mapping[int, int]
 ) -> list[GridProblem]:
-    if not example_ids:
-        return []
-    query = (
-        select(ScoreRecord.example_id, func.count(col(ScoreRecord.id)))
-        .where(col(ScoreRecord.example_id).in_(example_ids))
-        .group_by(col(ScoreRecord.example_id))
-    )
+    counts = example_score_counts(session, example_ids=example_ids)
     return [
         GridProblem(
-            _row_name(numbers, int(example_id or 0)),
+            _row_name(numbers, example_id),
             None,
             f"it has {count} stored score{'s' if count != 1 else ''}, so it cannot be deleted "
             "(the scores point at it). Keep it, or archive the dataset and import a new one",
         )
-        for example_id, count in session.exec(query).all()
+        for example_id, count in counts.items()
     ]

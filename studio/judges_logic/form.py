@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import ValidationError
-from sqlmodel import Session, select
 
 from scorer_runtime.spec import JudgeSpec, RetryPolicySpec
-from scorer_runtime.store import ConflictError, JudgeProfileRecord, save_judge_profile
+from scorer_runtime.store import ConflictError, JudgeProfileRecord, Session, save_judge_profile
+from scorer_runtime.store.judges import judge_profile_exists
 
 JsonMode = Literal["auto", "native", "system", "inline"]
 JSON_MODES: dict[JsonMode, tuple[str, str]] = {
@@ -252,12 +252,7 @@ def save_profile(session: Session, form: JudgeForm, *, new: bool) -> JudgeProfil
         raise JudgeFormError(problems + e.problems) from None
     if problems:
         raise JudgeFormError(problems)
-    if (
-        new
-        and session.exec(
-            select(JudgeProfileRecord.id).where(JudgeProfileRecord.name == name)
-        ).first()
-    ):
+    if new and judge_profile_exists(session, name=name):
         raise ConflictError(
             f"a judge named {name!r} already exists; choose another name, or edit that judge"
         )

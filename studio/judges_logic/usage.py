@@ -1,7 +1,8 @@
-"""Which scorers name a judge profile, so deleting one can say what it affects.
+"""Which scorers name a judge profile, in words, so deleting one can say what it affects.
 
 Scorer specs refer to a profile by name, on the scorer (``"judge": "strict-gpt"``) or on a
-prompt step. A version naming a deleted profile can no longer be run or compiled.
+prompt step. A version naming a deleted profile can no longer be run or compiled. The
+reading is :func:`scorer_runtime.store.judges.profile_usage_by_name`.
 """
 
 from __future__ import annotations
@@ -10,14 +11,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlmodel import Session, col, select
-
-from scorer_runtime.store import ScorerRecord, ScorerVersionRecord
+from scorer_runtime.store import Session
+from scorer_runtime.store.judges import profile_usage_by_name, spec_profile_names
 
 
 def spec_uses_profile(spec: Mapping[str, Any], name: str) -> bool:
     """Whether a spec (plain data) names the profile, on the scorer or on any step."""
-    return name in _profile_names(spec)
+    return name in spec_profile_names(spec)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,31 +43,7 @@ def profile_uses(session: Session, *, name: str) -> list[ProfileUse]:
 
 def profile_uses_by_name(session: Session) -> dict[str, list[ProfileUse]]:
     """For every profile name a spec refers to, the scorers that do (one read of the specs)."""
-    query = (
-        select(ScorerRecord.name, ScorerVersionRecord.version, ScorerVersionRecord.spec)
-        .join(ScorerRecord, col(ScorerRecord.id) == col(ScorerVersionRecord.scorer_id))
-        .order_by(col(ScorerRecord.name), col(ScorerVersionRecord.version))
-    )
-    found: dict[str, dict[str, list[int]]] = {}
-    latest: dict[str, int] = {}
-    for scorer, version, spec in session.exec(query).all():
-        latest[scorer] = version
-        for name in _profile_names(spec):
-            found.setdefault(name, {}).setdefault(scorer, []).append(version)
     return {
-        name: [
-            ProfileUse(scorer, versions, versions[-1] == latest[scorer])
-            for scorer, versions in scorers.items()
-        ]
-        for name, scorers in found.items()
+        name: [ProfileUse(u.scorer, list(u.versions), u.latest) for u in usages]
+        for name, usages in profile_usage_by_name(session).items()
     }
-
-
-def _profile_names(spec: Any) -> set[str]:
-    if not isinstance(spec, Mapping):
-        return set()
-    refs = [spec.get("judge")]
-    steps = spec.get("steps")
-    if isinstance(steps, list):
-        refs += [step.get("judge") for step in steps if isinstance(step, Mapping)]
-    return {ref for ref in refs if isinstance(ref, str)}

@@ -1,8 +1,9 @@
 """What the Runs page computes, free of Streamlit (tested without a browser).
 
 ``plan`` says what a run will do before it starts (judge calls, keys, problems); ``launch``
-starts a run's process in the background and tells whether it is alive; ``history`` lists
-runs with their names, counts and mean, and says where each one is.
+starts a run's process in the background and tells whether it is alive; ``history`` says
+where each run is (the runs, with their names, counts and mean, are read by
+``scorer_runtime.store.runs``).
 ``words`` puts a run's numbers in plain words.
 """
 
@@ -11,13 +12,9 @@ from studio.runs_logic.history import (
     PAGE_SIZE,
     PHASE_LABELS,
     RESUMABLE_PHASES,
-    RunLine,
     RunPhase,
-    RunsPage,
-    run_line,
     run_phase,
     runner_is_gone,
-    runs_page,
 )
 from studio.runs_logic.launch import (
     RUNS_DIR_NAME,
@@ -51,6 +48,7 @@ from studio.runs_logic.words import (
     format_duration,
     format_when,
     progress_words,
+    run_cost_words,
     share,
 )
 
@@ -65,10 +63,8 @@ __all__ = [
     "KeyCheck",
     "Launcher",
     "Problem",
-    "RunLine",
     "RunPhase",
     "RunPlan",
-    "RunsPage",
     "cli_command",
     "cost_caption",
     "cost_help",
@@ -87,11 +83,10 @@ __all__ = [
     "plan_run",
     "progress_words",
     "record_path",
-    "run_line",
+    "run_cost_words",
     "run_phase",
     "runner_is_gone",
     "runs_dir",
-    "runs_page",
     "share",
     "stop_launcher",
 ]

@@ -12,10 +12,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from sqlmodel import Session
-
 from scorer_runtime.judge.config import Judge
-from scorer_runtime.store import count_examples, get_dataset, get_scorer, get_version_by_id
+from scorer_runtime.store import (
+    Session,
+    count_examples,
+    get_dataset,
+    get_scorer,
+    get_version_by_id,
+)
 
 STEP_WORDS = {
     "preprocess": "the preparation step",

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from scorer_runtime.batch.summary import CostWords, format_dollars
+from scorer_runtime.batch.summary import CostWords, cost_words, format_dollars
+from scorer_runtime.store.runs import RunLine
 
 UNPRICED_WHY = (
     "Results without a price asked the judge but have no known cost, so they are not in the "
@@ -33,6 +34,11 @@ def format_cost(cost: float | None) -> str:
     """A judge cost in dollars, precise enough for fractions of a cent (a total that may
     leave unpriced results out is said with ``cost_words`` instead)."""
     return "—" if cost is None else format_dollars(cost)
+
+
+def run_cost_words(line: RunLine) -> CostWords:
+    """The run's cost so far in words, saying how much of it is known."""
+    return cost_words(line.cost, line.priced, line.unpriced)
 
 
 def cost_value(words: CostWords) -> str:

@@ -7,6 +7,7 @@ from datetime import date
 import pytest
 
 from scorer_runtime.store import HistogramBin, ScoreFilter, read_session, score_histogram
+from scorer_runtime.store.results import TrendPoint, load_names, version_trends
 from studio.components.charts import (
     FAIL_HEX,
     OUTCOME_HEX,
@@ -16,7 +17,7 @@ from studio.components.charts import (
     trend_chart,
 )
 from studio.components.common import OUTCOME_LABELS
-from studio.results_logic import OutcomeShare, TrendPoint, load_names, version_trends
+from studio.results_logic import OutcomeShare
 
 from .test_results_seed import seed_history
 

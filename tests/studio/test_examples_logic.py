@@ -12,18 +12,17 @@ from sqlmodel import Session
 
 from scorer_runtime.batch import ImportFailure
 from scorer_runtime.store import (
-    ConflictError,
     ExampleData,
     add_examples,
     add_scores,
     create_dataset,
     create_run,
-    get_dataset,
     list_examples,
     read_session,
     save_scorer_version,
     session_scope,
 )
+from scorer_runtime.store.datasets import dataset_rows
 from studio.examples_logic import (
     ArchiveImpact,
     GridChanges,
@@ -33,8 +32,6 @@ from studio.examples_logic import (
     cell_text,
     changes_from_editor,
     check_file,
-    dataset_rows,
-    describe_dataset,
     example_page,
     export_bytes,
     export_file_name,
@@ -86,35 +83,6 @@ def _score(engine, dataset_id: int, example_id: int) -> None:
 
 
 # -- datasets --------------------------------------------------------------------------------
-
-
-def test_dataset_rows_count_examples_and_hide_archived(studio_db):
-    first = _dataset(studio_db, "a", 3)
-    _dataset(studio_db, "b", 0)
-    with session_scope(studio_db) as session:
-        get_dataset(session, id=first).archived_at = get_dataset(session, id=first).created_at
-    with read_session(studio_db) as session:
-        active = dataset_rows(session)
-        everything = dataset_rows(session, include_archived=True)
-    assert [(r.name, r.examples) for r in active] == [("b", 0)]
-    assert [(r.name, r.examples, r.archived) for r in everything] == [
-        ("a", 3, True),
-        ("b", 0, False),
-    ]
-
-
-def test_describe_dataset_renames_and_refuses_a_taken_name(studio_db):
-    first = _dataset(studio_db, "a")
-    _dataset(studio_db, "b")
-    with session_scope(studio_db) as session:
-        describe_dataset(session, dataset_id=first, name="  renamed ", description="new words")
-    with read_session(studio_db) as session:
-        record = get_dataset(session, id=first)
-        assert (record.name, record.description) == ("renamed", "new words")
-    with pytest.raises(ConflictError, match="already exists"), session_scope(studio_db) as session:
-        describe_dataset(session, dataset_id=first, name="b", description="")
-    with pytest.raises(ConflictError, match="needs a name"), session_scope(studio_db) as session:
-        describe_dataset(session, dataset_id=first, name="  ", description="")
 
 
 def test_archive_impact_counts_examples_runs_and_scores(studio_db):

@@ -12,9 +12,10 @@ from scorer_runtime.store import (
     list_scorers,
     read_session,
     save_judge_profile,
+    save_scorer_version,
     session_scope,
 )
-from studio.home_logic import key_statuses, outcome_mix, spec_key_names
+from studio.home_logic import key_names_in_use, key_statuses, outcome_mix
 
 SECRET = "sk-this-value-must-never-show"
 
@@ -116,13 +117,14 @@ def test_key_statuses_list_well_known_and_named_variables():
     )
 
 
-def test_spec_key_names_reads_scorer_and_step_judges():
-    spec = {
-        "judge": {"api_key_env": "A_KEY"},
-        "steps": [{"step": "analyze", "judge": {"api_key_env": "B_KEY"}}, {"step": "x"}],
-    }
-    assert spec_key_names(spec) == ["A_KEY", "B_KEY"]
-    assert spec_key_names({"judge": "profile-name", "steps": []}) == []
+def test_key_names_in_use_say_who_names_each_variable(studio_db):
+    step_judge = {"step": "analyze", "judge": {"model": "openai/x", "api_key_env": "SHARED"}}
+    with session_scope(studio_db) as session:
+        save_judge_profile(session, name="fast", model="openai/x", api_key_env="SHARED")
+        save_scorer_version(session, spec={"id": "tone", "description": "d", "steps": [step_judge]})
+    with read_session(studio_db) as session:
+        named = key_names_in_use(session)
+    assert named == {"SHARED": ["judge “fast”", "scorer “tone”"]}
 
 
 def test_outcome_mix_in_words():

@@ -22,8 +22,8 @@ from scorer_runtime.store import (
     save_scorer_version,
     session_scope,
 )
+from scorer_runtime.store.results import load_names
 from studio.results_detail import load_score, score_detail
-from studio.results_logic import load_names
 
 from .test_results_seed import History, seed_history
 

@@ -21,7 +21,14 @@ from scorer_runtime.store import (
     request_cancel,
     session_scope,
 )
-from studio.runs_logic import UNPRICED_WHY, cost_caption, cost_help, cost_value, run_line
+from scorer_runtime.store.runs import run_line
+from studio.runs_logic import (
+    UNPRICED_WHY,
+    cost_caption,
+    cost_help,
+    cost_value,
+    run_cost_words,
+)
 
 from .test_runs_helpers import KEY_ENV, judge_spec, make_dataset, save_spec
 
@@ -193,7 +200,7 @@ def test_the_run_line_counts_priced_and_unpriced_results(studio_db, monkeypatch,
     assert line is not None
     # Unpriced: the two answers on a model without a price, and the refused call.
     assert (line.priced, line.unpriced, line.scored) == (0, 3, 2)
-    assert str(line.cost_words) == "unknown (3 results on an unpriced model)"
+    assert str(run_cost_words(line)) == "unknown (3 results on an unpriced model)"
 
 
 async def test_the_live_cost_says_it_is_only_what_is_known_so_far(

@@ -16,25 +16,19 @@ from pathlib import Path
 import pytest
 
 from scorer_runtime.store import (
-    ScoreFilter,
-    add_scores,
     count_examples,
     create_run,
-    finish_run,
     get_dataset,
     get_scorer,
     latest_version,
-    list_examples,
     read_session,
     save_judge_profile,
-    score_stats,
     session_scope,
     utc_now,
 )
-from scorer_runtime.store.runs import STALE_AFTER
+from scorer_runtime.store.runs import STALE_AFTER, RunLine, run_line
 from studio.runs_logic import (
     Launcher,
-    RunLine,
     cli_command,
     estimate_text,
     format_cost,
@@ -48,10 +42,8 @@ from studio.runs_logic import (
     plan_problems,
     plan_run,
     progress_words,
-    run_line,
     run_phase,
     runner_is_gone,
-    runs_page,
     share,
     stop_launcher,
 )
@@ -238,60 +230,6 @@ def test_a_launched_process_makes_a_run_starting_or_not_started():
     assert run_phase(cancelled, earlier) == "cancelled"
     assert run_phase(_line(status="done", finished_at=now), alive) == "done"
     assert run_phase(_line(status="failed", finished_at=now), None) == "failed"
-
-
-# -- the list ------------------------------------------------------------------------------------
-
-
-def _scores(run, scores: list[float | None], example_ids: list[int]) -> list[dict]:
-    return [
-        {
-            "run_id": run.id,
-            "scorer_id": run.scorer_id,
-            "scorer_version_id": run.scorer_version_id,
-            "dataset_id": run.dataset_id,
-            "example_id": example_id,
-            "score": score,
-            "outcome": "scored" if score is not None else "step_error",
-        }
-        for score, example_id in zip(scores, example_ids, strict=True)
-    ]
-
-
-def test_runs_come_a_page_at_a_time_newest_first_with_their_mean(demo_db):
-    version_id, dataset_id = _version_and_dataset(demo_db, "keyword-coverage", "customer_support")
-    with session_scope(demo_db) as session:
-        runs = [
-            create_run(session, scorer_version_id=version_id, dataset_id=dataset_id)
-            for _ in range(23)
-        ]
-        examples = [e.id for e in list_examples(session, dataset_id=dataset_id)][:4]
-        add_scores(session, rows=_scores(runs[5], [0.2, 0.9, None, 1.0], examples))
-        finish_run(session, run_id=runs[5].id, status="done")
-    ids = [run.id for run in runs]
-    seen: list[int] = []
-    before = None
-    with read_session(demo_db) as session:
-        while True:
-            page = runs_page(session, before_id=before, limit=10)
-            assert 0 < len(page.lines) <= 10
-            seen += [line.run_id for line in page.lines]
-            if page.older_than is None:
-                break
-            before = page.older_than
-        stats = score_stats(session, filter=ScoreFilter(run_id=ids[5]))
-        line = run_line(session, run_id=ids[5])
-        assert run_line(session, run_id=max(ids) + 1) is None
-    assert seen == sorted(ids, reverse=True)
-    assert line.scored == stats.count == 3
-    assert line.mean == pytest.approx(stats.mean)
-    assert (line.done, line.failed, line.total) == (4, 1, line.total)
-    assert line.remaining == line.total - 4
-    assert (line.scorer, line.dataset, line.status) == (
-        "keyword-coverage",
-        "customer_support",
-        "done",
-    )
 
 
 # -- the process in the background ---------------------------------------------------------------

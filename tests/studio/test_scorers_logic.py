@@ -1,4 +1,7 @@
-"""The scorers page's Streamlit-free logic: search and pages in SQL, names, diffs of versions."""
+"""The scorers page's Streamlit-free logic: names, what archiving keeps, diffs of versions.
+
+The list's search and pages are tested with the store (tests/store/test_scorer_list.py).
+"""
 
 from __future__ import annotations
 
@@ -17,7 +20,6 @@ from studio.scorers_logic import (
     copy_name,
     load_demo_scorers,
     scorer_name_problem,
-    scorer_page,
     suggest_id,
 )
 
@@ -26,33 +28,7 @@ def _spec(name: str, description: str = "d", **extra) -> dict:
     return {"id": name, "description": description, "steps": [], **extra}
 
 
-def test_search_matches_every_word_and_escapes_wildcards(studio_db):
-    with session_scope(studio_db) as session:
-        save_scorer_version(session, spec=_spec("tone", "Is the answer polite?"))
-        save_scorer_version(session, spec=_spec("pct", "Counts 100% of the claims"))
-        save_scorer_version(session, spec=_spec("under_score", "plain"))
-    with read_session(studio_db) as session:
-        assert [line.name for line in scorer_page(session, search="POLITE answer").lines] == [
-            "tone"
-        ]
-        assert [line.name for line in scorer_page(session, search="100%").lines] == ["pct"]
-        assert [line.name for line in scorer_page(session, search="r_s").lines] == ["under_score"]
-        assert scorer_page(session, search="%").total == 1  # a literal %, not a wildcard
-        assert scorer_page(session, search="nothing here").lines == []
-
-
-def test_page_numbers_clamp_and_count(studio_db):
-    with session_scope(studio_db) as session:
-        for n in range(5):
-            save_scorer_version(session, spec=_spec(f"s{n}"))
-    with read_session(studio_db) as session:
-        page = scorer_page(session, page=9, page_size=2)
-    assert page.page == 2
-    assert page.pages == 3
-    assert [line.name for line in page.lines] == ["s4"]
-
-
-def test_last_run_mean_counts_only_scored_results(studio_db):
+def test_archive_impact_says_what_is_kept(studio_db):
     with session_scope(studio_db) as session:
         v1 = save_scorer_version(session, spec=_spec("a"))
         v2 = save_scorer_version(session, spec=_spec("a", "changed"), note="second")
@@ -95,14 +71,9 @@ def test_last_run_mean_counts_only_scored_results(studio_db):
         )
         finish_run(session, run_id=new.id, status="done")
     with read_session(studio_db) as session:
-        (line,) = scorer_page(session).lines
-        impact = archive_impact(session, scorer_id=line.scorer_id)
-    assert (line.versions, line.latest_version, line.latest_note) == (2, 2, "second")
-    assert line.last_run_id == new.id
-    assert line.last_run_status == "done"
-    assert abs(line.last_run_mean - 0.4) < 1e-9
-    assert line.last_run_scored == 2
-    assert (impact.versions, impact.runs, impact.scores) == (2, 2, 4)
+        impact = archive_impact(session, scorer_id=v1.scorer_id)
+    assert (impact.name, impact.versions, impact.runs, impact.scores) == ("a", 2, 2, 4)
+    assert "“a” from the lists" in impact.sentence()
     assert "2 versions, 2 runs and 4 stored scores are kept" in impact.sentence()
 
 

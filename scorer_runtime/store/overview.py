@@ -1,0 +1,176 @@
+"""The database at a glance: how much is stored, the latest runs, the key variables named.
+
+What a home page or a status command shows first. Key *values* are never stored, so
+:func:`key_name_uses` only says which environment variables saved judges and scorers name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+from sqlalchemy import ColumnElement, func
+from sqlmodel import Session, col, select
+
+from scorer_runtime.store.aggregates import score_stats
+from scorer_runtime.store.scores import ScoreFilter
+from scorer_runtime.store.tables import (
+    DatasetRecord,
+    ExampleRecord,
+    JudgeProfileRecord,
+    RunRecord,
+    ScorerRecord,
+    ScorerVersionRecord,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class RecentRun:
+    """One recent run: what ran on what, where it is, and its scores so far."""
+
+    run_id: int
+    scorer: str
+    version: int
+    dataset: str
+    status: str
+    created_at: datetime
+    total: int
+    done: int
+    scored: int
+    mean: float | None
+    outcome_counts: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Overview:
+    """What the database holds: live scorers and datasets, all versions, examples and runs."""
+
+    scorers: int
+    versions: int
+    datasets: int
+    examples: int
+    runs: int
+    latest_runs: list[RecentRun] = field(default_factory=list)
+
+    @property
+    def is_empty(self) -> bool:
+        """Nothing to show yet: no scorer and no dataset."""
+        return self.scorers == 0 and self.datasets == 0
+
+
+def _count(session: Session, column: Any, *where: ColumnElement[bool]) -> int:
+    return int(session.exec(select(func.count(column)).where(*where)).one())
+
+
+def overview(session: Session, *, runs: int = 5) -> Overview:
+    """Counts of scorers, versions, datasets, examples and runs, and the latest ``runs`` runs.
+
+    Archived scorers and datasets (and the examples of archived datasets) are not counted:
+    they are hidden from every list.
+    """
+    live_scorer = col(ScorerRecord.archived_at).is_(None)
+    live_dataset = col(DatasetRecord.archived_at).is_(None)
+    examples = session.exec(
+        select(func.count(col(ExampleRecord.id)))
+        .join(DatasetRecord, col(DatasetRecord.id) == col(ExampleRecord.dataset_id))
+        .where(live_dataset)
+    ).one()
+    return Overview(
+        scorers=_count(session, col(ScorerRecord.id), live_scorer),
+        versions=_count(session, col(ScorerVersionRecord.id)),
+        datasets=_count(session, col(DatasetRecord.id), live_dataset),
+        examples=int(examples),
+        runs=_count(session, col(RunRecord.id)),
+        latest_runs=latest_runs(session, limit=runs),
+    )
+
+
+def latest_runs(session: Session, *, limit: int = 5) -> list[RecentRun]:
+    """The newest runs with their scorer, version, dataset, status and score statistics."""
+    query = (
+        select(RunRecord, ScorerRecord.name, ScorerVersionRecord.version, DatasetRecord.name)
+        .join(ScorerRecord, col(ScorerRecord.id) == col(RunRecord.scorer_id))
+        .join(ScorerVersionRecord, col(ScorerVersionRecord.id) == col(RunRecord.scorer_version_id))
+        .join(DatasetRecord, col(DatasetRecord.id) == col(RunRecord.dataset_id))
+        .order_by(col(RunRecord.id).desc())
+        .limit(limit)
+    )
+    lines = []
+    for run, scorer, version, dataset in session.exec(query).all():
+        assert run.id is not None
+        stats = score_stats(session, filter=ScoreFilter(run_id=run.id))
+        lines.append(
+            RecentRun(
+                run_id=run.id,
+                scorer=scorer,
+                version=version,
+                dataset=dataset,
+                status=run.status,
+                created_at=run.created_at,
+                total=run.total,
+                done=stats.total,
+                scored=stats.count,
+                mean=stats.mean,
+                outcome_counts=stats.outcome_counts,
+            )
+        )
+    return lines
+
+
+@dataclass(frozen=True, slots=True)
+class KeyNameUse:
+    """A key variable named by a saved judge profile or by a scorer's latest version."""
+
+    env: str
+    """The environment variable's name (never its value)."""
+    kind: Literal["judge", "scorer"]
+    name: str
+    """The judge profile's or the scorer's name."""
+
+
+def key_name_uses(session: Session) -> list[KeyNameUse]:
+    """Every key variable named by a judge profile, then by a live scorer's latest version."""
+    uses = [
+        KeyNameUse(env, "judge", name)
+        for name, env in session.exec(
+            select(JudgeProfileRecord.name, JudgeProfileRecord.api_key_env)
+        ).all()
+        if env
+    ]
+    for scorer_name, spec in _latest_specs(session):
+        uses += [KeyNameUse(env, "scorer", scorer_name) for env in spec_key_names(spec)]
+    return uses
+
+
+def _latest_specs(session: Session) -> list[tuple[str, dict[str, object]]]:
+    latest = (
+        select(ScorerVersionRecord.scorer_id, func.max(ScorerVersionRecord.version).label("v"))
+        .group_by(col(ScorerVersionRecord.scorer_id))
+        .subquery()
+    )
+    query = (
+        select(ScorerRecord.name, ScorerVersionRecord.spec)
+        .join(ScorerVersionRecord, col(ScorerVersionRecord.scorer_id) == col(ScorerRecord.id))
+        .join(
+            latest,
+            (latest.c.scorer_id == col(ScorerVersionRecord.scorer_id))
+            & (latest.c.v == col(ScorerVersionRecord.version)),
+        )
+        .where(col(ScorerRecord.archived_at).is_(None))
+    )
+    return [(str(name), dict(spec)) for name, spec in session.exec(query).all()]
+
+
+def spec_key_names(spec: Mapping[str, object]) -> list[str]:
+    """The key variables a spec's judges name (the scorer's judge and any step's own).
+
+    A judge given by profile name (a string) names none itself: its profile does.
+    """
+    judges = [spec.get("judge")]
+    steps = spec.get("steps")
+    if isinstance(steps, list):
+        judges += [step.get("judge") for step in steps if isinstance(step, Mapping)]
+    names = [j.get("api_key_env") for j in judges if isinstance(j, Mapping)]
+    return sorted({str(n) for n in names if n})
