@@ -12,6 +12,7 @@ import asyncio
 import os
 import subprocess
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -43,6 +44,8 @@ app.add_typer(datasets_app, name="datasets")
 app.add_typer(traces_app, name="traces")
 app.add_typer(db_app, name="db")
 app.command("seed")(seed)
+
+_APP_FILE = Path(__file__).resolve().parent.parent / "studio" / "app.py"
 
 
 @app.callback()
@@ -77,7 +80,9 @@ def ui(
     command = [
         sys.executable,
         "-m",
-        "studio",  # Streamlit serving studio/app.py, with the studio's modules loaded early
+        "streamlit",
+        "run",
+        str(_APP_FILE),
         "--server.address",
         address,
         "--server.port",
