@@ -218,9 +218,9 @@ class RunLine:
     scored: int = 0
     mean: float | None = None
     priced: int = 0
-    """Stored results that called the judge and have a cost."""
+    """Stored results with a positive cost (see ``aggregates.priced_unpriced_columns``)."""
     unpriced: int = 0
-    """Stored results that called the judge but have no cost (no price for the model)."""
+    """Stored results that called the judge without a known price (a NULL cost)."""
 
     @property
     def remaining(self) -> int:
