@@ -170,7 +170,7 @@ def traces_score(
         raise fail(f"the judge cannot be called: {e}; nothing was scored") from None
     finally:
         made.dispose()
-    out.print(_outcome_words(outcomes, label))
+    out.print(_outcome_words(outcomes, label, scorer))
     unsuccessful = [o for o in outcomes if o.status != "scored"]
     if unsuccessful:
         out.print(_outcomes_table(unsuccessful[:_SHOWN]))
@@ -208,12 +208,12 @@ def _score_with_progress(
     return outcomes
 
 
-def _outcome_words(outcomes: list[TraceScoreOutcome], label: str) -> str:
+def _outcome_words(outcomes: list[TraceScoreOutcome], label: str, scorer: str) -> str:
     counts = Counter(o.status for o in outcomes)
     scores = [o.score for o in outcomes if o.score is not None]
     mix = ", ".join(f"{n} {status.replace('_', ' ')}" for status, n in sorted(counts.items()))
     mean = f"; mean {sum(scores) / len(scores):.3f}" if scores else ""
-    return f"{label}: {mix}{mean}. See them with: scorer-studio history {label.split(' v')[0]}"
+    return f"{label}: {mix}{mean}. See them with: scorer-studio history {scorer}"
 
 
 def _traces_table(rows: list[TraceSummary], *, title: str) -> Table:
