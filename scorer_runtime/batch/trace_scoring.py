@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 _JUDGE_KINDS = frozenset(kind.value for kind in ErrorKind) - {ErrorKind.FORMAT.value}
 WRITE_EVERY = 50
 """Outcomes stored per write while scoring."""
+TRACES_PER_BATCH = 500
+"""Stored traces read (and scored) at a time."""
 
 
 def stored_outcome(outcome: TraceScoreOutcome) -> Outcome:
@@ -140,7 +142,8 @@ def score_stored_traces(
 
     Checks the scorer's judges first (raising JudgeConfigError, e.g. for a key variable
     that is not set, before any trace is scored); SpecError when the stored version no
-    longer compiles. ``api_base`` points every judge at another OpenAI-compatible server.
+    longer compiles; NotFoundError for a trace deleted meanwhile (what was scored before it
+    stays stored). ``api_base`` points every judge at another OpenAI-compatible server.
     """
     from scorer_runtime.batch.stored import check_judges, compile_version
     from scorer_runtime.store import get_traces, read_session, session_scope
@@ -148,9 +151,9 @@ def score_stored_traces(
 
     version_id = version.id
     assert version_id is not None
+    ids = list(trace_ids)
     with read_session(engine) as session:
         scorer = compile_version(session, version, api_base=api_base)
-        traces = get_traces(session, trace_ids=list(trace_ids))
     check_judges(scorer)
     pending: list[TraceScoreOutcome] = []
 
@@ -172,9 +175,15 @@ def score_stored_traces(
         if on_outcome is not None:
             on_outcome(outcome)
 
+    outcomes: list[TraceScoreOutcome] = []
     try:
-        return score_traces_sync(
-            scorer, None, traces, concurrency=concurrency, on_outcome=completed
-        )
+        # A batch of traces at a time: memory stays bounded however many are stored.
+        for start in range(0, len(ids), TRACES_PER_BATCH):
+            with read_session(engine) as session:
+                traces = get_traces(session, trace_ids=ids[start : start + TRACES_PER_BATCH])
+            outcomes += score_traces_sync(
+                scorer, None, traces, concurrency=concurrency, on_outcome=completed
+            )
     finally:
         flush()  # what completed is kept, even when scoring is interrupted
+    return outcomes

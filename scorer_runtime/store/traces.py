@@ -100,8 +100,7 @@ def save_traces(session: Session, *, traces: Iterable[Trace], source: str = "") 
     """
     status: dict[str, str] = {}  # trace id → added / updated / unchanged, in import order
     incoming = list(traces)
-    query = select(TraceRecord).where(col(TraceRecord.trace_id).in_([t.trace_id for t in incoming]))
-    existing = {r.trace_id: r for r in session.exec(query).all()}
+    existing = _records(session, [t.trace_id for t in incoming])
     for trace in incoming:
         record = existing.get(trace.trace_id)
         if record is None:
@@ -125,6 +124,22 @@ def save_traces(session: Session, *, traces: Iterable[Trace], source: str = "") 
         return [trace_id for trace_id, s in status.items() if s == state]
 
     return TraceSaveSummary(having("added"), having("updated"), having("unchanged"))
+
+
+_IDS_PER_QUERY = 500
+"""Trace ids per ``IN (...)``: a file of many thousand traces stays within SQLite's limit of
+bound parameters, and each query stays small."""
+
+
+def _records(session: Session, trace_ids: Sequence[str]) -> dict[str, TraceRecord]:
+    """The stored records of these trace ids, by id (ids not stored are left out)."""
+    ids = list(dict.fromkeys(trace_ids))
+    found: dict[str, TraceRecord] = {}
+    for start in range(0, len(ids), _IDS_PER_QUERY):
+        chunk = ids[start : start + _IDS_PER_QUERY]
+        query = select(TraceRecord).where(col(TraceRecord.trace_id).in_(chunk))
+        found.update((r.trace_id, r) for r in session.exec(query).all())
+    return found
 
 
 def _trace_of(record: TraceRecord) -> Trace:
@@ -170,8 +185,7 @@ def count_traces(session: Session, *, search: str | None = None) -> int:
 def get_traces(session: Session, *, trace_ids: Sequence[str]) -> list[Trace]:
     """The stored traces with these ids, in the order asked; raises NotFoundError naming
     the first id that is not stored."""
-    query = select(TraceRecord).where(col(TraceRecord.trace_id).in_(list(trace_ids)))
-    found = {r.trace_id: r for r in session.exec(query).all()}
+    found = _records(session, trace_ids)
     for trace_id in trace_ids:
         if trace_id not in found:
             raise not_found("trace", trace_id)
@@ -195,10 +209,8 @@ def all_trace_ids(session: Session, *, search: str | None = None) -> list[str]:
 
 def delete_traces(session: Session, *, trace_ids: Sequence[str]) -> int:
     """Forget stored traces (their scores stay); returns how many were deleted."""
-    records = session.exec(
-        select(TraceRecord).where(col(TraceRecord.trace_id).in_(list(trace_ids)))
-    ).all()
-    for record in records:
+    records = _records(session, trace_ids)
+    for record in records.values():
         session.delete(record)
     session.flush()
     return len(records)

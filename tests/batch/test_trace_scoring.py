@@ -149,3 +149,39 @@ def test_rows_of_outcomes_without_a_result_keep_the_reason(stored):
         None,
         "the trace has no agent run",
     )
+
+
+def test_many_traces_are_read_and_scored_a_batch_at_a_time(engine, monkeypatch):
+    """More traces than one batch (and than one IN (...) of ids): every one is scored once."""
+    from datetime import UTC, datetime, timedelta
+
+    import scorer_runtime.batch.trace_scoring as trace_scoring
+    from scorer_runtime.store import all_trace_ids, delete_traces, scored_trace_ids
+    from scorer_runtime.traces import Span, Trace
+
+    monkeypatch.setattr(trace_scoring, "TRACES_PER_BATCH", 70)
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    traces = [
+        Trace(
+            f"{n:032x}",
+            (Span(f"{n:032x}", f"{n:016x}", "agent", "agent_run", start + timedelta(seconds=n)),),
+        )
+        for n in range(1, 1201)
+    ]
+    spec = {
+        "id": "spans",
+        "description": "d",
+        "steps": [{"step": "generate_score", "formula": "1"}],
+    }
+    with session_scope(engine) as session:
+        assert save_traces(session, traces=traces).saved == 1200
+        version = save_scorer_version(session, spec=spec)
+    ids = [t.trace_id for t in traces[:300]]
+    seen: list[TraceScoreOutcome] = []
+    outcomes = score_stored_traces(engine, version, ids, on_outcome=seen.append)
+    assert [o.trace_id for o in outcomes] == ids
+    assert len(seen) == 300
+    with session_scope(engine) as session:
+        assert scored_trace_ids(session, scorer_version_id=version.id) == set(ids)
+        assert delete_traces(session, trace_ids=[t.trace_id for t in traces]) == 1200
+        assert all_trace_ids(session) == []
