@@ -2,7 +2,7 @@
 
 Everything here is plain Python so it is unit-tested without a browser: which widget a
 built-in's parameter gets, how typed text becomes parameter values, how the output-fields
-builder becomes a JSON Schema, and how a retry policy reads in words.
+builder becomes a JSON Schema, and a retry policy as form values and in words.
 """
 
 from __future__ import annotations
@@ -13,6 +13,10 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from pydantic import ValidationError
+
+from scorer_runtime.spec import RetryPolicySpec
 
 WidgetKind = Literal[
     "text", "textarea", "number", "integer", "checkbox", "select", "lines", "mapping", "json"
@@ -298,3 +302,110 @@ def _waits(delay: Any, retries: int) -> list[float]:
 def _seconds(ms: float) -> str:
     seconds = ms / 1000
     return f"{seconds:g} s" if seconds >= 1 or seconds == 0 else f"{ms:g} ms"
+
+
+# -- retry policy: form values <-> spec ------------------------------------------------------
+
+
+@dataclass
+class RetryForm:
+    """A retry policy as its form asks for it: waits in seconds, the extras as text."""
+
+    max_retries: int = 2
+    growing: bool = True
+    """Wait longer after each failure (exponential) rather than the same time."""
+    first_wait_s: float = 1.0
+    factor: float = 2.0
+    longest_wait_s: float = 30.0
+    retry_after_cap_s: float = 30.0
+    extra_statuses: str = ""
+    """Extra HTTP status codes to retry, separated by commas: "529, 520"."""
+    extra_texts: str = ""
+    """Retry errors whose message contains one of these texts, one per line."""
+    retry_unknown: bool = False
+
+
+class RetryFormError(ValueError):
+    """A retry form (or a stored policy) that cannot be used; ``problems`` says, in plain
+    words, what is wrong with each value and how to write it."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__("; ".join(problems))
+
+
+def _ms(seconds: float) -> int:
+    return round(seconds * 1000)
+
+
+def retry_policy(form: RetryForm) -> dict[str, Any]:
+    """The spec dict of a retry form (as ``describe_retry``, judges and scorers take it), with
+    default values left out; raises RetryFormError when a value cannot be used."""
+    statuses = [s for s in re.split(r"[\s,;]+", form.extra_statuses) if s]
+    bad = [s for s in statuses if not s.isdigit() or not 100 <= int(s) <= 599]
+    if bad:
+        raise RetryFormError(
+            [f"Retries: {', '.join(bad)} is not an HTTP status code (a number like 529)"]
+        )
+    delay: Any = (
+        {
+            "initial_ms": _ms(form.first_wait_s),
+            "factor": form.factor,
+            "max_ms": _ms(form.longest_wait_s),
+        }
+        if form.growing
+        else _ms(form.first_wait_s)
+    )
+    data = {
+        "max_retries": form.max_retries,
+        "delay": delay,
+        "max_retry_after_ms": _ms(form.retry_after_cap_s),
+        "retry_unknown_errors": form.retry_unknown,
+        "retry_on_status": [int(s) for s in statuses],
+        "retry_on_text": [t.strip() for t in form.extra_texts.splitlines() if t.strip()],
+    }
+    return _policy_spec(data).model_dump(exclude_defaults=True, mode="json")
+
+
+def retry_form(policy: Mapping[str, Any] | None) -> RetryForm | None:
+    """The form of a spec's retry policy (None: no retries); raises RetryFormError when the
+    policy is not a valid one (e.g. hand-edited in a file)."""
+    if policy is None:
+        return None
+    spec = _policy_spec(policy)
+    delay = spec.delay
+    return RetryForm(
+        max_retries=spec.max_retries,
+        growing=not isinstance(delay, int),
+        first_wait_s=(delay / 1000 if isinstance(delay, int) else delay.initial_ms / 1000),
+        factor=2.0 if isinstance(delay, int) else delay.factor,
+        longest_wait_s=30.0 if isinstance(delay, int) else delay.max_ms / 1000,
+        retry_after_cap_s=spec.max_retry_after_ms / 1000,
+        extra_statuses=", ".join(str(s) for s in spec.retry_on_status),
+        extra_texts="\n".join(spec.retry_on_text),
+        retry_unknown=spec.retry_unknown_errors,
+    )
+
+
+_RETRY_LABELS = {
+    "max_retries": "retries",
+    "initial_ms": "first wait",
+    "factor": "multiply the wait by",
+    "max_ms": "longest wait",
+    "max_retry_after_ms": "longest wait to honour from the provider",
+    "retry_on_status": "status codes",
+    "retry_on_text": "message texts",
+}
+
+
+def _policy_spec(data: Mapping[str, Any]) -> RetryPolicySpec:
+    try:
+        return RetryPolicySpec.model_validate(data)
+    except ValidationError as e:
+        raise RetryFormError([_retry_problem(err) for err in e.errors()]) from None
+
+
+def _retry_problem(error: Mapping[str, Any]) -> str:
+    labels = [_RETRY_LABELS[str(part)] for part in error.get("loc", ()) if part in _RETRY_LABELS]
+    message = str(error.get("msg", "is not valid")).removeprefix("Value error, ")
+    return f"Retries: {labels[-1]}: {message}" if labels else f"Retries: {message}"

@@ -25,6 +25,7 @@ from studio import services, state
 from studio.builder_logic import (
     STEP_SLOTS,
     STEP_TITLES,
+    StepName,
     check_draft,
     clean_draft,
     how_of,
@@ -37,10 +38,11 @@ from studio.builder_logic import (
     step_index,
     try_draft,
 )
-from studio.components.builder_judge import judge_form, retry_form
+from studio.components.builder_judge import judge_form
 from studio.components.builder_steps import step_editor
 from studio.components.builder_try import example_picker, try_result
 from studio.components.common import page_header, show_error
+from studio.components.retry_form import render_retry_form
 from studio.components.runs_start import preselect_scorer
 
 STAGES = {
@@ -62,7 +64,7 @@ def _profiles(url: str) -> dict[str, dict[str, Any]]:
 def _load_draft() -> dict[str, Any]:
     """The draft in this session; a saved scorer's latest spec when one was chosen to edit."""
     scorer_id = state.get(state.BUILDER_SCORER_ID)
-    draft = state.get(state.BUILDER_DRAFT)
+    draft: dict[str, Any] | None = state.get(state.BUILDER_DRAFT)
     if scorer_id is not None and state.get(state.BUILDER_LOADED_FOR) != scorer_id:
         with services.reading() as session:
             version = latest_version(session, scorer_id=scorer_id)
@@ -173,8 +175,8 @@ def _basics(draft: dict[str, Any], *, key: str, editing: bool) -> None:
     )
 
 
-def _steps(draft: dict[str, Any], example: Any, *, key: str) -> dict[str, Any]:
-    places = {}
+def _steps(draft: dict[str, Any], example: Any, *, key: str) -> dict[StepName, Any]:
+    places: dict[StepName, Any] = {}
     for slot in STEP_SLOTS:
         step, place = step_editor(
             step_at(draft, slot),
@@ -193,7 +195,7 @@ def _retries(draft: dict[str, Any], *, key: str) -> None:
     judge = draft.get("judge")
     st.markdown("#### For the whole scorer")
     if isinstance(judge, dict):
-        retry = retry_form(judge.get("retry"), key=f"{key}.scorer")
+        retry = render_retry_form(judge.get("retry"), key=f"{key}.scorer")
         draft["judge"] = {k: v for k, v in judge.items() if k != "retry"}
         if retry is not None:
             draft["judge"]["retry"] = retry
@@ -215,9 +217,9 @@ def _retries(draft: dict[str, Any], *, key: str) -> None:
                 key=f"{key}.{slot}.own",
             )
             if mine:
-                own["retry"] = retry_form(own.get("retry"), key=f"{key}.{slot}") or {
-                    "max_retries": 0
-                }
+                # A step's own policy starts as the usual one; off means "never retry".
+                policy = render_retry_form(own.get("retry", {}), key=f"{key}.{slot}")
+                own["retry"] = {"max_retries": 0} if policy is None else policy
             else:
                 own.pop("retry", None)
         step["judge"] = own or None
@@ -322,7 +324,7 @@ with side, st.container(border=True):
     example = example_picker(key=f"{key}.example")
 raw_profiles = _profiles(str(services.engine().url))
 profiles = {name: JudgeSpec.model_validate(data) for name, data in raw_profiles.items()}
-places: dict[str, Any] = {}
+places: dict[StepName, Any] = {}
 with main:
     if stage == "basics":
         _basics(draft, key=f"{key}.basics", editing=editing)

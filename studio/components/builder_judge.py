@@ -1,4 +1,4 @@
-"""The builder's judge and retry-policy forms."""
+"""The builder's judge form (the retry policy has its own, shared form: retry_form.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ from typing import Any
 
 import streamlit as st
 
-from studio.forms import describe_retry
 from studio.judges_logic import JSON_MODES, json_mode_of, json_mode_value
 from studio.services import env_is_set
 
@@ -107,80 +106,3 @@ def judge_settings(
             height=120,
         )
     return {k: v for k, v in out.items() if v not in (None, "")}
-
-
-def retry_form(policy: Mapping[str, Any] | None, *, key: str) -> dict[str, Any] | None:
-    """A retry policy (spec dict), or None for no retries; explained in words as it changes."""
-    enabled = st.toggle(
-        "Retry failed judge requests",
-        value=policy is not None,
-        help="Rate limits, busy servers and dropped connections are retried; "
-        "a bad key or a bad request is not.",
-        key=f"{key}.on",
-    )
-    if not enabled:
-        st.caption(describe_retry(None))
-        return None
-    policy = dict(policy or {})
-    delay = policy.get("delay", {"initial_ms": 1000, "factor": 2, "max_ms": 30_000})
-    col1, col2 = st.columns(2)
-    retries = col1.number_input(
-        "Retries per request", 0, 10, int(policy.get("max_retries", 2)), key=f"{key}.retries"
-    )
-    growing = col2.radio(
-        "Waiting",
-        ["longer each time", "the same each time"],
-        index=0 if isinstance(delay, Mapping) else 1,
-        horizontal=True,
-        key=f"{key}.grow",
-    )
-    if growing == "longer each time":
-        base = dict(delay) if isinstance(delay, Mapping) else {"initial_ms": delay}
-        first = col1.number_input(
-            "First wait (seconds)",
-            0.0,
-            600.0,
-            float(base.get("initial_ms", 1000)) / 1000,
-            0.5,
-            key=f"{key}.first",
-        )
-        longest = col2.number_input(
-            "Longest wait (seconds)",
-            0.0,
-            600.0,
-            float(base.get("max_ms", 30_000)) / 1000,
-            1.0,
-            key=f"{key}.longest",
-        )
-        new_delay: Any = {
-            "initial_ms": int(first * 1000),
-            "factor": float(base.get("factor", 2)),
-            "max_ms": int(longest * 1000),
-        }
-    else:
-        wait = col1.number_input(
-            "Wait (seconds)",
-            0.0,
-            600.0,
-            float(delay if not isinstance(delay, Mapping) else delay.get("initial_ms", 1000))
-            / 1000,
-            0.5,
-            key=f"{key}.wait",
-        )
-        new_delay = int(wait * 1000)
-    cap = st.number_input(
-        "Honour the provider's 'retry after' up to (seconds)",
-        0.0,
-        600.0,
-        float(policy.get("max_retry_after_ms", 30_000)) / 1000,
-        1.0,
-        key=f"{key}.cap",
-    )
-    result = {
-        **policy,
-        "max_retries": int(retries),
-        "delay": new_delay,
-        "max_retry_after_ms": int(cap * 1000),
-    }
-    st.info(describe_retry(result), icon=":material/replay:")
-    return result

@@ -12,16 +12,9 @@ from typing import Any
 import streamlit as st
 
 from studio import services
-from studio.forms import describe_retry
-from studio.judges_logic import (
-    JSON_MODES,
-    MODEL_EXAMPLES,
-    JudgeForm,
-    JudgeFormError,
-    RetryForm,
-    kept_in_words,
-    retry_policy,
-)
+from studio.components.retry_form import load_retry_form, read_retry_form, render_retry_form
+from studio.forms import RetryForm, retry_policy
+from studio.judges_logic import JSON_MODES, MODEL_EXAMPLES, JudgeForm, kept_in_words
 
 _FIELDS = {
     "judge-name": "name",
@@ -33,18 +26,10 @@ _FIELDS = {
     "judge-timeout": "timeout_s",
     "judge-json-mode": "json_mode",
 }
-_RETRY = {
-    "judge-retry-max": "max_retries",
-    "judge-retry-growing": "growing",
-    "judge-retry-first": "first_wait_s",
-    "judge-retry-factor": "factor",
-    "judge-retry-longest": "longest_wait_s",
-    "judge-retry-after-cap": "retry_after_cap_s",
-    "judge-retry-status": "extra_statuses",
-    "judge-retry-text": "extra_texts",
-    "judge-retry-unknown": "retry_unknown",
-}
-RETRY_ON = "judge-retry-on"
+RETRY_KEY = "judge-retry"
+"""Where the retry form's widgets live: ``judge-retry.on``, ``judge-retry.retries``…"""
+NEW_JUDGE_RETRY = retry_policy(RetryForm())
+"""The retry policy a new judge starts with (the usual one)."""
 DEFAULT_INSTRUCTIONS = (
     "You are a careful, strict reviewer. You grade answers that an AI assistant gave to "
     "users. Judge only what is written, be consistent, and answer briefly."
@@ -55,13 +40,7 @@ def load_form(form: JudgeForm) -> None:
     """Put a form's values into the widgets (call before they are drawn, or in a callback)."""
     for key, name in _FIELDS.items():
         st.session_state[key] = getattr(form, name)
-    st.session_state[RETRY_ON] = form.retry is not None
-    _load_retry(form.retry or RetryForm())
-
-
-def _load_retry(retry: RetryForm) -> None:
-    for key, name in _RETRY.items():
-        st.session_state[key] = getattr(retry, name)
+    load_retry_form(form.retry, key=RETRY_KEY)
 
 
 def ensure_loaded(form: JudgeForm) -> None:
@@ -69,22 +48,13 @@ def ensure_loaded(form: JudgeForm) -> None:
     page, where Streamlit forgets the values of widgets that were not drawn)."""
     if "judge-model" not in st.session_state:
         load_form(form)
-    elif st.session_state.get(RETRY_ON) and "judge-retry-max" not in st.session_state:
-        _load_retry(form.retry or RetryForm())
+    else:  # retry fields hidden while retries were off come back with this judge's values
+        load_retry_form(form.retry, key=RETRY_KEY, missing_only=True)
 
 
 def read_form(kept: dict[str, Any]) -> JudgeForm:
     """The form as the widgets hold it now."""
     values = {name: st.session_state.get(key) for key, name in _FIELDS.items()}
-    retry = None
-    if st.session_state.get(RETRY_ON):
-        defaults = RetryForm()
-        retry = RetryForm(
-            **{
-                name: st.session_state.get(key, getattr(defaults, name))
-                for key, name in _RETRY.items()
-            }
-        )
     return JudgeForm(
         name=str(values["name"] or ""),
         model=str(values["model"] or ""),
@@ -94,7 +64,7 @@ def read_form(kept: dict[str, Any]) -> JudgeForm:
         temperature=values["temperature"],
         timeout_s=values["timeout_s"],
         json_mode=values["json_mode"] or "auto",
-        retry=retry,
+        retry=read_retry_form(key=RETRY_KEY),
         kept=kept,
     )
 
@@ -211,108 +181,6 @@ def _grading() -> None:
 
 
 def _retries() -> None:
-    on = st.toggle(
-        "Retry failed requests",
-        key=RETRY_ON,
-        help="Retries one failed request to the judge (never the whole scorer): rate limits, "
-        "provider errors and dropped connections. A wrong key is never retried.",
-    )
-    if not on:
-        st.caption(describe_retry(None))
-        return
-    _retry_timing()
-    _retry_more()
-    _retry_in_words()
-
-
-def _keep_default(key: str) -> None:
-    # Streamlit forgets a widget's value while it is hidden; bring back the form's default.
-    if key not in st.session_state:
-        st.session_state[key] = getattr(RetryForm(), _RETRY[key])
-
-
-def _retry_timing() -> None:
-    for key in _RETRY:
-        _keep_default(key)
-    left, middle, right = st.columns(3)
-    left.number_input(
-        "Retries",
-        key="judge-retry-max",
-        min_value=0,
-        max_value=20,
-        step=1,
-        help="How many times one request is tried again (attempts = 1 + this).",
-    )
-    middle.number_input(
-        "First wait (seconds)",
-        key="judge-retry-first",
-        min_value=0.0,
-        max_value=600.0,
-        step=0.5,
-        help="The wait before the first retry.",
-    )
-    right.number_input(
-        "Longest wait to honour from the provider (seconds)",
-        key="judge-retry-after-cap",
-        min_value=0.0,
-        max_value=600.0,
-        step=5.0,
-        help="Providers may say how long to wait (Retry-After); waits longer "
-        "than this are cut short.",
-    )
-    growing = st.checkbox(
-        "Wait longer after each failure",
-        key="judge-retry-growing",
-        help="Multiply the wait each time (e.g. 1 s, 2 s, 4 s) instead of waiting the same time.",
-    )
-    if growing:
-        factor, longest = st.columns(2)
-        factor.number_input(
-            "Multiply the wait by",
-            key="judge-retry-factor",
-            min_value=1.0,
-            max_value=10.0,
-            step=0.5,
-            help="2 doubles the wait each time.",
-        )
-        longest.number_input(
-            "Longest wait (seconds)",
-            key="judge-retry-longest",
-            min_value=0.0,
-            max_value=600.0,
-            step=1.0,
-            help="Waits never grow beyond this.",
-        )
-
-
-def _retry_more() -> None:
-    with st.expander("More: which other errors to retry", key="judge-retry-more"):
-        st.text_input(
-            "Also retry these HTTP status codes",
-            key="judge-retry-status",
-            placeholder="529, 520",
-            help="Codes your provider uses for 'busy, try again', separated by commas.",
-        )
-        st.text_area(
-            "Also retry errors whose message contains",
-            key="judge-retry-text",
-            placeholder="overloaded\ntry again later",
-            height=80,
-            help="One text per line; case does not matter.",
-        )
-        st.checkbox(
-            "Also retry errors of unknown kind",
-            key="judge-retry-unknown",
-            help="Retries failures that are not known to be temporary. A wrong or "
-            "missing key is still never retried.",
-        )
-
-
-def _retry_in_words() -> None:
-    form = read_form({})
-    try:
-        policy = retry_policy(form.retry or RetryForm())
-    except JudgeFormError as error:
-        st.caption(":orange[" + "; ".join(error.problems) + "]")
-        return
-    st.info(describe_retry(policy), icon=":material/replay:")
+    # ensure_loaded has already put this judge's values into every retry widget (also those
+    # Streamlit forgot while hidden), so the policy given here is only a fallback.
+    render_retry_form(NEW_JUDGE_RETRY, key=RETRY_KEY, label="Retry failed requests")

@@ -3,7 +3,8 @@
 A profile is a :class:`~scorer_runtime.spec.JudgeSpec` stored under a name (model, base URL
 and key variable in columns, the rest in ``settings``). The form edits the everyday fields;
 settings it has no widget for (redaction, truncation, an output guard, set in a file) are
-kept as they are when the form saves.
+kept as they are when the form saves. The retry policy's part of the form
+(:class:`~studio.forms.RetryForm`) is shared with the builder and lives in ``studio.forms``.
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ from typing import Any, Literal
 
 from pydantic import ValidationError
 
-from scorer_runtime.spec import JudgeSpec, RetryPolicySpec
+from scorer_runtime.spec import JudgeSpec
 from scorer_runtime.store import ConflictError, JudgeProfileRecord, Session, save_judge_profile
 from scorer_runtime.store.judges import judge_profile_exists
+from studio.forms import RetryForm, RetryFormError, retry_form, retry_policy
 
 JsonMode = Literal["auto", "native", "system", "inline"]
 JSON_MODES: dict[JsonMode, tuple[str, str]] = {
@@ -82,81 +84,6 @@ def json_mode_of(value: Any) -> JsonMode:
 
 
 @dataclass
-class RetryForm:
-    """The retry policy as the form asks for it: waits in seconds, extras as text."""
-
-    max_retries: int = 2
-    growing: bool = True
-    """Wait longer after each failure (exponential) rather than the same time."""
-    first_wait_s: float = 1.0
-    factor: float = 2.0
-    longest_wait_s: float = 30.0
-    retry_after_cap_s: float = 30.0
-    extra_statuses: str = ""
-    """Extra HTTP status codes to retry, separated by commas: "529, 520"."""
-    extra_texts: str = ""
-    """Retry errors whose message contains one of these texts, one per line."""
-    retry_unknown: bool = False
-
-
-def _ms(seconds: float) -> int:
-    return round(seconds * 1000)
-
-
-def retry_policy(form: RetryForm) -> dict[str, Any]:
-    """The spec dict of a retry form (as ``describe_retry`` and profiles take it); raises
-    JudgeFormError when a value cannot be used."""
-    statuses = [s for s in re.split(r"[\s,;]+", form.extra_statuses) if s]
-    bad = [s for s in statuses if not s.isdigit() or not 100 <= int(s) <= 599]
-    if bad:
-        raise JudgeFormError(
-            [f"Retries: {', '.join(bad)} is not an HTTP status code (a number like 529)"]
-        )
-    delay: Any = (
-        {
-            "initial_ms": _ms(form.first_wait_s),
-            "factor": form.factor,
-            "max_ms": _ms(form.longest_wait_s),
-        }
-        if form.growing
-        else _ms(form.first_wait_s)
-    )
-    data = {
-        "max_retries": form.max_retries,
-        "delay": delay,
-        "max_retry_after_ms": _ms(form.retry_after_cap_s),
-        "retry_unknown_errors": form.retry_unknown,
-        "retry_on_status": [int(s) for s in statuses],
-        "retry_on_text": [t.strip() for t in form.extra_texts.splitlines() if t.strip()],
-    }
-    try:
-        policy = RetryPolicySpec.model_validate(data)
-    except ValidationError as e:
-        raise JudgeFormError([_problem(err, "retry") for err in e.errors()]) from None
-    return policy.model_dump(exclude_defaults=True, mode="json")
-
-
-def retry_form(policy: Mapping[str, Any] | None) -> RetryForm | None:
-    """The form of a spec's retry policy (None: no retries)."""
-    if policy is None:
-        return None
-    spec = RetryPolicySpec.model_validate(policy)
-    delay = spec.delay
-    growing = not isinstance(delay, int)
-    return RetryForm(
-        max_retries=spec.max_retries,
-        growing=growing,
-        first_wait_s=(delay / 1000 if isinstance(delay, int) else delay.initial_ms / 1000),
-        factor=2.0 if isinstance(delay, int) else delay.factor,
-        longest_wait_s=30.0 if isinstance(delay, int) else delay.max_ms / 1000,
-        retry_after_cap_s=spec.max_retry_after_ms / 1000,
-        extra_statuses=", ".join(str(s) for s in spec.retry_on_status),
-        extra_texts="\n".join(spec.retry_on_text),
-        retry_unknown=spec.retry_unknown_errors,
-    )
-
-
-@dataclass
 class JudgeForm:
     """Everything the judge form holds."""
 
@@ -181,9 +108,9 @@ class JudgeFormError(ValueError):
         super().__init__("; ".join(problems))
 
 
-def _problem(error: Mapping[str, Any], prefix: str | None = None) -> str:
+def _problem(error: Mapping[str, Any]) -> str:
     loc = [str(part) for part in error.get("loc", ()) if "-" not in str(part)]
-    top = prefix or (loc[0] if loc else "")
+    top = loc[0] if loc else ""
     label = FIELD_LABELS.get(top, top.replace("_", " ").capitalize() or "Judge")
     message = str(error.get("msg", "is not valid")).removeprefix("Value error, ")
     return f"{label}: {message}"
@@ -218,7 +145,7 @@ def judge_spec(form: JudgeForm) -> JudgeSpec:
     if form.retry is not None:
         try:
             retry = retry_policy(form.retry)
-        except JudgeFormError as e:
+        except RetryFormError as e:
             problems += e.problems
     data = {
         **form.kept,

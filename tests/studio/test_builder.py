@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from sqlmodel import select
 
-from scorer_runtime.store import DraftRecord, ScorerVersionRecord, session_scope
+from scorer_runtime.store import (
+    DraftRecord,
+    ScorerVersionRecord,
+    get_judge_profile,
+    judge_profile_dict,
+    read_session,
+    save_scorer_version,
+    session_scope,
+)
 
 
 def _stage(at, name):
@@ -134,3 +142,112 @@ def test_saving_a_version_forgets_the_draft(studio_db, open_page):
     assert any("Saved version 1" in s.value for s in at.success)
     with session_scope(studio_db) as session:
         assert session.exec(select(DraftRecord)).all() == []
+
+
+def _saved_spec(engine) -> dict:
+    with session_scope(engine) as session:
+        versions = session.exec(select(ScorerVersionRecord)).all()
+        return dict(versions[-1].spec)
+
+
+def _new_scorer(at, name: str) -> None:
+    at.text_input(key="b0.basics.name").input(name).run()
+    at.text_area(key="b0.basics.description").input("Retries a busy provider").run()
+    _stage(at, "retries")
+
+
+def test_the_builder_retries_other_errors_too(studio_db, open_page):
+    at = open_page("builder")
+    _new_scorer(at, "Busy provider")
+    assert not at.toggle(key="b0.retries.scorer.on").value  # a new scorer: no retries yet
+    at.toggle(key="b0.retries.scorer.on").set_value(True).run()
+    at.number_input(key="b0.retries.scorer.retries").set_value(4).run()
+    at.text_input(key="b0.retries.scorer.statuses").input("529, 520").run()
+    at.text_area(key="b0.retries.scorer.texts").input("overloaded").run()
+    at.checkbox(key="b0.retries.scorer.unknown").check().run()
+    words = " ".join(i.value for i in at.info)
+    assert "Up to 5 attempts per judge request" in words
+    assert "also retries 529, 520, “overloaded”" in words
+    _stage(at, "save")
+    at.button(key="b0.save.save").click().run()
+    assert not at.exception, at.exception
+    assert _saved_spec(studio_db)["judge"]["retry"] == {
+        "max_retries": 4,
+        "retry_unknown_errors": True,
+        "retry_on_status": [529, 520],
+        "retry_on_text": ["overloaded"],
+    }
+
+
+def test_a_bad_status_code_is_explained_and_not_saved(studio_db, open_page):
+    at = open_page("builder")
+    _new_scorer(at, "Bad code")
+    at.toggle(key="b0.retries.scorer.on").set_value(True).run()
+    at.text_input(key="b0.retries.scorer.statuses").input("529, busy").run()
+    assert [e.value for e in at.error] == [
+        "Retries: busy is not an HTTP status code (a number like 529)"
+    ]
+    _stage(at, "retries")  # back again later: the field still shows what was typed
+    _stage(at, "save")
+    at.button(key="b0.save.save").click().run()
+    assert not at.exception, at.exception
+    assert _saved_spec(studio_db)["judge"]["retry"] == {}  # the usual policy, no "busy"
+
+
+def test_a_policy_from_the_judges_page_loads_into_the_builder_unchanged(studio_db, open_page):
+    judges = open_page("judges")
+    judges.text_input(key="judge-name").input("busy-aware")
+    judges.text_input(key="judge-model").input("openai/gpt-4o-mini").run()
+    judges.checkbox(key="judge-retry.growing").uncheck().run()
+    judges.number_input(key="judge-retry.first").set_value(1.5).run()
+    judges.text_input(key="judge-retry.statuses").input("529").run()
+    judges.text_area(key="judge-retry.texts").input("overloaded\ntry again later").run()
+    judges.button(key="judge-save").click().run()
+    with read_session(studio_db) as session:
+        policy = judge_profile_dict(get_judge_profile(session, name="busy-aware"))["retry"]
+    assert policy == {
+        "delay": 1500,
+        "retry_on_status": [529],
+        "retry_on_text": ["overloaded", "try again later"],
+    }
+    spec = {
+        "id": "busy-aware",
+        "name": "Busy aware",
+        "description": "d",
+        "judge": {"model": "openai/gpt-4o-mini", "instructions": "Grade.", "retry": policy},
+        "steps": [
+            {
+                "step": "analyze",
+                "description": "Is it polite?",
+                "template": "Is it polite? {{ output }}",
+                "output_schema": {"type": "object", "properties": {"ok": {"type": "boolean"}}},
+                # written with a default value: kept exactly as written
+                "judge": {"retry": {"max_retries": 2, "delay": {"initial_ms": 200}}},
+            },
+            {"step": "generate_score", "formula": "1"},
+        ],
+    }
+    with session_scope(studio_db) as session:
+        scorer_id = save_scorer_version(session, spec=spec).scorer_id
+
+    at = open_page("builder")
+    at.session_state["builder.scorer_id"] = scorer_id
+    at.run()
+    at.segmented_control(key="b1.stage").set_value("retries").run()
+    assert not at.exception, at.exception
+    assert at.text_input(key="b1.retries.scorer.statuses").value == "529"
+    assert at.text_area(key="b1.retries.scorer.texts").value == "overloaded\ntry again later"
+    assert not at.checkbox(key="b1.retries.scorer.growing").value
+    assert at.number_input(key="b1.retries.scorer.first").value == 1.5
+    assert at.toggle(key="b1.retries.analyze.own").value
+    assert at.number_input(key="b1.retries.analyze.first").value == 0.2
+    draft = at.session_state["builder.draft"]
+    assert draft["judge"]["retry"] == policy
+    assert draft["steps"][0]["judge"]["retry"] == {"max_retries": 2, "delay": {"initial_ms": 200}}
+    at.segmented_control(key="b1.stage").set_value("save").run()
+    assert not at.warning, [m.value for m in at.markdown]
+    at.button(key="b1.save.save").click().run()
+    assert not at.exception, at.exception
+    saved = _saved_spec(studio_db)
+    assert saved["judge"]["retry"] == policy
+    assert saved["steps"][0]["judge"] == {"retry": {"max_retries": 2, "delay": {"initial_ms": 200}}}

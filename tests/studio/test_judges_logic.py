@@ -15,19 +15,16 @@ from scorer_runtime.store import (
     save_scorer_version,
     session_scope,
 )
-from studio.forms import describe_retry
+from studio.forms import RetryForm
 from studio.judges_logic import (
     JudgeForm,
     JudgeFormError,
-    RetryForm,
     check_connection,
     form_of_profile,
     judge_spec,
     probe_spec,
     profile_uses,
     profile_uses_by_name,
-    retry_form,
-    retry_policy,
     save_profile,
     spec_uses_profile,
 )
@@ -43,52 +40,6 @@ def key_set(monkeypatch):
 def _judge(fake_judge, **changes) -> JudgeSpec:
     base = {"model": "openai/fake-judge", "api_base": fake_judge.base_url, "api_key_env": KEY_ENV}
     return JudgeSpec.model_validate({**base, **changes})
-
-
-# -- the retry policy ------------------------------------------------------------------------
-
-
-def test_retry_form_round_trips_and_reads_in_words():
-    form = RetryForm(
-        max_retries=3,
-        first_wait_s=0.5,
-        longest_wait_s=8,
-        extra_statuses="529, 520",
-        extra_texts="overloaded\n\n",
-    )
-    policy = retry_policy(form)
-    assert policy == {
-        "max_retries": 3,
-        "delay": {"initial_ms": 500, "max_ms": 8000},
-        "retry_on_status": [529, 520],
-        "retry_on_text": ["overloaded"],
-    }
-    assert retry_form(policy) == RetryForm(
-        max_retries=3,
-        first_wait_s=0.5,
-        longest_wait_s=8,
-        extra_statuses="529, 520",
-        extra_texts="overloaded",
-    )
-    assert describe_retry(policy) == (
-        "Up to 4 attempts per judge request; waits 500 ms, then 1 s, then 2 s; honours "
-        "Retry-After up to 30 s; also retries 529, 520, “overloaded”."
-    )
-
-
-def test_a_constant_wait_and_no_retries():
-    constant = retry_policy(RetryForm(growing=False, first_wait_s=2))
-    assert constant == {"delay": 2000}
-    assert retry_form(constant).growing is False
-    assert retry_form(None) is None
-
-
-def test_retry_policy_names_a_bad_status_code():
-    with pytest.raises(JudgeFormError) as caught:
-        retry_policy(RetryForm(extra_statuses="529, busy, 99"))
-    assert caught.value.problems == [
-        "Retries: busy, 99 is not an HTTP status code (a number like 529)"
-    ]
 
 
 # -- the form --------------------------------------------------------------------------------

@@ -40,7 +40,7 @@ def test_create_a_judge_with_a_retry_policy(studio_db, open_page, monkeypatch):
     assert "No judges yet" in _texts(at)
     _fill(at, name="strict", model="openai/gpt-4o-mini", **{"key-env": KEY_ENV})
     assert "Not set" in _texts(at)  # the key's variable is named, shown as not set
-    at.number_input(key="judge-retry-max").set_value(3).run()
+    at.number_input(key="judge-retry.retries").set_value(3).run()
     assert "Up to 4 attempts per judge request" in _texts(at)
     at.radio(key="judge-json-mode").set_value("system").run()
     at.button(key="judge-save").click().run()
@@ -82,7 +82,7 @@ def test_edit_a_saved_judge(studio_db, open_page, monkeypatch):
     at.selectbox(key="judges-selected").set_value("local").run()
     assert at.text_input(key="judge-model").value == "ollama/llama3"
     assert at.text_area(key="judge-instructions").value == "Grade."
-    assert not at.toggle(key="judge-retry-on").value
+    assert not at.toggle(key="judge-retry.on").value
     assert "Set" in _texts(at)
     assert "rejects unwanted answers" in _texts(at)  # settings the form keeps
     at.text_input(key="judge-model").input("ollama/qwen2").run()
@@ -154,14 +154,14 @@ def test_delete_asks_first_and_names_the_scorers_using_the_judge(studio_db, open
 
 def test_hidden_retry_fields_come_back_with_their_defaults(studio_db, open_page):
     at = open_page("judges")
-    at.checkbox(key="judge-retry-growing").uncheck().run()
+    at.checkbox(key="judge-retry.growing").uncheck().run()
     assert "Up to 3 attempts per judge request; waits 1 s, then 1 s" in _texts(at)
-    at.checkbox(key="judge-retry-growing").check().run()
-    assert at.number_input(key="judge-retry-factor").value == 2.0
-    at.toggle(key="judge-retry-on").set_value(False).run()
+    at.checkbox(key="judge-retry.growing").check().run()
+    assert at.number_input(key="judge-retry.factor").value == 2.0
+    at.toggle(key="judge-retry.on").set_value(False).run()
     assert "No retries: a failed judge request fails the step at once." in _texts(at)
-    at.toggle(key="judge-retry-on").set_value(True).run()
-    assert at.number_input(key="judge-retry-max").value == 2
+    at.toggle(key="judge-retry.on").set_value(True).run()
+    assert at.number_input(key="judge-retry.retries").value == 2
     assert "Up to 3 attempts per judge request; waits 1 s, then 2 s" in _texts(at)
 
 
@@ -178,3 +178,37 @@ def test_switching_judges_loads_each_one(studio_db, open_page):
     at.selectbox(key="judges-selected").set_value("").run()
     assert at.text_input(key="judge-model").value == ""
     assert not at.text_input(key="judge-name").disabled
+
+
+def test_a_bad_status_code_is_explained_and_nothing_is_saved(studio_db, open_page):
+    at = open_page("judges")
+    _fill(at, name="busy", model="openai/gpt-4o-mini")
+    at.text_input(key="judge-retry.statuses").input("529, busy").run()
+    problem = "Retries: busy is not an HTTP status code (a number like 529)"
+    assert [e.value for e in at.error] == [problem]  # said next to the fields at once
+    at.button(key="judge-save").click().run()
+    assert problem in _texts(at)
+    assert "The judge cannot be used yet" in _texts(at)
+    assert _profile(studio_db, "busy") is None
+    at.text_input(key="judge-retry.statuses").input("529").run()
+    at.button(key="judge-save").click().run()
+    assert _profile(studio_db, "busy")["retry"] == {"retry_on_status": [529]}
+
+
+def test_a_judge_with_extra_errors_opens_with_them(studio_db, open_page):
+    policy = {"max_retries": 4, "retry_on_status": [529], "retry_unknown_errors": True}
+    with session_scope(studio_db) as session:
+        save_judge_profile(
+            session, name="busy", model="openai/gpt-4o-mini", settings={"retry": policy}
+        )
+    at = open_page("judges")
+    at.selectbox(key="judges-selected").set_value("busy").run()
+    assert at.number_input(key="judge-retry.retries").value == 4
+    assert at.text_input(key="judge-retry.statuses").value == "529"
+    assert at.checkbox(key="judge-retry.unknown").value
+    assert "also retries 529; also retries unknown errors" in _texts(at)
+    at.toggle(key="judge-retry.on").set_value(False).run()
+    at.toggle(key="judge-retry.on").set_value(True).run()
+    assert at.number_input(key="judge-retry.retries").value == 4  # this judge's, not a new one's
+    at.button(key="judge-save").click().run()
+    assert _profile(studio_db, "busy")["retry"] == policy
