@@ -394,3 +394,19 @@ def test_formula_as_calculate_score_reads_the_judge_answer(fake_judge) -> None:
     assert result.score == pytest.approx(0.7)
     assert fake_judge.request_count == 1
     assert math.isfinite(result.score or math.nan)
+
+
+def test_python_syntax_warnings_stay_out_of_the_log():
+    """``1and 2`` makes Python warn "invalid decimal literal" while parsing; a formula's
+    problems are reported as problems, never as warnings on the server's log."""
+    import warnings
+
+    from scorer_runtime.spec.sandbox.formula_check import parse_formula
+
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        parsed, problems = parse_formula("1and 2")
+        parse_formula("[1for x in [1]] +\n 1")
+    assert parsed is not None  # Python reads it as 1 and 2
+    assert not problems
+    assert [str(w.message) for w in seen] == []

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import ast
 import difflib
+import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from scorer_runtime.spec.context import CONTEXT_NAMES
 from scorer_runtime.spec.sandbox.errors import char_column, shorten, where
@@ -118,7 +120,7 @@ def parse_formula(expression: str) -> tuple[ParsedFormula | None, list[Problem]]
 def _parse(source: str) -> tuple[ast.Expression | None, str, Problem | None]:
     """The AST and the text it was parsed from, or the problem that stopped parsing."""
     try:
-        return ast.parse(source, mode="eval"), source, None
+        return _quiet_parse(source, "eval"), source, None
     except SyntaxError as error:
         problem = _syntax_problem(source, error)
     except (RecursionError, MemoryError, ValueError):
@@ -128,10 +130,18 @@ def _parse(source: str) -> tuple[ast.Expression | None, str, Problem | None]:
         # lines of their own, so columns stay the same and lines shift by exactly one.
         wrapped = f"(\n{source}\n)"
         try:
-            return ast.parse(wrapped, mode="eval"), wrapped, None
+            return _quiet_parse(wrapped, "eval"), wrapped, None
         except (SyntaxError, RecursionError, MemoryError, ValueError):
             pass
     return None, source, problem
+
+
+def _quiet_parse(text: str, mode: str) -> Any:
+    """``ast.parse`` without Python's own SyntaxWarnings (``1and 2``: "invalid decimal
+    literal") going to the server's log: the formula's problems are reported as Problems."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SyntaxWarning)
+        return ast.parse(text, mode=mode)
 
 
 def _syntax_problem(source: str, error: SyntaxError) -> Problem:
@@ -149,7 +159,7 @@ def _syntax_problem(source: str, error: SyntaxError) -> Problem:
 
 def _statement_kind(source: str) -> str | None:
     try:
-        body = ast.parse(source, mode="exec").body
+        body = _quiet_parse(source, "exec").body
     except (SyntaxError, RecursionError, MemoryError, ValueError):
         return None
     if any(isinstance(s, ast.Import | ast.ImportFrom) for s in body):
