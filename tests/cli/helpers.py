@@ -54,7 +54,9 @@ def verdict_spec(api_base: str | None = None, scorer_id: str = "verdict") -> dic
     }
 
 
-def agent_verdict_spec(api_base: str, scorer_id: str = "agent-answered") -> dict:
+def agent_verdict_spec(
+    api_base: str, scorer_id: str = "agent-answered", *, key_env: str = KEY_ENV
+) -> dict:
     """An agent scorer asking the judge whether the agent answered the user (yes → 1)."""
     return {
         "id": scorer_id,
@@ -63,7 +65,7 @@ def agent_verdict_spec(api_base: str, scorer_id: str = "agent-answered") -> dict
         "judge": {
             "model": "openai/fake-judge",
             "api_base": api_base,
-            "api_key_env": KEY_ENV,
+            "api_key_env": key_env,
             "instructions": "You grade support agents.",
             "json_prompt_injection": "system",
             "timeout_s": 5,

@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from cli.helpers import agent_verdict_spec
 from sqlmodel import select
 
 from scorer_runtime.batch import store_trace_outcomes
@@ -31,41 +32,7 @@ KEY_ENV = "S3_TRACE_JUDGE_KEY"
 
 def agent_spec(base_url: str, *, key_env: str = KEY_ENV) -> dict:
     """An agent scorer asking the fake judge whether the agent answered the user."""
-    return {
-        "id": "agent-answered",
-        "description": "Whether the agent answered what the user asked.",
-        "type": "agent",
-        "judge": {
-            "model": "openai/fake-judge",
-            "api_base": base_url,
-            "api_key_env": key_env,
-            "instructions": "You grade support agents.",
-            "json_prompt_injection": "system",
-            "timeout_s": 5,
-        },
-        "steps": [
-            {
-                "step": "analyze",
-                "description": "Did the agent answer?",
-                "template": (
-                    "User: {{ input | user_message }}\nAgent: {{ output | assistant_message }}"
-                ),
-                "output_schema": {
-                    "type": "object",
-                    "properties": {"verdict": {"type": "string", "enum": ["yes", "no"]}},
-                    "required": ["verdict"],
-                },
-            },
-            {
-                "step": "generate_score",
-                "use": "label_to_score",
-                "with": {
-                    "mapping": {"yes": 1, "no": 0},
-                    "field": "results.analyze_step_result.verdict",
-                },
-            },
-        ],
-    }
+    return agent_verdict_spec(base_url, key_env=key_env)
 
 
 def upload(at, name: str, data: bytes | None = None):
