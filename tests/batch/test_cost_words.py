@@ -9,7 +9,8 @@ import pytest
 from rich.console import Console
 from store.fixtures import make_dataset, make_version
 
-from scorer_runtime import Judge, PromptStep, create_scorer
+from batch.judged import verdict_scorer
+from scorer_runtime import create_scorer
 from scorer_runtime.batch import BatchRunner, run_batch
 from scorer_runtime.batch.report import summary_table
 from scorer_runtime.batch.summary import cost_words, describe_cost, format_dollars
@@ -53,33 +54,6 @@ def test_small_amounts_keep_two_significant_digits():
     assert format_dollars(0.0) == "$0"
 
 
-def _scorer(server, model: str):
-    judge = Judge(
-        model=model,
-        api_base=server.base_url,
-        api_key="sk-test",
-        instructions="You grade answers.",
-        json_prompt_injection="system",
-        timeout_s=5,
-    )
-    schema = {
-        "type": "object",
-        "properties": {"verdict": {"type": "string", "enum": ["good", "bad"]}},
-        "required": ["verdict"],
-    }
-    return (
-        create_scorer(id="verdict", description="d", judge=judge)
-        .analyze(
-            PromptStep(
-                description="Judge it",
-                create_prompt=lambda run: f"Grade this answer: {run.output}",
-                output_schema=schema,
-            )
-        )
-        .generate_score(lambda results: float(results.analyze_step_result["verdict"] == "good"))
-    )
-
-
 def _rows(engine, run_id):
     """The run's stored results, whole (attempts and cost)."""
     with read_session(engine) as session:
@@ -117,7 +91,7 @@ async def test_a_model_without_a_price_reads_unknown_not_zero(engine, fake_judge
     fake_judge.reply({"verdict": "good"})
     outputs = [f"answer {i}" for i in range(5)]
     seen = []
-    summary = await _run(engine, _scorer(fake_judge, UNPRICED), outputs, seen.append)
+    summary = await _run(engine, verdict_scorer(fake_judge, UNPRICED), outputs, seen.append)
     rows = _rows(engine, summary.run_id)
     assert all(r.attempts > 0 and r.cost is None for r in rows)  # what litellm could not price
     assert (summary.priced, summary.unpriced, summary.cost) == (0, len(outputs), 0.0)
@@ -130,7 +104,7 @@ async def test_a_priced_model_reads_a_dollar_amount(engine, fake_judge):
     fake_judge.reply({"verdict": "good"})
     outputs = [f"answer {i}" for i in range(4)]
     seen = []
-    summary = await _run(engine, _scorer(fake_judge, PRICED), outputs, seen.append)
+    summary = await _run(engine, verdict_scorer(fake_judge, PRICED), outputs, seen.append)
     rows = _rows(engine, summary.run_id)
     assert all(r.cost is not None and r.cost > 0 for r in rows)
     assert (summary.priced, summary.unpriced) == (len(outputs), 0)
@@ -147,7 +121,7 @@ async def test_results_the_judge_could_not_price_make_a_partial_total(engine, fa
     fake_judge.fault(status=400, when="refused", times=None)
     fake_judge.reply({"verdict": "good"})
     outputs = ["fine 1", "refused 1", "fine 2", "fine 3", "refused 2"]
-    summary = await _run(engine, _scorer(fake_judge, PRICED), outputs)
+    summary = await _run(engine, verdict_scorer(fake_judge, PRICED), outputs)
     rows = _rows(engine, summary.run_id)
     priced = sum(1 for r in rows if r.attempts > 0 and r.cost is not None)
     unpriced = sum(1 for r in rows if r.attempts > 0 and r.cost is None)
@@ -184,7 +158,7 @@ async def test_a_run_resumed_on_another_model_counts_both_parts(engine, fake_jud
                 request_cancel(session, run_id=run_id)
 
     first = BatchRunner(
-        engine, _scorer(fake_judge, UNPRICED), run_id=run_id, concurrency=1,
+        engine, verdict_scorer(fake_judge, UNPRICED), run_id=run_id, concurrency=1,
         progress=cancel_after_two,
     )  # fmt: skip
     assert (await first.run()).status == "cancelled"
@@ -193,7 +167,11 @@ async def test_a_run_resumed_on_another_model_counts_both_parts(engine, fake_jud
 
     seen = []
     second = BatchRunner(
-        engine, _scorer(fake_judge, PRICED), run_id=run_id, concurrency=1, progress=seen.append
+        engine,
+        verdict_scorer(fake_judge, PRICED),
+        run_id=run_id,
+        concurrency=1,
+        progress=seen.append,
     )
     summary = await second.run()
     assert summary.status == "done"

@@ -8,7 +8,8 @@ import threading
 import pytest
 from store.fixtures import make_dataset, make_version
 
-from scorer_runtime import ErrorKind, Judge, PromptStep, ScorerRunError, create_scorer, not_scorable
+from batch.judged import verdict_scorer
+from scorer_runtime import ErrorKind, ScorerRunError, create_scorer, not_scorable
 from scorer_runtime.batch import BatchRunner, outcome_of_error, run_batch
 from scorer_runtime.results import ScoreResult
 from scorer_runtime.store import (
@@ -135,35 +136,6 @@ async def test_concurrency_is_bounded(engine):
     assert peak == 3
 
 
-def _judge_scorer(server):
-    judge = Judge(
-        model="openai/fake-judge",
-        api_base=server.base_url,
-        api_key="sk-test",
-        instructions="You grade answers.",
-        json_prompt_injection="system",
-        timeout_s=5,
-    )
-    schema = {
-        "type": "object",
-        "properties": {"verdict": {"type": "string", "enum": ["good", "bad"]}},
-        "required": ["verdict"],
-    }
-    return (
-        create_scorer(id="verdict", description="d", judge=judge)
-        .analyze(
-            PromptStep(
-                description="Judge it",
-                create_prompt=lambda run: f"Grade this answer: {run.output}",
-                output_schema=schema,
-            )
-        )
-        .generate_score(
-            lambda results: 1.0 if results.analyze_step_result["verdict"] == "good" else 0.0
-        )
-    )
-
-
 async def test_judge_failures_are_stored_with_their_outcome_and_evidence(engine, fake_judge):
     fake_judge.fault(status=400, when="ans-provider", times=None)
     fake_judge.reply("I would rather not say.", when="ans-format")
@@ -173,7 +145,7 @@ async def test_judge_failures_are_stored_with_their_outcome_and_evidence(engine,
     dataset_id = make_dataset(engine, "faq", [ExampleData(output=o) for o in outputs])
     _, version_id = make_version(engine, "verdict")
     summary = await run_batch(
-        engine, _judge_scorer(fake_judge), scorer_version_id=version_id, dataset_id=dataset_id
+        engine, verdict_scorer(fake_judge), scorer_version_id=version_id, dataset_id=dataset_id
     )
     assert summary.outcome_counts == {"scored": 2, "judge_format_error": 1, "provider_error": 1}
     with read_session(engine) as session:
