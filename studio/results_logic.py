@@ -12,8 +12,16 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from scorer_runtime.store import OUTCOMES, RunRecord, ScoreFilter, ScoreRow, ScoreStats, Session
-from scorer_runtime.store.results import NameBook, recent_runs
+from scorer_runtime.store import (
+    OUTCOMES,
+    RunRecord,
+    ScoreFilter,
+    ScoreRow,
+    ScoreStats,
+    Session,
+    list_runs,
+)
+from scorer_runtime.store.results import NameBook
 
 PAGE_SIZE = 50
 """Rows per page of the results table."""
@@ -161,7 +169,7 @@ def run_choices(
     limit: int = MAX_RUN_CHOICES,
 ) -> list[Choice]:
     """Runs matching the other filters, newest first (at most ``limit``)."""
-    runs = recent_runs(
+    runs = list_runs(
         session, scorer_id=scorer_id, version_id=version_id, dataset_id=dataset_id, limit=limit
     )
     return [Choice(int(r.id or 0), run_label(r, names)) for r in runs]

@@ -1,4 +1,4 @@
-"""Reads behind browsing results: names by id, runs to pick from, and each version's trend.
+"""Reads behind browsing results: names by id, and each version's trend.
 
 The names of scorers, versions and datasets are small tables read once (a results table shows
 thousands of ids); the trend of a version is its mean score per UTC day, one grouped query on
@@ -7,7 +7,6 @@ the version's index per line of the chart.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 
@@ -18,7 +17,6 @@ from scorer_runtime.store.aggregates import mean_per_day, scored_clauses
 from scorer_runtime.store.scores import ScoreFilter
 from scorer_runtime.store.tables import (
     DatasetRecord,
-    RunRecord,
     ScoreRecord,
     ScorerRecord,
     ScorerVersionRecord,
@@ -68,26 +66,6 @@ def load_names(session: Session) -> NameBook:
         datasets={int(i): str(n) for i, n in datasets if i is not None},
         archived_scorers=frozenset(int(i) for i, _, a in scorer_rows if i and a is not None),
     )
-
-
-def recent_runs(
-    session: Session,
-    *,
-    scorer_id: int | None = None,
-    version_id: int | None = None,
-    dataset_id: int | None = None,
-    limit: int = 200,
-) -> Sequence[RunRecord]:
-    """Runs newest first, optionally of one scorer, one version and one dataset (at most
-    ``limit``): the runs a results filter or a comparison can pick from."""
-    query = select(RunRecord)
-    if scorer_id is not None:
-        query = query.where(RunRecord.scorer_id == scorer_id)
-    if version_id is not None:
-        query = query.where(RunRecord.scorer_version_id == version_id)
-    if dataset_id is not None:
-        query = query.where(RunRecord.dataset_id == dataset_id)
-    return session.exec(query.order_by(col(RunRecord.id).desc()).limit(limit)).all()
 
 
 @dataclass(frozen=True, slots=True)

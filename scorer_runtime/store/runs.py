@@ -72,14 +72,18 @@ def list_runs(
     session: Session,
     *,
     scorer_id: int | None = None,
+    version_id: int | None = None,
     dataset_id: int | None = None,
     status: RunStatus | None = None,
     limit: int = 50,
 ) -> Sequence[RunRecord]:
-    """Runs newest first, optionally for one scorer, dataset or status."""
+    """Runs newest first, optionally of one scorer, version, dataset or status (at most
+    ``limit``): what lists of runs and the run pickers of results and comparisons show."""
     query = select(RunRecord)
     if scorer_id is not None:
         query = query.where(RunRecord.scorer_id == scorer_id)
+    if version_id is not None:
+        query = query.where(RunRecord.scorer_version_id == version_id)
     if dataset_id is not None:
         query = query.where(RunRecord.dataset_id == dataset_id)
     if status is not None:

@@ -9,11 +9,12 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 from urllib.parse import quote
 
 import pytest
-from sqlalchemy import Engine, create_engine, text
+from sqlalchemy import Engine, create_engine, event, text
 
 from scorer_runtime.store import (
     ExampleData,
@@ -81,3 +82,20 @@ def make_version(engine: Engine, name: str = "tone", **spec: Any) -> tuple[int, 
         )
         assert version.id is not None
         return version.scorer_id, version.id
+
+
+@contextmanager
+def counting_selects(engine: Engine) -> Iterator[list[str]]:
+    """The SELECT statements sent to the database inside the block (for tests that hold a
+    read to a fixed number of statements)."""
+    seen: list[str] = []
+
+    def listen(conn: object, cursor: object, statement: str, *args: object) -> None:
+        if statement.lstrip().upper().startswith("SELECT"):
+            seen.append(statement)
+
+    event.listen(engine, "before_cursor_execute", listen)
+    try:
+        yield seen
+    finally:
+        event.remove(engine, "before_cursor_execute", listen)

@@ -12,7 +12,7 @@ import random
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import event, func
+from sqlalchemy import func
 from sqlalchemy import select as sa_select
 
 from scorer_runtime.store import (
@@ -27,7 +27,7 @@ from scorer_runtime.store import (
     session_scope,
 )
 from scorer_runtime.store.aggregates import cost_total, priced_unpriced_columns
-from store.fixtures import make_dataset, make_version
+from store.fixtures import counting_selects, make_dataset, make_version
 
 START = datetime(2026, 11, 1, tzinfo=UTC)
 # (attempts, cost): priced judge calls, one priced at $0 (a free model), an unpriced one, a
@@ -139,18 +139,9 @@ def test_an_empty_filter_counts_nothing(engine, runs):
 
 def test_cost_total_is_one_statement(engine, runs):
     _, run_ids, _ = runs
-    statements: list[str] = []
-
-    def seen(conn, cursor, statement, *args):
-        statements.append(statement)
-
-    event.listen(engine, "before_cursor_execute", seen)
-    try:
-        with read_session(engine) as session:
-            cost_total(session, filter=ScoreFilter(run_id=run_ids[0]))
-    finally:
-        event.remove(engine, "before_cursor_execute", seen)
-    assert len([s for s in statements if s.lstrip().upper().startswith("SELECT")]) == 1
+    with counting_selects(engine) as seen, read_session(engine) as session:
+        cost_total(session, filter=ScoreFilter(run_id=run_ids[0]))
+    assert len(seen) == 1
 
 
 def test_the_columns_count_the_same_per_run_in_a_grouped_query(engine, runs):

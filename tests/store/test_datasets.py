@@ -3,11 +3,8 @@ belongs to a dataset, pages by number, scores per example — all read in the da
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-
 import pytest
-from sqlalchemy import Engine, event
+from sqlalchemy import Engine
 
 from scorer_runtime.store import (
     ConflictError,
@@ -28,7 +25,7 @@ from scorer_runtime.store.datasets import (
     numbered_example_page,
     update_dataset,
 )
-from store.fixtures import make_dataset, make_version
+from store.fixtures import counting_selects, make_dataset, make_version
 
 
 def _examples(count: int) -> list[ExampleData]:
@@ -60,28 +57,12 @@ def _score(engine: Engine, dataset_id: int, example_ids: list[int]) -> None:
         add_scores(session, rows=rows)
 
 
-@contextmanager
-def _selects(engine: Engine) -> Iterator[list[str]]:
-    """The SELECT statements sent to the database inside the block."""
-    seen: list[str] = []
-
-    def listen(conn: object, cursor: object, statement: str, *args: object) -> None:
-        if statement.lstrip().upper().startswith("SELECT"):
-            seen.append(statement)
-
-    event.listen(engine, "before_cursor_execute", listen)
-    try:
-        yield seen
-    finally:
-        event.remove(engine, "before_cursor_execute", listen)
-
-
 def test_dataset_rows_count_examples_and_hide_archived(engine):
     first = make_dataset(engine, "a", _examples(3))
     make_dataset(engine, "b", [])
     with session_scope(engine) as session:
         archive_dataset(session, dataset_id=first)
-    with read_session(engine) as session, _selects(engine) as selects:
+    with read_session(engine) as session, counting_selects(engine) as selects:
         active = dataset_rows(session)
         everything = dataset_rows(session, include_archived=True)
     assert [(r.name, r.examples) for r in active] == [("b", 0)]
@@ -136,7 +117,7 @@ def test_pages_by_number_are_read_in_the_database(engine):
     dataset_id = make_dataset(engine, "big", _examples(120))
     make_dataset(engine, "other", _examples(5))  # rows of another dataset never leak in
     with read_session(engine) as session:
-        with _selects(engine) as selects:
+        with counting_selects(engine) as selects:
             first = numbered_example_page(session, dataset_id=dataset_id, page=1, page_size=50)
         assert len(selects) == 2  # the count and the page; the first page needs no offset
         last = numbered_example_page(session, dataset_id=dataset_id, page=3, page_size=50)
@@ -172,6 +153,6 @@ def test_example_score_counts_name_only_scored_examples(engine):
     with read_session(engine) as session:
         assert example_score_counts(session, example_ids=ids) == {ids[0]: 1, ids[2]: 2}
         assert example_score_counts(session, example_ids=[ids[1]]) == {}
-        with _selects(engine) as selects:
+        with counting_selects(engine) as selects:
             assert example_score_counts(session, example_ids=[]) == {}
     assert selects == []  # nothing asked, nothing read

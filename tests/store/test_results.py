@@ -9,9 +9,9 @@ from datetime import date
 
 import pytest
 
-from scorer_runtime.store import NotFoundError, ScoreFilter, list_scores, read_session
+from scorer_runtime.store import NotFoundError, ScoreFilter, list_runs, list_scores, read_session
 from scorer_runtime.store.aggregates import pass_count, score_spread
-from scorer_runtime.store.results import load_names, recent_runs, version_trends
+from scorer_runtime.store.results import load_names, version_trends
 from scorer_runtime.store.scores import get_score_with_example, iter_score_rows
 from store.history import History, seed_history
 
@@ -36,12 +36,12 @@ def test_names_of_scorers_versions_and_datasets(engine, history):
     assert names.archived_scorers == frozenset()
 
 
-def test_recent_runs_follow_the_filters_newest_first(engine, history):
+def test_runs_to_pick_follow_the_filters_newest_first(engine, history):
     with read_session(engine) as session:
-        every = recent_runs(session)
-        tone_v1 = recent_runs(session, version_id=history.tone_v1)
-        tone_support = recent_runs(session, scorer_id=history.tone, dataset_id=history.support)
-        newest = recent_runs(session, limit=1)
+        every = list_runs(session, limit=200)
+        tone_v1 = list_runs(session, version_id=history.tone_v1)
+        tone_support = list_runs(session, scorer_id=history.tone, dataset_id=history.support)
+        newest = list_runs(session, limit=1)
     assert [r.id for r in every] == [history.run3, history.run2, history.run1]
     assert [r.id for r in tone_v1] == [history.run1]
     assert [r.id for r in tone_support] == [history.run2, history.run1]

@@ -3,12 +3,10 @@ names, its scored count and mean, and how much of its cost is known — in two s
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, event
+from sqlalchemy import Engine
 
 from scorer_runtime.store import (
     ExampleData,
@@ -23,23 +21,7 @@ from scorer_runtime.store import (
     session_scope,
 )
 from scorer_runtime.store.runs import run_line, runs_page
-from store.fixtures import make_dataset, make_version
-
-
-@contextmanager
-def _selects(engine: Engine) -> Iterator[list[str]]:
-    """The SELECT statements sent to the database inside the block."""
-    seen: list[str] = []
-
-    def listen(conn: object, cursor: object, statement: str, *args: object) -> None:
-        if statement.lstrip().upper().startswith("SELECT"):
-            seen.append(statement)
-
-    event.listen(engine, "before_cursor_execute", listen)
-    try:
-        yield seen
-    finally:
-        event.remove(engine, "before_cursor_execute", listen)
+from store.fixtures import counting_selects, make_dataset, make_version
 
 
 def _scores(
@@ -85,7 +67,7 @@ def test_runs_come_a_page_at_a_time_newest_first(engine, runs):
     before = None
     with read_session(engine) as session:
         while True:
-            with _selects(engine) as selects:
+            with counting_selects(engine) as selects:
                 page = runs_page(session, before_id=before, limit=10)
             assert len(selects) == 2  # the runs with their names, then their tallies
             assert 0 < len(page.lines) <= 10

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from sqlalchemy import event
-
 from scorer_runtime.store import (
     add_scores,
     archive_scorer,
@@ -21,6 +19,7 @@ from scorer_runtime.store.scorers import (
     scorer_name_taken,
     scorer_names,
 )
+from store.fixtures import counting_selects
 
 
 def _spec(scorer_id: str, description: str = "d", **extra) -> dict:
@@ -118,26 +117,17 @@ def test_last_run_mean_counts_only_scored_results(engine):
 
 
 def test_a_page_costs_the_same_statements_whatever_the_number_of_scorers(engine):
-    def selects(count: int) -> int:
+    def statements(count: int) -> int:
         with session_scope(engine) as session:
             for n in range(count):
                 version = save_scorer_version(session, spec=_spec(f"p{count}-{n}"))
                 dataset = create_dataset(session, name=f"ds{count}-{n}")
                 create_run(session, scorer_version_id=version.id, dataset_id=dataset.id)
-        seen: list[str] = []
+        with counting_selects(engine) as seen, read_session(engine) as session:
+            scorer_page(session, search=f"p{count}-")
+        return len(seen)
 
-        def record(conn, cursor, statement, *args):
-            seen.append(statement)
-
-        event.listen(engine, "before_cursor_execute", record)
-        try:
-            with read_session(engine) as session:
-                scorer_page(session, search=f"p{count}-")
-        finally:
-            event.remove(engine, "before_cursor_execute", record)
-        return len([s for s in seen if s.lstrip().upper().startswith("SELECT")])
-
-    assert selects(2) == selects(7) == 7
+    assert statements(2) == statements(7) == 7
 
 
 def test_names_taken_and_free(engine):
