@@ -9,11 +9,12 @@ Scoring and storing themselves are the runtime's
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from scorer_runtime.store import Session, jsonable
+from scorer_runtime.store.overview import spec_key_names
 from scorer_runtime.store.traces import agent_scorer_versions, stored_trace_score
 from scorer_runtime.traces import TraceScoreOutcome
 
@@ -30,6 +31,8 @@ class AgentScorerOption:
     judge_steps: int
     """Steps that ask the judge: each scored trace makes this many judge requests (or more,
     with retries)."""
+    key_envs: tuple[str, ...] = ()
+    """The key variables its judges name (a judge given by profile name names its own)."""
 
     def label(self) -> str:
         """The option in a picker: "tool-call-accuracy · version 2"."""
@@ -54,9 +57,22 @@ def agent_scorer_options(session: Session) -> list[AgentScorerOption]:
             version=version.version,
             note=version.note,
             judge_steps=_judge_steps(version.spec),
+            key_envs=tuple(spec_key_names(version.spec)),
         )
         for version in agent_scorer_versions(session)
     ]
+
+
+def missing_keys(option: AgentScorerOption, is_set: Callable[[str], bool]) -> list[str]:
+    """The key variables the option's judges name that are not set (none for a scorer that
+    never asks a judge)."""
+    return [env for env in option.key_envs if not is_set(env)] if option.judge_steps else []
+
+
+def ready_first(options: Sequence[AgentScorerOption], is_set: Callable[[str], bool]) -> int:
+    """The option to offer first: the first one whose judges can be called here (every key
+    it names is set, or it asks no judge), else the first."""
+    return next((i for i, o in enumerate(options) if not missing_keys(o, is_set)), 0)
 
 
 def not_yet_scored(trace_ids: Sequence[str], scored: Collection[str]) -> list[str]:

@@ -25,8 +25,10 @@ from studio.traces_scoring import (
     AgentScorerOption,
     agent_scorer_options,
     cost_words,
+    missing_keys,
     not_yet_scored,
     outcome_words,
+    ready_first,
     rescore_words,
     trace_score_data,
 )
@@ -75,6 +77,7 @@ def render_scoring(page: TracePage) -> None:
     version_id = st.selectbox(
         "Agent scorer",
         list(by_id),
+        index=ready_first(options, services.env_is_set),
         format_func=lambda v: by_id[v].label(),
         key="traces.scorer",
         help="Only scorers of the agent kind are listed: they read messages and tool calls.",
@@ -85,6 +88,13 @@ def render_scoring(page: TracePage) -> None:
     chosen, scored = _choose(page, option)
     st.caption(rescore_words(chosen, scored, listed=len(page.lines)))
     st.caption(cost_words(option, len(chosen)))
+    missing = missing_keys(option, services.env_is_set)
+    if missing:
+        st.warning(
+            f"Its judge needs the key variable {', '.join(missing)}, which is not set on this "
+            "machine: set it and restart the studio, or choose a scorer whose judge is ready.",
+            icon=":material/key_off:",
+        )
     if st.button(
         f"Score {len(chosen)} trace{'s' if len(chosen) != 1 else ''}",
         key="traces.score",

@@ -350,13 +350,15 @@ def test_delete_asks_first_and_keeps_the_scores(studio_db, open_page):
         assert get_trace(session, trace_id=traces[2].trace_id).trace_id == traces[2].trace_id
 
 
-def test_the_demo_traces_score_with_the_keyless_demo_scorer(demo_db, open_page):
+def test_the_demo_traces_score_with_the_keyless_demo_scorer(demo_db, open_page, monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     at = open_page("traces")
     assert not at.exception
     assert len(trace_table(at)) == 3  # seeded from data/traces
-    at.selectbox(key="traces.scorer").select_index(
-        at.selectbox(key="traces.scorer").options.index("tool-health · version 1")
-    ).run()
+    # Offered first: the scorer that can run here (the other demo agent scorer needs a key).
+    picker = at.selectbox(key="traces.scorer")
+    assert picker.format_func(picker.value) == "tool-health · version 1"
+    assert not at.warning
     assert "never calls a judge" in " ".join(c.value for c in at.caption)
     at.button(key="traces.score").click().run()
     assert not at.exception
@@ -364,6 +366,21 @@ def test_the_demo_traces_score_with_the_keyless_demo_scorer(demo_db, open_page):
     assert len(scores) == 3
     assert scores[SUPPORT_TRACE].score == pytest.approx(0.825)  # one of its 4 tool calls failed
     assert scores[SUPPORT_TRACE].reason == "25% of the tool calls failed."
+
+
+def test_a_scorer_whose_key_is_not_set_says_so_before_scoring(demo_db, open_page, monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    at = open_page("traces")
+    picker = at.selectbox(key="traces.scorer")
+    picker.select_index(picker.options.index("tool-call-accuracy · version 1")).run()
+    (warning,) = at.warning
+    assert "OPENAI_API_KEY" in warning.value
+    assert "not set on this machine" in warning.value
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    ready = open_page("traces")
+    picker = ready.selectbox(key="traces.scorer")
+    assert picker.format_func(picker.value) == "tool-call-accuracy · version 1"  # first by name
+    assert not ready.warning
 
 
 def test_no_agent_scorer_explains_what_one_is(demo_db, open_page):
