@@ -1,6 +1,6 @@
 """Two runs side by side, for the Compare runs page: the comparison as CSV, and verdicts and
 changes in words. The comparison itself (rows, counts, summary, what to compare) is computed
-in SQL by :mod:`scorer_runtime.store.compare`.
+in SQL by :mod:`scorer_runtime.store.views.compare`.
 """
 
 from __future__ import annotations
@@ -11,10 +11,9 @@ from collections.abc import Mapping, Sequence
 from typing import IO, Any
 
 from scorer_runtime.store import Engine, Session, read_session
-from scorer_runtime.store.compare import (
+from scorer_runtime.store.views import (
     MISSING,
     CompareRow,
-    CompareSummary,
     RunPair,
     example_inputs,
     iter_comparison,
@@ -67,15 +66,6 @@ def comparison_csv_file(engine: Engine, *, pair: RunPair, threshold: float) -> b
         return csv_bytes(
             lambda out: write_comparison_csv(session, pair=pair, threshold=threshold, out=out)
         )
-
-
-def verdict_counts(summary: CompareSummary) -> Mapping[str, tuple[int, int]]:
-    """Verdict -> (examples before, examples after), for the summary table."""
-    counts: dict[str, list[int]] = {}
-    for (va, vb), n in summary.transitions.items():
-        counts.setdefault(va, [0, 0])[0] += n
-        counts.setdefault(vb, [0, 0])[1] += n
-    return {v: (a, b) for v, (a, b) in counts.items()}
 
 
 # -- words and facts for the page -------------------------------------------------------------

@@ -1,6 +1,6 @@
 """What the home page says, free of Streamlit: usable judges and outcomes in words.
 
-The numbers come from :mod:`scorer_runtime.store.overview`; here they become words. Key
+The numbers come from :mod:`scorer_runtime.store.views.overview`; here they become words. Key
 values are never read out: :func:`key_statuses` only says whether each variable is set.
 """
 
@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from scorer_runtime.store import Session
-from scorer_runtime.store.overview import key_name_uses
+from scorer_runtime.store.views import key_name_uses
 
 WELL_KNOWN_KEYS: tuple[tuple[str, str], ...] = (
     ("OPENAI_API_KEY", "OpenAI"),

@@ -13,9 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from scorer_runtime.store import Session
-from scorer_runtime.store.results import NameBook
-from scorer_runtime.store.scores import get_score_with_example
+from scorer_runtime.store import NameBook, Session
+from scorer_runtime.store.views import get_score_with_example
 from studio.messages import Explanation, explain_stored
 
 STEPS = ("preprocess", "analyze", "generate_score", "generate_reason")

@@ -14,9 +14,15 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
-from scorer_runtime.store import Engine, ScoreFilter, ScoreRow, Session, read_session
-from scorer_runtime.store.results import NameBook
-from scorer_runtime.store.scores import iter_score_rows
+from scorer_runtime.store import (
+    Engine,
+    NameBook,
+    ScoreFilter,
+    ScoreRow,
+    Session,
+    iter_score_rows,
+    read_session,
+)
 
 CSV_CAP = 100_000
 """The most rows one download holds; narrower filters export the rest."""

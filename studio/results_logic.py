@@ -14,6 +14,7 @@ from typing import Any
 
 from scorer_runtime.store import (
     OUTCOMES,
+    NameBook,
     RunRecord,
     ScoreFilter,
     ScoreRow,
@@ -21,7 +22,6 @@ from scorer_runtime.store import (
     Session,
     list_runs,
 )
-from scorer_runtime.store.results import NameBook
 
 PAGE_SIZE = 50
 """Rows per page of the results table."""

@@ -1,7 +1,7 @@
 """The scorers page's words and checks, free of Streamlit (unit-tested on a real SQLite file).
 
 The list itself (search and pages in the database) is
-:func:`scorer_runtime.store.scorer_list.scorer_page`; here are the names a new scorer may
+:func:`scorer_runtime.store.views.scorer_list.scorer_page`; here are the names a new scorer may
 take, what archiving keeps in words, the demo scorers and the versions to compare.
 """
 
@@ -14,12 +14,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from scorer_runtime.store import Session, list_versions
-from scorer_runtime.store.scorers import (
+from scorer_runtime.store import (
+    Session,
     free_scorer_name,
+    list_versions,
+    load_names,
     scorer_counts,
     scorer_name_taken,
-    scorer_names,
 )
 
 DEMO_DATA_DIR = Path(__file__).resolve().parents[1] / "data"
@@ -99,7 +100,7 @@ def load_demo_scorers(session: Session, *, data_dir: Path = DEMO_DATA_DIR) -> li
     """
     from scorer_runtime.batch import import_spec_file
 
-    taken = set(scorer_names(session, include_archived=True).values())
+    taken = set(load_names(session).scorers.values())
     saved = []
     for path in sorted((data_dir / "scorers").glob("*.json")):
         name = json.loads(path.read_text(encoding="utf-8")).get("id")

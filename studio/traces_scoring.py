@@ -14,8 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorer_runtime.store import Session, jsonable
-from scorer_runtime.store.overview import spec_key_names
-from scorer_runtime.store.traces import agent_scorer_versions, stored_trace_score
+from scorer_runtime.store.views import agent_scorer_versions, spec_key_names, stored_trace_score
 from scorer_runtime.traces import TraceScoreOutcome
 
 

@@ -25,8 +25,10 @@ from scorer_runtime.store.aggregates import (
     mean_per_day,
     median_score,
     outcome_counts,
+    pass_count,
     priced_unpriced_columns,
     score_histogram,
+    score_spread,
     score_stats,
 )
 from scorer_runtime.store.canonical import canonical_json, content_hash, jsonable
@@ -37,11 +39,13 @@ from scorer_runtime.store.datasets import (
     archive_dataset,
     count_examples,
     create_dataset,
+    dataset_names,
     delete_example,
     example_counts,
     get_dataset,
     list_datasets,
     list_examples,
+    update_dataset,
     update_example,
 )
 from scorer_runtime.store.drafts import delete_draft, get_draft, list_drafts, save_draft
@@ -59,6 +63,7 @@ from scorer_runtime.store.judges import (
     delete_judge_profile,
     get_judge_profile,
     judge_profile_dict,
+    judge_profile_exists,
     list_judge_profiles,
     save_judge_profile,
 )
@@ -70,7 +75,9 @@ from scorer_runtime.store.migrate import (
     head_revision,
     upgrade,
 )
+from scorer_runtime.store.names import NameBook, load_names
 from scorer_runtime.store.runs import (
+    STALE_AFTER,
     beat,
     create_run,
     finish_run,
@@ -82,8 +89,10 @@ from scorer_runtime.store.runs import (
     start_run,
 )
 from scorer_runtime.store.scorers import (
+    ScorerCounts,
     archive_scorer,
     duplicate_scorer,
+    free_scorer_name,
     get_scorer,
     get_version,
     get_version_by_id,
@@ -92,6 +101,8 @@ from scorer_runtime.store.scorers import (
     list_scorers,
     list_versions,
     save_scorer_version,
+    scorer_counts,
+    scorer_name_taken,
 )
 from scorer_runtime.store.scores import (
     ScoreFilter,
@@ -99,8 +110,8 @@ from scorer_runtime.store.scores import (
     ScoreRow,
     add_scores,
     get_score,
+    iter_score_rows,
     list_scores,
-    scored_example_ids,
 )
 from scorer_runtime.store.tables import (
     OUTCOMES,
@@ -121,7 +132,6 @@ from scorer_runtime.store.tables import (
 )
 from scorer_runtime.store.traces import (
     TraceSaveSummary,
-    TraceScoreLine,
     TraceSummary,
     all_trace_ids,
     count_traces,
@@ -131,8 +141,6 @@ from scorer_runtime.store.traces import (
     list_traces,
     save_traces,
     scored_trace_ids,
-    trace_score_counts,
-    trace_scores,
 )
 
 __all__ = [
@@ -141,6 +149,7 @@ __all__ = [
     "EXAMPLE_FIELDS",
     "OUTCOMES",
     "RUN_STATUSES",
+    "STALE_AFTER",
     "ConflictError",
     "CostTotal",
     "DailyMean",
@@ -152,6 +161,7 @@ __all__ = [
     "HistogramBin",
     "JudgeProfileRecord",
     "LabelRecord",
+    "NameBook",
     "NotFoundError",
     "Outcome",
     "RunRecord",
@@ -162,13 +172,13 @@ __all__ = [
     "ScoreRecord",
     "ScoreRow",
     "ScoreStats",
+    "ScorerCounts",
     "ScorerRecord",
     "ScorerVersionRecord",
     "Session",
     "StoreError",
     "TraceRecord",
     "TraceSaveSummary",
-    "TraceScoreLine",
     "TraceSummary",
     "add_examples",
     "add_label",
@@ -186,6 +196,7 @@ __all__ = [
     "create_run",
     "current_revision",
     "database_url",
+    "dataset_names",
     "delete_draft",
     "delete_example",
     "delete_judge_profile",
@@ -195,6 +206,7 @@ __all__ = [
     "ensure_schema",
     "example_counts",
     "finish_run",
+    "free_scorer_name",
     "get_dataset",
     "get_draft",
     "get_judge_profile",
@@ -207,8 +219,10 @@ __all__ = [
     "get_version_by_id",
     "head_revision",
     "is_stale",
+    "iter_score_rows",
     "jsonable",
     "judge_profile_dict",
+    "judge_profile_exists",
     "latest_version",
     "latest_version_numbers",
     "list_datasets",
@@ -221,10 +235,12 @@ __all__ = [
     "list_scores",
     "list_traces",
     "list_versions",
+    "load_names",
     "make_engine",
     "mean_per_day",
     "median_score",
     "outcome_counts",
+    "pass_count",
     "priced_unpriced_columns",
     "read_session",
     "request_cancel",
@@ -234,13 +250,14 @@ __all__ = [
     "save_scorer_version",
     "save_traces",
     "score_histogram",
+    "score_spread",
     "score_stats",
-    "scored_example_ids",
     "scored_trace_ids",
+    "scorer_counts",
+    "scorer_name_taken",
     "session_scope",
     "start_run",
-    "trace_score_counts",
-    "trace_scores",
+    "update_dataset",
     "update_example",
     "upgrade",
     "utc_now",

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from sqlmodel import Session, col, select
@@ -17,8 +16,6 @@ from scorer_runtime.store.canonical import jsonable
 from scorer_runtime.store.errors import ConflictError, not_found
 from scorer_runtime.store.tables import (
     JudgeProfileRecord,
-    ScorerRecord,
-    ScorerVersionRecord,
     utc_now,
 )
 
@@ -105,51 +102,3 @@ def judge_profile_dict(record: JudgeProfileRecord) -> dict[str, Any]:
     data: dict[str, Any] = dict(record.settings or {})
     data.update(model=record.model, api_base=record.api_base, api_key_env=record.api_key_env)
     return {k: v for k, v in data.items() if v is not None}
-
-
-def spec_profile_names(spec: Any) -> set[str]:
-    """The judge profiles a spec (plain data) names, on the scorer or on any step."""
-    if not isinstance(spec, Mapping):
-        return set()
-    refs = [spec.get("judge")]
-    steps = spec.get("steps")
-    if isinstance(steps, list):
-        refs += [step.get("judge") for step in steps if isinstance(step, Mapping)]
-    return {ref for ref in refs if isinstance(ref, str)}
-
-
-@dataclass(frozen=True, slots=True)
-class ProfileUsage:
-    """A scorer (archived or not) with versions naming a judge profile."""
-
-    scorer: str
-    versions: tuple[int, ...]
-    """The version numbers naming the profile, oldest first."""
-    latest: bool
-    """Whether the scorer's latest version names it (so its next run needs the profile)."""
-
-
-def profile_usage_by_name(session: Session) -> dict[str, list[ProfileUsage]]:
-    """For every profile name a spec refers to, the scorers that do, by scorer name.
-
-    Deleting a profile breaks the versions naming it, so this says what a deletion affects;
-    all specs are read in one statement.
-    """
-    query = (
-        select(ScorerRecord.name, ScorerVersionRecord.version, ScorerVersionRecord.spec)
-        .join(ScorerRecord, col(ScorerRecord.id) == col(ScorerVersionRecord.scorer_id))
-        .order_by(col(ScorerRecord.name), col(ScorerVersionRecord.version))
-    )
-    found: dict[str, dict[str, list[int]]] = {}
-    latest: dict[str, int] = {}
-    for scorer, version, spec in session.exec(query).all():
-        latest[scorer] = version
-        for name in spec_profile_names(spec):
-            found.setdefault(name, {}).setdefault(scorer, []).append(version)
-    return {
-        name: [
-            ProfileUsage(scorer, tuple(versions), versions[-1] == latest[scorer])
-            for scorer, versions in scorers.items()
-        ]
-        for name, scorers in found.items()
-    }

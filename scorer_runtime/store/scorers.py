@@ -150,14 +150,6 @@ def list_scorers(session: Session, *, include_archived: bool = False) -> Sequenc
     return session.exec(query).all()
 
 
-def scorer_names(session: Session, *, include_archived: bool = False) -> dict[int, str]:
-    """Scorer names by id, in name order (archived ones too when asked): for pickers."""
-    query = select(ScorerRecord.id, ScorerRecord.name).order_by(col(ScorerRecord.name))
-    if not include_archived:
-        query = query.where(col(ScorerRecord.archived_at).is_(None))
-    return {int(i): str(n) for i, n in session.exec(query).all() if i is not None}
-
-
 def scorer_name_taken(session: Session, *, name: str) -> bool:
     """Whether a scorer (archived or not) is already called ``name``: names are unique."""
     return (

@@ -17,7 +17,7 @@ from sqlmodel import Session, col, select
 
 from scorer_runtime.store.bulk import gc_paused, insert_scores_sqlite
 from scorer_runtime.store.errors import not_found
-from scorer_runtime.store.tables import OUTCOMES, ExampleRecord, ScoreRecord, utc_now
+from scorer_runtime.store.tables import OUTCOMES, ScoreRecord, utc_now
 
 _COLUMNS = tuple(c.name for c in ScoreRecord.__table__.columns if c.name != "id")  # type: ignore[attr-defined]
 _COLUMN_SET = frozenset(_COLUMNS)
@@ -204,22 +204,3 @@ def get_score(session: Session, *, score_id: int) -> ScoreRecord:
     if found is None:
         raise not_found("score", score_id)
     return found
-
-
-def get_score_with_example(
-    session: Session, *, score_id: int
-) -> tuple[ScoreRecord, ExampleRecord | None]:
-    """One score with all its evidence, and the example it scored (None for a trace score or
-    an example deleted since): what a drill-down into one result shows. Raises NotFoundError.
-    """
-    record = get_score(session, score_id=score_id)
-    example = session.get(ExampleRecord, record.example_id) if record.example_id else None
-    return record, example
-
-
-def scored_example_ids(session: Session, *, run_id: int) -> set[int]:
-    """The examples of a run that already have a stored result (any outcome)."""
-    query = select(ScoreRecord.example_id).where(
-        ScoreRecord.run_id == run_id, col(ScoreRecord.example_id).is_not(None)
-    )
-    return {int(i) for i in session.exec(query).all() if i is not None}

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from scorer_runtime.store import HistogramBin
-from scorer_runtime.store.results import TrendPoint
+from scorer_runtime.store.views import TrendPoint
 from studio.results_logic import OutcomeShare
 
 if TYPE_CHECKING:

@@ -12,7 +12,7 @@ import streamlit as st
 
 from scorer_runtime.batch import FileFormat
 from scorer_runtime.store import database_url, read_session
-from scorer_runtime.store.datasets import DatasetRow, dataset_rows
+from scorer_runtime.store.views import DatasetRow, dataset_rows
 from studio import services
 from studio.examples_logic import (
     ArchiveImpact,

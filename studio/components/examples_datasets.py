@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from scorer_runtime.store import StoreError, archive_dataset, create_dataset
-from scorer_runtime.store.datasets import DatasetRow, update_dataset
+from scorer_runtime.store import StoreError, archive_dataset, create_dataset, update_dataset
+from scorer_runtime.store.views import DatasetRow
 from studio import services, state
 from studio.components import examples_data
 from studio.components.common import empty_state, show_error

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from scorer_runtime.store.datasets import DatasetRow
+from scorer_runtime.store.views import DatasetRow
 from studio.components import examples_data
 from studio.examples_logic import export_file_name
 

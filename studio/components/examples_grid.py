@@ -9,7 +9,7 @@ from typing import Any
 import streamlit as st
 
 from scorer_runtime.store import EXAMPLE_FIELDS
-from scorer_runtime.store.datasets import DatasetRow
+from scorer_runtime.store.views import DatasetRow
 from studio import services, state
 from studio.components import examples_data
 from studio.examples_logic import (

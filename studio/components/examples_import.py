@@ -10,7 +10,7 @@ import streamlit as st
 
 from scorer_runtime.batch import ImportFailure
 from scorer_runtime.store import EXAMPLE_FIELDS, StoreError
-from scorer_runtime.store.datasets import DatasetRow
+from scorer_runtime.store.views import DatasetRow
 from studio import services, state
 from studio.examples_logic import (
     FIELD_LABELS,

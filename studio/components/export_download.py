@@ -43,10 +43,10 @@ class Exported:
 @st.cache_data(show_spinner=False, ttl=30)
 def cached_scorers(db: str) -> dict[int, str]:
     """Live scorers by id, in name order."""
-    from scorer_runtime.store.scorers import scorer_names
+    from scorer_runtime.store import load_names
 
     with services.reading() as session:
-        return scorer_names(session)
+        return load_names(session).live_scorers()
 
 
 @st.cache_data(show_spinner=False, ttl=30)

@@ -7,8 +7,7 @@ import os
 import streamlit as st
 
 from scorer_runtime.store import database_url
-from scorer_runtime.store.overview import Overview
-from scorer_runtime.store.overview import overview as read_overview
+from scorer_runtime.store.views import Overview, read_overview
 from studio import services, state
 from studio.components.common import (
     OUTCOME_LABELS,

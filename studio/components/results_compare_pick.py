@@ -10,8 +10,8 @@ from typing import Any
 
 import streamlit as st
 
-from scorer_runtime.store.compare import RunPair
-from scorer_runtime.store.results import NameBook
+from scorer_runtime.store import NameBook
+from scorer_runtime.store.views import RunPair
 from studio import state
 from studio.components import results_data as data
 from studio.components.common import RUN_STATUS_LABELS

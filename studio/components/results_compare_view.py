@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import streamlit as st
 
 from scorer_runtime.store import OUTCOMES
-from scorer_runtime.store.compare import CompareRow, CompareSummary, RunPair
+from scorer_runtime.store.views import CompareRow, CompareSummary, RunPair
 from studio import services, state
 from studio.compare_logic import change_words, comparison_csv_file, verdict_words
 from studio.components import results_data as data

@@ -15,17 +15,20 @@ import streamlit as st
 
 from scorer_runtime.store import (
     HistogramBin,
+    NameBook,
     NotFoundError,
     ScorePage,
     ScoreStats,
     database_url,
     list_scores,
+    load_names,
+    pass_count,
     score_histogram,
+    score_spread,
     score_stats,
 )
-from scorer_runtime.store import compare as cmp
-from scorer_runtime.store.aggregates import pass_count, score_spread
-from scorer_runtime.store.results import NameBook, Trends, load_names, version_trends
+from scorer_runtime.store.views import Trends, version_trends
+from scorer_runtime.store.views import compare as cmp
 from studio import services
 from studio.compare_logic import example_previews
 from studio.results_detail import load_score

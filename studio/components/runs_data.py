@@ -25,7 +25,7 @@ from scorer_runtime.store import (
     list_versions,
     request_cancel,
 )
-from scorer_runtime.store.runs import RunLine, RunsPage, run_line, runs_page
+from scorer_runtime.store.views import RunLine, RunsPage, run_line, runs_page
 from studio import services
 from studio.runs_logic import (
     PAGE_SIZE,

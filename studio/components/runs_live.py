@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from scorer_runtime.store import database_url, utc_now
-from scorer_runtime.store.runs import RunLine
+from scorer_runtime.store.views import RunLine
 from studio import state
 from studio.components import runs_data as data
 from studio.components.common import show_error

@@ -7,7 +7,7 @@ import streamlit as st
 
 from scorer_runtime.batch import BatchSummary
 from scorer_runtime.store import database_url
-from scorer_runtime.store.runs import RunLine
+from scorer_runtime.store.views import RunLine
 from studio import state
 from studio.components import runs_data as data
 from studio.components.charts import outcome_chart

@@ -8,7 +8,7 @@ import os
 
 import streamlit as st
 
-from scorer_runtime.store.runs import RunLine
+from scorer_runtime.store.views import RunLine
 from studio import state
 from studio.components import runs_data as data
 from studio.components.common import empty_state, show_error

@@ -7,7 +7,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from scorer_runtime.store import archive_scorer, duplicate_scorer
-from scorer_runtime.store.scorer_list import ScorerLine
+from scorer_runtime.store.views import ScorerLine
 from studio import services, state
 from studio.components.common import show_error
 from studio.scorers_logic import archive_impact, copy_name, scorer_name_problem

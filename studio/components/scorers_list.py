@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from scorer_runtime.store import database_url
-from scorer_runtime.store.scorer_list import ScorerLine, ScorerPage, scorer_page
+from scorer_runtime.store.views import ScorerLine, ScorerPage, scorer_page
 from studio import services, state
 from studio.components.common import RUN_STATUS_LABELS, empty_state, format_score, show_error
 from studio.components.scorers_actions import render_actions, render_pending

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from scorer_runtime.store import database_url, delete_traces, trace_score_counts
+from scorer_runtime.store import database_url, delete_traces
+from scorer_runtime.store.views import trace_score_counts
 from studio import services, state
 from studio.components.common import show_error
 from studio.components.traces_import import render_empty

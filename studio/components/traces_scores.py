@@ -8,13 +8,8 @@ from collections import Counter
 import streamlit as st
 
 from scorer_runtime.judge.config import JudgeConfigError
-from scorer_runtime.store import (
-    TraceScoreLine,
-    database_url,
-    get_version_by_id,
-    scored_trace_ids,
-    trace_scores,
-)
+from scorer_runtime.store import database_url, get_version_by_id, scored_trace_ids
+from scorer_runtime.store.views import TraceScoreLine, trace_scores
 from scorer_runtime.traces import TraceScoreOutcome
 from studio import services, state
 from studio.components.common import OUTCOME_LABELS, format_score, show_error

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scorer_runtime.store import Session
-from scorer_runtime.store.datasets import dataset_usage, numbered_example_page
+from scorer_runtime.store.views import dataset_usage, numbered_example_page
 from studio.examples_logic.grid import GridRow, row_of
 
 PAGE_SIZE = 50

@@ -30,8 +30,7 @@ from scorer_runtime.batch import (
     write_examples,
 )
 from scorer_runtime.batch.cells import format_cell
-from scorer_runtime.store import EXAMPLE_FIELDS, Session
-from scorer_runtime.store.datasets import dataset_names
+from scorer_runtime.store import EXAMPLE_FIELDS, Session, dataset_names
 
 DEMO_DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 """The repository's ``data/`` folder, holding the demo datasets."""

@@ -22,7 +22,7 @@ from scorer_runtime.store import (
     delete_example,
     update_example,
 )
-from scorer_runtime.store.datasets import example_score_counts
+from scorer_runtime.store.views import example_score_counts
 
 COLUMN_LABELS: dict[str, str] = {
     "input": "Input",

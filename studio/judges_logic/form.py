@@ -17,8 +17,13 @@ from typing import Any, Literal
 from pydantic import ValidationError
 
 from scorer_runtime.spec import JudgeSpec
-from scorer_runtime.store import ConflictError, JudgeProfileRecord, Session, save_judge_profile
-from scorer_runtime.store.judges import judge_profile_exists
+from scorer_runtime.store import (
+    ConflictError,
+    JudgeProfileRecord,
+    Session,
+    judge_profile_exists,
+    save_judge_profile,
+)
 from studio.forms import RetryForm, RetryFormError, retry_form, retry_policy
 
 JsonMode = Literal["auto", "native", "system", "inline"]

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorer_runtime.store import Session
-from scorer_runtime.store.judges import profile_usage_by_name, spec_profile_names
+from scorer_runtime.store.views import profile_usage_by_name, spec_profile_names
 
 
 def spec_uses_profile(spec: Mapping[str, Any], name: str) -> bool:

@@ -13,8 +13,8 @@ import socket
 from datetime import datetime
 from typing import Literal
 
-from scorer_runtime.store import utc_now
-from scorer_runtime.store.runs import STALE_AFTER, RunLine
+from scorer_runtime.store import STALE_AFTER, utc_now
+from scorer_runtime.store.views import RunLine
 from studio.runs_logic.launch import Launcher, pid_alive
 
 PAGE_SIZE = 10

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from scorer_runtime.batch.summary import CostWords, cost_words, format_dollars
-from scorer_runtime.store.runs import RunLine
+from scorer_runtime.store.views import RunLine
 
 UNPRICED_WHY = (
     "Results without a price asked the judge but have no known cost, so they are not in the "

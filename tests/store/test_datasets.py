@@ -17,13 +17,12 @@ from scorer_runtime.store import (
     read_session,
     session_scope,
 )
-from scorer_runtime.store.datasets import (
-    dataset_names,
+from scorer_runtime.store.datasets import dataset_names, update_dataset
+from scorer_runtime.store.views import (
     dataset_rows,
     dataset_usage,
     example_score_counts,
     numbered_example_page,
-    update_dataset,
 )
 from store.fixtures import counting_selects, make_dataset, make_version
 

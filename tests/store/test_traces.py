@@ -24,9 +24,8 @@ from scorer_runtime.store import (
     save_traces,
     scored_trace_ids,
     session_scope,
-    trace_score_counts,
-    trace_scores,
 )
+from scorer_runtime.store.views import trace_score_counts, trace_scores
 from scorer_runtime.traces import Span, Trace, load_traces
 
 FIXTURES = Path(__file__).resolve().parents[1] / "traces" / "fixtures"

@@ -6,8 +6,14 @@ from datetime import date
 
 import pytest
 
-from scorer_runtime.store import HistogramBin, ScoreFilter, read_session, score_histogram
-from scorer_runtime.store.results import TrendPoint, load_names, version_trends
+from scorer_runtime.store import (
+    HistogramBin,
+    ScoreFilter,
+    load_names,
+    read_session,
+    score_histogram,
+)
+from scorer_runtime.store.views.results_page import TrendPoint, version_trends
 from studio.components.charts import (
     FAIL_HEX,
     OUTCOME_HEX,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scorer_runtime.store import read_session
-from scorer_runtime.store.compare import RunPair, compare_summary, iter_comparison
+from scorer_runtime.store.views.compare import RunPair, compare_summary, iter_comparison
 
 from .test_results_seed import History, seed_history
 

@@ -8,7 +8,7 @@ import io
 import pytest
 
 from scorer_runtime.store import read_session
-from scorer_runtime.store.compare import CompareRow, RunPair, SideScore, iter_comparison
+from scorer_runtime.store.views.compare import CompareRow, RunPair, SideScore, iter_comparison
 from studio.compare_logic import (
     COMPARE_CSV_COLUMNS,
     change_words,

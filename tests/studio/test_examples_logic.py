@@ -22,7 +22,7 @@ from scorer_runtime.store import (
     save_scorer_version,
     session_scope,
 )
-from scorer_runtime.store.datasets import dataset_rows
+from scorer_runtime.store.views import dataset_rows
 from studio.examples_logic import (
     ArchiveImpact,
     GridChanges,

@@ -18,11 +18,11 @@ from scorer_runtime.store import (
     create_dataset,
     get_version_by_id,
     list_scores,
+    load_names,
     read_session,
     save_scorer_version,
     session_scope,
 )
-from scorer_runtime.store.results import load_names
 from studio.results_detail import load_score, score_detail
 
 from .test_results_seed import History, seed_history

@@ -12,11 +12,11 @@ from scorer_runtime.store import (
     ScoreFilter,
     add_scores,
     list_scores,
+    load_names,
     read_session,
     score_stats,
     session_scope,
 )
-from scorer_runtime.store.results import load_names
 from studio.components.common import OUTCOME_LABELS
 from studio.results_export import (
     SCORE_CSV_COLUMNS,

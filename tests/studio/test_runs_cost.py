@@ -21,7 +21,7 @@ from scorer_runtime.store import (
     request_cancel,
     session_scope,
 )
-from scorer_runtime.store.runs import run_line
+from scorer_runtime.store.views import run_line
 from studio.runs_logic import (
     UNPRICED_WHY,
     cost_caption,

@@ -26,7 +26,8 @@ from scorer_runtime.store import (
     session_scope,
     utc_now,
 )
-from scorer_runtime.store.runs import STALE_AFTER, RunLine, run_line
+from scorer_runtime.store.runs import STALE_AFTER
+from scorer_runtime.store.views import RunLine, run_line
 from studio.runs_logic import (
     Launcher,
     cli_command,

@@ -17,8 +17,8 @@ from scorer_runtime.store import (
     save_scorer_version,
     save_traces,
     session_scope,
-    trace_score_counts,
 )
+from scorer_runtime.store.views import trace_score_counts
 from scorer_runtime.traces import Span, Trace, TraceScoreOutcome
 from studio.traces_logic import (
     ImportReport,

@@ -64,7 +64,7 @@ def _count(session: Session, column: Any, *where: ColumnElement[bool]) -> int:
     return int(session.exec(select(func.count(column)).where(*where)).one())
 
 
-def overview(session: Session, *, runs: int = 5) -> Overview:
+def read_overview(session: Session, *, runs: int = 5) -> Overview:
     """Counts of scorers, versions, datasets, examples and runs, and the latest ``runs`` runs.
 
     Archived scorers and datasets (and the examples of archived datasets) are not counted:

@@ -18,9 +18,8 @@ from scorer_runtime.store import (
     save_scorer_version,
     save_traces,
     session_scope,
-    trace_scores,
 )
-from scorer_runtime.store.traces import agent_scorer_versions, stored_trace_score
+from scorer_runtime.store.views import agent_scorer_versions, stored_trace_score, trace_scores
 from scorer_runtime.traces import Span, Trace
 
 T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)

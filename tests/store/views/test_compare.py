@@ -14,7 +14,7 @@ from scorer_runtime.store import (
     session_scope,
     start_run,
 )
-from scorer_runtime.store.compare import (
+from scorer_runtime.store.views.compare import (
     CompareRow,
     RunPair,
     compare_rows,

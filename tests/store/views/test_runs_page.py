@@ -20,7 +20,7 @@ from scorer_runtime.store import (
     score_stats,
     session_scope,
 )
-from scorer_runtime.store.runs import run_line, runs_page
+from scorer_runtime.store.views import run_line, runs_page
 from store.fixtures import counting_selects, make_dataset, make_version
 
 

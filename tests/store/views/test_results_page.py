@@ -9,10 +9,18 @@ from datetime import date
 
 import pytest
 
-from scorer_runtime.store import NotFoundError, ScoreFilter, list_runs, list_scores, read_session
+from scorer_runtime.store import (
+    NotFoundError,
+    ScoreFilter,
+    list_runs,
+    list_scores,
+    load_names,
+    read_session,
+)
 from scorer_runtime.store.aggregates import pass_count, score_spread
-from scorer_runtime.store.results import load_names, version_trends
-from scorer_runtime.store.scores import get_score_with_example, iter_score_rows
+from scorer_runtime.store.scores import iter_score_rows
+from scorer_runtime.store.views import get_score_with_example
+from scorer_runtime.store.views.results_page import version_trends
 from store.history import History, seed_history
 
 

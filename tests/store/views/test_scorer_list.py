@@ -8,17 +8,13 @@ from scorer_runtime.store import (
     create_dataset,
     create_run,
     finish_run,
+    load_names,
     read_session,
     save_scorer_version,
     session_scope,
 )
-from scorer_runtime.store.scorer_list import scorer_page
-from scorer_runtime.store.scorers import (
-    free_scorer_name,
-    scorer_counts,
-    scorer_name_taken,
-    scorer_names,
-)
+from scorer_runtime.store.scorers import free_scorer_name, scorer_counts, scorer_name_taken
+from scorer_runtime.store.views.scorer_list import scorer_page
 from store.fixtures import counting_selects
 
 
@@ -60,8 +56,8 @@ def test_archived_scorers_only_when_asked_and_display_names(engine):
     with read_session(engine) as session:
         (line,) = scorer_page(session).lines
         both = scorer_page(session, include_archived=True).lines
-        names = scorer_names(session)
-        all_names = scorer_names(session, include_archived=True)
+        names = load_names(session).live_scorers()
+        all_names = load_names(session).scorers
     assert (line.name, line.display_name, line.agent, line.archived) == (
         "a",
         "Answer tone",

@@ -9,12 +9,8 @@ from scorer_runtime.store import (
     save_scorer_version,
     session_scope,
 )
-from scorer_runtime.store.judges import (
-    ProfileUsage,
-    judge_profile_exists,
-    profile_usage_by_name,
-    spec_profile_names,
-)
+from scorer_runtime.store.judges import judge_profile_exists
+from scorer_runtime.store.views import ProfileUsage, profile_usage_by_name, spec_profile_names
 
 
 def _spec(scorer_id: str, **extra) -> dict:

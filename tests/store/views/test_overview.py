@@ -16,11 +16,11 @@ from scorer_runtime.store import (
     save_scorer_version,
     session_scope,
 )
-from scorer_runtime.store.overview import (
+from scorer_runtime.store.views.overview import (
     KeyNameUse,
     key_name_uses,
     latest_runs,
-    overview,
+    read_overview,
     spec_key_names,
 )
 
@@ -31,7 +31,7 @@ def _spec(scorer_id: str, **extra) -> dict:
 
 def test_an_empty_database_is_empty(engine):
     with read_session(engine) as session:
-        seen = overview(session)
+        seen = read_overview(session)
     assert (seen.scorers, seen.versions, seen.datasets, seen.examples, seen.runs) == (0, 0, 0, 0, 0)
     assert seen.latest_runs == []
     assert seen.is_empty
@@ -49,7 +49,7 @@ def test_counts_leave_archived_scorers_and_datasets_out(engine):
         add_examples(session, dataset_id=old.id, examples=[ExampleData(output="y")] * 2)
         archive_dataset(session, dataset_id=old.id)
     with read_session(engine) as session:
-        seen = overview(session)
+        seen = read_overview(session)
     # versions count every version, archived scorers' too: they still own scores
     assert (seen.scorers, seen.versions, seen.datasets, seen.examples, seen.runs) == (1, 3, 1, 3, 0)
     assert not seen.is_empty
@@ -76,7 +76,7 @@ def test_latest_runs_newest_first_with_their_scores(engine):
         finish_run(session, run_id=runs[-1].id, status="done")
     with read_session(engine) as session:
         two = latest_runs(session, limit=2)
-        seen = overview(session, runs=1)
+        seen = read_overview(session, runs=1)
     assert [r.run_id for r in two] == [runs[2].id, runs[1].id]
     newest = two[0]
     assert (newest.scorer, newest.version, newest.dataset, newest.status) == (

@@ -1,0 +1,85 @@
+"""Reads behind browsing results: names by id, and each version's trend.
+
+The names of scorers, versions and datasets are small tables read once (a results table shows
+thousands of ids); the trend of a version is its mean score per UTC day, one grouped query on
+the version's index per line of the chart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import date
+
+from sqlalchemy import func
+from sqlmodel import Session, col, select
+
+from scorer_runtime.store.aggregates import mean_per_day, scored_clauses
+from scorer_runtime.store.names import NameBook
+from scorer_runtime.store.scores import ScoreFilter, get_score
+from scorer_runtime.store.tables import (
+    ExampleRecord,
+    ScoreRecord,
+)
+
+MAX_TREND_VERSIONS = 8
+"""Lines of a trend chart: more versions than this would be unreadable."""
+
+
+@dataclass(frozen=True, slots=True)
+class TrendPoint:
+    """The mean score of one scorer version on one UTC day."""
+
+    version_id: int
+    version: str
+    """The version's name: ``v2``, or ``tone v2`` when the chart shows several scorers."""
+    day: date
+    count: int
+    mean: float
+
+
+@dataclass(frozen=True, slots=True)
+class Trends:
+    """The points of a trend chart, and how many versions were left out of it."""
+
+    points: list[TrendPoint]
+    versions_shown: int
+    versions_total: int
+
+
+def version_trends(
+    session: Session,
+    *,
+    filter: ScoreFilter,
+    names: NameBook,
+    max_versions: int = MAX_TREND_VERSIONS,
+) -> Trends:
+    """Mean score per UTC day for each version (the versions with most scores, at most
+    ``max_versions``); each line is one grouped SQL query on the version's index."""
+    version = col(ScoreRecord.scorer_version_id)
+    counted = session.exec(
+        select(version, func.count())
+        .where(*scored_clauses(filter))
+        .group_by(version)
+        .order_by(func.count().desc(), version.desc())
+    ).all()
+    shown = [int(v) for v, _ in counted[:max_versions]]
+    with_scorer = (
+        filter.scorer_id is None or len({names.versions.get(v, (0, 0))[0] for v in shown}) > 1
+    )
+    points = [
+        TrendPoint(v, names.version(v, with_scorer=with_scorer), d.day, d.count, d.mean)
+        for v in sorted(shown)
+        for d in mean_per_day(session, filter=replace(filter, scorer_version_id=v))
+    ]
+    return Trends(points, len(shown), len(counted))
+
+
+def get_score_with_example(
+    session: Session, *, score_id: int
+) -> tuple[ScoreRecord, ExampleRecord | None]:
+    """One score with all its evidence, and the example it scored (None for a trace score or
+    an example deleted since): what a drill-down into one result shows. Raises NotFoundError.
+    """
+    record = get_score(session, score_id=score_id)
+    example = session.get(ExampleRecord, record.example_id) if record.example_id else None
+    return record, example

@@ -1,0 +1,167 @@
+"""Reads behind the Runs page: runs with their scorer's and dataset's names and what their
+stored scores say (count, mean, how much of the cost is known), a page at a time."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func
+from sqlalchemy import select as sa_select
+from sqlmodel import Session, col, select
+from sqlmodel.sql.expression import Select
+
+from scorer_runtime.store.aggregates import priced_unpriced_columns
+from scorer_runtime.store.tables import (
+    DatasetRecord,
+    RunRecord,
+    ScoreRecord,
+    ScorerRecord,
+    ScorerVersionRecord,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class RunLine:
+    """One run with its scorer's and dataset's names and what its stored scores say: how many
+    were scored, their mean, and how many results have a known cost."""
+
+    run_id: int
+    scorer_id: int
+    scorer: str
+    version_id: int
+    version: int
+    dataset_id: int
+    dataset: str
+    status: str
+    cancel_requested: bool
+    concurrency: int
+    total: int
+    done: int
+    failed: int
+    cost: float
+    created_at: datetime
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+    heartbeat_at: datetime | None = None
+    runner: str | None = None
+    error: str | None = None
+    scored: int = 0
+    mean: float | None = None
+    priced: int = 0
+    """Stored results with a positive cost (see ``aggregates.priced_unpriced_columns``)."""
+    unpriced: int = 0
+    """Stored results that called the judge without a known price (a NULL cost)."""
+
+    @property
+    def remaining(self) -> int:
+        """Examples still without a result."""
+        return max(self.total - self.done, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class RunsPage:
+    """A page of runs, newest first, and the cursor of the next (older) page."""
+
+    lines: list[RunLine]
+    older_than: int | None
+    """Pass as ``before_id`` for the next page (None: this is the last page)."""
+
+
+def _named_runs() -> Select[RunRecord, str, int, str]:
+    return (
+        select(RunRecord, ScorerRecord.name, ScorerVersionRecord.version, DatasetRecord.name)
+        .join(ScorerRecord, col(ScorerRecord.id) == col(RunRecord.scorer_id))
+        .join(ScorerVersionRecord, col(ScorerVersionRecord.id) == col(RunRecord.scorer_version_id))
+        .join(DatasetRecord, col(DatasetRecord.id) == col(RunRecord.dataset_id))
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Tally:
+    """What a run's stored scores say beyond its row: scored count, mean, priced, unpriced."""
+
+    scored: int = 0
+    mean: float | None = None
+    priced: int = 0
+    unpriced: int = 0
+
+
+def _tallies(session: Session, run_ids: Sequence[int]) -> dict[int, _Tally]:
+    """The :class:`_Tally` of each run, in one grouped query (as ``score_stats`` counts)."""
+    if not run_ids:
+        return {}
+    scored = col(ScoreRecord.outcome) == "scored"
+    columns: list[Any] = [
+        col(ScoreRecord.run_id),
+        func.count().filter(scored),
+        func.avg(ScoreRecord.score).filter(scored),
+        *priced_unpriced_columns(),
+    ]
+    query = (
+        sa_select(*columns)
+        .where(col(ScoreRecord.run_id).in_(run_ids))
+        .group_by(col(ScoreRecord.run_id))
+    )
+    return {
+        int(run_id): _Tally(int(n), None if mean is None else float(mean), int(p), int(u))
+        for run_id, n, mean, p, u in session.execute(query).all()
+        if run_id is not None
+    }
+
+
+def _line(run: RunRecord, scorer: str, version: int, dataset: str, tally: _Tally) -> RunLine:
+    assert run.id is not None
+    return RunLine(
+        run_id=run.id,
+        scorer_id=run.scorer_id,
+        scorer=scorer,
+        version_id=run.scorer_version_id,
+        version=version,
+        dataset_id=run.dataset_id,
+        dataset=dataset,
+        status=run.status,
+        cancel_requested=run.cancel_requested,
+        concurrency=run.concurrency,
+        total=run.total,
+        done=run.done_count,
+        failed=run.failed_count,
+        cost=run.cost,
+        created_at=run.created_at,
+        started_at=run.started_at,
+        finished_at=run.finished_at,
+        heartbeat_at=run.heartbeat_at,
+        runner=run.runner,
+        error=run.error,
+        scored=tally.scored,
+        mean=tally.mean,
+        priced=tally.priced,
+        unpriced=tally.unpriced,
+    )
+
+
+def runs_page(session: Session, *, before_id: int | None = None, limit: int = 50) -> RunsPage:
+    """Up to ``limit`` runs older than ``before_id`` (newest first), with names, means and
+    how much of their cost is known: two statements (the runs, then their scores' tallies
+    in one grouped query), whatever the page's size."""
+    query = _named_runs()
+    if before_id is not None:
+        query = query.where(col(RunRecord.id) < before_id)
+    rows = session.exec(query.order_by(col(RunRecord.id).desc()).limit(limit + 1)).all()
+    more = len(rows) > limit
+    rows = rows[:limit]
+    tallies = _tallies(session, [run.id for run, *_ in rows if run.id is not None])
+    lines = [_line(r, s, v, d, tallies.get(r.id or 0, _Tally())) for r, s, v, d in rows]
+    return RunsPage(lines, lines[-1].run_id if more and lines else None)
+
+
+def run_line(session: Session, *, run_id: int) -> RunLine | None:
+    """One run with its names, mean and known cost (None when there is no such run)."""
+    row = session.exec(_named_runs().where(col(RunRecord.id) == run_id)).first()
+    if row is None:
+        return None
+    run, scorer, version, dataset = row
+    tally = _tallies(session, [run_id]).get(run_id, _Tally())
+    return _line(run, scorer, version, dataset, tally)
