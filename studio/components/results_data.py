@@ -27,8 +27,8 @@ from scorer_runtime.store import (
     score_spread,
     score_stats,
 )
+from scorer_runtime.store import views as cmp
 from scorer_runtime.store.views import Trends, version_trends
-from scorer_runtime.store.views import compare as cmp
 from studio import services
 from studio.compare_logic import example_previews
 from studio.results_detail import load_score

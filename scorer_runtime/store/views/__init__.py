@@ -2,7 +2,7 @@
 can. Entities (scorers, runs, datasets, ...) live one level up in :mod:`scorer_runtime.store`;
 a query moves here when exactly one page needs its shape.
 
-- ``overview``: Home; ``scorer_list``: Scorers; ``runs_page``: Runs; ``examples_page``:
+- ``overview``: Home; ``scorer_list``: Scorers; ``run_lines``: Runs; ``examples_page``:
   Examples; ``judge_usage``: Judges; ``traces_page``: Traces; ``results_page`` and
   ``compare``: Results (browse, and two runs side by side).
 """
@@ -53,7 +53,7 @@ from scorer_runtime.store.views.results_page import (
     get_score_with_example,
     version_trends,
 )
-from scorer_runtime.store.views.runs_page import (
+from scorer_runtime.store.views.run_lines import (
     RunLine,
     RunsPage,
     run_line,
