@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from sqlmodel import Session
 
     from scorer_runtime.batch import BatchProgress, BatchRunner, BatchSummary
-    from scorer_runtime.store import ScorerVersionRecord
+    from scorer_runtime.store import ScorerVersionInfo
 
 app = typer.Typer(
     help="Scorer Studio: build, run and export LLM-judge scorers.",
@@ -175,7 +175,7 @@ def _prepare_run(
     version: int | None,
     resume: int | None,
     concurrency: int,
-) -> tuple[int, ScorerVersionRecord]:
+) -> tuple[int, ScorerVersionInfo]:
     from scorer_runtime.store import (
         ConflictError,
         create_run,

@@ -240,7 +240,7 @@ def load_score(session: Session, *, score_id: int, names: NameBook) -> dict[str,
     """A stored score as the drill-down reads it: the row, the example it scored, and facts
     (scorer, dataset, run, when) in words. Raises NotFoundError for an unknown id."""
     record, example = get_score_with_example(session, score_id=score_id)
-    data: dict[str, Any] = record.model_dump(mode="json")
+    data: dict[str, Any] = record.json_data()
     if example is not None:
         data.update(input=example.input, output=example.output, ground_truth=example.ground_truth)
     facts = [

@@ -15,7 +15,7 @@ from typing import Any
 from scorer_runtime.store import (
     OUTCOMES,
     NameBook,
-    RunRecord,
+    RunInfo,
     ScoreFilter,
     ScoreRow,
     ScoreStats,
@@ -152,7 +152,7 @@ def dataset_choices(names: NameBook) -> list[Choice]:
     return [Choice(i, n) for i, n in sorted(names.datasets.items(), key=lambda kv: kv[1])]
 
 
-def run_label(run: RunRecord, names: NameBook) -> str:
+def run_label(run: RunInfo, names: NameBook) -> str:
     """``Run 12 · tone-politeness v2 on customer_support · 30 Nov 14:02``."""
     when = run.created_at.strftime("%d %b %Y %H:%M")
     what = f"{names.version(run.scorer_version_id)} on {names.dataset(run.dataset_id)}"

@@ -135,7 +135,7 @@ def trace_score_data(session: Session, *, score_id: int) -> dict[str, Any]:
 
     stored = stored_trace_score(session, score_id=score_id)
     record, trace = stored.score, stored.trace
-    data: dict[str, Any] = record.model_dump(mode="json")
+    data: dict[str, Any] = record.json_data()
     if trace is not None and record.span_id and trace.get(record.span_id) is not None:
         target = trace_to_target(trace, agent=True, span_id=record.span_id)
         if isinstance(target, AgentRunTarget):

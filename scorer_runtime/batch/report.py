@@ -10,8 +10,8 @@ from scorer_runtime.batch.summary import BatchSummary
 if TYPE_CHECKING:
     from rich.table import Table
 
+    from scorer_runtime.store import DatasetInfo, ScorerInfo, ScorerVersionInfo
     from scorer_runtime.store.scores import ScoreRow
-    from scorer_runtime.store.tables import DatasetRecord, ScorerRecord, ScorerVersionRecord
 
 
 def _num(value: float | None, digits: int = 3) -> str:
@@ -73,7 +73,7 @@ def scores_table(rows: Sequence[ScoreRow], *, title: str) -> Table:
     return table
 
 
-def scorers_table(scorers: Sequence[ScorerRecord], latest: Mapping[int, int]) -> Table:
+def scorers_table(scorers: Sequence[ScorerInfo], latest: Mapping[int, int]) -> Table:
     """Scorers with their latest version number."""
     from rich.table import Table
 
@@ -87,7 +87,7 @@ def scorers_table(scorers: Sequence[ScorerRecord], latest: Mapping[int, int]) ->
     return table
 
 
-def versions_table(versions: Sequence[ScorerVersionRecord]) -> Table:
+def versions_table(versions: Sequence[ScorerVersionInfo]) -> Table:
     """A scorer's versions, newest first."""
     from rich.table import Table
 
@@ -100,7 +100,7 @@ def versions_table(versions: Sequence[ScorerVersionRecord]) -> Table:
     return table
 
 
-def datasets_table(datasets: Sequence[DatasetRecord], counts: Mapping[int, int]) -> Table:
+def datasets_table(datasets: Sequence[DatasetInfo], counts: Mapping[int, int]) -> Table:
     """Datasets with their number of examples."""
     from rich.table import Table
 

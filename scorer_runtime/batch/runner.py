@@ -32,9 +32,9 @@ from scorer_runtime.batch.writer import ResultWriter, RunCounters
 from scorer_runtime.scorer import Scorer
 from scorer_runtime.store.aggregates import CostTotal, cost_total
 from scorer_runtime.store.engine import read_session, session_scope
-from scorer_runtime.store.runs import create_run, finish_run, run_counts, start_run
+from scorer_runtime.store.runs import RunInfo, create_run, finish_run, run_counts, start_run
 from scorer_runtime.store.scores import ScoreFilter
-from scorer_runtime.store.tables import ExampleRecord, RunRecord, RunStatus, ScoreRecord
+from scorer_runtime.store.tables import ExampleRecord, RunStatus, ScoreRecord
 
 _CHUNK = 200
 
@@ -62,7 +62,7 @@ class BatchProgress:
 ProgressCallback = Callable[[BatchProgress], None]
 
 
-def _pending_chunk(engine: Engine, run: RunRecord, after_id: int) -> list[ExampleInput]:
+def _pending_chunk(engine: Engine, run: RunInfo, after_id: int) -> list[ExampleInput]:
     """The next examples of the run's dataset that have no stored result in this run."""
     scored = exists().where(
         col(ScoreRecord.run_id) == run.id, col(ScoreRecord.example_id) == col(ExampleRecord.id)
@@ -162,7 +162,7 @@ class BatchRunner:
         summary = await asyncio.to_thread(self._summary)
         return replace(summary, wall_time_s=time.perf_counter() - started)
 
-    def _start(self) -> tuple[RunRecord, RunCounters, CostTotal]:
+    def _start(self) -> tuple[RunInfo, RunCounters, CostTotal]:
         with session_scope(self.engine) as session:
             run = start_run(session, run_id=self.run_id)
             done, failed, cost = run_counts(session, run_id=self.run_id)
@@ -187,7 +187,7 @@ class BatchRunner:
         with session_scope(self.engine) as session:
             finish_run(session, run_id=self.run_id, status=status, error=error)
 
-    async def _score_all(self, run: RunRecord, writer: ResultWriter, live: _Live) -> RunStatus:
+    async def _score_all(self, run: RunInfo, writer: ResultWriter, live: _Live) -> RunStatus:
         queue: asyncio.Queue[ExampleInput | None] = asyncio.Queue(maxsize=_CHUNK)
         width = self.concurrency or run.concurrency
         tasks = [asyncio.create_task(self._feed(run, queue, width), name="batch-feed")]
@@ -198,7 +198,7 @@ class BatchRunner:
         return await self._until_done(asyncio.gather(*tasks), tasks, writer)
 
     async def _score_sharded(
-        self, run: RunRecord, writer: ResultWriter, live: _Live, processes: int
+        self, run: RunInfo, writer: ResultWriter, live: _Live, processes: int
     ) -> RunStatus:
         source = self.source
         assert source is not None
@@ -249,7 +249,7 @@ class BatchRunner:
             await asyncio.gather(work, *tasks, ticker, cancel, return_exceptions=True)
 
     async def _feed(
-        self, run: RunRecord, queue: asyncio.Queue[ExampleInput | None], width: int
+        self, run: RunInfo, queue: asyncio.Queue[ExampleInput | None], width: int
     ) -> None:
         after = 0
         while chunk := await asyncio.to_thread(_pending_chunk, self.engine, run, after):
@@ -261,7 +261,7 @@ class BatchRunner:
 
     async def _work(
         self,
-        run: RunRecord,
+        run: RunInfo,
         queue: asyncio.Queue[ExampleInput | None],
         writer: ResultWriter,
         live: _Live,
@@ -273,7 +273,7 @@ class BatchRunner:
 
     async def _collect(
         self,
-        run: RunRecord,
+        run: RunInfo,
         results: asyncio.Queue[ExampleScore | None],
         writer: ResultWriter,
         live: _Live,
@@ -283,7 +283,7 @@ class BatchRunner:
                 await writer.flush()
 
     def _record(
-        self, run: RunRecord, result: ExampleScore, writer: ResultWriter, live: _Live
+        self, run: RunInfo, result: ExampleScore, writer: ResultWriter, live: _Live
     ) -> bool:
         """Buffer one outcome and report progress; True when the buffer should be flushed."""
         row = result.row(
@@ -299,7 +299,7 @@ class BatchRunner:
         return full
 
 
-def _label(run: RunRecord, example: ExampleInput) -> str:
+def _label(run: RunInfo, example: ExampleInput) -> str:
     """The scorer run id of one example of a batch run."""
     return f"run-{run.id}-example-{example.example_id}"
 

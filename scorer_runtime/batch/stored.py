@@ -16,8 +16,8 @@ from sqlmodel import Session, col, select
 from scorer_runtime.judge.config import Judge
 from scorer_runtime.scorer import Scorer
 from scorer_runtime.store.judges import judge_profile_dict, list_judge_profiles
-from scorer_runtime.store.scorers import save_scorer_version
-from scorer_runtime.store.tables import DatasetRecord, ScorerRecord, ScorerVersionRecord
+from scorer_runtime.store.scorers import ScorerVersionInfo, save_scorer_version
+from scorer_runtime.store.tables import DatasetRecord, ScorerRecord
 
 if TYPE_CHECKING:
     from scorer_runtime.spec import JudgeSpec, ScorerSpec
@@ -36,7 +36,7 @@ def _judge_profile_data(session: Session) -> dict[str, dict[str, Any]]:
     return {record.name: judge_profile_dict(record) for record in list_judge_profiles(session)}
 
 
-def load_stored_spec(session: Session, version: ScorerVersionRecord) -> ScorerSpec:
+def load_stored_spec(session: Session, version: ScorerVersionInfo) -> ScorerSpec:
     """The spec of a stored version, checked (SpecError lists every problem)."""
     from scorer_runtime.spec import load_spec
 
@@ -76,14 +76,14 @@ class ScorerSource:
 
 
 def scorer_source(
-    session: Session, version: ScorerVersionRecord, *, api_base: str | None = None
+    session: Session, version: ScorerVersionInfo, *, api_base: str | None = None
 ) -> ScorerSource:
     """How to build the scorer of a stored version (``api_base`` as for compile_version)."""
     return ScorerSource(dict(version.spec), _judge_profile_data(session), api_base)
 
 
 def compile_version(
-    session: Session, version: ScorerVersionRecord, *, api_base: str | None = None
+    session: Session, version: ScorerVersionInfo, *, api_base: str | None = None
 ) -> Scorer[Any, Any]:
     """The runnable scorer of a stored version, judge profiles filled in from the store.
 
@@ -131,7 +131,7 @@ def spec_as_data(spec: ScorerSpec) -> dict[str, Any]:
 
 def import_spec_file(
     session: Session, *, path: Path, name: str | None = None, note: str = ""
-) -> ScorerVersionRecord:
+) -> ScorerVersionInfo:
     """Check the spec in ``path`` (JSON or YAML) and save it as the scorer's next version."""
     from scorer_runtime.spec import load_spec
 

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from sqlalchemy import Engine
     from sqlmodel import Session
 
-    from scorer_runtime.store.tables import ScorerVersionRecord
+    from scorer_runtime.store import ScorerVersionInfo
 
 _JUDGE_KINDS = frozenset(kind.value for kind in ErrorKind) - {ErrorKind.FORMAT.value}
 WRITE_EVERY = 50
@@ -131,7 +131,7 @@ def plan_trace_scoring(
 
 def score_stored_traces(
     engine: Engine,
-    version: ScorerVersionRecord,
+    version: ScorerVersionInfo,
     trace_ids: Sequence[str],
     *,
     concurrency: int = 8,

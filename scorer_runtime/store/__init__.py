@@ -34,7 +34,9 @@ from scorer_runtime.store.aggregates import (
 from scorer_runtime.store.canonical import canonical_json, content_hash, jsonable
 from scorer_runtime.store.datasets import (
     EXAMPLE_FIELDS,
+    DatasetInfo,
     ExampleData,
+    ExampleInfo,
     add_examples,
     archive_dataset,
     count_examples,
@@ -48,7 +50,7 @@ from scorer_runtime.store.datasets import (
     update_dataset,
     update_example,
 )
-from scorer_runtime.store.drafts import delete_draft, get_draft, list_drafts, save_draft
+from scorer_runtime.store.drafts import DraftInfo, delete_draft, get_draft, list_drafts, save_draft
 from scorer_runtime.store.engine import (
     DATABASE_URL_ENV,
     DEFAULT_DATABASE_FILE,
@@ -60,6 +62,7 @@ from scorer_runtime.store.engine import (
 )
 from scorer_runtime.store.errors import ConflictError, NotFoundError, StoreError
 from scorer_runtime.store.judges import (
+    JudgeProfileInfo,
     delete_judge_profile,
     get_judge_profile,
     judge_profile_dict,
@@ -78,6 +81,7 @@ from scorer_runtime.store.migrate import (
 from scorer_runtime.store.names import NameBook, load_names
 from scorer_runtime.store.runs import (
     STALE_AFTER,
+    RunInfo,
     beat,
     create_run,
     finish_run,
@@ -90,6 +94,8 @@ from scorer_runtime.store.runs import (
 )
 from scorer_runtime.store.scorers import (
     ScorerCounts,
+    ScorerInfo,
+    ScorerVersionInfo,
     archive_scorer,
     duplicate_scorer,
     free_scorer_name,
@@ -106,6 +112,7 @@ from scorer_runtime.store.scorers import (
 )
 from scorer_runtime.store.scores import (
     ScoreFilter,
+    ScoreInfo,
     ScorePage,
     ScoreRow,
     add_scores,
@@ -116,18 +123,8 @@ from scorer_runtime.store.scores import (
 from scorer_runtime.store.tables import (
     OUTCOMES,
     RUN_STATUSES,
-    DatasetRecord,
-    DraftRecord,
-    ExampleRecord,
-    JudgeProfileRecord,
-    LabelRecord,
     Outcome,
-    RunRecord,
     RunStatus,
-    ScoreRecord,
-    ScorerRecord,
-    ScorerVersionRecord,
-    TraceRecord,
     utc_now,
 )
 from scorer_runtime.store.traces import (
@@ -153,31 +150,29 @@ __all__ = [
     "ConflictError",
     "CostTotal",
     "DailyMean",
-    "DatasetRecord",
-    "DraftRecord",
+    "DatasetInfo",
+    "DraftInfo",
     "Engine",
     "ExampleData",
-    "ExampleRecord",
+    "ExampleInfo",
     "HistogramBin",
-    "JudgeProfileRecord",
-    "LabelRecord",
+    "JudgeProfileInfo",
     "NameBook",
     "NotFoundError",
     "Outcome",
-    "RunRecord",
+    "RunInfo",
     "RunStatus",
     "SchemaError",
     "ScoreFilter",
+    "ScoreInfo",
     "ScorePage",
-    "ScoreRecord",
     "ScoreRow",
     "ScoreStats",
     "ScorerCounts",
-    "ScorerRecord",
-    "ScorerVersionRecord",
+    "ScorerInfo",
+    "ScorerVersionInfo",
     "Session",
     "StoreError",
-    "TraceRecord",
     "TraceSaveSummary",
     "TraceSummary",
     "add_examples",

@@ -3,8 +3,9 @@ what belongs to a dataset (counts of examples, runs and scores)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, insert
@@ -12,6 +13,7 @@ from sqlmodel import Session, col, select
 
 from scorer_runtime.store.canonical import jsonable
 from scorer_runtime.store.errors import ConflictError, not_found
+from scorer_runtime.store.info import info_of
 from scorer_runtime.store.tables import (
     DatasetRecord,
     ExampleRecord,
@@ -21,6 +23,32 @@ from scorer_runtime.store.tables import (
 
 EXAMPLE_FIELDS = ("input", "output", "ground_truth", "request_context", "tags")
 """The fields of an example, in the order files and tables show them."""
+
+
+@dataclass(frozen=True, slots=True)
+class DatasetInfo:
+    """A dataset as the store hands it out: a named set of examples to score."""
+
+    id: int
+    name: str
+    description: str
+    archived_at: datetime | None
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class ExampleInfo:
+    """A stored example as the store hands it out: its data, dataset and place in it."""
+
+    id: int
+    dataset_id: int
+    position: int
+    input: Any
+    output: Any
+    ground_truth: Any
+    request_context: dict[str, Any] | None
+    tags: list[str] | None
+    created_at: datetime
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,12 +62,12 @@ class ExampleData:
     tags: list[str] | None = None
 
     @classmethod
-    def of(cls, record: ExampleRecord) -> ExampleData:
+    def of(cls, record: ExampleInfo | ExampleRecord) -> ExampleData:
         """The data of a stored example."""
         return cls(*(getattr(record, name) for name in EXAMPLE_FIELDS))
 
 
-def create_dataset(session: Session, *, name: str, description: str = "") -> DatasetRecord:
+def create_dataset(session: Session, *, name: str, description: str = "") -> DatasetInfo:
     """A new, empty dataset; the name must be free."""
     name = name.strip()
     if not name:
@@ -49,13 +77,15 @@ def create_dataset(session: Session, *, name: str, description: str = "") -> Dat
     record = DatasetRecord(name=name, description=description)
     session.add(record)
     session.flush()
-    return record
+    return info_of(DatasetInfo, record)
 
 
-def get_dataset(
-    session: Session, *, name: str | None = None, id: int | None = None
-) -> DatasetRecord:
+def get_dataset(session: Session, *, name: str | None = None, id: int | None = None) -> DatasetInfo:
     """The dataset with ``name`` or ``id``; raises NotFoundError listing the known names."""
+    return info_of(DatasetInfo, _dataset(session, name=name, id=id))
+
+
+def _dataset(session: Session, *, name: str | None = None, id: int | None = None) -> DatasetRecord:
     query = select(DatasetRecord)
     query = (
         query.where(DatasetRecord.id == id)
@@ -71,12 +101,12 @@ def get_dataset(
     return found
 
 
-def list_datasets(session: Session, *, include_archived: bool = False) -> Sequence[DatasetRecord]:
+def list_datasets(session: Session, *, include_archived: bool = False) -> list[DatasetInfo]:
     """Datasets by name (archived ones too when asked)."""
     query = select(DatasetRecord).order_by(col(DatasetRecord.name))
     if not include_archived:
         query = query.where(col(DatasetRecord.archived_at).is_(None))
-    return session.exec(query).all()
+    return [info_of(DatasetInfo, found) for found in session.exec(query).all()]
 
 
 def example_counts(session: Session) -> dict[int, int]:
@@ -85,13 +115,13 @@ def example_counts(session: Session) -> dict[int, int]:
     return {int(dataset_id): int(n) for dataset_id, n in session.exec(query).all()}
 
 
-def archive_dataset(session: Session, *, dataset_id: int, archived: bool = True) -> DatasetRecord:
+def archive_dataset(session: Session, *, dataset_id: int, archived: bool = True) -> DatasetInfo:
     """Hide a dataset from lists (or bring it back); examples, runs and scores stay."""
-    dataset = get_dataset(session, id=dataset_id)
+    dataset = _dataset(session, id=dataset_id)
     dataset.archived_at = utc_now() if archived else None
     session.add(dataset)
     session.flush()
-    return dataset
+    return info_of(DatasetInfo, dataset)
 
 
 def add_examples(
@@ -122,17 +152,16 @@ def count_examples(session: Session, *, dataset_id: int) -> int:
 
 def list_examples(
     session: Session, *, dataset_id: int, after_id: int | None = None, limit: int = 100
-) -> Sequence[ExampleRecord]:
+) -> list[ExampleInfo]:
     """A page of examples in dataset order; pass the last id seen as ``after_id`` for the next."""
     query = select(ExampleRecord).where(ExampleRecord.dataset_id == dataset_id)
     if after_id is not None:
         query = query.where(col(ExampleRecord.id) > after_id)
-    return session.exec(query.order_by(col(ExampleRecord.id)).limit(limit)).all()
+    found = session.exec(query.order_by(col(ExampleRecord.id)).limit(limit)).all()
+    return [info_of(ExampleInfo, example) for example in found]
 
 
-def update_example(
-    session: Session, *, example_id: int, changes: Mapping[str, Any]
-) -> ExampleRecord:
+def update_example(session: Session, *, example_id: int, changes: Mapping[str, Any]) -> ExampleInfo:
     """Change some fields of an example (input, output, ground_truth, request_context, tags)."""
     unknown = sorted(set(changes) - set(EXAMPLE_FIELDS))
     if unknown:
@@ -146,7 +175,7 @@ def update_example(
         setattr(example, name, jsonable(value))
     session.add(example)
     session.flush()
-    return example
+    return info_of(ExampleInfo, example)
 
 
 def delete_example(session: Session, *, example_id: int) -> None:
@@ -173,9 +202,9 @@ def dataset_names(session: Session) -> set[str]:
 
 def update_dataset(
     session: Session, *, dataset_id: int, name: str, description: str
-) -> DatasetRecord:
+) -> DatasetInfo:
     """Give a dataset a new name and description (both trimmed); the name must be free."""
-    dataset = get_dataset(session, id=dataset_id)
+    dataset = _dataset(session, id=dataset_id)
     name = name.strip()
     if not name:
         raise ConflictError("a dataset needs a name")
@@ -187,4 +216,4 @@ def update_dataset(
     dataset.description = description.strip()
     session.add(dataset)
     session.flush()
-    return dataset
+    return info_of(DatasetInfo, dataset)

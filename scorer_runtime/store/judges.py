@@ -7,13 +7,16 @@ fields and refused if it has one, so a key pasted into a form cannot end up in t
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlmodel import Session, col, select
 
 from scorer_runtime.store.canonical import jsonable
 from scorer_runtime.store.errors import ConflictError, not_found
+from scorer_runtime.store.info import info_of
 from scorer_runtime.store.tables import (
     JudgeProfileRecord,
     utc_now,
@@ -21,6 +24,21 @@ from scorer_runtime.store.tables import (
 
 _SECRET_KEY = re.compile(r"(^|_)(api_?key|secret|password|token)$", re.IGNORECASE)
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+@dataclass(frozen=True, slots=True)
+class JudgeProfileInfo:
+    """A saved judge as the store hands it out: model, base URL, the key's env-var *name*
+    and the other settings (never a key)."""
+
+    id: int
+    name: str
+    model: str
+    api_base: str | None
+    api_key_env: str | None
+    settings: dict[str, Any] | None
+    created_at: datetime
+    updated_at: datetime
 
 
 def _secret_paths(value: Any, path: str = "settings") -> list[str]:
@@ -45,7 +63,7 @@ def save_judge_profile(
     api_base: str | None = None,
     api_key_env: str | None = None,
     settings: Mapping[str, Any] | None = None,
-) -> JudgeProfileRecord:
+) -> JudgeProfileInfo:
     """Create or update the profile ``name``; refuses anything that looks like a secret."""
     if api_key_env is not None and not _ENV_NAME.match(api_key_env):
         raise ConflictError(
@@ -69,11 +87,15 @@ def save_judge_profile(
     record.updated_at = utc_now()
     session.add(record)
     session.flush()
-    return record
+    return info_of(JudgeProfileInfo, record)
 
 
-def get_judge_profile(session: Session, *, name: str) -> JudgeProfileRecord:
+def get_judge_profile(session: Session, *, name: str) -> JudgeProfileInfo:
     """The profile ``name``; raises NotFoundError listing the known profiles."""
+    return info_of(JudgeProfileInfo, _profile(session, name=name))
+
+
+def _profile(session: Session, *, name: str) -> JudgeProfileRecord:
     found = session.exec(select(JudgeProfileRecord).where(JudgeProfileRecord.name == name)).first()
     if found is None:
         raise not_found("judge profile", name, session.exec(select(JudgeProfileRecord.name)))
@@ -86,18 +108,19 @@ def judge_profile_exists(session: Session, *, name: str) -> bool:
     return session.exec(query).first() is not None
 
 
-def list_judge_profiles(session: Session) -> Sequence[JudgeProfileRecord]:
+def list_judge_profiles(session: Session) -> list[JudgeProfileInfo]:
     """Every judge profile, by name."""
-    return session.exec(select(JudgeProfileRecord).order_by(col(JudgeProfileRecord.name))).all()
+    found = session.exec(select(JudgeProfileRecord).order_by(col(JudgeProfileRecord.name))).all()
+    return [info_of(JudgeProfileInfo, record) for record in found]
 
 
 def delete_judge_profile(session: Session, *, name: str) -> None:
     """Delete a profile (scorer versions keep the judge settings they were saved with)."""
-    session.delete(get_judge_profile(session, name=name))
+    session.delete(_profile(session, name=name))
     session.flush()
 
 
-def judge_profile_dict(record: JudgeProfileRecord) -> dict[str, Any]:
+def judge_profile_dict(record: JudgeProfileInfo | JudgeProfileRecord) -> dict[str, Any]:
     """The profile as plain data: the settings plus model, api_base and api_key_env."""
     data: dict[str, Any] = dict(record.settings or {})
     data.update(model=record.model, api_base=record.api_base, api_key_env=record.api_key_env)

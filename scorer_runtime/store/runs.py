@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import socket
-from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy import case, func, update
@@ -18,6 +18,7 @@ from sqlmodel import Session, col, select
 
 from scorer_runtime.store.datasets import count_examples
 from scorer_runtime.store.errors import ConflictError, not_found
+from scorer_runtime.store.info import info_of
 from scorer_runtime.store.tables import (
     RUN_STATUSES,
     RunRecord,
@@ -32,9 +33,33 @@ STALE_AFTER = timedelta(seconds=30)
 _FAILED = ("step_error", "provider_error", "judge_format_error")
 
 
+@dataclass(frozen=True, slots=True)
+class RunInfo:
+    """A batch run as the store hands it out: a scorer version over a dataset, and where it is
+    (see :class:`~scorer_runtime.store.tables.RunRecord` for what each field means)."""
+
+    id: int
+    scorer_id: int
+    scorer_version_id: int
+    dataset_id: int
+    status: str
+    concurrency: int
+    total: int
+    done_count: int
+    failed_count: int
+    cost: float
+    cancel_requested: bool
+    error: str | None
+    runner: str | None
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    heartbeat_at: datetime | None
+
+
 def create_run(
     session: Session, *, scorer_version_id: int, dataset_id: int, concurrency: int = 4
-) -> RunRecord:
+) -> RunInfo:
     """A queued run of a scorer version over a dataset."""
     if concurrency < 1:
         raise ConflictError("concurrency must be 1 or more")
@@ -50,11 +75,15 @@ def create_run(
     )
     session.add(run)
     session.flush()
-    return run
+    return info_of(RunInfo, run)
 
 
-def get_run(session: Session, *, run_id: int) -> RunRecord:
+def get_run(session: Session, *, run_id: int) -> RunInfo:
     """The run ``run_id``; raises NotFoundError."""
+    return info_of(RunInfo, _run(session, run_id=run_id))
+
+
+def _run(session: Session, *, run_id: int) -> RunRecord:
     run = session.get(RunRecord, run_id)
     if run is None:
         raise not_found("run", run_id)
@@ -69,7 +98,7 @@ def list_runs(
     dataset_id: int | None = None,
     status: RunStatus | None = None,
     limit: int = 50,
-) -> Sequence[RunRecord]:
+) -> list[RunInfo]:
     """Runs newest first, optionally of one scorer, version, dataset or status (at most
     ``limit``): what lists of runs and the run pickers of results and comparisons show."""
     query = select(RunRecord)
@@ -81,10 +110,11 @@ def list_runs(
         query = query.where(RunRecord.dataset_id == dataset_id)
     if status is not None:
         query = query.where(RunRecord.status == status)
-    return session.exec(query.order_by(col(RunRecord.id).desc()).limit(limit)).all()
+    found = session.exec(query.order_by(col(RunRecord.id).desc()).limit(limit)).all()
+    return [info_of(RunInfo, run) for run in found]
 
 
-def is_stale(run: RunRecord, *, now: datetime | None = None) -> bool:
+def is_stale(run: RunInfo | RunRecord, *, now: datetime | None = None) -> bool:
     """Whether a run marked running stopped beating (its process is gone)."""
     beat = run.heartbeat_at or run.started_at
     return beat is None or (now or utc_now()) - beat > STALE_AFTER
@@ -109,13 +139,13 @@ def _runner_is_gone(runner: str | None) -> bool:
     return False
 
 
-def start_run(session: Session, *, run_id: int) -> RunRecord:
+def start_run(session: Session, *, run_id: int) -> RunInfo:
     """Mark a run running (also when resuming); refuses a run another process is running.
 
     A run whose runner stopped beating, or whose runner process on this host is gone
     (killed), is taken over.
     """
-    run = get_run(session, run_id=run_id)
+    run = _run(session, run_id=run_id)
     if run.status == "running" and not is_stale(run) and not _runner_is_gone(run.runner):
         raise ConflictError(
             f"run {run_id} is being run by another process right now (last heartbeat "
@@ -133,7 +163,7 @@ def start_run(session: Session, *, run_id: int) -> RunRecord:
     run.total = count_examples(session, dataset_id=run.dataset_id)
     session.add(run)
     session.flush()
-    return run
+    return info_of(RunInfo, run)
 
 
 def beat(session: Session, *, run_id: int, done: int, failed: int, cost: float) -> bool:
@@ -147,9 +177,9 @@ def beat(session: Session, *, run_id: int, done: int, failed: int, cost: float) 
     return bool(flag)
 
 
-def request_cancel(session: Session, *, run_id: int) -> RunRecord:
+def request_cancel(session: Session, *, run_id: int) -> RunInfo:
     """Ask the process running ``run_id`` to stop; a queued run is cancelled at once."""
-    run = get_run(session, run_id=run_id)
+    run = _run(session, run_id=run_id)
     run.cancel_requested = True
     crashed = run.status == "running" and (is_stale(run) or _runner_is_gone(run.runner))
     if run.status == "queued" or crashed:
@@ -157,23 +187,23 @@ def request_cancel(session: Session, *, run_id: int) -> RunRecord:
         run.finished_at = utc_now()
     session.add(run)
     session.flush()
-    return run
+    return info_of(RunInfo, run)
 
 
 def finish_run(
     session: Session, *, run_id: int, status: RunStatus, error: str | None = None
-) -> RunRecord:
+) -> RunInfo:
     """Close a run with its final status; the counters are recomputed from the scores."""
     if status not in RUN_STATUSES:
         raise ValueError(f"status must be one of {', '.join(RUN_STATUSES)}")
-    run = get_run(session, run_id=run_id)
+    run = _run(session, run_id=run_id)
     done, failed, cost = run_counts(session, run_id=run_id)
     run.status, run.error = status, error
     run.done_count, run.failed_count, run.cost = done, failed, cost
     run.finished_at = run.heartbeat_at = utc_now()
     session.add(run)
     session.flush()
-    return run
+    return info_of(RunInfo, run)
 
 
 def run_counts(session: Session, *, run_id: int) -> tuple[int, int, float]:

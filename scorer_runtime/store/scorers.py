@@ -8,15 +8,17 @@ older spec again (a revert) makes a new version, so "latest" is always what was 
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from scorer_runtime.store.canonical import content_hash
 from scorer_runtime.store.errors import ConflictError, not_found
+from scorer_runtime.store.info import info_of
 from scorer_runtime.store.tables import (
     RunRecord,
     ScoreRecord,
@@ -24,6 +26,45 @@ from scorer_runtime.store.tables import (
     ScorerVersionRecord,
     utc_now,
 )
+
+if TYPE_CHECKING:
+    from scorer_runtime.spec import ScorerSpec
+
+
+@dataclass(frozen=True, slots=True)
+class ScorerInfo:
+    """A scorer as the store hands it out: a name owning immutable versions."""
+
+    id: int
+    name: str
+    description: str
+    archived_at: datetime | None
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class ScorerVersionInfo:
+    """One immutable version of a scorer as the store hands it out.
+
+    ``spec`` is the stored JSON (what was saved, kept as it was even when the spec format
+    has moved on); :meth:`scorer_spec` is its typed, validated form.
+    """
+
+    id: int
+    scorer_id: int
+    version: int
+    spec: dict[str, Any]
+    content_hash: str
+    note: str
+    created_at: datetime
+
+    def scorer_spec(self) -> ScorerSpec:
+        """The spec as a validated :class:`~scorer_runtime.spec.ScorerSpec` (raises
+        pydantic's ValidationError for a stored spec that is not a valid one)."""
+        from scorer_runtime.spec import ScorerSpec
+
+        return ScorerSpec.model_validate(self.spec)
 
 
 def _spec_name(spec: Mapping[str, Any]) -> str | None:
@@ -38,7 +79,7 @@ def save_scorer_version(
     name: str | None = None,
     description: str | None = None,
     note: str = "",
-) -> ScorerVersionRecord:
+) -> ScorerVersionInfo:
     """Save ``spec`` (plain JSON data) as the next version of scorer ``name``.
 
     ``name`` defaults to the spec's ``id``; the scorer is created on its first save. Returns
@@ -55,9 +96,9 @@ def save_scorer_version(
         scorer = ScorerRecord(name=scorer_name, description=desc)
         session.add(scorer)
         session.flush()
-    latest = latest_version(session, scorer_id=_id(scorer))
+    latest = _latest_version(session, scorer_id=_id(scorer))
     if latest is not None and latest.content_hash == digest:
-        return latest
+        return info_of(ScorerVersionInfo, latest)
     if description is not None:
         scorer.description = description
     scorer.updated_at = utc_now()
@@ -70,7 +111,7 @@ def save_scorer_version(
     )
     session.add(record)
     session.flush()
-    return record
+    return info_of(ScorerVersionInfo, record)
 
 
 def _id(record: Any) -> int:
@@ -78,8 +119,13 @@ def _id(record: Any) -> int:
     return int(record.id)
 
 
-def latest_version(session: Session, *, scorer_id: int) -> ScorerVersionRecord | None:
+def latest_version(session: Session, *, scorer_id: int) -> ScorerVersionInfo | None:
     """The scorer's newest version (None for a scorer with no version)."""
+    found = _latest_version(session, scorer_id=scorer_id)
+    return info_of(ScorerVersionInfo, found) if found is not None else None
+
+
+def _latest_version(session: Session, *, scorer_id: int) -> ScorerVersionRecord | None:
     query = (
         select(ScorerVersionRecord)
         .where(ScorerVersionRecord.scorer_id == scorer_id)
@@ -89,8 +135,12 @@ def latest_version(session: Session, *, scorer_id: int) -> ScorerVersionRecord |
     return session.exec(query).first()
 
 
-def get_scorer(session: Session, *, name: str | None = None, id: int | None = None) -> ScorerRecord:
+def get_scorer(session: Session, *, name: str | None = None, id: int | None = None) -> ScorerInfo:
     """The scorer with ``name`` or ``id``; raises NotFoundError listing the known names."""
+    return info_of(ScorerInfo, _scorer(session, name=name, id=id))
+
+
+def _scorer(session: Session, *, name: str | None = None, id: int | None = None) -> ScorerRecord:
     query = select(ScorerRecord)
     query = (
         query.where(ScorerRecord.id == id)
@@ -108,10 +158,10 @@ def get_scorer(session: Session, *, name: str | None = None, id: int | None = No
 
 def get_version(
     session: Session, *, scorer_id: int, version: int | None = None
-) -> ScorerVersionRecord:
+) -> ScorerVersionInfo:
     """Version ``version`` of the scorer (the latest when None)."""
     if version is None:
-        found = latest_version(session, scorer_id=scorer_id)
+        found = _latest_version(session, scorer_id=scorer_id)
     else:
         found = session.exec(
             select(ScorerVersionRecord).where(
@@ -121,33 +171,33 @@ def get_version(
     if found is None:
         versions = [str(v.version) for v in list_versions(session, scorer_id=scorer_id)]
         raise not_found("version", version if version is not None else "latest", versions)
-    return found
+    return info_of(ScorerVersionInfo, found)
 
 
-def get_version_by_id(session: Session, *, version_id: int) -> ScorerVersionRecord:
+def get_version_by_id(session: Session, *, version_id: int) -> ScorerVersionInfo:
     """A version by its row id."""
     found = session.get(ScorerVersionRecord, version_id)
     if found is None:
         raise not_found("scorer version", version_id)
-    return found
+    return info_of(ScorerVersionInfo, found)
 
 
-def list_versions(session: Session, *, scorer_id: int) -> Sequence[ScorerVersionRecord]:
+def list_versions(session: Session, *, scorer_id: int) -> list[ScorerVersionInfo]:
     """Every version of a scorer, newest first."""
     query = (
         select(ScorerVersionRecord)
         .where(ScorerVersionRecord.scorer_id == scorer_id)
         .order_by(col(ScorerVersionRecord.version).desc())
     )
-    return session.exec(query).all()
+    return [info_of(ScorerVersionInfo, found) for found in session.exec(query).all()]
 
 
-def list_scorers(session: Session, *, include_archived: bool = False) -> Sequence[ScorerRecord]:
+def list_scorers(session: Session, *, include_archived: bool = False) -> list[ScorerInfo]:
     """Scorers by name (archived ones too when asked)."""
     query = select(ScorerRecord).order_by(col(ScorerRecord.name))
     if not include_archived:
         query = query.where(col(ScorerRecord.archived_at).is_(None))
-    return session.exec(query).all()
+    return [info_of(ScorerInfo, found) for found in session.exec(query).all()]
 
 
 def scorer_name_taken(session: Session, *, name: str) -> bool:
@@ -201,19 +251,19 @@ def latest_version_numbers(session: Session) -> dict[int, int]:
     return {int(scorer_id): int(v) for scorer_id, v in session.exec(query).all() if v is not None}
 
 
-def archive_scorer(session: Session, *, scorer_id: int, archived: bool = True) -> ScorerRecord:
+def archive_scorer(session: Session, *, scorer_id: int, archived: bool = True) -> ScorerInfo:
     """Hide a scorer from lists (or bring it back); its versions and scores stay."""
-    scorer = get_scorer(session, id=scorer_id)
+    scorer = _scorer(session, id=scorer_id)
     scorer.archived_at = utc_now() if archived else None
     scorer.updated_at = utc_now()
     session.add(scorer)
     session.flush()
-    return scorer
+    return info_of(ScorerInfo, scorer)
 
 
 def duplicate_scorer(
     session: Session, *, scorer_id: int, new_name: str, version: int | None = None
-) -> ScorerVersionRecord:
+) -> ScorerVersionInfo:
     """A new scorer ``new_name`` whose version 1 is a copy of ``version`` (default: latest).
 
     The spec's ``id`` is renamed to ``new_name`` so the copy scores under its own name.

@@ -17,6 +17,7 @@ from sqlmodel import Session, col, select
 
 from scorer_runtime.store.bulk import gc_paused, insert_scores_sqlite
 from scorer_runtime.store.errors import not_found
+from scorer_runtime.store.info import info_of
 from scorer_runtime.store.tables import OUTCOMES, ScoreRecord, utc_now
 
 _COLUMNS = tuple(c.name for c in ScoreRecord.__table__.columns if c.name != "id")  # type: ignore[attr-defined]
@@ -198,9 +199,46 @@ def iter_score_rows(
         yield ScoreRow(*values)
 
 
-def get_score(session: Session, *, score_id: int) -> ScoreRecord:
+@dataclass(frozen=True, slots=True)
+class ScoreInfo:
+    """One stored score with all its evidence, as the store hands it out (see
+    :class:`~scorer_runtime.store.tables.ScoreRecord` for what each field means)."""
+
+    id: int
+    run_id: int | None
+    example_id: int | None
+    scorer_id: int
+    scorer_version_id: int
+    dataset_id: int | None
+    trace_id: str | None
+    span_id: str | None
+    score: float | None
+    outcome: str
+    reason: str | None
+    error: str | None
+    failed_step: str | None
+    step_results: dict[str, Any] | None
+    prompts: dict[str, Any] | None
+    judge: dict[str, Any] | None
+    attempts: int
+    latency_ms: float | None
+    input_tokens: int
+    output_tokens: int
+    total_tokens: int
+    cost: float | None
+    created_at: datetime
+
+    def json_data(self) -> dict[str, Any]:
+        """Every field as JSON-ready data (timestamps as ISO text), as a drill-down reads it."""
+        from pydantic import TypeAdapter
+
+        data: dict[str, Any] = TypeAdapter(ScoreInfo).dump_python(self, mode="json")
+        return data
+
+
+def get_score(session: Session, *, score_id: int) -> ScoreInfo:
     """One score with all its evidence (step results, prompts, judge executions)."""
     found = session.get(ScoreRecord, score_id)
     if found is None:
         raise not_found("score", score_id)
-    return found
+    return info_of(ScoreInfo, found)

@@ -16,7 +16,7 @@ from scorer_runtime.batch.cells import CellError, format_cell, parse_cell
 from scorer_runtime.store import (
     EXAMPLE_FIELDS,
     ExampleData,
-    ExampleRecord,
+    ExampleInfo,
     Session,
     add_examples,
     delete_example,
@@ -66,7 +66,7 @@ def read_cell(name: str, text: Any) -> Any:
     return parse_cell(name, str(text))
 
 
-def row_of(record: ExampleRecord) -> GridRow:
+def row_of(record: ExampleInfo) -> GridRow:
     """The grid row of a stored example."""
     return GridRow(
         id=int(record.id or 0),

@@ -19,7 +19,7 @@ from pydantic import ValidationError
 from scorer_runtime.spec import JudgeSpec
 from scorer_runtime.store import (
     ConflictError,
-    JudgeProfileRecord,
+    JudgeProfileInfo,
     Session,
     judge_profile_exists,
     save_judge_profile,
@@ -173,7 +173,7 @@ def judge_spec(form: JudgeForm) -> JudgeSpec:
     return spec
 
 
-def save_profile(session: Session, form: JudgeForm, *, new: bool) -> JudgeProfileRecord:
+def save_profile(session: Session, form: JudgeForm, *, new: bool) -> JudgeProfileInfo:
     """Save the form as the profile ``form.name``; ``new`` refuses a name already taken
     (so creating never overwrites another judge). Raises JudgeFormError or ConflictError."""
     name = form.name.strip()

@@ -14,14 +14,8 @@ from sqlmodel import select
 
 from e2e.browser import StudioPage
 from e2e.server import JUDGE_KEY_ENV, ROOT
-from scorer_runtime.store import (
-    RunRecord,
-    ScoreRecord,
-    ScorerRecord,
-    ScorerVersionRecord,
-    make_engine,
-    read_session,
-)
+from scorer_runtime.store import make_engine, read_session
+from scorer_runtime.store.tables import RunRecord, ScoreRecord, ScorerRecord, ScorerVersionRecord
 
 pytestmark = pytest.mark.e2e
 

@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 from sqlalchemy import create_engine, insert, text
 
 from scorer_runtime.store import (
-    ScoreRecord,
     add_scores,
     ensure_schema,
     make_engine,
@@ -22,6 +21,7 @@ from scorer_runtime.store import (
     session_scope,
 )
 from scorer_runtime.store.canonical import json_text
+from scorer_runtime.store.tables import ScoreRecord
 from store.fixtures import make_version
 
 TOKYO = timezone(timedelta(hours=9))

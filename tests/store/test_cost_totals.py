@@ -18,7 +18,6 @@ from sqlalchemy import select as sa_select
 from scorer_runtime.store import (
     ExampleData,
     ScoreFilter,
-    ScoreRecord,
     add_scores,
     create_run,
     list_examples,
@@ -27,6 +26,7 @@ from scorer_runtime.store import (
     session_scope,
 )
 from scorer_runtime.store.aggregates import cost_total, priced_unpriced_columns
+from scorer_runtime.store.tables import ScoreRecord
 from store.fixtures import counting_selects, make_dataset, make_version
 
 START = datetime(2026, 11, 1, tzinfo=UTC)

@@ -9,7 +9,6 @@ from scorer_runtime.store import (
     ConflictError,
     ExampleData,
     NotFoundError,
-    ScorerVersionRecord,
     add_label,
     add_scores,
     archive_scorer,
@@ -39,6 +38,7 @@ from scorer_runtime.store import (
     start_run,
     update_example,
 )
+from scorer_runtime.store.tables import ScorerVersionRecord
 from store.fixtures import make_dataset, make_version
 
 SPEC = {"id": "tone", "description": "Is it polite?", "steps": {"generate_score": {"op": "x"}}}

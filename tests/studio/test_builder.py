@@ -5,14 +5,13 @@ from __future__ import annotations
 from sqlmodel import select
 
 from scorer_runtime.store import (
-    DraftRecord,
-    ScorerVersionRecord,
     get_judge_profile,
     judge_profile_dict,
     read_session,
     save_scorer_version,
     session_scope,
 )
+from scorer_runtime.store.tables import DraftRecord, ScorerVersionRecord
 
 
 def _stage(at, name):

@@ -6,7 +6,6 @@ from __future__ import annotations
 from sqlmodel import select
 
 from scorer_runtime.store import (
-    DatasetRecord,
     ExampleData,
     add_examples,
     create_dataset,
@@ -14,6 +13,7 @@ from scorer_runtime.store import (
     read_session,
     session_scope,
 )
+from scorer_runtime.store.tables import DatasetRecord
 
 CSV = "question,answer,expected\nWhat is 2+2?,4,4\nCapital of France?,,Paris\nSay hi,hello,\n"
 

@@ -17,7 +17,6 @@ import pytest
 from sqlalchemy import Engine
 
 from scorer_runtime.store import (
-    RunRecord,
     add_examples,
     create_dataset,
     get_run,
@@ -25,6 +24,7 @@ from scorer_runtime.store import (
     save_scorer_version,
     session_scope,
 )
+from scorer_runtime.store.tables import RunRecord
 from studio.runs_logic import runs_dir
 
 KEY_ENV = "RUNS_TEST_JUDGE_KEY"

@@ -13,7 +13,6 @@ from sqlmodel import select
 
 from scorer_runtime.batch import store_trace_outcomes
 from scorer_runtime.store import (
-    ScoreRecord,
     count_traces,
     get_trace,
     read_session,
@@ -21,6 +20,7 @@ from scorer_runtime.store import (
     save_traces,
     session_scope,
 )
+from scorer_runtime.store.tables import ScoreRecord
 from scorer_runtime.traces import Span, Trace, TraceScoreOutcome
 
 FIXTURES = Path(__file__).resolve().parents[1] / "traces" / "fixtures"

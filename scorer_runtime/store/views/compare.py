@@ -20,6 +20,8 @@ from sqlmodel import Session, col
 from sqlmodel import select as sm_select
 
 from scorer_runtime.store.aggregates import ScoreStats, score_stats
+from scorer_runtime.store.info import info_of
+from scorer_runtime.store.runs import RunInfo
 from scorer_runtime.store.scores import ScoreFilter
 from scorer_runtime.store.tables import ExampleRecord, RunRecord, ScoreRecord
 
@@ -243,14 +245,15 @@ def compare_summary(session: Session, *, pair: RunPair, threshold: float) -> Com
 # -- choosing what to compare ----------------------------------------------------------------
 
 
-def latest_run(session: Session, *, version_id: int, dataset_id: int) -> RunRecord | None:
+def latest_run(session: Session, *, version_id: int, dataset_id: int) -> RunInfo | None:
     """The newest finished run of a version on a dataset; else its newest run of any status."""
     query = sm_select(RunRecord).where(
         RunRecord.scorer_version_id == version_id, RunRecord.dataset_id == dataset_id
     )
     newest = col(RunRecord.id).desc()
     done = session.exec(query.where(RunRecord.status == "done").order_by(newest).limit(1)).first()
-    return done or session.exec(query.order_by(newest).limit(1)).first()
+    found = done or session.exec(query.order_by(newest).limit(1)).first()
+    return info_of(RunInfo, found) if found is not None else None
 
 
 def default_pair(session: Session, *, look_back: int = 50) -> RunPair | None:

@@ -12,6 +12,7 @@ from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from scorer_runtime.store.datasets import (
+    ExampleInfo,
     count_examples,
     example_counts,
     list_datasets,
@@ -79,7 +80,7 @@ class NumberedExamplePage:
     """One page of a dataset's examples picked by its number, with where it sits in the
     whole (for lists a person jumps around in, where a keyset cursor is not enough)."""
 
-    examples: list[ExampleRecord]
+    examples: list[ExampleInfo]
     total: int
     """Examples in the dataset."""
     page: int

@@ -14,8 +14,10 @@ from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from scorer_runtime.store.aggregates import mean_per_day, scored_clauses
+from scorer_runtime.store.datasets import ExampleInfo
+from scorer_runtime.store.info import info_of
 from scorer_runtime.store.names import NameBook
-from scorer_runtime.store.scores import ScoreFilter, get_score
+from scorer_runtime.store.scores import ScoreFilter, ScoreInfo, get_score
 from scorer_runtime.store.tables import (
     ExampleRecord,
     ScoreRecord,
@@ -76,10 +78,10 @@ def version_trends(
 
 def get_score_with_example(
     session: Session, *, score_id: int
-) -> tuple[ScoreRecord, ExampleRecord | None]:
+) -> tuple[ScoreInfo, ExampleInfo | None]:
     """One score with all its evidence, and the example it scored (None for a trace score or
     an example deleted since): what a drill-down into one result shows. Raises NotFoundError.
     """
     record = get_score(session, score_id=score_id)
     example = session.get(ExampleRecord, record.example_id) if record.example_id else None
-    return record, example
+    return record, info_of(ExampleInfo, example) if example is not None else None

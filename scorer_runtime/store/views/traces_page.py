@@ -13,7 +13,7 @@ from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from scorer_runtime.store.errors import NotFoundError
-from scorer_runtime.store.scores import get_score
+from scorer_runtime.store.scores import ScoreInfo, get_score
 from scorer_runtime.store.tables import ScoreRecord, ScorerRecord, ScorerVersionRecord
 from scorer_runtime.store.traces import get_trace
 from scorer_runtime.traces.model import Trace
@@ -121,7 +121,7 @@ class StoredTraceScore:
     (None when they are gone) and the stored trace (None when it was deleted since; the
     score stays)."""
 
-    score: ScoreRecord
+    score: ScoreInfo
     scorer: str | None
     version: int | None
     trace: Trace | None

@@ -10,7 +10,6 @@ from sqlalchemy import Engine
 
 from scorer_runtime.store import (
     ExampleData,
-    RunRecord,
     ScoreFilter,
     add_scores,
     create_run,
@@ -20,6 +19,7 @@ from scorer_runtime.store import (
     score_stats,
     session_scope,
 )
+from scorer_runtime.store.tables import RunRecord
 from scorer_runtime.store.views import run_line, runs_page
 from store.fixtures import counting_selects, make_dataset, make_version
 
