@@ -1,4 +1,4 @@
-"""The score-history store: SQLModel tables, engine from a URL, migrations, repository functions.
+"""The score-history store: SQLModel tables, engine from a URL, migrations, one module per entity.
 
 This package alone owns the database schema. Repository functions are keyword-only, take an
 explicit session and only flush; :func:`session_scope` is the one place that commits::
@@ -6,7 +6,13 @@ explicit session and only flush; :func:`session_scope` is the one place that com
     engine = make_engine()          # SCORER_STUDIO_DATABASE_URL, else ./data/scorer_studio.db
     ensure_schema(engine)
     with session_scope(engine) as session:
-        version = save_scorer_version(session, spec=spec_dict)
+        version = save_scorer_version(session, spec=spec)   # a ScorerSpec, or plain data
+    version.scorer_spec()                                   # the ScorerSpec again
+
+What leaves the store is a frozen ``*Info`` dataclass (``ScorerInfo``, ``RunInfo``, ...) with
+the table row's field names, never the row: the ``*Record`` tables stay in
+:mod:`scorer_runtime.store.tables`. Queries shaped for one studio page live in
+:mod:`scorer_runtime.store.views`; the studio imports only this package and that one.
 
 Importing it loads SQLAlchemy, so the runtime core never imports it. ``Session`` and
 ``Engine`` are re-exported so that callers (the studio) type their arguments without

@@ -75,16 +75,22 @@ def _spec_name(spec: Mapping[str, Any]) -> str | None:
 def save_scorer_version(
     session: Session,
     *,
-    spec: Mapping[str, Any],
+    spec: ScorerSpec | Mapping[str, Any],
     name: str | None = None,
     description: str | None = None,
     note: str = "",
 ) -> ScorerVersionInfo:
-    """Save ``spec`` (plain JSON data) as the next version of scorer ``name``.
+    """Save ``spec`` as the next version of scorer ``name``.
 
-    ``name`` defaults to the spec's ``id``; the scorer is created on its first save. Returns
-    the latest version unchanged when its spec is identical.
+    A :class:`~scorer_runtime.spec.ScorerSpec` (valid by construction) is stored as the JSON
+    a spec file holds (defaults left out); plain data is stored as given. ``name`` defaults to
+    the spec's ``id``; the scorer is created on its first save. Returns the latest version
+    unchanged when its spec is identical.
     """
+    if not isinstance(spec, Mapping):
+        from scorer_runtime.spec.export import spec_data
+
+        spec = spec_data(spec)
     scorer_name = name or _spec_name(spec)
     if not scorer_name:
         raise ConflictError("the scorer has no name: give one, or an 'id' in the spec")

@@ -40,7 +40,6 @@ from scorer_runtime.store.views.judge_usage import (
 from scorer_runtime.store.views.overview import (
     KeyNameUse,
     Overview,
-    RecentRun,
     key_name_uses,
     latest_runs,
     read_overview,
@@ -88,7 +87,6 @@ __all__ = [
     "NumberedExamplePage",
     "Overview",
     "ProfileUsage",
-    "RecentRun",
     "RunFacts",
     "RunLine",
     "RunPair",

@@ -8,14 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any, Literal
 
 from sqlalchemy import ColumnElement, func
 from sqlmodel import Session, col, select
 
-from scorer_runtime.store.aggregates import score_stats
-from scorer_runtime.store.scores import ScoreFilter
 from scorer_runtime.store.tables import (
     DatasetRecord,
     ExampleRecord,
@@ -24,23 +21,7 @@ from scorer_runtime.store.tables import (
     ScorerRecord,
     ScorerVersionRecord,
 )
-
-
-@dataclass(frozen=True, slots=True)
-class RecentRun:
-    """One recent run: what ran on what, where it is, and its scores so far."""
-
-    run_id: int
-    scorer: str
-    version: int
-    dataset: str
-    status: str
-    created_at: datetime
-    total: int
-    done: int
-    scored: int
-    mean: float | None
-    outcome_counts: dict[str, int] = field(default_factory=dict)
+from scorer_runtime.store.views.run_lines import RunLine, runs_page
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +33,7 @@ class Overview:
     datasets: int
     examples: int
     runs: int
-    latest_runs: list[RecentRun] = field(default_factory=list)
+    latest_runs: list[RunLine] = field(default_factory=list)
 
     @property
     def is_empty(self) -> bool:
@@ -87,36 +68,10 @@ def read_overview(session: Session, *, runs: int = 5) -> Overview:
     )
 
 
-def latest_runs(session: Session, *, limit: int = 5) -> list[RecentRun]:
-    """The newest runs with their scorer, version, dataset, status and score statistics."""
-    query = (
-        select(RunRecord, ScorerRecord.name, ScorerVersionRecord.version, DatasetRecord.name)
-        .join(ScorerRecord, col(ScorerRecord.id) == col(RunRecord.scorer_id))
-        .join(ScorerVersionRecord, col(ScorerVersionRecord.id) == col(RunRecord.scorer_version_id))
-        .join(DatasetRecord, col(DatasetRecord.id) == col(RunRecord.dataset_id))
-        .order_by(col(RunRecord.id).desc())
-        .limit(limit)
-    )
-    lines = []
-    for run, scorer, version, dataset in session.exec(query).all():
-        assert run.id is not None
-        stats = score_stats(session, filter=ScoreFilter(run_id=run.id))
-        lines.append(
-            RecentRun(
-                run_id=run.id,
-                scorer=scorer,
-                version=version,
-                dataset=dataset,
-                status=run.status,
-                created_at=run.created_at,
-                total=run.total,
-                done=stats.total,
-                scored=stats.count,
-                mean=stats.mean,
-                outcome_counts=stats.outcome_counts,
-            )
-        )
-    return lines
+def latest_runs(session: Session, *, limit: int = 5) -> list[RunLine]:
+    """The newest runs with their scorer, version, dataset, status and what their scores say
+    (the Runs page's lines: two statements whatever ``limit`` is)."""
+    return runs_page(session, limit=limit).lines
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,10 +1,11 @@
-"""Reads behind the Runs page: runs with their scorer's and dataset's names and what their
-stored scores say (count, mean, how much of the cost is known), a page at a time."""
+"""Run lines, for the Runs page and Home's latest runs: runs with their scorer's and dataset's
+names and what their stored scores say (count, mean, outcomes, how much of the cost is known),
+a page at a time."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -15,6 +16,7 @@ from sqlmodel.sql.expression import Select
 
 from scorer_runtime.store.aggregates import priced_unpriced_columns
 from scorer_runtime.store.tables import (
+    OUTCOMES,
     DatasetRecord,
     RunRecord,
     ScoreRecord,
@@ -54,6 +56,8 @@ class RunLine:
     """Stored results with a positive cost (see ``aggregates.priced_unpriced_columns``)."""
     unpriced: int = 0
     """Stored results that called the judge without a known price (a NULL cost)."""
+    outcome_counts: dict[str, int] = field(default_factory=dict)
+    """Stored results by outcome (outcomes with none are absent)."""
 
     @property
     def remaining(self) -> int:
@@ -81,12 +85,14 @@ def _named_runs() -> Select[RunRecord, str, int, str]:
 
 @dataclass(frozen=True, slots=True)
 class _Tally:
-    """What a run's stored scores say beyond its row: scored count, mean, priced, unpriced."""
+    """What a run's stored scores say beyond its row: scored count, mean, priced, unpriced,
+    and how many results ended in each outcome."""
 
     scored: int = 0
     mean: float | None = None
     priced: int = 0
     unpriced: int = 0
+    outcome_counts: dict[str, int] = field(default_factory=dict)
 
 
 def _tallies(session: Session, run_ids: Sequence[int]) -> dict[int, _Tally]:
@@ -99,17 +105,32 @@ def _tallies(session: Session, run_ids: Sequence[int]) -> dict[int, _Tally]:
         func.count().filter(scored),
         func.avg(ScoreRecord.score).filter(scored),
         *priced_unpriced_columns(),
+        func.count(),
+        *[func.count().filter(col(ScoreRecord.outcome) == name) for name in OUTCOMES],
     ]
     query = (
         sa_select(*columns)
         .where(col(ScoreRecord.run_id).in_(run_ids))
         .group_by(col(ScoreRecord.run_id))
     )
-    return {
-        int(run_id): _Tally(int(n), None if mean is None else float(mean), int(p), int(u))
-        for run_id, n, mean, p, u in session.execute(query).all()
-        if run_id is not None
-    }
+    tallies = {}
+    for run_id, n, mean, p, u, total, *counts in session.execute(query).all():
+        if run_id is None:
+            continue
+        outcomes: dict[str, int] = {
+            name: int(c) for name, c in zip(OUTCOMES, counts, strict=True) if c
+        }
+        if sum(outcomes.values()) != int(total):  # an outcome add_scores does not write
+            outcomes = _outcome_counts(session, int(run_id))
+        mean = None if mean is None else float(mean)
+        tallies[int(run_id)] = _Tally(int(n), mean, int(p), int(u), outcomes)
+    return tallies
+
+
+def _outcome_counts(session: Session, run_id: int) -> dict[str, int]:
+    outcome = col(ScoreRecord.outcome)
+    query = select(outcome, func.count()).where(ScoreRecord.run_id == run_id).group_by(outcome)
+    return {str(o): int(c) for o, c in session.exec(query).all()}
 
 
 def _line(run: RunRecord, scorer: str, version: int, dataset: str, tally: _Tally) -> RunLine:
@@ -139,6 +160,7 @@ def _line(run: RunRecord, scorer: str, version: int, dataset: str, tally: _Tally
         mean=tally.mean,
         priced=tally.priced,
         unpriced=tally.unpriced,
+        outcome_counts=tally.outcome_counts,
     )
 
 
