@@ -32,7 +32,6 @@ from scorer_runtime.store.aggregates import (
     median_score,
     outcome_counts,
     pass_count,
-    priced_unpriced_columns,
     score_histogram,
     score_spread,
     score_stats,
@@ -76,7 +75,7 @@ from scorer_runtime.store.judges import (
     list_judge_profiles,
     save_judge_profile,
 )
-from scorer_runtime.store.labels import add_label, list_labels
+from scorer_runtime.store.labels import LabelInfo, add_label, list_labels
 from scorer_runtime.store.migrate import (
     SchemaError,
     current_revision,
@@ -92,7 +91,6 @@ from scorer_runtime.store.runs import (
     create_run,
     finish_run,
     get_run,
-    is_stale,
     list_runs,
     request_cancel,
     run_counts,
@@ -163,6 +161,7 @@ __all__ = [
     "ExampleInfo",
     "HistogramBin",
     "JudgeProfileInfo",
+    "LabelInfo",
     "NameBook",
     "NotFoundError",
     "Outcome",
@@ -219,7 +218,6 @@ __all__ = [
     "get_version",
     "get_version_by_id",
     "head_revision",
-    "is_stale",
     "iter_score_rows",
     "jsonable",
     "judge_profile_dict",
@@ -242,7 +240,6 @@ __all__ = [
     "median_score",
     "outcome_counts",
     "pass_count",
-    "priced_unpriced_columns",
     "read_session",
     "request_cancel",
     "run_counts",

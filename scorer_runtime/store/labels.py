@@ -3,12 +3,27 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
 
 from sqlmodel import Session, col, select
 
 from scorer_runtime.store.errors import ConflictError, not_found
+from scorer_runtime.store.info import info_of
 from scorer_runtime.store.tables import ExampleRecord, LabelRecord
+
+
+@dataclass(frozen=True, slots=True)
+class LabelInfo:
+    """A person's label of an example for a scorer, as the store hands it out."""
+
+    id: int
+    example_id: int
+    scorer_id: int
+    value: float
+    note: str
+    labeller: str
+    created_at: datetime
 
 
 def add_label(
@@ -19,7 +34,7 @@ def add_label(
     value: float,
     labeller: str,
     note: str = "",
-) -> LabelRecord:
+) -> LabelInfo:
     """Record a person's label of an example for a scorer (labels are kept, never replaced)."""
     if not math.isfinite(value):
         raise ConflictError("a label must be a finite number")
@@ -32,14 +47,15 @@ def add_label(
     )
     session.add(record)
     session.flush()
-    return record
+    return info_of(LabelInfo, record)
 
 
 def list_labels(
     session: Session, *, scorer_id: int, example_id: int | None = None
-) -> Sequence[LabelRecord]:
+) -> list[LabelInfo]:
     """A scorer's labels (of one example, or all), newest first."""
     query = select(LabelRecord).where(LabelRecord.scorer_id == scorer_id)
     if example_id is not None:
         query = query.where(LabelRecord.example_id == example_id)
-    return session.exec(query.order_by(col(LabelRecord.id).desc())).all()
+    found = session.exec(query.order_by(col(LabelRecord.id).desc())).all()
+    return [info_of(LabelInfo, record) for record in found]
