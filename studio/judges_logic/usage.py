@@ -2,7 +2,7 @@
 
 Scorer specs refer to a profile by name, on the scorer (``"judge": "strict-gpt"``) or on a
 prompt step. A version naming a deleted profile can no longer be run or compiled. The
-reading is :func:`scorer_runtime.store.judges.profile_usage_by_name`.
+reading is :func:`scorer_runtime.store.views.profile_usage_by_name`.
 """
 
 from __future__ import annotations

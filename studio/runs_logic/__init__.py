@@ -3,7 +3,7 @@
 ``plan`` says what a run will do before it starts (judge calls, keys, problems); ``launch``
 starts a run's process in the background and tells whether it is alive; ``history`` says
 where each run is (the runs, with their names, counts and mean, are read by
-``scorer_runtime.store.runs``).
+``scorer_runtime.store.views.runs_page``).
 ``words`` puts a run's numbers in plain words.
 """
 

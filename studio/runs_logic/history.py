@@ -1,7 +1,7 @@
 """Where each run is, as the Runs page lists and follows them.
 
 The runs themselves, with their names, counts and mean, are read by the store
-(:func:`scorer_runtime.store.runs.runs_page`, :func:`~scorer_runtime.store.runs.run_line`).
+(:func:`scorer_runtime.store.views.runs_page`, :func:`~scorer_runtime.store.views.run_line`).
 A run's stored status says what its runner last wrote; :func:`run_phase` adds what only the
 outside can see — a run marked running whose process is gone, a run whose process was
 started but has not begun, or exited before it could. Streamlit-free.
