@@ -8,7 +8,8 @@ import pytest
 
 from scorer_runtime.store import HistogramBin, ScoreFilter, read_session, score_histogram
 from scorer_runtime.store.results import TrendPoint, load_names, version_trends
-from studio.components.charts import (
+from studio.pages.results.logic import OutcomeShare
+from studio.widgets.charts import (
     FAIL_HEX,
     OUTCOME_HEX,
     PASS_HEX,
@@ -16,8 +17,7 @@ from studio.components.charts import (
     outcome_chart,
     trend_chart,
 )
-from studio.components.common import OUTCOME_LABELS
-from studio.results_logic import OutcomeShare
+from studio.widgets.common import OUTCOME_LABELS
 
 from .test_results_seed import seed_history
 

@@ -121,7 +121,7 @@ def test_another_page_can_open_a_comparison(history, open_page):
         "before": history.run2,
         "after": history.run1,
     }
-    at.switch_page("app_pages/compare.py").run()
+    at.switch_page("pages/compare/page.py").run()
     assert not at.exception
     assert at.selectbox(key=W + "before").value == history.run2
     assert at.selectbox(key=W + "after").value == history.run1

@@ -9,7 +9,7 @@ import pytest
 
 from scorer_runtime.store import read_session
 from scorer_runtime.store.compare import CompareRow, RunPair, SideScore, iter_comparison
-from studio.compare_logic import (
+from studio.pages.compare.logic import (
     COMPARE_CSV_COLUMNS,
     change_words,
     comparison_csv_file,
@@ -17,7 +17,7 @@ from studio.compare_logic import (
     verdict_words,
     write_comparison_csv,
 )
-from studio.components.common import OUTCOME_LABELS
+from studio.widgets.common import OUTCOME_LABELS
 
 from .test_results_seed import History, seed_history
 

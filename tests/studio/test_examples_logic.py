@@ -23,7 +23,7 @@ from scorer_runtime.store import (
     session_scope,
 )
 from scorer_runtime.store.datasets import dataset_rows
-from studio.examples_logic import (
+from studio.pages.examples.logic import (
     ArchiveImpact,
     GridChanges,
     GridSaveError,

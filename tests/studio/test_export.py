@@ -20,7 +20,7 @@ from scorer_runtime.store import (
     save_scorer_version,
     session_scope,
 )
-from studio.export_logic import check_import, export_file, path_words, run_guide
+from studio.pages.export.logic import check_import, export_file, path_words, run_guide
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

@@ -1,12 +1,12 @@
-"""The retry policy's form values <-> spec mapping (studio.forms), shared by the builder and the
-Judges page: round trips, constant waits, and problems said in plain words."""
+"""The retry policy's form values <-> spec mapping (studio.widgets.forms), shared by the builder
+and the Judges page: round trips, constant waits, and problems said in plain words."""
 
 from __future__ import annotations
 
 import pytest
 
 from scorer_runtime.spec import RetryPolicySpec
-from studio.forms import RetryForm, RetryFormError, describe_retry, retry_form, retry_policy
+from studio.widgets.forms import RetryForm, RetryFormError, describe_retry, retry_form, retry_policy
 
 
 def test_retry_form_round_trips_and_reads_in_words():

@@ -15,7 +15,7 @@ from scorer_runtime.store import (
     save_scorer_version,
     session_scope,
 )
-from studio.home_logic import key_names_in_use, key_statuses, outcome_mix
+from studio.pages.home.logic import key_names_in_use, key_statuses, outcome_mix
 
 SECRET = "sk-this-value-must-never-show"
 

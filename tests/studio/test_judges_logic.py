@@ -15,8 +15,7 @@ from scorer_runtime.store import (
     save_scorer_version,
     session_scope,
 )
-from studio.forms import RetryForm
-from studio.judges_logic import (
+from studio.pages.judges.logic import (
     JudgeForm,
     JudgeFormError,
     check_connection,
@@ -28,6 +27,7 @@ from studio.judges_logic import (
     save_profile,
     spec_uses_profile,
 )
+from studio.widgets.forms import RetryForm
 
 KEY_ENV = "STUDIO_TEST_JUDGE_KEY"
 

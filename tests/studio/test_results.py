@@ -13,7 +13,7 @@ from datetime import timedelta
 import pytest
 
 from scorer_runtime.store import ScoreFilter, list_scores, read_session
-from studio.components.common import format_score
+from studio.widgets.common import format_score
 
 from .test_results_seed import DAY0, History, seed_history
 
@@ -95,8 +95,8 @@ def test_the_pass_mark_changes_the_pass_rate_and_the_histogram(history, open_pag
     histogram = next(c for c in _charts(at) if "layer" in c)
     assert histogram["layer"][1]["mark"]["type"] == "rule"
     # The pass mark is remembered when the page is left and opened again.
-    at.switch_page("app_pages/compare.py").run()
-    at.switch_page("app_pages/results.py").run()
+    at.switch_page("pages/compare/page.py").run()
+    at.switch_page("pages/results/page.py").run()
     assert at.slider(key=W + "threshold").value == pytest.approx(0.8)
 
 
@@ -183,13 +183,13 @@ def test_another_page_can_open_results_for_one_run(history, open_page):
     # What results_links.open_results does from another page: preset the filters, switch.
     at = open_page("home")
     at.session_state["results.filters"] = {"run_id": history.run3}
-    at.switch_page("app_pages/results.py").run()
+    at.switch_page("pages/results/page.py").run()
     assert not at.exception
     assert at.selectbox(key=W + "run").value == history.run3
     assert _metric(at, "Results") == "20"
     # The choice is kept while visiting another page.
-    at.switch_page("app_pages/home.py").run()
-    at.switch_page("app_pages/results.py").run()
+    at.switch_page("pages/home/page.py").run()
+    at.switch_page("pages/results/page.py").run()
     assert at.selectbox(key=W + "run").value == history.run3
 
 

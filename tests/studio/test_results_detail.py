@@ -23,7 +23,7 @@ from scorer_runtime.store import (
     session_scope,
 )
 from scorer_runtime.store.results import load_names
-from studio.results_detail import load_score, score_detail
+from studio.widgets.score_view import load_score, score_detail
 
 from .test_results_seed import History, seed_history
 

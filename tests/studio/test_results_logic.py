@@ -17,15 +17,14 @@ from scorer_runtime.store import (
     session_scope,
 )
 from scorer_runtime.store.results import load_names
-from studio.components.common import OUTCOME_LABELS
-from studio.results_export import (
+from studio.pages.results.csv_export import (
     SCORE_CSV_COLUMNS,
     cap_note,
     safe_cell,
     scores_csv_file,
     write_scores_csv,
 )
-from studio.results_logic import (
+from studio.pages.results.logic import (
     ResultsFilter,
     outcome_mix,
     row_label,
@@ -33,6 +32,7 @@ from studio.results_logic import (
     score_range,
     table_rows,
 )
+from studio.widgets.common import OUTCOME_LABELS
 
 from .test_results_seed import DAY0, History, seed_history
 

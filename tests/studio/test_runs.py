@@ -26,8 +26,8 @@ from scorer_runtime.store import (
     read_session,
     session_scope,
 )
-from studio.components.common import format_score
-from studio.runs_logic import launcher
+from studio.pages.runs.logic import launcher
+from studio.widgets.common import format_score
 
 from . import test_runs_helpers as helpers
 from .test_runs_helpers import (

@@ -22,7 +22,7 @@ from scorer_runtime.store import (
     session_scope,
 )
 from scorer_runtime.store.runs import run_line
-from studio.runs_logic import (
+from studio.pages.runs.logic import (
     UNPRICED_WHY,
     cost_caption,
     cost_help,
@@ -89,7 +89,7 @@ def _runs_page(open_page, run_id: int):
 def _results_caption(open_page, run_id: int) -> str:
     at = open_page("home")
     at.session_state["results.filters"] = {"run_id": run_id}
-    at.switch_page("app_pages/results.py").run()
+    at.switch_page("pages/results/page.py").run()
     assert not at.exception, at.exception
     return next(c.value for c in at.caption if "judge cost" in c.value)
 

@@ -25,7 +25,7 @@ from scorer_runtime.store import (
     save_scorer_version,
     session_scope,
 )
-from studio.runs_logic import runs_dir
+from studio.pages.runs.logic import runs_dir
 
 KEY_ENV = "RUNS_TEST_JUDGE_KEY"
 VERDICT = {

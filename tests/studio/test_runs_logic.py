@@ -27,7 +27,7 @@ from scorer_runtime.store import (
     utc_now,
 )
 from scorer_runtime.store.runs import STALE_AFTER, RunLine, run_line
-from studio.runs_logic import (
+from studio.pages.runs.logic import (
     Launcher,
     cli_command,
     estimate_text,

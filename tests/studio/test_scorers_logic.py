@@ -14,8 +14,8 @@ from scorer_runtime.store import (
     save_scorer_version,
     session_scope,
 )
-from studio.scorers_diff import json_text_diff, spec_changes
-from studio.scorers_logic import (
+from studio.pages.scorers.diff import json_text_diff, spec_changes
+from studio.pages.scorers.logic import (
     archive_impact,
     copy_name,
     load_demo_scorers,

@@ -20,7 +20,7 @@ from scorer_runtime.store import (
     trace_score_counts,
 )
 from scorer_runtime.traces import Span, Trace, TraceScoreOutcome
-from studio.traces_logic import (
+from studio.pages.traces.logic import (
     ImportReport,
     delete_question,
     format_duration,
@@ -30,7 +30,7 @@ from studio.traces_logic import (
     span_lines,
     trace_page,
 )
-from studio.traces_scoring import (
+from studio.pages.traces.scoring import (
     AgentScorerOption,
     agent_scorer_options,
     cost_words,

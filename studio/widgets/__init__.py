@@ -1,0 +1,1 @@
+"""Render-only widgets that two or more pages use."""
