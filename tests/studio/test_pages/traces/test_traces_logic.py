@@ -39,8 +39,8 @@ from studio.pages.traces.scoring import (
     rescore_words,
 )
 
-FIXTURES = Path(__file__).resolve().parents[1] / "traces" / "fixtures"
-DATA = Path(__file__).resolve().parents[2] / "data"
+FIXTURES = Path(__file__).resolve().parents[3] / "traces" / "fixtures"
+DATA = Path(__file__).resolve().parents[4] / "data"
 
 
 def engine_at(tmp_path: Path, name: str):

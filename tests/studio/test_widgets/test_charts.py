@@ -19,7 +19,7 @@ from studio.widgets.charts import (
 )
 from studio.widgets.common import OUTCOME_LABELS
 
-from .test_results_seed import seed_history
+from ..test_pages.results.test_results_seed import seed_history
 
 
 def _layers(spec: dict) -> list[dict]:

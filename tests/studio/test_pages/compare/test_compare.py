@@ -7,7 +7,7 @@ import pytest
 from scorer_runtime.store import read_session
 from scorer_runtime.store.compare import RunPair, compare_summary, iter_comparison
 
-from .test_results_seed import History, seed_history
+from ..results.test_results_seed import History, seed_history
 
 W = "compare.w."
 

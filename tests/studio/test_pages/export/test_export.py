@@ -22,7 +22,9 @@ from scorer_runtime.store import (
 )
 from studio.pages.export.logic import check_import, export_file, path_words, run_guide
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.dirname(
+    os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+)
 
 
 def _judge_spec(base_url: str) -> dict:

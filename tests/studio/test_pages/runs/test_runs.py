@@ -41,7 +41,7 @@ from .test_runs_helpers import (
 )
 
 W = "runs.w."
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[4]
 run_logs = helpers.run_logs
 """Every test that starts a run uses this fixture: its processes are killed on teardown."""
 SECRET = "sk-runs-secret-value-never-shown"

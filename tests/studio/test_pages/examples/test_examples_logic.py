@@ -43,7 +43,7 @@ from studio.pages.examples.logic import (
     save_changes,
 )
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[4]
 
 
 def _dataset(engine, name="qa", count=3) -> int:

@@ -56,7 +56,7 @@ from .test_runs_helpers import (
     save_spec,
 )
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[4]
 run_logs = helpers.run_logs
 """Every test that starts a run uses this fixture: its processes are killed on teardown."""
 

@@ -19,7 +19,7 @@ from studio.pages.compare.logic import (
 )
 from studio.widgets.common import OUTCOME_LABELS
 
-from .test_results_seed import History, seed_history
+from ..results.test_results_seed import History, seed_history
 
 
 @pytest.fixture

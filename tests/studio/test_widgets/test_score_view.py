@@ -25,9 +25,9 @@ from scorer_runtime.store import (
 from scorer_runtime.store.results import load_names
 from studio.widgets.score_view import load_score, score_detail
 
-from .test_results_seed import History, seed_history
+from ..test_pages.results.test_results_seed import History, seed_history
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 TONE = json.loads((ROOT / "data" / "scorers" / "tone-politeness.json").read_text())
 KEYWORDS = json.loads((ROOT / "data" / "scorers" / "keyword-coverage.json").read_text())
 ANSWER = '{"verdict": "polite", "reason": "it thanks the customer"}'

@@ -23,7 +23,7 @@ from scorer_runtime.store import (
 )
 from scorer_runtime.traces import Span, Trace, TraceScoreOutcome
 
-FIXTURES = Path(__file__).resolve().parents[1] / "traces" / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[3] / "traces" / "fixtures"
 SUPPORT_TRACE = "5b8aa5a2d2c872e8321cf37308d69df2"
 SUMMARY_TRACE = "0af7651916cd43dd8448eb211c80319c"
 WEATHER_TRACE = "4bf92f3577b34da6a3ce929d0e0e4736"
