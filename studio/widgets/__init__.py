@@ -1,1 +1,1 @@
-"""Render-only widgets that two or more pages use."""
+"""Widgets that two or more pages use, with their Streamlit-free logic (forms, score_view)."""
