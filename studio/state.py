@@ -130,7 +130,7 @@ RESULTS_THRESHOLD = Key("results.saved_threshold", _none)
 COMPARE_SELECTION = Key("compare.selection", dict)
 """What Compare runs shows: ``{"mode": "runs" | "versions", "before": run id, "after": run id,
 "scorer_id", "before_version", "after_version", "dataset_id", "threshold"}``. Another page
-opens a comparison with ``components.results_links.open_compare(before=…, after=…)``."""
+opens a comparison with ``widgets.results_links.open_compare(before=…, after=…)``."""
 COMPARE_PAGE = Key("compare.page", int)
 """The page of the comparison table being shown (0 is the first)."""
 COMPARE_VIEW = Key("compare.view", _none)
