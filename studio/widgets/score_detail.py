@@ -1,7 +1,7 @@
 """The drill-down into one score: the verdict, any error in plain words, the example, and each
 step — its result, the exact messages the judge got, its raw answer, the calls and their cost.
 
-Takes plain data (a stored score as ``results_detail.load_score`` returns it, or a
+Takes plain data (a stored score as ``score_view.load_score`` returns it, or a
 ``ScoreResult.to_dict()``), so the builder's "try it" shows exactly what the Results page does.
 """
 
