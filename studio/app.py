@@ -1,4 +1,8 @@
-"""The studio's entry point: navigation only."""
+"""The studio's entry point: navigation only.
+
+Every page's entry script is ``pages/<page>/page.py``; the explicit ``url_path`` keeps each
+page's address its own name (Streamlit would otherwise name them all after ``page.py``).
+"""
 
 from __future__ import annotations
 
@@ -8,23 +12,67 @@ st.set_page_config(page_title="Scorer Studio", page_icon="⚖️", layout="wide"
 
 page = st.navigation(
     {
-        "": [st.Page("app_pages/home.py", title="Home", icon=":material/home:", default=True)],
+        "": [
+            st.Page(
+                "pages/home/page.py",
+                url_path="home",
+                title="Home",
+                icon=":material/home:",
+                default=True,
+            )
+        ],
         "Build": [
-            st.Page("app_pages/scorers.py", title="Scorers", icon=":material/rule:"),
-            st.Page("app_pages/builder.py", title="Build a scorer", icon=":material/build:"),
-            st.Page("app_pages/judges.py", title="Judges", icon=":material/gavel:"),
+            st.Page(
+                "pages/scorers/page.py", url_path="scorers", title="Scorers", icon=":material/rule:"
+            ),
+            st.Page(
+                "pages/builder/page.py",
+                url_path="builder",
+                title="Build a scorer",
+                icon=":material/build:",
+            ),
+            st.Page(
+                "pages/judges/page.py", url_path="judges", title="Judges", icon=":material/gavel:"
+            ),
         ],
         "Data": [
-            st.Page("app_pages/examples.py", title="Examples", icon=":material/dataset:"),
-            st.Page("app_pages/traces.py", title="Traces", icon=":material/timeline:"),
+            st.Page(
+                "pages/examples/page.py",
+                url_path="examples",
+                title="Examples",
+                icon=":material/dataset:",
+            ),
+            st.Page(
+                "pages/traces/page.py",
+                url_path="traces",
+                title="Traces",
+                icon=":material/timeline:",
+            ),
         ],
         "Evaluate": [
-            st.Page("app_pages/runs.py", title="Runs", icon=":material/play_circle:"),
-            st.Page("app_pages/results.py", title="Results", icon=":material/insights:"),
-            st.Page("app_pages/compare.py", title="Compare runs", icon=":material/compare:"),
+            st.Page(
+                "pages/runs/page.py", url_path="runs", title="Runs", icon=":material/play_circle:"
+            ),
+            st.Page(
+                "pages/results/page.py",
+                url_path="results",
+                title="Results",
+                icon=":material/insights:",
+            ),
+            st.Page(
+                "pages/compare/page.py",
+                url_path="compare",
+                title="Compare runs",
+                icon=":material/compare:",
+            ),
         ],
         "Share": [
-            st.Page("app_pages/export.py", title="Export & import", icon=":material/ios_share:"),
+            st.Page(
+                "pages/export/page.py",
+                url_path="export",
+                title="Export & import",
+                icon=":material/ios_share:",
+            ),
         ],
     }
 )

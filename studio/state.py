@@ -77,7 +77,7 @@ BUILDER_DRAFT = Key("builder.draft", _none)
 BUILDER_GEN = Key("builder.gen", int)
 """Bumped when another draft is loaded, so widgets start again from the draft's values."""
 TRY_EXAMPLE = Key("builder.try_example", _none)
-"""The example previews and 'try it' run on (a builder_logic.Example)."""
+"""The example previews and 'try it' run on (a pages.builder.logic.Example)."""
 
 # -- Home, Scorers, Export & import, Traces ---------------------------------------------------
 SCORERS_PAGE = Key("scorers.page", int)
@@ -90,7 +90,7 @@ EXPORT_SCORER_ID = Key("export.scorer_id", _none)
 """The scorer the export page opens with (set by "Export" on the scorers page)."""
 TRACES_IMPORT = Key("traces.import", _none)
 """The last trace file imported on the traces page and what saving it did (a
-traces_logic.ImportReport), shown while the file stays in the uploader; or None."""
+pages.traces.logic.ImportReport), shown while the file stays in the uploader; or None."""
 TRACES_PAGE = Key("traces.page", int)
 """The page of the stored traces list being shown (0 is the first; pages come from the
 database)."""
@@ -122,7 +122,7 @@ JUDGES_SELECTED = Key("judges.selected", _none)
 JUDGES_CONFIRM_DELETE = Key("judges.confirm_delete", _none)
 """The judge profile whose deletion waits for a "yes" (None: no question open)."""
 JUDGES_CONNECTION = Key("judges.connection", _none)
-"""The last connection test's outcome (a judges_logic.ConnectionResult), or None."""
+"""The last connection test's outcome (a pages.judges.logic.ConnectionResult), or None."""
 
 # -- Results, Compare runs ---------------------------------------------------------------------
 RESULTS_THRESHOLD = Key("results.saved_threshold", _none)
@@ -130,7 +130,7 @@ RESULTS_THRESHOLD = Key("results.saved_threshold", _none)
 COMPARE_SELECTION = Key("compare.selection", dict)
 """What Compare runs shows: ``{"mode": "runs" | "versions", "before": run id, "after": run id,
 "scorer_id", "before_version", "after_version", "dataset_id", "threshold"}``. Another page
-opens a comparison with ``components.results_links.open_compare(before=…, after=…)``."""
+opens a comparison with ``widgets.results_links.open_compare(before=…, after=…)``."""
 COMPARE_PAGE = Key("compare.page", int)
 """The page of the comparison table being shown (0 is the first)."""
 COMPARE_VIEW = Key("compare.view", _none)

@@ -1,1 +1,0 @@
-"""Render-only widgets shared by the pages."""

@@ -1,0 +1,371 @@
+"""Build a scorer: basics → judge → steps → retries → try it → save."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import streamlit as st
+
+from scorer_runtime.spec import JudgeSpec
+from scorer_runtime.store import (
+    canonical_json,
+    delete_draft,
+    get_draft,
+    get_scorer,
+    judge_profile_dict,
+    latest_version,
+    list_drafts,
+    list_judge_profiles,
+    save_draft,
+    save_scorer_version,
+    session_scope,
+)
+from studio import services, state
+from studio.pages.builder.judge import judge_form
+from studio.pages.builder.logic import (
+    STEP_SLOTS,
+    STEP_TITLES,
+    StepName,
+    check_draft,
+    clean_draft,
+    how_of,
+    new_draft,
+    problems_by_path,
+    problems_under,
+    put_step,
+    slugify,
+    step_at,
+    step_index,
+    try_draft,
+)
+from studio.pages.builder.steps import step_editor
+from studio.pages.builder.try_it import example_picker, try_result
+from studio.pages.runs.start import preselect_scorer
+from studio.widgets.common import page_header, show_error
+from studio.widgets.retry_form import render_retry_form
+
+STAGES = {
+    "basics": "1 · Basics",
+    "judge": "2 · Judge",
+    "steps": "3 · Steps",
+    "retries": "4 · Retries",
+    "try": "5 · Try it",
+    "save": "6 · Save",
+}
+
+
+@st.cache_data(show_spinner=False, ttl=30)
+def _profiles(url: str) -> dict[str, dict[str, Any]]:
+    with services.reading() as session:
+        return {p.name: judge_profile_dict(p) for p in list_judge_profiles(session)}
+
+
+def _load_draft() -> dict[str, Any]:
+    """The draft in this session; a saved scorer's latest spec when one was chosen to edit."""
+    scorer_id = state.get(state.BUILDER_SCORER_ID)
+    draft: dict[str, Any] | None = state.get(state.BUILDER_DRAFT)
+    if scorer_id is not None and state.get(state.BUILDER_LOADED_FOR) != scorer_id:
+        with services.reading() as session:
+            version = latest_version(session, scorer_id=scorer_id)
+            scorer = get_scorer(session, id=scorer_id)
+        draft = copy.deepcopy(version.spec) if version else {**new_draft(), "id": scorer.name}
+        state.put(state.BUILDER_LOADED_FOR, scorer_id)
+        state.put(state.BUILDER_GEN, state.get(state.BUILDER_GEN) + 1)
+    if draft is None:
+        draft = new_draft()
+    state.put(state.BUILDER_DRAFT, draft)
+    return draft
+
+
+def _start_new() -> None:
+    for key in (
+        state.BUILDER_DRAFT,
+        state.BUILDER_DRAFT_ID,
+        state.BUILDER_SCORER_ID,
+        state.BUILDER_LOADED_FOR,
+        state.BUILDER_SAVED_DIGEST,
+        state.TRY_RESULT,
+    ):
+        state.reset(key)
+    state.put(state.BUILDER_GEN, state.get(state.BUILDER_GEN) + 1)
+
+
+def _continue_draft(draft_id: int) -> None:
+    """Pick up a draft left earlier (in this browser or another)."""
+    with services.reading() as session:
+        record = get_draft(session, draft_id=draft_id)
+        spec, scorer_id = copy.deepcopy(record.spec), record.scorer_id
+    _start_new()
+    state.put(state.BUILDER_DRAFT, spec)
+    state.put(state.BUILDER_DRAFT_ID, draft_id)
+    state.put(state.BUILDER_SCORER_ID, scorer_id)
+    state.put(state.BUILDER_LOADED_FOR, scorer_id)
+
+
+def _autosave(draft: dict[str, Any]) -> None:
+    """Write the draft to the database when it changed, so closing the tab loses nothing."""
+    digest = canonical_json(draft)
+    if digest == state.get(state.BUILDER_SAVED_DIGEST):
+        return
+    # Drafts are read by no cached page, so this write does not clear the read caches.
+    with session_scope(services.engine()) as session:
+        record = save_draft(
+            session,
+            spec=draft,
+            draft_id=state.get(state.BUILDER_DRAFT_ID),
+            scorer_id=state.get(state.BUILDER_SCORER_ID),
+        )
+        state.put(state.BUILDER_DRAFT_ID, record.id)
+    state.put(state.BUILDER_SAVED_DIGEST, digest)
+
+
+def _drafts_to_continue(*, key: str) -> None:
+    with services.reading() as session:
+        drafts = [(d.id, d.title, d.updated_at) for d in list_drafts(session)]
+    current = state.get(state.BUILDER_DRAFT_ID)
+    others = [d for d in drafts if d[0] != current and d[0] is not None]
+    if not others:
+        return
+    with st.expander(f"Continue a draft you left ({len(others)})"):
+        labels = {d[0]: f"{d[1] or 'Untitled'} · changed {d[2]:%Y-%m-%d %H:%M} UTC" for d in others}
+        chosen = st.selectbox(
+            "Draft", list(labels), format_func=labels.__getitem__, key=f"{key}.pick"
+        )
+        st.button("Continue this draft", on_click=_continue_draft, args=(chosen,), key=f"{key}.go")
+
+
+def _go(stage_key: str, stage: str) -> None:
+    st.session_state[stage_key] = stage
+
+
+def _basics(draft: dict[str, Any], *, key: str, editing: bool) -> None:
+    draft["name"] = st.text_input(
+        "Name",
+        value=str(draft.get("name") or ""),
+        placeholder="Polite and correct support answers",
+        help="What people will see in lists and charts.",
+        key=f"{key}.name",
+    )
+    with st.expander("Technical id (used in files and code)"):
+        suggested = draft.get("id") or (slugify(draft["name"]) if draft["name"] else "")
+        draft["id"] = st.text_input(
+            "Id",
+            value=str(suggested),
+            disabled=editing,
+            help="Letters, digits, - and _. Fixed once the scorer is saved.",
+            key=f"{key}.id",
+        )
+    if not editing and draft["name"] and not st.session_state.get(f"{key}.id_touched"):
+        draft["id"] = draft["id"] or slugify(draft["name"])
+    draft["description"] = st.text_area(
+        "What does it judge?",
+        value=str(draft.get("description") or ""),
+        placeholder="Whether a support answer is polite and answers the customer's question.",
+        key=f"{key}.description",
+    )
+    kinds = {"plain": "Answers (text in, text out)", "agent": "Agent runs (messages, tool calls)"}
+    draft["type"] = st.radio(
+        "What does it score?",
+        list(kinds),
+        index=list(kinds).index(draft.get("type", "plain")),
+        format_func=kinds.__getitem__,
+        horizontal=True,
+        key=f"{key}.type",
+    )
+
+
+def _steps(draft: dict[str, Any], example: Any, *, key: str) -> dict[StepName, Any]:
+    places: dict[StepName, Any] = {}
+    for slot in STEP_SLOTS:
+        step, place = step_editor(
+            step_at(draft, slot),
+            slot,
+            registry=services.registry(),
+            example=example,
+            agent=draft.get("type") == "agent",
+            key=f"{key}.{slot}",
+        )
+        put_step(draft, slot, step)
+        places[slot] = place
+    return places
+
+
+def _retries(draft: dict[str, Any], *, key: str) -> None:
+    judge = draft.get("judge")
+    st.markdown("#### For the whole scorer")
+    if isinstance(judge, dict):
+        retry = render_retry_form(judge.get("retry"), key=f"{key}.scorer")
+        draft["judge"] = {k: v for k, v in judge.items() if k != "retry"}
+        if retry is not None:
+            draft["judge"]["retry"] = retry
+    else:
+        st.info(
+            "This scorer uses a saved judge; its retry policy is set on the Judges page. "
+            "You can still give a step its own policy below."
+        )
+    judge_steps = [s for s in STEP_SLOTS if how_of(step_at(draft, s)) == "judge"]
+    if judge_steps:
+        st.markdown("#### For one step")
+    for slot in judge_steps:
+        step = step_at(draft, slot) or {}
+        own = dict(step.get("judge") or {})
+        with st.container(border=True):
+            mine = st.toggle(
+                f"{STEP_TITLES[slot][3:]}: its own retry policy",
+                value="retry" in own,
+                key=f"{key}.{slot}.own",
+            )
+            if mine:
+                # A step's own policy starts as the usual one; off means "never retry".
+                policy = render_retry_form(own.get("retry", {}), key=f"{key}.{slot}")
+                own["retry"] = {"max_retries": 0} if policy is None else policy
+            else:
+                own.pop("retry", None)
+        step["judge"] = own or None
+        if step["judge"] is None:
+            del step["judge"]
+        put_step(draft, slot, step)
+
+
+def _save(draft: dict[str, Any], problems: list[Any], *, key: str) -> None:
+    if problems:
+        st.warning("Fix these first:")
+        for problem in problems:
+            st.markdown(f"- **{problem.path or 'the scorer'}**: {problem.message}")
+        return
+    note = st.text_input(
+        "What changed? (a note kept with this version)",
+        placeholder="First version",
+        key=f"{key}.note",
+    )
+    if st.button("Save as a new version", type="primary", key=f"{key}.save"):
+        try:
+            with services.writing() as session:
+                version = save_scorer_version(session, spec=clean_draft(draft), note=note)
+                saved = (version.scorer_id, version.version)
+        except Exception as error:
+            show_error(error)
+            return
+        state.put(state.BUILDER_SCORER_ID, saved[0])
+        state.put(state.BUILDER_LOADED_FOR, saved[0])
+        _forget_draft()
+        preselect_scorer(saved[0])
+        st.success(f"Saved version {saved[1]}. Run it on a dataset, or hand it to engineers.")
+        st.page_link(
+            "pages/runs/page.py", label="Run it on a dataset", icon=":material/play_circle:"
+        )
+        st.page_link("pages/export/page.py", label="Export as code", icon=":material/ios_share:")
+
+
+def _forget_draft() -> None:
+    """The version is saved: the draft has served its purpose."""
+    draft_id = state.get(state.BUILDER_DRAFT_ID)
+    if draft_id is not None:
+        with session_scope(services.engine()) as session:
+            delete_draft(session, draft_id=draft_id)
+    state.reset(state.BUILDER_DRAFT_ID)
+
+
+def _try(draft: dict[str, Any], example: Any, profiles: dict[str, JudgeSpec], *, key: str) -> None:
+    judge_steps = sum(how_of(step_at(draft, s)) == "judge" for s in STEP_SLOTS)
+    if example is None:
+        st.info("Choose or type an example in the panel on the right first.")
+        return
+    st.caption(
+        f"Trying makes {judge_steps} call(s) to the judge (more if an answer is re-asked or "
+        "retried)."
+        if judge_steps
+        else "This scorer needs no judge: trying it costs nothing."
+    )
+    if st.button("Try it on this example", type="primary", key=f"{key}.run"):
+        with st.spinner("Scoring…"):
+            outcome = try_draft(draft, example, registry=services.registry(), profiles=profiles)
+        state.put(state.TRY_RESULT, outcome)
+    outcome = state.get(state.TRY_RESULT)
+    if outcome is not None:
+        try_result(outcome)
+
+
+state.show_flashes()
+page_header(
+    "Build a scorer",
+    "Describe what a good answer looks like, step by step. Every step shows what it does on "
+    "an example; nothing is saved until you save a version.",
+)
+draft = _load_draft()
+gen = state.get(state.BUILDER_GEN)
+key = f"b{gen}"
+editing = state.get(state.BUILDER_SCORER_ID) is not None
+top = st.columns([4, 1])
+top[0].markdown(
+    f"Editing **{draft.get('name') or draft.get('id')}** (a new version)"
+    if editing
+    else "A new scorer"
+)
+top[1].button("Start a new scorer", on_click=_start_new, key=f"{key}.new")
+_drafts_to_continue(key=f"{key}.drafts")
+
+stage_key = f"{key}.stage"
+stage = (
+    st.segmented_control(
+        "Where you are",
+        list(STAGES),
+        format_func=STAGES.__getitem__,
+        default="basics",
+        required=True,
+        key=stage_key,
+    )
+    or "basics"
+)
+main, side = st.columns([3, 2], gap="large")
+with side, st.container(border=True):
+    st.markdown("**Example to try on**")
+    example = example_picker(key=f"{key}.example")
+raw_profiles = _profiles(str(services.engine().url))
+profiles = {name: JudgeSpec.model_validate(data) for name, data in raw_profiles.items()}
+places: dict[StepName, Any] = {}
+with main:
+    if stage == "basics":
+        _basics(draft, key=f"{key}.basics", editing=editing)
+    elif stage == "judge":
+        draft["judge"] = judge_form(draft.get("judge"), sorted(profiles), key=f"{key}.judge")
+    elif stage == "steps":
+        places = _steps(draft, example, key=f"{key}.steps")
+    elif stage == "retries":
+        _retries(draft, key=f"{key}.retries")
+state.put(state.BUILDER_DRAFT, draft)
+if stage != "save":
+    _autosave(draft)
+problems = check_draft(clean_draft(draft), registry=services.registry(), profiles=profiles)
+grouped = problems_by_path(problems)
+for slot, place in places.items():
+    index = step_index(draft, slot)
+    for message in problems_under(grouped, f"steps[{index}]") if index is not None else []:
+        place.error(message, icon=":material/error:")
+with main:
+    if stage == "try":
+        _try(draft, example, profiles, key=f"{key}.try")
+    elif stage == "save":
+        _save(draft, problems, key=f"{key}.save")
+    elif stage in ("basics", "judge"):
+        for path in ("id", "name", "description", "type", "judge"):
+            for message in problems_under(grouped, path):
+                st.error(f"{path}: {message}", icon=":material/error:")
+    order = list(STAGES)
+    position = order.index(stage)
+    back, _, forward = st.columns([1, 3, 1])
+    if position > 0:
+        back.button(
+            "← Back", on_click=_go, args=(stage_key, order[position - 1]), key=f"{key}.back"
+        )
+    if position < len(order) - 1:
+        forward.button(
+            "Next →",
+            on_click=_go,
+            args=(stage_key, order[position + 1]),
+            type="primary",
+            key=f"{key}.next",
+        )
+if problems and stage not in ("save",):
+    st.caption(f"{len(problems)} thing(s) to fix before saving; see the Save step.")

@@ -1,0 +1,299 @@
+"""The builder's step editor: one panel per pipeline step, done by a built-in, a formula or
+the judge, with the rendered prompt previewed on the chosen example."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+from scorer_runtime.spec import (
+    FORMULA_FUNCTIONS,
+    FORMULA_VARIABLES,
+    TEMPLATE_FILTERS,
+    TEMPLATE_VARIABLES,
+    StepRegistry,
+)
+from studio.messages import explain
+from studio.pages.builder.logic import (
+    HOW_LABELS,
+    STEP_HELP,
+    STEP_TITLES,
+    Example,
+    How,
+    StepName,
+    how_of,
+    preview_prompt,
+    starter_step,
+)
+from studio.pages.builder.params import params_form
+from studio.widgets.forms import (
+    FIELD_KINDS,
+    FormValueError,
+    OutputField,
+    ParamWidget,
+    fields_to_schema,
+    read_widget,
+    schema_to_fields,
+)
+
+
+def step_editor(
+    step: dict[str, Any] | None,
+    name: StepName,
+    *,
+    registry: StepRegistry,
+    example: Example | None,
+    agent: bool,
+    key: str,
+) -> tuple[dict[str, Any] | None, DeltaGenerator]:
+    """Render one step's panel; returns the step as the person has it now (None: skipped),
+    and a place under the panel where the caller shows the step's problems."""
+    with st.container(border=True):
+        st.subheader(STEP_TITLES[name])
+        st.caption(STEP_HELP[name])
+        options: list[How] = ["builtin", "formula", "judge"]
+        if name != "generate_score":
+            options.insert(0, "skip")
+        current = how_of(step)
+        how = st.radio(
+            "How should this step be done?",
+            options,
+            index=options.index(current) if current in options else 0,
+            format_func=HOW_LABELS.__getitem__,
+            horizontal=True,
+            key=f"{key}.how",
+        )
+        if how != current:
+            step = starter_step(name, how, registry)
+        if step is not None and how == "builtin":
+            step = _builtin(step, name, registry, key=f"{key}.builtin")
+        elif step is not None and how == "formula":
+            step = _formula(step, key=f"{key}.formula")
+        elif step is not None:
+            step = _judge_step(step, name, example=example, agent=agent, key=f"{key}.judge")
+        return step, st.container()
+
+
+def _builtin(
+    step: Mapping[str, Any], name: StepName, registry: StepRegistry, *, key: str
+) -> dict[str, Any]:
+    entries = registry.entries(suits=name)
+    names = [e.name for e in entries]
+    used = str(step.get("use", names[0]))
+    chosen = st.selectbox(
+        "Check",
+        names,
+        index=names.index(used) if used in names else 0,
+        format_func=lambda n: f"{registry.get(n).category} · {registry.get(n).title}",
+        help="Built-in checks need no judge and cost nothing to run.",
+        key=f"{key}.use",
+    )
+    entry = registry.get(chosen)
+    st.caption(entry.description)
+    values = dict(step.get("with", {})) if chosen == used else {}
+    params = params_form(entry.params_schema, values, key=f"{key}.{chosen}")
+    return {"use": chosen, "with": params}
+
+
+def _formula(step: Mapping[str, Any], *, key: str) -> dict[str, Any]:
+    text = st.text_area(
+        "Formula",
+        value=str(step.get("formula", "")),
+        help="A small calculation over the example and earlier results, e.g. "
+        "results.analyze_step_result.score * 2. No programming needed beyond this line.",
+        key=f"{key}.text",
+        height=80,
+    )
+    with st.expander("What can a formula use?"):
+        st.markdown("\n".join(f"- `{n}`: {d}" for n, d in FORMULA_VARIABLES))
+        st.markdown("\n".join(f"- `{n}`: {d}" for n, d in FORMULA_FUNCTIONS))
+    return {"formula": text}
+
+
+def _judge_step(
+    step: Mapping[str, Any], name: StepName, *, example: Example | None, agent: bool, key: str
+) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "description": st.text_input(
+            "What do you ask the judge?",
+            value=str(step.get("description", "")),
+            placeholder="e.g. Is the answer polite?",
+            key=f"{key}.description",
+        ),
+        "template": st.text_area(
+            "The prompt",
+            value=str(step.get("template", "")),
+            help="Write what the judge reads. Put {{ output }} where the answer goes, "
+            "{{ input }} for the question, {{ ground_truth }} for the expected answer.",
+            key=f"{key}.template",
+            height=180,
+        ),
+    }
+    with st.expander("Words you can put in the prompt"):
+        st.markdown("\n".join(f"- `{{{{ {n} }}}}`: {d}" for n, d in TEMPLATE_VARIABLES))
+        st.markdown("\n".join(f"- `{n}`: {d}" for n, d in TEMPLATE_FILTERS))
+    _prompt_preview(out["template"], example, agent=agent)
+    if name != "generate_reason":
+        schema = _answer_fields(step.get("output_schema"), key=f"{key}.fields")
+        if schema is not None:
+            out["output_schema"] = schema
+    if name == "generate_score":
+        out["calculate_score"] = _score_from_answer(
+            step.get("calculate_score"), out.get("output_schema"), key=f"{key}.calc"
+        )
+    if step.get("judge") is not None:
+        out["judge"] = step["judge"]
+    return out
+
+
+def _prompt_preview(source: str, example: Example | None, *, agent: bool) -> None:
+    st.markdown("**What the judge will read** (on the chosen example)")
+    if example is None:
+        st.caption("Choose an example in the panel on the right to see the prompt here.")
+        return
+    try:
+        st.code(preview_prompt(source, example, agent=agent), language=None, wrap_lines=True)
+    except Exception as error:
+        st.warning(explain(error).detail, icon=":material/edit_note:")
+
+
+def _answer_fields(schema: Any, *, key: str) -> dict[str, Any] | None:
+    """The output-fields builder: the judge's answer, field by field."""
+    st.markdown("**What the judge answers** (one row per field)")
+    fields = schema_to_fields(schema)
+    if fields is None:
+        text = st.text_area(
+            "Answer format (JSON Schema)",
+            value=json.dumps(schema, indent=2),
+            help="This answer format is more detailed than the field builder shows.",
+            key=f"{key}.json",
+        )
+        try:
+            loaded: dict[str, Any] = json.loads(text)
+            return loaded
+        except json.JSONDecodeError as error:
+            st.error(f"This is not valid JSON: {error.msg} (line {error.lineno}).")
+            return dict(schema)
+    frame = pd.DataFrame(
+        [
+            {
+                "name": f.name,
+                "kind": f.kind,
+                "description": f.description,
+                "choices": ", ".join(f.choices),
+                "required": f.required,
+            }
+            for f in fields
+        ],
+        columns=["name", "kind", "description", "choices", "required"],
+    )
+    edited = st.data_editor(
+        frame,
+        num_rows="dynamic",
+        hide_index=True,
+        column_config={
+            "name": st.column_config.TextColumn("Field", help="A short name, e.g. verdict"),
+            "kind": st.column_config.SelectboxColumn("Kind", options=list(FIELD_KINDS)),
+            "description": st.column_config.TextColumn("Tells the judge"),
+            "choices": st.column_config.TextColumn(
+                "Choices (for 'one of')", help="Separated by commas: yes, partial, no"
+            ),
+            "required": st.column_config.CheckboxColumn("Required"),
+        },
+        key=f"{key}.editor",
+    )
+    rows = [r for r in edited.to_dict("records") if str(r.get("name") or "").strip()]
+    try:
+        return fields_to_schema(
+            [
+                OutputField(
+                    name=str(r["name"]).strip(),
+                    kind=r.get("kind") or "text",
+                    description=str(r.get("description") or ""),
+                    choices=[
+                        c.strip() for c in str(r.get("choices") or "").split(",") if c.strip()
+                    ],
+                    required=bool(r.get("required", True)),
+                )
+                for r in rows
+            ]
+        )
+    except FormValueError as error:
+        st.error(str(error), icon=":material/edit_note:")
+        return dict(schema) if schema else None
+
+
+_SCORE_WAYS = {
+    "field": "A number field of the answer",
+    "labels": "Map the judge's labels to scores",
+    "formula": "A formula",
+}
+
+
+def _score_from_answer(calc: Any, schema: Any, *, key: str) -> dict[str, Any]:
+    """How the judge's answer becomes the score."""
+    calc = dict(calc or {"field": "score"})
+    current = "formula" if "formula" in calc else "labels" if "use" in calc else "field"
+    way = st.radio(
+        "How does the answer become the score?",
+        list(_SCORE_WAYS),
+        index=list(_SCORE_WAYS).index(current),
+        format_func=_SCORE_WAYS.__getitem__,
+        horizontal=True,
+        key=f"{key}.way",
+    )
+    props = (schema or {}).get("properties", {})
+    if way == "field":
+        numbers = [n for n, p in props.items() if p.get("type") in ("number", "integer")]
+        if not numbers:
+            st.warning("Add a field of kind 'number' to the answer, e.g. score.")
+            return {"field": "score"}
+        field = str(calc.get("field", numbers[0]))
+        chosen = st.selectbox(
+            "Field",
+            numbers,
+            index=numbers.index(field) if field in numbers else 0,
+            key=f"{key}.field",
+        )
+        return {"field": chosen}
+    if way == "labels":
+        labels = [n for n, p in props.items() if "enum" in p]
+        with_ = dict(calc.get("with", {})) if "use" in calc else {}
+        if not labels:
+            st.warning("Add a field of kind 'one of' (e.g. verdict: yes, partial, no).")
+            return {"use": "label_to_score", "with": with_ or {"mapping": {"yes": 1, "no": 0}}}
+        field = str(with_.get("field", f"judge_output.{labels[0]}")).removeprefix("judge_output.")
+        chosen = st.selectbox(
+            "Label field",
+            labels,
+            index=labels.index(field) if field in labels else 0,
+            key=f"{key}.label_field",
+        )
+        mapping = with_.get("mapping") or {c: 1.0 for c in props[chosen]["enum"]}
+        text = st.text_area(
+            "Score of each label",
+            value="\n".join(f"{k} = {v:g}" for k, v in mapping.items()),
+            help="One per line: yes = 1",
+            key=f"{key}.mapping",
+            height=100,
+        )
+        try:
+            mapping = read_widget(ParamWidget("mapping", "", "", "mapping", True), text) or {}
+        except FormValueError as error:
+            st.error(str(error))
+        return {
+            "use": "label_to_score",
+            "with": {"mapping": mapping, "field": f"judge_output.{chosen}"},
+        }
+    formula = st.text_input(
+        "Formula",
+        value=str(calc.get("formula", "judge_output.score")),
+        help="Over judge_output, the judge's answer: judge_output.correct / judge_output.total",
+        key=f"{key}.formula",
+    )
+    return {"formula": formula}

@@ -1,0 +1,1 @@
+"""The Examples page: entry script page.py, and its widgets, reads and logic."""

@@ -1,0 +1,214 @@
+"""Datasets on the Examples page: choosing one, creating one, the overview, renaming,
+archiving (after a question that says what is affected) and restoring."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from scorer_runtime.store import StoreError, archive_dataset, create_dataset, update_dataset
+from scorer_runtime.store.views import DatasetRow
+from studio import services, state
+from studio.pages.examples import data as examples_data
+from studio.pages.examples.logic import load_demo_datasets
+from studio.widgets.common import empty_state, show_error
+
+TAB_KEY = "examples-tab"
+TABS = ("Examples", "Import a file", "Export", "Settings")
+WHAT_IS_AN_EXAMPLE = (
+    "**An example is one answer to judge.** It holds the *input* (what the user asked), the "
+    "*output* (what your AI answered) and, when you know it, the *ground truth* (the right "
+    "answer). A **dataset** is a set of examples you score together, so you can compare "
+    "scorers, judges and versions on the same answers."
+)
+
+
+def open_import() -> None:
+    """Switch to the import tab (a button callback)."""
+    st.session_state[TAB_KEY] = "Import a file"
+
+
+def _load_demo() -> None:
+    try:
+        with services.writing() as session:
+            loaded = load_demo_datasets(session)
+    except Exception as error:  # shown on the page, never a traceback
+        state.flash(f"The demo datasets could not be loaded: {error}", icon=":material/error:")
+        return
+    if loaded:
+        state.flash(f"Loaded the demo datasets: {', '.join(loaded)}.")
+    else:
+        state.flash("The demo datasets are already here.", icon=":material/info:")
+
+
+def empty_page() -> None:
+    """What an example is, and the two ways to get some."""
+    empty_state(
+        WHAT_IS_AN_EXAMPLE
+        + "\n\nThere are no datasets yet. Import a CSV or JSONL file of your own, or load "
+        "the demo datasets (customer-support answers, RAG answers with sources, agent tool "
+        "calls) to look around."
+    )
+    left, right, _ = st.columns([1, 1, 2])
+    left.button(
+        "Import a file",
+        key="examples-empty-import",
+        type="primary",
+        on_click=open_import,
+        icon=":material/upload_file:",
+    )
+    right.button(
+        "Load the demo datasets",
+        key="examples-load-demo",
+        on_click=_load_demo,
+        icon=":material/dataset:",
+    )
+
+
+def _on_pick() -> None:
+    state.put(state.SELECTED_DATASET_ID, st.session_state.get("examples-dataset"))
+    state.reset(state.EXAMPLES_CONFIRM_ARCHIVE)
+    state.reset(state.EXAMPLES_GRID_PROBLEMS)
+
+
+def picker(rows: list[DatasetRow]) -> DatasetRow:
+    """The dataset selector; the choice is kept in ``SELECTED_DATASET_ID``, which other pages
+    may set to open a dataset here."""
+    ids = [row.id for row in rows]
+    by_id = {row.id: row for row in rows}
+    wanted = state.get(state.SELECTED_DATASET_ID)
+    if st.session_state.get("examples-dataset") not in ids:
+        st.session_state["examples-dataset"] = wanted if wanted in ids else ids[0]
+    elif wanted in ids and wanted != st.session_state["examples-dataset"]:
+        st.session_state["examples-dataset"] = wanted  # another page chose a dataset
+    chosen = st.selectbox(
+        "Dataset",
+        ids,
+        format_func=lambda i: f"{by_id[i].name} ({by_id[i].examples:,} examples)",
+        key="examples-dataset",
+        on_change=_on_pick,
+        help="The set of examples to look at, edit, import into or export.",
+    )
+    state.put(state.SELECTED_DATASET_ID, chosen)
+    return by_id[int(chosen)]
+
+
+def _create() -> None:
+    name = st.session_state.get("examples-new-name", "")
+    description = st.session_state.get("examples-new-description", "")
+    try:
+        with services.writing() as session:
+            record = create_dataset(session, name=name, description=description)
+    except StoreError as error:
+        state.put(state.EXAMPLES_CREATE_ERROR, f"{str(error).capitalize()}.")
+        return
+    state.reset(state.EXAMPLES_CREATE_ERROR)
+    st.session_state["examples-new-name"] = ""
+    st.session_state["examples-new-description"] = ""
+    state.put(state.SELECTED_DATASET_ID, record.id)
+    state.flash(f"Created the dataset {record.name}. Add rows in the grid or import a file.")
+
+
+def create_form() -> None:
+    """A small form for a new, empty dataset."""
+    with st.popover("New dataset", icon=":material/add:", key="examples-new"):
+        st.text_input(
+            "Name",
+            key="examples-new-name",
+            placeholder="support-answers-june",
+            help="A short name you will recognise in lists of runs and results.",
+        )
+        st.text_area(
+            "Description (optional)",
+            key="examples-new-description",
+            placeholder="Answers of the support bot sampled in June, labelled by the QA team.",
+            help="What these examples are and where they come from.",
+        )
+        st.button("Create dataset", key="examples-new-create", type="primary", on_click=_create)
+        problem = state.get(state.EXAMPLES_CREATE_ERROR)
+        if problem:
+            st.error(problem, icon=":material/error:")
+
+
+def overview(rows: list[DatasetRow]) -> None:
+    """Every dataset with its size, in a small table."""
+    with st.expander(f"All datasets ({len(rows)})", key="examples-overview"):
+        st.dataframe(
+            [
+                {
+                    "Dataset": row.name,
+                    "Examples": row.examples,
+                    "Description": row.description,
+                    "Created": row.created_at.strftime("%Y-%m-%d"),
+                }
+                for row in rows
+            ],
+            hide_index=True,
+            key="examples-overview-table",
+        )
+
+
+def settings(dataset: DatasetRow) -> None:
+    """Rename and describe the dataset; archive it after a question."""
+    name = st.text_input(
+        "Name",
+        value=dataset.name,
+        key=f"examples-rename-{dataset.id}",
+        help="Runs and results keep pointing at the dataset when you rename it.",
+    )
+    description = st.text_area(
+        "Description",
+        value=dataset.description,
+        key=f"examples-describe-{dataset.id}",
+        help="What these examples are and where they come from.",
+    )
+    if st.button("Save name and description", key="examples-rename-save"):
+        try:
+            with services.writing() as session:
+                update_dataset(session, dataset_id=dataset.id, name=name, description=description)
+        except StoreError as error:
+            show_error(error)
+        else:
+            state.flash("Saved the dataset's name and description.")
+            st.rerun()
+    st.divider()
+    _archive(dataset)
+
+
+def _archive(dataset: DatasetRow) -> None:
+    st.markdown("**Archive this dataset**")
+    if state.get(state.EXAMPLES_CONFIRM_ARCHIVE) != dataset.id:
+        st.caption("Hides the dataset from lists; nothing is deleted and it can be restored.")
+        if st.button("Archive…", key="examples-archive", icon=":material/archive:"):
+            state.put(state.EXAMPLES_CONFIRM_ARCHIVE, dataset.id)
+            st.rerun()
+        return
+    impact = examples_data.impact(dataset.id)
+    st.warning(impact.sentence(dataset.name), icon=":material/warning:")
+    yes, no, _ = st.columns([1, 1, 3])
+    if yes.button("Yes, archive it", key="examples-archive-yes", type="primary"):
+        with services.writing() as session:
+            archive_dataset(session, dataset_id=dataset.id)
+        state.reset(state.EXAMPLES_CONFIRM_ARCHIVE)
+        state.reset(state.SELECTED_DATASET_ID)
+        state.flash(f"Archived {dataset.name}. Restore it from Settings → Archived datasets.")
+        st.rerun()
+    if no.button("Cancel", key="examples-archive-no"):
+        state.reset(state.EXAMPLES_CONFIRM_ARCHIVE)
+        st.rerun()
+
+
+def archived() -> None:
+    """The archived datasets, each with a button to bring it back."""
+    rows = [row for row in examples_data.datasets(include_archived=True) if row.archived]
+    if not rows:
+        return
+    with st.expander(f"Archived datasets ({len(rows)})", key="examples-archived"):
+        for row in rows:
+            left, right = st.columns([3, 1])
+            left.markdown(f"**{row.name}** · {row.examples:,} examples")
+            if right.button("Restore", key=f"examples-restore-{row.id}"):
+                with services.writing() as session:
+                    archive_dataset(session, dataset_id=row.id, archived=False)
+                state.put(state.SELECTED_DATASET_ID, row.id)
+                state.flash(f"Restored {row.name}.")
+                st.rerun()

@@ -1,0 +1,215 @@
+"""The judge form: a saved judge profile as form values, and form values as a profile.
+
+A profile is a :class:`~scorer_runtime.spec.JudgeSpec` stored under a name (model, base URL
+and key variable in columns, the rest in ``settings``). The form edits the everyday fields;
+settings it has no widget for (redaction, truncation, an output guard, set in a file) are
+kept as they are when the form saves. The retry policy's part of the form
+(:class:`~studio.widgets.forms.RetryForm`) is shared with the builder and lives in
+``studio.widgets.forms``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import ValidationError
+
+from scorer_runtime.spec import JudgeSpec
+from scorer_runtime.store import (
+    ConflictError,
+    JudgeProfileInfo,
+    Session,
+    judge_profile_exists,
+    save_judge_profile,
+)
+from studio.widgets.forms import RetryForm, RetryFormError, retry_form, retry_policy
+
+JsonMode = Literal["auto", "native", "system", "inline"]
+JSON_MODES: dict[JsonMode, tuple[str, str]] = {
+    "auto": (
+        "Let the studio decide (recommended)",
+        "Uses the provider's structured answers when the model is known to support them, "
+        "otherwise describes the answer in the prompt.",
+    ),
+    "native": (
+        "Use the provider's structured answers",
+        "The provider itself makes the judge answer in the right shape. Works with OpenAI "
+        "and other providers that support JSON schemas.",
+    ),
+    "system": (
+        "Describe the answer in the prompt",
+        "The shape of the answer is described in the judge's instructions. Works with any "
+        "model, including local ones.",
+    ),
+    "inline": (
+        "Describe the answer in the question",
+        "Like the previous option, but in the question itself: for models that pay little "
+        "attention to instructions.",
+    ),
+}
+_MODE_VALUES: dict[JsonMode, bool | str | None] = {
+    "auto": None,
+    "native": False,
+    "system": "system",
+    "inline": "inline",
+}
+FIELD_LABELS = {
+    "name": "Name",
+    "model": "Model",
+    "api_base": "Base URL",
+    "api_key_env": "Key variable",
+    "instructions": "Instructions",
+    "temperature": "Temperature",
+    "timeout_s": "Timeout",
+    "json_prompt_injection": "Answer format",
+    "retry": "Retries",
+}
+FORM_FIELDS = frozenset(
+    {"model", "api_base", "api_key_env", "instructions", "temperature", "timeout_s"}
+    | {"json_prompt_injection", "retry"}
+)
+"""The JudgeSpec fields the form edits; any other setting of a profile is kept as it is."""
+MODEL_EXAMPLES = "openai/gpt-4o-mini, anthropic/claude-3-5-haiku-latest, ollama/llama3"
+
+
+def json_mode_value(mode: JsonMode) -> bool | str | None:
+    """A spec's ``json_prompt_injection`` for the form's answer-format choice."""
+    return _MODE_VALUES[mode]
+
+
+def json_mode_of(value: Any) -> JsonMode:
+    """The form's answer-format choice for a spec's ``json_prompt_injection``."""
+    if value is False:
+        return "native"
+    if value is True or value == "system":
+        return "system"
+    return "inline" if value == "inline" else "auto"
+
+
+@dataclass
+class JudgeForm:
+    """Everything the judge form holds."""
+
+    name: str = ""
+    model: str = ""
+    api_base: str = ""
+    api_key_env: str = ""
+    instructions: str = ""
+    temperature: float | None = None
+    timeout_s: float | None = 60.0
+    json_mode: JsonMode = "auto"
+    retry: RetryForm | None = field(default_factory=RetryForm)
+    kept: dict[str, Any] = field(default_factory=dict)
+    """Settings of the profile the form has no widget for, saved back unchanged."""
+
+
+class JudgeFormError(ValueError):
+    """Form values that cannot be saved; ``problems`` names each field and what to do."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__("; ".join(problems))
+
+
+def _problem(error: Mapping[str, Any]) -> str:
+    loc = [str(part) for part in error.get("loc", ()) if "-" not in str(part)]
+    top = loc[0] if loc else ""
+    label = FIELD_LABELS.get(top, top.replace("_", " ").capitalize() or "Judge")
+    message = str(error.get("msg", "is not valid")).removeprefix("Value error, ")
+    return f"{label}: {message}"
+
+
+def form_of_profile(name: str, profile: Mapping[str, Any]) -> JudgeForm:
+    """The form of a saved profile (``judge_profile_dict``'s plain data)."""
+    spec = JudgeSpec.model_validate(profile)
+    return JudgeForm(
+        name=name,
+        model=spec.model or "",
+        api_base=spec.api_base or "",
+        api_key_env=spec.api_key_env or "",
+        instructions=spec.instructions or "",
+        temperature=spec.temperature,
+        timeout_s=spec.timeout_s,
+        json_mode=json_mode_of(spec.json_prompt_injection),
+        retry=retry_form(profile.get("retry")),
+        kept={k: v for k, v in profile.items() if k not in FORM_FIELDS and v is not None},
+    )
+
+
+def judge_spec(form: JudgeForm) -> JudgeSpec:
+    """The judge the form describes; raises JudgeFormError listing every problem."""
+    problems = []
+    if not form.model.strip():
+        problems.append(f"Model: choose the judge's model, e.g. {MODEL_EXAMPLES}")
+    base = form.api_base.strip()
+    if base and not re.match(r"^https?://\S+$", base):
+        problems.append("Base URL: start it with http:// or https://, e.g. http://localhost:11434")
+    retry: dict[str, Any] | None = None
+    if form.retry is not None:
+        try:
+            retry = retry_policy(form.retry)
+        except RetryFormError as e:
+            problems += e.problems
+    data = {
+        **form.kept,
+        "model": form.model.strip() or None,
+        "api_base": base or None,
+        "api_key_env": form.api_key_env.strip() or None,
+        "instructions": form.instructions.strip() or None,
+        "temperature": form.temperature,
+        "timeout_s": form.timeout_s,
+        "json_prompt_injection": _MODE_VALUES[form.json_mode],
+        "retry": retry,
+    }
+    try:
+        spec = JudgeSpec.model_validate({k: v for k, v in data.items() if v is not None})
+    except ValidationError as e:
+        problems += [_problem(err) for err in e.errors()]
+        raise JudgeFormError(problems) from None
+    if problems:
+        raise JudgeFormError(problems)
+    return spec
+
+
+def save_profile(session: Session, form: JudgeForm, *, new: bool) -> JudgeProfileInfo:
+    """Save the form as the profile ``form.name``; ``new`` refuses a name already taken
+    (so creating never overwrites another judge). Raises JudgeFormError or ConflictError."""
+    name = form.name.strip()
+    problems = [] if name else ["Name: give the judge a short name, e.g. gpt-4o-mini-strict"]
+    try:
+        spec = judge_spec(form)
+    except JudgeFormError as e:
+        raise JudgeFormError(problems + e.problems) from None
+    if problems:
+        raise JudgeFormError(problems)
+    if new and judge_profile_exists(session, name=name):
+        raise ConflictError(
+            f"a judge named {name!r} already exists; choose another name, or edit that judge"
+        )
+    settings = spec.model_dump(
+        exclude_none=True,
+        exclude_defaults=True,
+        mode="json",
+        exclude={"model", "api_base", "api_key_env"},
+    )
+    return save_judge_profile(
+        session,
+        name=name,
+        model=spec.model or "",
+        api_base=spec.api_base,
+        api_key_env=spec.api_key_env,
+        settings=settings,
+    )
+
+
+def kept_in_words(kept: Mapping[str, Any]) -> list[str]:
+    """The settings the form keeps without showing them, in words."""
+    words = {
+        "redact_pii": "hides personal data (e-mails, phone and card numbers) from the judge",
+        "truncate": "shortens over-long prompts",
+        "output_guard": "rejects unwanted answers (an output guard)",
+    }
+    return [words.get(key, key.replace("_", " ")) for key in kept]

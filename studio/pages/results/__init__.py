@@ -1,0 +1,1 @@
+"""The Results page: entry script page.py, and its widgets, reads and logic."""

@@ -1,0 +1,1 @@
+"""The Runs page: entry script page.py, and its widgets, reads and logic."""

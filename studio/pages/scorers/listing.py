@@ -1,0 +1,170 @@
+"""The scorers list: search, one card per scorer with its numbers, pages from the database."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from scorer_runtime.store import database_url
+from scorer_runtime.store.views import ScorerLine, ScorerPage, scorer_page
+from studio import services, state
+from studio.pages.scorers.actions import render_actions, render_pending
+from studio.pages.scorers.logic import load_demo_scorers
+from studio.pages.scorers.versions import render_versions
+from studio.widgets.common import RUN_STATUS_LABELS, empty_state, format_score, show_error
+
+SEARCH_KEY = "scorers.search"
+ARCHIVED_KEY = "scorers.show_archived"
+
+
+@st.cache_data(show_spinner=False, ttl=30)
+def cached_page(db: str, search: str, page: int, archived: bool) -> ScorerPage:
+    """One page of matching scorers (``db`` keys the cache per database)."""
+    with services.reading() as session:
+        return scorer_page(session, search=search, page=page, include_archived=archived)
+
+
+def _new_search() -> None:
+    state.put(state.SCORERS_PAGE, 0)
+
+
+def render_search() -> tuple[str, bool]:
+    """The search box and the archived switch; a new search starts at page one."""
+    left, right = st.columns([3, 1], vertical_alignment="bottom")
+    search = left.text_input(
+        "Search scorers",
+        key=SEARCH_KEY,
+        placeholder="A word from the name or description, e.g. polite",
+        help="Shows the scorers whose name or description contain every word you type.",
+        on_change=_new_search,
+    )
+    archived = right.checkbox(
+        "Show archived scorers",
+        key=ARCHIVED_KEY,
+        help="Archived scorers are hidden from lists; their versions and scores are kept.",
+        on_change=_new_search,
+    )
+    return search.strip(), archived
+
+
+def load_demo() -> None:
+    """Save the demo scorers whose names are free, and say how many."""
+    try:
+        with services.writing() as session:
+            saved = load_demo_scorers(session)
+    except Exception as error:  # shown in plain words; nothing was written
+        show_error(error)
+        return
+    if saved:
+        state.flash(f"Loaded {len(saved)} demo scorers.")
+    else:
+        state.flash("The demo scorers are already here.", icon=":material/info:")
+
+
+def render_empty(search: str) -> None:
+    """What a scorer is and how to get one, or why nothing matches."""
+    if search:
+        st.info(
+            f"No scorer matches “{search}”. Try fewer or shorter words, or clear the search.",
+            icon=":material/search_off:",
+        )
+        return
+    hidden = cached_page(database_url(), "", 0, True).total
+    if hidden:
+        st.info(
+            f"{hidden} archived scorer{'s are' if hidden != 1 else ' is'} hidden. Tick “Show "
+            "archived scorers” to see and bring them back.",
+            icon=":material/archive:",
+        )
+    empty_state(
+        "**No scorer yet.** A *scorer* judges one answer your AI gave and turns it into a "
+        "score, usually between 0 and 1: is it polite, faithful to the sources, did the "
+        "agent call the right tool? You build one step by step, with built-in checks, small "
+        "formulas or an LLM judge — no code needed."
+    )
+    build, demo = st.columns(2)
+    if build.button(
+        "Build your first scorer",
+        key="scorers.empty.build",
+        type="primary",
+        icon=":material/build:",
+        width="stretch",
+    ):
+        state.put(state.BUILDER_SCORER_ID, None)
+        st.switch_page("pages/builder/page.py")
+    demo.button(
+        "Load the demo scorers",
+        key="scorers.empty.demo",
+        on_click=load_demo,
+        icon=":material/download:",
+        width="stretch",
+        help="Ten ready-made scorers (politeness, faithfulness, tool use, …) to look at and copy.",
+    )
+
+
+def _last_run(line: ScorerLine) -> str:
+    if line.last_run_id is None:
+        return "Never run on a dataset yet."
+    status = RUN_STATUS_LABELS.get(line.last_run_status or "", line.last_run_status or "")
+    if line.last_run_mean is None:
+        return f"Last run #{line.last_run_id}: no score yet ({status.lower()})."
+    return (
+        f"Last run #{line.last_run_id}: mean score **{format_score(line.last_run_mean)}** over "
+        f"{line.last_run_scored} scored example{'s' if line.last_run_scored != 1 else ''} "
+        f"({status.lower()})."
+    )
+
+
+def _versions(line: ScorerLine) -> str:
+    if line.latest_version is None or line.latest_at is None:
+        return "No saved version."
+    count = f"{line.versions} version{'s' if line.versions != 1 else ''}"
+    note = f": “{line.latest_note}”" if line.latest_note else ""
+    return f"{count} · latest is version {line.latest_version}, {line.latest_at:%d %b %Y}{note}"
+
+
+def render_card(line: ScorerLine) -> None:
+    """One scorer: name, description, versions, last run, actions, and what is open."""
+    with st.container(border=True):
+        badges = " ".join(
+            badge
+            for badge, show in (
+                (":blue-badge[Agent]", line.agent),
+                (":gray-badge[Archived]", line.archived),
+            )
+            if show
+        )
+        st.markdown(f"#### {line.display_name} {badges}")
+        st.caption(f"`{line.name}` — {line.description or 'no description'}")
+        st.markdown(f"{_versions(line)}  \n{_last_run(line)}")
+        render_actions(line)
+        render_pending(line)
+        if state.get(state.SCORERS_OPEN_ID) == line.scorer_id:
+            render_versions(line.scorer_id)
+
+
+def render_pager(page: ScorerPage) -> None:
+    """Previous / next, and where we are."""
+    if page.pages <= 1:
+        return
+    back, where, forward = st.columns([1, 2, 1], vertical_alignment="center")
+    if back.button("Previous", key="scorers.prev", disabled=page.page == 0):
+        state.put(state.SCORERS_PAGE, page.page - 1)
+        st.rerun()
+    where.caption(f"Page {page.page + 1} of {page.pages} · {page.total} scorers")
+    if forward.button("Next", key="scorers.next", disabled=page.page + 1 >= page.pages):
+        state.put(state.SCORERS_PAGE, page.page + 1)
+        st.rerun()
+
+
+def render_list() -> None:
+    """Search, then the page of scorers (or the empty state)."""
+    search, archived = render_search()
+    page = cached_page(database_url(), search, state.get(state.SCORERS_PAGE), archived)
+    if not page.lines:
+        render_empty(search)
+        return
+    if search:
+        st.caption(f"{page.total} scorer{'s' if page.total != 1 else ''} match “{search}”.")
+    for line in page.lines:
+        render_card(line)
+    render_pager(page)

@@ -1,0 +1,129 @@
+"""The scorers page's words and checks, free of Streamlit (unit-tested on a real SQLite file).
+
+The list itself (search and pages in the database) is
+:func:`scorer_runtime.store.views.scorer_list.scorer_page`; here are the names a new scorer may
+take, what archiving keeps in words, the demo scorers and the versions to compare.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from scorer_runtime.store import (
+    Session,
+    free_scorer_name,
+    list_versions,
+    load_names,
+    scorer_counts,
+    scorer_name_taken,
+)
+
+DEMO_DATA_DIR = Path(__file__).resolve().parents[3] / "data"
+"""The demo scorers and datasets shipped with the studio (``data/scorers``, ``data/datasets``)."""
+
+_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+
+
+@dataclass(frozen=True, slots=True)
+class ArchiveImpact:
+    """What archiving a scorer keeps: its versions, scores and runs stay in the database."""
+
+    name: str
+    versions: int
+    scores: int
+    runs: int
+
+    def sentence(self) -> str:
+        """The confirmation text: what happens, and what is kept."""
+        return (
+            f"Archiving hides “{self.name}” from the lists. Nothing is deleted: its "
+            f"{_n(self.versions, 'version')}, {_n(self.runs, 'run')} and "
+            f"{_n(self.scores, 'stored score')} are kept, and you can bring it back later "
+            "with “Show archived scorers”."
+        )
+
+
+def _n(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def archive_impact(session: Session, *, scorer_id: int) -> ArchiveImpact:
+    """How many versions, scores and runs a scorer has (all kept when it is archived)."""
+    counts = scorer_counts(session, scorer_id=scorer_id)
+    return ArchiveImpact(counts.name, counts.versions, counts.scores, counts.runs)
+
+
+def is_scorer_id(text: str) -> bool:
+    """Whether ``text`` can be a spec's id (letters, digits, - _ and ., at most 100)."""
+    return len(text) <= 100 and bool(_ID.match(text))
+
+
+def scorer_name_problem(session: Session, name: str) -> str | None:
+    """Why ``name`` cannot name a new scorer or a copy (None when it can).
+
+    The new scorer's spec takes the name as its id, so it must be a valid id.
+    """
+    name = name.strip()
+    if not name:
+        return "Give the scorer a name."
+    if not is_scorer_id(name):
+        return (
+            "Use letters, digits, - _ and . only, starting with a letter or digit "
+            f"(for example “{suggest_id(name) or 'my-scorer'}”)."
+        )
+    if scorer_name_taken(session, name=name):
+        return f"A scorer named “{name}” already exists; choose another name."
+    return None
+
+
+def suggest_id(text: str) -> str:
+    """``text`` made into a valid scorer id: "Tone check (v2)" -> "tone-check-v2"."""
+    slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", text.strip().lower()).strip("-._")
+    return slug[:100]
+
+
+def copy_name(session: Session, name: str) -> str:
+    """A free name for a copy of ``name``: ``name-copy``, then ``name-copy-2``, ..."""
+    return free_scorer_name(session, base=suggest_id(f"{name}-copy") or "scorer-copy")
+
+
+def load_demo_scorers(session: Session, *, data_dir: Path = DEMO_DATA_DIR) -> list[str]:
+    """Save the demo scorers whose names are free; returns the names saved.
+
+    Unlike seeding, this works when the database already holds datasets or other scorers,
+    and never adds a version to a scorer that exists (it may have been changed on purpose).
+    """
+    from scorer_runtime.batch import import_spec_file
+
+    taken = set(load_names(session).scorers.values())
+    saved = []
+    for path in sorted((data_dir / "scorers").glob("*.json")):
+        name = json.loads(path.read_text(encoding="utf-8")).get("id")
+        if name in taken:
+            continue
+        import_spec_file(session, path=path, note="demo scorer")
+        saved.append(str(name))
+    return saved
+
+
+@dataclass(frozen=True, slots=True)
+class VersionLine:
+    """One version of a scorer, with its spec for comparing."""
+
+    version: int
+    created_at: datetime
+    note: str
+    spec: dict[str, Any]
+
+
+def scorer_versions(session: Session, *, scorer_id: int) -> list[VersionLine]:
+    """Every version of a scorer, newest first, as plain data (cached by the page)."""
+    return [
+        VersionLine(v.version, v.created_at, v.note, dict(v.spec))
+        for v in list_versions(session, scorer_id=scorer_id)
+    ]

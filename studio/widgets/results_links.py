@@ -1,0 +1,89 @@
+"""Ways into the Results and Compare runs pages from anywhere in the studio.
+
+Another page calls ``open_results(run_id=12)`` or ``open_compare(before=11, after=12)``: the
+choice is written to session state and the page opens with it (its widgets are seeded from
+that state, so a preset wins over what was chosen before).
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from studio import state
+from studio.pages.results.logic import ResultsFilter
+
+RESULTS_PAGE = "pages/results/page.py"
+COMPARE_PAGE = "pages/compare/page.py"
+RUNS_PAGE = "pages/runs/page.py"
+
+RESULTS_WIDGETS = (
+    "results.w.scorer",
+    "results.w.version",
+    "results.w.dataset",
+    "results.w.run",
+    "results.w.since",
+    "results.w.until",
+    "results.w.outcomes",
+)
+"""The Results page's filter widgets, in the order of ResultsFilter's fields."""
+COMPARE_WIDGETS = (
+    "compare.w.mode",
+    "compare.w.before",
+    "compare.w.after",
+    "compare.w.scorer",
+    "compare.w.before_version",
+    "compare.w.after_version",
+    "compare.w.dataset",
+)
+
+
+def preset_results(filter: ResultsFilter, *, score_id: int | None = None) -> None:
+    """Make the Results page show ``filter`` (and open ``score_id``) when it next renders."""
+    state.put(state.RESULTS_FILTERS, filter.to_state())
+    state.reset(state.RESULTS_CURSOR)
+    state.put(state.SELECTED_SCORE_ID, score_id)
+    for key in RESULTS_WIDGETS:
+        st.session_state.pop(key, None)
+
+
+def open_results(
+    *,
+    scorer_id: int | None = None,
+    version_id: int | None = None,
+    dataset_id: int | None = None,
+    run_id: int | None = None,
+    score_id: int | None = None,
+) -> None:
+    """Switch to the Results page showing these scores (call from a page's script flow)."""
+    preset_results(
+        ResultsFilter(
+            scorer_id=scorer_id, version_id=version_id, dataset_id=dataset_id, run_id=run_id
+        ),
+        score_id=score_id,
+    )
+    st.switch_page(RESULTS_PAGE)
+
+
+def preset_compare(*, before: int, after: int) -> None:
+    """Make Compare runs show run ``before`` (A) against run ``after`` (B) when it renders."""
+    threshold = state.get(state.COMPARE_SELECTION).get("threshold")
+    state.put(
+        state.COMPARE_SELECTION,
+        {"mode": "runs", "before": before, "after": after, "threshold": threshold},
+    )
+    state.reset(state.COMPARE_PAGE)
+    state.reset(state.COMPARE_EXAMPLE_ID)
+    for key in COMPARE_WIDGETS:
+        st.session_state.pop(key, None)
+
+
+def open_compare(*, before: int, after: int) -> None:
+    """Switch to Compare runs with these two runs (call from a page's script flow)."""
+    preset_compare(before=before, after=after)
+    st.switch_page(COMPARE_PAGE)
+
+
+def go_to_runs_button(key: str, label: str = "Go to Runs") -> None:
+    """A button to the Runs page, where runs are started (the next step of an empty page)."""
+    if st.button(label, key=key, type="primary", icon=":material/play_circle:"):
+        st.switch_page(RUNS_PAGE)

@@ -1,0 +1,129 @@
+"""The studio's layout, checked by reading imports (no Streamlit): one folder per page under
+studio/pages/ with its entry script page.py, and studio/widgets/ holding only what two or more
+pages use (directly, or through another widget)."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+STUDIO = Path(__file__).resolve().parents[2] / "studio"
+PAGES = STUDIO / "pages"
+WIDGETS = STUDIO / "widgets"
+
+# A page may import another page's module where that page owns the concept. Each one is listed
+# here, so a new one is a decision rather than an accident. (page, module it imports)
+CROSS_PAGE_IMPORTS = {
+    ("builder", "studio.pages.judges.logic"),
+    ("builder", "studio.pages.runs.start"),
+    ("compare", "studio.pages.results.csv_export"),
+    ("compare", "studio.pages.results.data"),
+    ("compare", "studio.pages.results.logic"),
+    ("export", "studio.pages.scorers.diff"),
+    ("export", "studio.pages.scorers.logic"),
+    ("home", "studio.pages.scorers.logic"),
+    ("results", "studio.pages.compare.logic"),
+    ("runs", "studio.pages.home.logic"),
+    ("runs", "studio.pages.home.sections"),
+    ("runs", "studio.pages.results.logic"),
+    ("traces", "studio.pages.home.logic"),
+}
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(STUDIO.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports(path: Path) -> Iterator[str]:
+    """Every studio module that ``path`` imports (``from a import b`` yields a.b and a)."""
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            yield node.module
+            yield from (f"{node.module}.{alias.name}" for alias in node.names)
+
+
+def _studio_imports() -> dict[str, set[str]]:
+    known = {_module_name(p) for p in STUDIO.rglob("*.py")}
+    return {
+        _module_name(p): {name for name in _imports(p) if name in known}
+        for p in STUDIO.rglob("*.py")
+    }
+
+
+def _page_folders() -> list[Path]:
+    return sorted(p for p in PAGES.iterdir() if p.is_dir() and not p.name.startswith("__"))
+
+
+def _page_of(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[2] if len(parts) > 3 and parts[1] == "pages" else None
+
+
+def widget_users() -> dict[str, set[str]]:
+    """Each widget module -> the pages whose modules import it, directly or via other widgets."""
+    imports = _studio_imports()
+    widgets = sorted(m for m in imports if m.startswith("studio.widgets."))
+    users: dict[str, set[str]] = {w: set() for w in widgets}
+    for module, names in imports.items():
+        page = _page_of(module)
+        if page is None:
+            continue
+        seen: set[str] = set()
+        todo = [n for n in names if n in users]
+        while todo:
+            widget = todo.pop()
+            if widget in seen:
+                continue
+            seen.add(widget)
+            users[widget].add(page)
+            todo.extend(n for n in imports[widget] if n in users)
+    return users
+
+
+def test_every_page_folder_has_its_entry_script():
+    folders = _page_folders()
+    assert {p.name for p in folders} == {
+        "home", "scorers", "builder", "judges", "examples",
+        "traces", "runs", "results", "compare", "export",
+    }  # fmt: skip
+    for folder in folders:
+        assert (folder / "page.py").is_file(), f"{folder.name} has no page.py"
+        assert (folder / "__init__.py").is_file(), f"{folder.name} has no __init__.py"
+
+
+def test_the_navigation_names_every_page_script():
+    app = (STUDIO / "app.py").read_text(encoding="utf-8")
+    for folder in _page_folders():
+        assert f'"pages/{folder.name}/page.py"' in app
+
+
+def test_widgets_are_used_by_two_pages_or_more():
+    users = widget_users()
+    assert users, "no widget modules found"
+    lonely = {w: sorted(pages) for w, pages in users.items() if len(pages) < 2}
+    assert not lonely, f"widgets used by fewer than two pages (move them into the page): {lonely}"
+
+
+def test_a_page_imports_another_page_only_where_listed():
+    crossing = set()
+    for module, names in _studio_imports().items():
+        page = _page_of(module)
+        for name in names:
+            other = _page_of(name)
+            if page and other and other != page:
+                crossing.add((page, name))
+    assert crossing <= CROSS_PAGE_IMPORTS, sorted(crossing - CROSS_PAGE_IMPORTS)
+
+
+def test_outside_the_pages_only_the_results_page_logic_is_imported():
+    # The shared widgets build on the Results page's filter and choice types (results.logic);
+    # nothing else outside studio/pages/ reaches into a page.
+    for module, names in _studio_imports().items():
+        if _page_of(module) is None:
+            into_pages = {n for n in names if n.startswith("studio.pages.")}
+            allowed = {"studio.pages.results.logic"}
+            assert into_pages <= allowed, (module, into_pages)

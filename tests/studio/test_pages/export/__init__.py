@@ -1,0 +1,1 @@
+"""Tests of the export page (studio/pages/export/)."""

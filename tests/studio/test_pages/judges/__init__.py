@@ -1,0 +1,1 @@
+"""Tests of the judges page (studio/pages/judges/)."""

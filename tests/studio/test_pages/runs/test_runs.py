@@ -1,0 +1,337 @@
+"""The Runs page, driven through AppTest on a real SQLite file, with runs executing in real
+background processes (against the real-HTTP fake judge when the scorer asks one).
+
+Every expectation is read from the database or derived from the inputs, never typed in.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+from pathlib import Path
+
+from scorer_runtime.batch import summarize_run
+from scorer_runtime.store import (
+    ScoreFilter,
+    count_examples,
+    create_dataset,
+    create_run,
+    finish_run,
+    get_dataset,
+    get_scorer,
+    latest_version,
+    list_runs,
+    list_scores,
+    read_session,
+    session_scope,
+)
+from studio.pages.runs.logic import launcher
+from studio.widgets.common import format_score
+
+from . import test_runs_helpers as helpers
+from .test_runs_helpers import (
+    KEY_ENV,
+    finished,
+    judge_spec,
+    make_dataset,
+    read_run,
+    save_spec,
+    wait_for,
+)
+
+W = "runs.w."
+ROOT = Path(__file__).resolve().parents[4]
+run_logs = helpers.run_logs
+"""Every test that starts a run uses this fixture: its processes are killed on teardown."""
+SECRET = "sk-runs-secret-value-never-shown"
+
+
+def _texts(at) -> str:
+    parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    parts += [e.value for e in at.error] + [e.value for e in at.info]
+    parts += [e.value for e in at.warning] + [e.value for e in at.success]
+    parts += [f"{m.label}: {m.value}" for m in at.metric] + [h.value for h in at.subheader]
+    return "\n".join(parts)
+
+
+def _metric(at, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def _ids(engine, scorer: str, dataset: str) -> tuple[int, int]:
+    with read_session(engine) as session:
+        scorer_id = get_scorer(session, name=scorer).id
+        dataset_id = get_dataset(session, name=dataset).id
+    return scorer_id, dataset_id
+
+
+def _choose(at, scorer_id: int, dataset_id: int, concurrency: int | None = None):
+    at.selectbox(key=W + "scorer").set_value(scorer_id).run()
+    at.selectbox(key=W + "dataset").set_value(dataset_id).run()
+    if concurrency is not None:
+        at.number_input(key=W + "concurrency").set_value(concurrency).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _newest_run_id(engine) -> int:
+    with read_session(engine) as session:
+        return list_runs(session, limit=1)[0].id
+
+
+# -- before a run ------------------------------------------------------------------------------
+
+
+def test_an_empty_studio_explains_runs_and_loads_the_demo(studio_db, open_page):
+    at = open_page("runs")
+    assert not at.exception
+    assert "What is a run?" in _texts(at)
+    assert W + "start" not in _keys(at)
+    at.button(key=W + "load_demo").click().run()
+    assert not at.exception
+    with read_session(studio_db) as session:
+        assert latest_version(session, scorer_id=get_scorer(session, name="keyword-coverage").id)
+    assert W + "start" in _keys(at)
+
+
+def _keys(at) -> set[str]:
+    return {b.key for b in at.button}
+
+
+def test_the_estimate_counts_judge_calls_and_says_whether_the_key_is_set(
+    demo_db, open_page, monkeypatch
+):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    spec = json.loads((ROOT / "data/scorers/faithfulness.json").read_text())
+    asks = sum(1 for step in spec["steps"] if "template" in step)
+    scorer_id, dataset_id = _ids(demo_db, "faithfulness", "rag_answers")
+    with read_session(demo_db) as session:
+        examples = count_examples(session, dataset_id=dataset_id)
+    at = _choose(open_page("runs"), scorer_id, dataset_id)
+    text = _texts(at)
+    assert f"asks the judge **{examples * asks:,} times**" in text
+    assert f"{examples} examples in the dataset × {asks} questions each" in text
+    assert "more if answers are re-asked or retried" in text
+    assert "`OPENAI_API_KEY`, which is **not set**" in text
+    assert any("judge's key is not set" in e.value for e in at.error)
+    assert at.button(key=W + "start").disabled
+
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    at.run()
+    text = _texts(at)
+    assert "`OPENAI_API_KEY`, which is set" in text
+    assert not at.error
+    assert not at.button(key=W + "start").disabled
+    assert SECRET not in text
+    with read_session(demo_db) as session:
+        assert not list_runs(session)  # choosing and estimating starts nothing
+
+
+def test_a_scorer_without_judge_says_it_costs_nothing(demo_db, open_page):
+    scorer_id, dataset_id = _ids(demo_db, "keyword-coverage", "customer_support")
+    at = _choose(open_page("runs"), scorer_id, dataset_id)
+    assert "makes no judge calls and costs nothing" in _texts(at)
+    assert "API key" not in _texts(at)
+    assert not at.button(key=W + "start").disabled
+
+
+def test_an_empty_dataset_and_a_broken_scorer_are_explained(demo_db, open_page):
+    with session_scope(demo_db) as session:
+        empty_id = create_dataset(session, name="nothing-yet").id
+    broken = {
+        "id": "broken",
+        "name": "Broken",
+        "description": "A formula that calls a function that does not exist.",
+        "steps": [{"step": "generate_score", "formula": "nope(output)"}],
+    }
+    scorer_id, _ = save_spec(demo_db, broken)
+    at = _choose(open_page("runs"), scorer_id, empty_id)
+    errors = [e.value for e in at.error]
+    assert any("nothing-yet" in e and "empty" in e for e in errors)
+    assert any("Version 1 of “broken”" in e and "'nope' is unknown" in e for e in errors)
+    assert "Examples page" in _texts(at)
+    assert "builder" in _texts(at)
+    assert at.button(key=W + "start").disabled
+    assert "Traceback" not in _texts(at)
+
+
+# -- a run in the background -------------------------------------------------------------------
+
+
+def test_a_run_goes_on_in_the_background_and_shows_its_summary(demo_db, open_page, run_logs):
+    scorer_id, dataset_id = _ids(demo_db, "keyword-coverage", "customer_support")
+    at = _choose(open_page("runs"), scorer_id, dataset_id, concurrency=2)
+    at.button(key=W + "start").click().run()
+    assert not at.exception, at.exception
+    run_id = _newest_run_id(demo_db)
+    assert launcher(os.environ["SCORER_STUDIO_DATABASE_URL"], run_id) is not None
+
+    run = wait_for(demo_db, run_id, finished)
+    assert run.status == "done"
+    assert run.concurrency == 2
+    assert run.done_count == run.total > 0
+
+    at = open_page("runs")  # a new browser session: nothing was lost
+    assert not at.exception, at.exception
+    assert at.selectbox(key=W + "scorer").value == scorer_id  # it starts from the run on show
+    assert at.selectbox(key=W + "dataset").value == dataset_id
+    with read_session(demo_db) as session:
+        summary = summarize_run(session, run_id=run_id, threshold=0.5)
+    text = _texts(at)
+    assert f"Run #{run_id}: keyword-coverage, version 1" in text
+    assert "Every example of the dataset has a result" in text
+    assert _metric(at, "Mean score") == format_score(summary.mean)
+    assert _metric(at, "Median score") == format_score(summary.median)
+    assert _metric(at, "Pass rate") == f"{summary.pass_rate:.0%}"
+    assert f"How the {summary.done} results ended" in text
+    verdict = "Passes at 0.5" if summary.mean >= 0.5 else "Below the pass mark 0.5"
+    assert verdict in text
+
+    at.number_input(key=W + "threshold").set_value(1.0).run()
+    with read_session(demo_db) as session:
+        strict = summarize_run(session, run_id=run_id, threshold=1.0)
+    assert _metric(at, "Pass rate") == f"{strict.pass_rate:.0%}"
+
+    at.button(key=W + "results").click().run()
+    assert not at.exception, at.exception
+    assert at.session_state["results.filters"]["run_id"] == run_id
+    assert any(t.value == "Results" for t in at.title)
+
+
+def test_a_run_asks_the_fake_judge_with_the_key_from_the_environment(
+    studio_db, open_page, run_logs, fake_judge, monkeypatch
+):
+    monkeypatch.setenv(KEY_ENV, "sk-test")
+    fake_judge.reply({"verdict": "no"}, when="rude")
+    fake_judge.reply({"verdict": "yes"})
+    outputs = ["Happy to help!", "That is a rude question.", "Sure thing.", "Glad to help."]
+    dataset_id = make_dataset(studio_db, "answers", outputs)
+    scorer_id, _ = save_spec(studio_db, judge_spec(fake_judge.base_url))
+
+    at = _choose(open_page("runs"), scorer_id, dataset_id)
+    assert "asks the judge **4 times**" in _texts(at)
+    at.button(key=W + "start").click().run()
+    run_id = _newest_run_id(studio_db)
+    run = wait_for(studio_db, run_id, finished)
+    assert run.status == "done", run.error
+
+    assert fake_judge.request_count == len(outputs)
+    assert all(r.headers["authorization"] == "Bearer sk-test" for r in fake_judge.chat_requests)
+    at.run()
+    assert _metric(at, "Mean score") == format_score(3 / 4)
+    assert "4 scored" in _texts(at)
+
+
+def test_cancel_a_slow_run_then_resume_it(studio_db, open_page, run_logs, fake_judge, monkeypatch):
+    monkeypatch.setenv(KEY_ENV, "sk-test")
+    fake_judge.reply({"verdict": "yes"}, latency_s=0.4)
+    outputs = [f"Answer number {i}." for i in range(12)]
+    dataset_id = make_dataset(studio_db, "slow", outputs)
+    scorer_id, _ = save_spec(studio_db, judge_spec(fake_judge.base_url))
+
+    at = _choose(open_page("runs"), scorer_id, dataset_id, concurrency=1)
+    at.button(key=W + "start").click().run()
+    run_id = _newest_run_id(studio_db)
+    wait_for(studio_db, run_id, lambda r: r.status == "running" and r.done_count >= 2)
+
+    at.run()  # the live view: progress and the cancel button
+    assert not at.exception, at.exception
+    bar = at.get("progress")[0].proto
+    assert "of 12 examples have a result" in bar.text
+    at.button(key=W + "cancel").click().run()
+    run = wait_for(studio_db, run_id, finished, timeout_s=30)
+    assert run.status == "cancelled"
+    assert 2 <= run.done_count < len(outputs)
+
+    at.run()
+    text = _texts(at)
+    left = len(outputs) - run.done_count
+    assert "Cancelled." in text
+    assert f"{left} of {len(outputs)} examples have no result yet" in text
+    assert f"asks the judge **{left} times**: {left} examples left to score" in text
+
+    fake_judge.reset()
+    fake_judge.reply({"verdict": "yes"})
+    at.button(key=W + "resume").click().run()
+    assert not at.exception, at.exception
+    run = wait_for(studio_db, run_id, lambda r: r.status == "done")
+    assert fake_judge.request_count == left  # only what had no result was asked again
+    with read_session(studio_db) as session:
+        rows = list_scores(session, filter=ScoreFilter(run_id=run_id), limit=100).rows
+    assert len(rows) == len({r.example_id for r in rows}) == len(outputs)
+    at.run()
+    assert "Every example of the dataset has a result" in _texts(at)
+
+
+def test_a_killed_run_can_be_resumed(studio_db, open_page, run_logs, fake_judge, monkeypatch):
+    monkeypatch.setenv(KEY_ENV, "sk-test")
+    fake_judge.reply({"verdict": "yes"}, latency_s=0.3)
+    outputs = [f"Reply {i}." for i in range(10)]
+    dataset_id = make_dataset(studio_db, "crashy", outputs)
+    scorer_id, _ = save_spec(studio_db, judge_spec(fake_judge.base_url))
+    at = _choose(open_page("runs"), scorer_id, dataset_id, concurrency=1)
+    at.button(key=W + "start").click().run()
+    run_id = _newest_run_id(studio_db)
+    wait_for(studio_db, run_id, lambda r: r.status == "running" and r.done_count >= 1)
+
+    url = os.environ["SCORER_STUDIO_DATABASE_URL"]
+    os.killpg(launcher(url, run_id).pid, signal.SIGKILL)  # a crash: no chance to clean up
+    wait_for(studio_db, run_id, lambda r: not launcher(url, run_id).alive, timeout_s=10)
+    assert read_run(studio_db, run_id).status == "running"  # what the killed runner left
+
+    at.run()
+    assert "Stopped unexpectedly" in _texts(at)
+    fake_judge.reset()
+    fake_judge.reply({"verdict": "yes"})
+    at.button(key=W + "resume").click().run()
+    run = wait_for(studio_db, run_id, lambda r: r.status == "done")
+    assert run.done_count == len(outputs)
+    with read_session(studio_db) as session:
+        rows = list_scores(session, filter=ScoreFilter(run_id=run_id), limit=100).rows
+    assert sorted(r.example_id for r in rows) == sorted({r.example_id for r in rows})
+    assert len(rows) == len(outputs)
+
+
+def test_the_list_pages_runs_in_the_database_and_opens_one(demo_db, open_page):
+    scorer_id, dataset_id = _ids(demo_db, "keyword-coverage", "customer_support")
+    with session_scope(demo_db) as session:
+        version_id = latest_version(session, scorer_id=scorer_id).id
+        ids = [
+            create_run(session, scorer_version_id=version_id, dataset_id=dataset_id).id
+            for _ in range(13)
+        ]
+        for run_id in ids:
+            finish_run(session, run_id=run_id, status="cancelled")
+    at = open_page("runs")
+    shown = {b.key for b in at.button if b.key and b.key.startswith(W + "open.")}
+    assert shown == {f"{W}open.{i}" for i in ids[-10:]}
+    at.button(key=W + "older").click().run()
+    shown = {b.key for b in at.button if b.key and b.key.startswith(W + "open.")}
+    assert shown == {f"{W}open.{i}" for i in ids[:3]}
+    at.button(key=W + f"open.{ids[0]}").click().run()
+    assert f"Run #{ids[0]}:" in _texts(at)
+    at.button(key=W + "newer").click().run()
+    assert f"{W}open.{ids[-1]}" in _keys(at)
+
+
+def test_cancel_right_after_start_stops_the_run_before_or_as_it_begins(
+    studio_db, open_page, run_logs, fake_judge, monkeypatch
+):
+    monkeypatch.setenv(KEY_ENV, "sk-test")
+    fake_judge.reply({"verdict": "yes"}, latency_s=1.0)
+    dataset_id = make_dataset(studio_db, "quick-cancel", [f"Answer {i}." for i in range(8)])
+    scorer_id, _ = save_spec(studio_db, judge_spec(fake_judge.base_url))
+    at = _choose(open_page("runs"), scorer_id, dataset_id, concurrency=1)
+    at.button(key=W + "start").click().run()
+    at.button(key=W + "cancel").click().run()  # most likely while its process still starts
+    assert not at.exception, at.exception
+    run_id = _newest_run_id(studio_db)
+    run = wait_for(studio_db, run_id, finished, timeout_s=30)
+    assert run.status == "cancelled"
+    assert run.done_count < 8
+    url = os.environ["SCORER_STUDIO_DATABASE_URL"]
+    wait_for(studio_db, run_id, lambda r: not launcher(url, run_id).alive, timeout_s=15)
+    assert read_run(studio_db, run_id).status == "cancelled"  # nothing started it again
+    at.run()
+    assert "Cancelled." in _texts(at)

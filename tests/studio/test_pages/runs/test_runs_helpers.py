@@ -1,0 +1,128 @@
+"""Shared pieces of the Runs tests: a private folder for run logs whose processes are killed
+on teardown, a scorer that asks the fake judge, and waiting on a run in the database."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import Engine
+
+from scorer_runtime.store import (
+    add_examples,
+    create_dataset,
+    get_run,
+    read_session,
+    save_scorer_version,
+    session_scope,
+)
+from scorer_runtime.store.tables import RunRecord
+from studio.pages.runs.logic import runs_dir
+
+KEY_ENV = "RUNS_TEST_JUDGE_KEY"
+VERDICT = {
+    "type": "object",
+    "properties": {"verdict": {"type": "string", "enum": ["yes", "no"]}},
+    "required": ["verdict"],
+    "additionalProperties": False,
+}
+
+
+@pytest.fixture
+def run_logs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Runs' logs and launch records go to this test's folder; every process a test started
+    (and its children) is killed at the end, whatever happened."""
+    folder = tmp_path / "tmp"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    assert runs_dir().parent == folder
+    yield runs_dir()
+    for record in runs_dir().glob("*.json"):
+        pid = int(json.loads(record.read_text())["pid"])
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(pid, signal.SIGKILL)
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(pid, 0)
+
+
+def judge_spec(base_url: str, *, name: str = "polite-check") -> dict[str, Any]:
+    """A scorer with one question to the judge (at ``base_url``) and a label-to-score step."""
+    return {
+        "id": name,
+        "name": "Polite check",
+        "description": "Asks the judge whether the answer is polite.",
+        "judge": {
+            "model": "openai/fake-judge",
+            "api_base": base_url,
+            "api_key_env": KEY_ENV,
+            "instructions": "You grade politeness.",
+            "json_prompt_injection": "system",
+            "timeout_s": 20,
+        },
+        "steps": [
+            {
+                "step": "analyze",
+                "description": "Is it polite?",
+                "template": "Is this answer polite? {{ output }}",
+                "output_schema": VERDICT,
+            },
+            {
+                "step": "generate_score",
+                "use": "label_to_score",
+                "with": {
+                    "mapping": {"yes": 1.0, "no": 0.0},
+                    "field": "results.analyze_step_result.verdict",
+                },
+            },
+        ],
+    }
+
+
+def save_spec(engine: Engine, spec: dict[str, Any]) -> tuple[int, int]:
+    """Save ``spec`` as a scorer version: (scorer id, version id)."""
+    with session_scope(engine) as session:
+        version = save_scorer_version(session, spec=spec)
+        assert version.id is not None
+        return version.scorer_id, version.id
+
+
+def make_dataset(engine: Engine, name: str, outputs: list[str]) -> int:
+    """A dataset with one example per output; its id."""
+    with session_scope(engine) as session:
+        dataset = create_dataset(session, name=name)
+        assert dataset.id is not None
+        rows = [{"input": f"question {i}", "output": out} for i, out in enumerate(outputs)]
+        add_examples(session, dataset_id=dataset.id, examples=rows)
+        return dataset.id
+
+
+def read_run(engine: Engine, run_id: int) -> RunRecord:
+    with read_session(engine) as session:
+        return get_run(session, run_id=run_id)
+
+
+def wait_for(engine: Engine, run_id: int, check: Any, *, timeout_s: float = 60) -> RunRecord:
+    """Poll the run's row until ``check(run)`` holds (fails the test after ``timeout_s``)."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        run = read_run(engine, run_id)
+        if check(run):
+            return run
+        if time.monotonic() > deadline:
+            pytest.fail(
+                f"run {run_id} did not get there in {timeout_s} s: status {run.status}, "
+                f"{run.done_count}/{run.total} done"
+            )
+        time.sleep(0.1)
+
+
+def finished(run: RunRecord) -> bool:
+    return run.status in ("done", "failed", "cancelled")

@@ -1,0 +1,426 @@
+"""The traces page: importing saves the traces in the database (problems listed), the stored
+list (search, pages) survives a new session, the span tree, scoring stored traces with an agent
+scorer against the fake judge, deleting after asking, and the scores linked to trace and span."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from cli.helpers import agent_verdict_spec
+from sqlmodel import select
+
+from scorer_runtime.batch import store_trace_outcomes
+from scorer_runtime.store import (
+    count_traces,
+    get_trace,
+    read_session,
+    save_scorer_version,
+    save_traces,
+    session_scope,
+)
+from scorer_runtime.store.tables import ScoreRecord
+from scorer_runtime.traces import Span, Trace, TraceScoreOutcome
+
+FIXTURES = Path(__file__).resolve().parents[3] / "traces" / "fixtures"
+SUPPORT_TRACE = "5b8aa5a2d2c872e8321cf37308d69df2"
+SUMMARY_TRACE = "0af7651916cd43dd8448eb211c80319c"
+WEATHER_TRACE = "4bf92f3577b34da6a3ce929d0e0e4736"
+KEY_ENV = "S3_TRACE_JUDGE_KEY"
+
+
+def agent_spec(base_url: str, *, key_env: str = KEY_ENV) -> dict:
+    """An agent scorer asking the fake judge whether the agent answered the user."""
+    return agent_verdict_spec(base_url, key_env=key_env)
+
+
+def upload(at, name: str, data: bytes | None = None):
+    data = (FIXTURES / name).read_bytes() if data is None else data
+    at.get("file_uploader")[0].set_value((name, data, "application/json"))
+    return at.run()
+
+
+def stored(engine) -> list[ScoreRecord]:
+    with read_session(engine) as session:
+        return list(session.exec(select(ScoreRecord).order_by(ScoreRecord.id)).all())
+
+
+def traces_in(engine) -> int:
+    with read_session(engine) as session:
+        return count_traces(session)
+
+
+def trace_table(at):
+    (table,) = [df.value for df in at.dataframe if "Model calls" in df.value.columns]
+    return table
+
+
+def small_traces(count: int) -> list[Trace]:
+    """``count`` one-span agent traces, "bot-01" the oldest, a minute apart."""
+    start = datetime(2025, 6, 1, 9, 0, tzinfo=UTC)
+    traces = []
+    for n in range(1, count + 1):
+        trace_id = f"{n:032x}"
+        began = start + timedelta(minutes=n)
+        name = f"invoke_agent bot-{n:02d}"
+        span = Span(trace_id, f"{n:016x}", name, "agent_run", began, began + timedelta(seconds=2))
+        traces.append(Trace(trace_id, (span,)))
+    return traces
+
+
+def agent_version(engine, base_url: str) -> tuple[int, int]:
+    """Save the agent scorer; its (scorer id, version id)."""
+    with session_scope(engine) as session:
+        version = save_scorer_version(session, spec=agent_spec(base_url))
+        return version.scorer_id, version.id
+
+
+def test_empty_page_explains_traces_and_that_they_are_kept(studio_db, open_page):
+    at = open_page("traces")
+    assert not at.exception
+    assert at.get("file_uploader")  # the uploader stays above the explanation
+    (text,) = [m.value for m in at.markdown if "A *trace* records one turn" in m.value]
+    assert "file exporter" in text
+    assert "Mastra" in text
+    assert "kept in the studio's database" in text
+    assert "upload the file again" not in text
+    assert not at.dataframe
+
+
+def test_import_lists_problems_with_line_and_span_and_saves_good_traces(studio_db, open_page):
+    at = upload(open_page("traces"), "malformed.otlp.jsonl")
+    assert not at.exception
+    assert [s.value for s in at.success] == ["Imported 1 trace from malformed.otlp.jsonl: 1 new."]
+    assert any("5 problems in malformed.otlp.jsonl" in w.value for w in at.warning)
+    problems = [m.value for m in at.markdown if m.value.startswith("- **")]
+    assert any(
+        "Line 2 · span “abc0000000000001”" in p and "startTimeUnixNano" in p for p in problems
+    )
+    assert any(p.startswith("- **Line 3**: not valid JSON") for p in problems)
+    assert any("Fix those lines in the file" in c.value for c in at.caption)
+    assert len(trace_table(at)) == 1
+    assert traces_in(studio_db) == 1
+
+
+def test_nothing_importable_saves_nothing_and_says_what_to_do(studio_db, open_page):
+    at = open_page("traces")
+    at.get("file_uploader")[0].set_value(("notes.json", b'{"hello": 1}', "application/json"))
+    at.run()
+    assert not at.exception
+    assert any("nothing could be imported" in w.value for w in at.warning)
+    assert any("Export the traces again" in c.value for c in at.caption)
+    assert not at.success
+    assert not at.dataframe
+    assert traces_in(studio_db) == 0
+
+
+def test_trace_list_and_span_tree(studio_db, open_page):
+    at = upload(open_page("traces"), "support_agent.otlp.jsonl")
+    assert not at.exception
+    assert "2 stored traces, the most recent first." in [m.value for m in at.markdown]
+    table = trace_table(at)
+    assert list(table["Trace"]) == [SUMMARY_TRACE, SUPPORT_TRACE]  # the most recent first
+    rows = {row["Trace"]: row for row in table.to_dict("records")}
+    assert rows[SUPPORT_TRACE]["Spans"] == 9
+    assert rows[SUPPORT_TRACE]["Model calls"] == 5
+    assert rows[SUPPORT_TRACE]["Tool calls"] == 3
+    assert rows[SUPPORT_TRACE]["Failed spans"] == 1
+    assert rows[SUPPORT_TRACE]["Agent"] == "support-agent"
+    assert rows[SUPPORT_TRACE]["Took"] == "6.5 s"
+    assert rows[SUPPORT_TRACE]["Started (UTC)"] == "2025-06-12 09:16:02"
+    assert rows[SUPPORT_TRACE]["File"] == "support_agent.otlp.jsonl"
+    at.selectbox(key="traces.view").select(SUPPORT_TRACE).run()
+    labels = [e.label for e in at.expander if "·" in e.label]
+    assert labels[0].startswith("invoke_agent support-agent · Agent run · 6.5 s")
+    assert any(
+        "↳ execute_tool issue_refund · Tool call (issue_refund) · 1.0 s · :red[failed]" in label
+        for label in labels
+    )
+    assert sum("Model call (claude-sonnet-4)" in label for label in labels) == 5
+    at.selectbox(key="traces.view").select(SUMMARY_TRACE).run()
+    assert next(e.label for e in at.expander if "·" in e.label).startswith(
+        "chat gpt-4o-mini · Model call"
+    )
+
+
+def test_imported_traces_are_listed_in_a_new_session(studio_db, open_page):
+    with session_scope(studio_db) as session:  # one saved by other means (the CLI)
+        save_traces(session, traces=small_traces(1), source="cli.jsonl")
+    upload(open_page("traces"), "support_agent.otlp.jsonl")
+    at = open_page("traces")  # a new browser session: nothing uploaded
+    assert not at.exception
+    assert at.get("file_uploader")[0].value is None
+    table = trace_table(at)
+    assert set(table["Trace"]) == {SUPPORT_TRACE, SUMMARY_TRACE, f"{1:032x}"}
+    assert "cli.jsonl" in set(table["File"])
+    at.selectbox(key="traces.view").select(SUPPORT_TRACE).run()
+    assert sum("Model call (claude-sonnet-4)" in e.label for e in at.expander) == 5
+
+
+def test_importing_again_adds_only_what_is_new(studio_db, open_page):
+    first_line = (FIXTURES / "support_agent.otlp.jsonl").read_bytes().splitlines()[0]
+    at = upload(open_page("traces"), "part.otlp.jsonl", first_line)
+    assert [s.value for s in at.success] == ["Imported 1 trace from part.otlp.jsonl: 1 new."]
+    assert list(trace_table(at)["Spans"]) == [3]
+    at = upload(at, "support_agent.otlp.jsonl")
+    assert [s.value for s in at.success] == [
+        "Imported 2 traces from support_agent.otlp.jsonl: 1 new, 1 with new spans."
+    ]
+    at = upload(at, "support_agent.otlp.jsonl")
+    assert not at.success
+    assert any(
+        i.value == "Imported 2 traces from support_agent.otlp.jsonl: 2 already stored. "
+        "Nothing changed."
+        for i in at.info
+    )
+    table = trace_table(at)
+    assert sorted(table["Trace"]) == sorted([SUPPORT_TRACE, SUMMARY_TRACE])  # each once
+    assert dict(zip(table["Trace"], table["Spans"], strict=True))[SUPPORT_TRACE] == 9
+    assert traces_in(studio_db) == 2
+    at.run()  # a rerun with the file still in the uploader does not import it again
+    assert any("2 already stored" in i.value for i in at.info)
+
+
+def test_search_narrows_the_list(studio_db, open_page):
+    at = upload(open_page("traces"), "support_agent.otlp.jsonl")
+    at = upload(at, "http_only.otlp.json")
+    assert len(trace_table(at)) == 3
+    at.text_input(key="traces.search").input("GPT-4O").run()  # any case, part of the name
+    assert list(trace_table(at)["Trace"]) == [SUMMARY_TRACE]
+    assert "1 stored trace matching “GPT-4O”." in [m.value for m in at.markdown]
+    at.text_input(key="traces.search").input("http_only").run()  # the file name
+    assert list(trace_table(at)["File"]) == ["http_only.otlp.json"]
+    at.text_input(key="traces.search").input(SUPPORT_TRACE[:10]).run()  # the id
+    assert list(trace_table(at)["Trace"]) == [SUPPORT_TRACE]
+    at.text_input(key="traces.search").input("no-such-agent").run()
+    assert not at.exception
+    assert any("No stored trace matches “no-such-agent”" in i.value for i in at.info)
+    assert not at.dataframe
+
+
+def test_the_list_pages_in_the_database(studio_db, open_page):
+    with session_scope(studio_db) as session:
+        save_traces(session, traces=small_traces(60), source="many.jsonl")
+    at = open_page("traces")
+    table = trace_table(at)
+    assert len(table) == 50
+    assert table["What"][0] == "invoke_agent bot-60"  # the most recent first
+    assert "Showing 1–50 of 60 stored traces, the most recent first." in [
+        m.value for m in at.markdown
+    ]
+    assert any(c.value == "Page 1 of 2" for c in at.caption)
+    assert at.button(key="traces.prev").disabled
+    at.button(key="traces.next").click().run()
+    assert not at.exception
+    table = trace_table(at)
+    assert list(table["What"]) == [f"invoke_agent bot-{n:02d}" for n in range(10, 0, -1)]
+    assert "Showing 51–60 of 60 stored traces, the most recent first." in [
+        m.value for m in at.markdown
+    ]
+    assert at.button(key="traces.next").disabled
+    assert at.selectbox(key="traces.view").options[0].startswith("invoke_agent bot-10")
+    at.text_input(key="traces.search").input("bot-0").run()  # a new search: its first page
+    assert len(trace_table(at)) == 9
+    assert not any(c.value.startswith("Page ") for c in at.caption)
+
+
+def test_score_traces_and_store_them_linked_to_trace_and_span(
+    studio_db, open_page, fake_judge, monkeypatch
+):
+    monkeypatch.setenv(KEY_ENV, "sk-test")
+    agent_version(studio_db, fake_judge.base_url)
+    fake_judge.reply({"verdict": "yes"}, when="Please cancel order 4821")
+    fake_judge.reply({"verdict": "no"})
+    at = upload(open_page("traces"), "support_agent.otlp.jsonl")
+    assert at.selectbox(key="traces.scorer").options == ["agent-answered · version 1"]
+    assert len(at.multiselect(key="traces.selected").value) == 2
+    captions = " ".join(c.value for c in at.caption)
+    assert "up to 2 times (1 per trace)" in captions
+    assert "None of the chosen traces has been scored by this version yet." in captions
+    at.button(key="traces.score").click().run()
+    assert not at.exception
+    assert fake_judge.request_count == 2
+    rows = {r.trace_id: r for r in stored(studio_db)}
+    assert set(rows) == {SUPPORT_TRACE, SUMMARY_TRACE}
+    support = rows[SUPPORT_TRACE]
+    assert support.outcome == "scored"
+    assert support.score == 1.0
+    assert support.span_id == "051581bf3cb55c13"  # the agent's root span
+    assert support.run_id is None
+    assert support.example_id is None
+    assert support.dataset_id is None
+    assert "refund" in support.prompts["analyze"]
+    assert support.judge["analyze"]["status"] == "success"
+    assert support.attempts == 1
+    assert support.total_tokens > 0
+    assert any("Scored 2 traces with agent-answered · version 1" in t.value for t in at.toast)
+    (scores,) = [df.value for df in at.dataframe if "Outcome" in df.value.columns]
+    assert sorted(scores["Score"]) == ["0.00", "1.00"]
+    summary = "**2 stored scores**: mean **0.50** over 2 scored (from 0.00 to 1.00); 2 scored."
+    assert any(m.value == summary for m in at.markdown)
+    assert list(trace_table(at)["Stored scores"]) == [1, 1]
+    assert at.multiselect(key="traces.selected").value == []  # both are scored now
+    assert any("scored every trace on this page" in c.value for c in at.caption)
+
+
+def test_scoring_chooses_the_traces_not_yet_scored(studio_db, open_page, fake_judge, monkeypatch):
+    monkeypatch.setenv(KEY_ENV, "sk-test")
+    agent_version(studio_db, fake_judge.base_url)
+    fake_judge.reply({"verdict": "yes"})
+    at = upload(open_page("traces"), "support_agent.otlp.jsonl")
+    at.multiselect(key="traces.selected").set_value([SUPPORT_TRACE]).run()
+    at.button(key="traces.score").click().run()
+    assert [r.trace_id for r in stored(studio_db)] == [SUPPORT_TRACE]
+    assert at.multiselect(key="traces.selected").value == [SUMMARY_TRACE]
+    at.multiselect(key="traces.selected").set_value([SUMMARY_TRACE, SUPPORT_TRACE]).run()
+    assert any(
+        c.value.startswith("1 of the 2 chosen traces were already scored by this version")
+        and "scored again" in c.value
+        for c in at.caption
+    )
+    at.button(key="traces.score").click().run()
+    assert not at.exception
+    assert fake_judge.request_count == 3
+    assert sorted(r.trace_id for r in stored(studio_db)) == sorted(
+        [SUPPORT_TRACE, SUPPORT_TRACE, SUMMARY_TRACE]
+    )
+    assert dict(zip(*[trace_table(at)[c] for c in ("Trace", "Stored scores")], strict=True)) == {
+        SUPPORT_TRACE: 2,
+        SUMMARY_TRACE: 1,
+    }
+
+
+def test_a_score_opens_with_what_the_scorer_saw_in_a_new_session(
+    studio_db, open_page, fake_judge, monkeypatch
+):
+    monkeypatch.setenv(KEY_ENV, "sk-test")
+    agent_version(studio_db, fake_judge.base_url)
+    fake_judge.reply({"verdict": "yes"})
+    at = upload(open_page("traces"), "support_agent.otlp.jsonl")
+    at.button(key="traces.score").click().run()
+    support = next(r for r in stored(studio_db) if r.trace_id == SUPPORT_TRACE)
+    at = open_page("traces")  # nothing uploaded in this session: the trace comes from the store
+    at.selectbox(key="traces.detail").select(support.id).run()
+    assert not at.exception
+    assert any(e.label == "The example that was scored" for e in at.expander)
+    seen = " ".join(str(j.value) for j in at.json)
+    assert "Please cancel order 4821" in seen  # the user's message the scorer read
+    facts = " ".join(c.value for c in at.caption)
+    assert "051581bf3cb55c13" in facts  # the facts name the span
+    page_text = " ".join(m.value for m in at.markdown) + " ".join(c.value for c in at.code)
+    assert "refund" in page_text  # the prompt the judge got
+
+
+def test_delete_asks_first_and_keeps_the_scores(studio_db, open_page):
+    with session_scope(studio_db) as session:
+        version = save_scorer_version(session, spec=agent_spec("http://127.0.0.1:9"))
+        traces = small_traces(3)
+        save_traces(session, traces=traces, source="three.jsonl")
+        outcomes = [
+            TraceScoreOutcome("agent-answered", t.trace_id, None, "not_scorable", reason="why")
+            for t in (traces[0], traces[0], traces[1])
+        ]
+        store_trace_outcomes(
+            session, outcomes, scorer_id=version.scorer_id, scorer_version_id=version.id
+        )
+    doomed = [traces[0].trace_id, traces[1].trace_id]
+    at = open_page("traces")
+    assert at.button(key="traces.delete").disabled
+    at.multiselect(key="traces.delete.chosen").set_value(doomed).run()
+    at.button(key="traces.delete").click().run()
+    assert any(
+        w.value == "Delete 2 traces? Their 3 stored scores stay in the history." for w in at.warning
+    )
+    assert traces_in(studio_db) == 3  # nothing gone before the answer
+    at.button(key="traces.delete.cancel").click().run()
+    assert not any(w.value.startswith("Delete ") for w in at.warning)
+    assert traces_in(studio_db) == 3
+    at.button(key="traces.delete").click().run()
+    at.button(key="traces.delete.confirm").click().run()
+    assert not at.exception
+    assert any(
+        t.value == "Deleted 2 traces. Their stored scores stay in the history." for t in at.toast
+    )
+    assert list(trace_table(at)["Trace"]) == [traces[2].trace_id]
+    assert at.multiselect(key="traces.delete.chosen").value == []
+    assert traces_in(studio_db) == 1
+    assert len(stored(studio_db)) == 3  # the scores stay
+    with read_session(studio_db) as session:
+        assert get_trace(session, trace_id=traces[2].trace_id).trace_id == traces[2].trace_id
+
+
+def test_the_demo_traces_score_with_the_keyless_demo_scorer(demo_db, open_page, monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    at = open_page("traces")
+    assert not at.exception
+    assert len(trace_table(at)) == 3  # seeded from data/traces
+    # Offered first: the scorer that can run here (the other demo agent scorer needs a key).
+    picker = at.selectbox(key="traces.scorer")
+    assert picker.format_func(picker.value) == "tool-health · version 1"
+    assert not at.warning
+    assert "never calls a judge" in " ".join(c.value for c in at.caption)
+    at.button(key="traces.score").click().run()
+    assert not at.exception
+    scores = {r.trace_id: r for r in stored(demo_db)}
+    assert len(scores) == 3
+    assert scores[SUPPORT_TRACE].score == pytest.approx(0.825)  # one of its 4 tool calls failed
+    assert scores[SUPPORT_TRACE].reason == "25% of the tool calls failed."
+
+
+def test_a_scorer_whose_key_is_not_set_says_so_before_scoring(demo_db, open_page, monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    at = open_page("traces")
+    picker = at.selectbox(key="traces.scorer")
+    picker.select_index(picker.options.index("tool-call-accuracy · version 1")).run()
+    (warning,) = at.warning
+    assert "OPENAI_API_KEY" in warning.value
+    assert "not set on this machine" in warning.value
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    ready = open_page("traces")
+    picker = ready.selectbox(key="traces.scorer")
+    assert picker.format_func(picker.value) == "tool-call-accuracy · version 1"  # first by name
+    assert not ready.warning
+
+
+def test_no_agent_scorer_explains_what_one_is(demo_db, open_page):
+    with session_scope(demo_db) as session:
+        from scorer_runtime.store import archive_scorer, get_scorer
+
+        for name in ("tool-call-accuracy", "tool-health"):  # the demo's agent scorers
+            archive_scorer(session, scorer_id=get_scorer(session, name=name).id)
+    at = upload(open_page("traces"), "weather.mastra.json")
+    assert any("There is no agent scorer yet" in i.value for i in at.info)
+
+
+def test_a_failing_judge_is_stored_as_a_judge_error(studio_db, open_page, fake_judge, monkeypatch):
+    monkeypatch.setenv(KEY_ENV, "sk-test")
+    agent_version(studio_db, fake_judge.base_url)
+    fake_judge.fault(status=401, times=None)
+    at = upload(open_page("traces"), "weather.otlp.json")
+    at.button(key="traces.score").click().run()
+    assert not at.exception
+    (row,) = stored(studio_db)
+    assert row.trace_id == WEATHER_TRACE
+    assert row.outcome == "provider_error"
+    assert row.score is None
+    assert row.failed_step == "analyze"
+    assert row.error
+    (scores,) = [df.value for df in at.dataframe if "Outcome" in df.value.columns]
+    assert list(scores["Outcome"]) == ["Judge unavailable"]
+
+
+def test_a_judge_key_not_set_stops_before_any_call(studio_db, open_page, fake_judge, monkeypatch):
+    monkeypatch.delenv("S3_UNSET_KEY", raising=False)
+    with session_scope(studio_db) as session:
+        save_scorer_version(session, spec=agent_spec(fake_judge.base_url, key_env="S3_UNSET_KEY"))
+    at = upload(open_page("traces"), "weather.mastra.json")
+    at.button(key="traces.score").click().run()
+    assert not at.exception
+    assert any(
+        e.value.startswith("**The judge cannot be called.**") and "S3_UNSET_KEY" in e.value
+        for e in at.error
+    )
+    assert any("nothing was stored" in i.value for i in at.info)
+    assert fake_judge.request_count == 0
+    assert stored(studio_db) == []

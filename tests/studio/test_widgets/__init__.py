@@ -1,0 +1,1 @@
+"""Tests of the widgets that two or more pages use (studio/widgets/)."""
