@@ -14,12 +14,12 @@ from typing import Any, Generic, Literal
 
 from pydantic import BaseModel
 
-from scorer_runtime.errors import ScorerDefinitionError, StepName
+from scorer_runtime.errors import ScorerDefinitionError
 from scorer_runtime.judge.config import Judge
 from scorer_runtime.judge.structured import SCORE_SCHEMA, StructuredOutput
 from scorer_runtime.run import InputT, OutputT
-
-STEP_ORDER: tuple[StepName, ...] = ("preprocess", "analyze", "generate_score", "generate_reason")
+from scorer_runtime.types import DATA_STEPS, StepName
+from scorer_runtime.types import STEP_ORDER as STEP_ORDER  # re-exported for older imports
 
 _STEP_KWARGS: dict[StepName, frozenset[str]] = {
     "preprocess": frozenset({"run", "results"}),
@@ -130,7 +130,7 @@ def _bind_prompt_step(
     create = prepare_call(step.create_prompt, allowed, what=f"the {name} step's create_prompt")
     schema = step.output_schema
     calculate = None
-    if name in ("preprocess", "analyze") and schema is None:
+    if name in DATA_STEPS and schema is None:
         raise ScorerDefinitionError(
             f"the {name} prompt step needs an output_schema (a pydantic model or JSON Schema) "
             "describing the judge's answer"

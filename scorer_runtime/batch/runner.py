@@ -34,7 +34,8 @@ from scorer_runtime.store.aggregates import CostTotal, cost_total
 from scorer_runtime.store.engine import read_session, session_scope
 from scorer_runtime.store.runs import create_run, finish_run, run_counts, start_run
 from scorer_runtime.store.scores import ScoreFilter
-from scorer_runtime.store.tables import ExampleRecord, RunRecord, RunStatus, ScoreRecord
+from scorer_runtime.store.tables import ExampleRecord, RunRecord, ScoreRecord
+from scorer_runtime.types import RunStatus
 
 _CHUNK = 200
 
