@@ -1,4 +1,4 @@
-"""``scorer-studio scorers|datasets|db|seed``: the commands that manage what is stored."""
+"""``scorer-studio scorers``: list, show, import, export, archive and duplicate scorers."""
 
 from __future__ import annotations
 
@@ -9,12 +9,9 @@ from typing import Annotated
 
 import typer
 
-from scorer_runtime.batch.cli_support import console, friendly, session, url
+from scorer_runtime.cli.support import console, friendly, session
 
 scorers_app = typer.Typer(help="List, show, import and export scorers.", no_args_is_help=True)
-datasets_app = typer.Typer(help="List, import and export datasets.", no_args_is_help=True)
-db_app = typer.Typer(help="Manage the database.", no_args_is_help=True)
-_DATA = Path("data")
 
 
 class ExportFormat(StrEnum):
@@ -23,13 +20,6 @@ class ExportFormat(StrEnum):
     python = "python"
     json = "json"
     yaml = "yaml"
-
-
-class DataFormat(StrEnum):
-    """Example file formats."""
-
-    csv = "csv"
-    jsonl = "jsonl"
 
 
 # -- scorers -----------------------------------------------------------------------------------
@@ -41,7 +31,7 @@ def scorers_list(
     all: bool = typer.Option(False, "--all", help="Include archived scorers."),
 ) -> None:
     """List the scorers and their latest version."""
-    from scorer_runtime.batch.report import scorers_table
+    from scorer_runtime.cli.report import scorers_table
     from scorer_runtime.store import latest_version_numbers, list_scorers
 
     with session() as opened:
@@ -60,7 +50,7 @@ def scorers_show(
     version: int | None = typer.Option(None, help="Version to show (default: the latest)."),
 ) -> None:
     """Show a scorer's versions and the spec of one of them."""
-    from scorer_runtime.batch.report import versions_table
+    from scorer_runtime.cli.report import versions_table
     from scorer_runtime.store import get_scorer, get_version, list_versions
 
     with session() as opened:
@@ -155,126 +145,3 @@ def scorers_duplicate(
         assert scorer.id is not None
         duplicate_scorer(opened, scorer_id=scorer.id, new_name=new_name)
     console().print(f"Scorer {new_name} created as a copy of {name}.")
-
-
-# -- datasets ----------------------------------------------------------------------------------
-
-
-@datasets_app.command("list")
-@friendly
-def datasets_list() -> None:
-    """List the datasets and their number of examples."""
-    from scorer_runtime.batch.report import datasets_table
-    from scorer_runtime.store import example_counts, list_datasets
-
-    with session() as opened:
-        datasets = list_datasets(opened)
-        counts = example_counts(opened)
-    if not datasets:
-        console().print("No datasets yet. Import one with: scorer-studio datasets import FILE")
-        return
-    console().print(datasets_table(datasets, counts))
-
-
-@datasets_app.command("import")
-@friendly
-def datasets_import(
-    file: Annotated[Path, typer.Argument(help="A CSV (with a header) or JSONL file of examples.")],
-    name: str | None = typer.Option(None, help="Dataset name (default: the file name)."),
-    map: Annotated[
-        list[str] | None,
-        typer.Option("--map", help="Field=column, e.g. --map input=question (repeatable)."),
-    ] = None,
-    skip_bad_rows: bool = typer.Option(
-        False, "--skip-bad-rows", help="Import the good rows and list the bad ones."
-    ),
-    append: bool = typer.Option(False, help="Add to an existing dataset of that name."),
-    format: Annotated[
-        DataFormat | None, typer.Option("--format", help="Default: from the name.")
-    ] = None,
-) -> None:
-    """Import examples; every bad row is reported with its line, and nothing is imported
-    unless --skip-bad-rows."""
-    from scorer_runtime.batch import import_examples, parse_mapping
-
-    mapping = parse_mapping(map or [])
-    with session(write=True) as opened:
-        result = import_examples(
-            opened,
-            path=file,
-            dataset_name=name,
-            mapping=mapping,
-            skip_bad_rows=skip_bad_rows,
-            append=append,
-            format=format.value if format else None,
-        )
-    out = console()
-    out.print(f"Imported {result.imported} examples into dataset {result.dataset_name}.")
-    if result.skipped:
-        out.print(f"Skipped {len(result.skipped)} bad rows:")
-        for issue in result.skipped:
-            out.print(f"  {issue}", markup=False)
-
-
-@datasets_app.command("export")
-@friendly
-def datasets_export(
-    name: Annotated[str, typer.Argument(help="Name of the dataset.")],
-    file: Annotated[Path, typer.Argument(help="Where to write (.csv or .jsonl).")],
-    format: Annotated[
-        DataFormat | None, typer.Option("--format", help="Default: from the name.")
-    ] = None,
-) -> None:
-    """Export a dataset's examples to CSV or JSONL."""
-    from scorer_runtime.batch import export_examples
-    from scorer_runtime.store import get_dataset
-
-    with session() as opened:
-        dataset = get_dataset(opened, name=name)
-        assert dataset.id is not None
-        count = export_examples(
-            opened, dataset_id=dataset.id, path=file, format=format.value if format else None
-        )
-    console().print(f"Wrote {count} examples of {name} to {file}.")
-
-
-# -- database ----------------------------------------------------------------------------------
-
-
-@db_app.command("upgrade")
-@friendly
-def db_upgrade() -> None:
-    """Bring the database schema to the newest revision (also done on every start)."""
-    from scorer_runtime.store import current_revision, describe_url, make_engine, upgrade
-
-    engine = make_engine(url())
-    try:
-        before = current_revision(engine)
-        after = upgrade(engine)
-    finally:
-        engine.dispose()
-    change = "already up to date" if before == after else f"upgraded from {before or 'empty'}"
-    console().print(f"Database {describe_url(url())}: {change} (revision {after}).")
-
-
-@friendly
-def seed(
-    data_dir: Annotated[
-        Path, typer.Option(help="Folder with scorers/, datasets/ and traces/.")
-    ] = _DATA,
-) -> None:
-    """Load the demo scorers, datasets and agent traces, if the database has none yet."""
-    from scorer_runtime.batch.stored import seed_demo_data
-
-    with session(write=True) as opened:
-        result = seed_demo_data(opened, data_dir=data_dir)
-    if result.skipped_reason:
-        console().print(f"Nothing to seed: {result.skipped_reason}.")
-        return
-    parts = [
-        f"{len(result.scorers)} scorers ({', '.join(result.scorers) or 'none'})",
-        f"{len(result.datasets)} datasets ({', '.join(result.datasets) or 'none'})",
-    ]
-    if result.traces:
-        parts.append(f"{result.traces} agent traces")
-    console().print(f"Seeded {', '.join(parts[:-1])} and {parts[-1]}.")
