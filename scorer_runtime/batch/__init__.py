@@ -4,8 +4,8 @@
 concurrency, store one outcome per example as results complete, can be cancelled from any
 process, and resume where a crash or cancel stopped them; a big run of a judge scorer is
 spread over worker processes (:class:`WorkerPool`), built from a :class:`ScorerSource`.
-``import_examples`` and ``export_examples`` move examples between the store and CSV/JSONL
-files.
+Example files live in :mod:`scorer_runtime.datasets`, the command line in
+:mod:`scorer_runtime.cli`.
 
 Names load on first use, so importing the package (or the CLI that uses it) stays cheap;
 using it loads SQLAlchemy through the store, which is why the runtime core never imports it.
@@ -18,24 +18,6 @@ from typing import TYPE_CHECKING
 from scorer_runtime._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from scorer_runtime.batch.datasets_io import (
-        ImportResult,
-        export_examples,
-        import_examples,
-        iter_dataset,
-        write_examples,
-    )
-    from scorer_runtime.batch.importing import (
-        REQUIRED_FIELDS,
-        FileFormat,
-        ImportFailure,
-        ImportIssue,
-        ParsedExamples,
-        detect_format,
-        parse_examples,
-        parse_mapping,
-        read_text,
-    )
     from scorer_runtime.batch.outcome import (
         ExampleInput,
         ExampleScore,
@@ -77,24 +59,6 @@ if TYPE_CHECKING:
     )
 
 _MODULES = {
-    "datasets_io": (
-        "ImportResult",
-        "export_examples",
-        "import_examples",
-        "iter_dataset",
-        "write_examples",
-    ),
-    "importing": (
-        "REQUIRED_FIELDS",
-        "FileFormat",
-        "ImportFailure",
-        "ImportIssue",
-        "ParsedExamples",
-        "detect_format",
-        "parse_examples",
-        "parse_mapping",
-        "read_text",
-    ),
     "outcome": ("ExampleInput", "ExampleScore", "outcome_of_error", "score_example"),
     "pool": ("WorkerCrashError", "WorkerError", "WorkerPool"),
     "runner": ("BatchProgress", "BatchRunner", "ProgressCallback", "run_batch"),
@@ -132,7 +96,6 @@ _MODULES = {
 }
 
 __all__ = [
-    "REQUIRED_FIELDS",
     "SHARD_MIN_EXAMPLES",
     "BatchProgress",
     "BatchRunner",
@@ -140,11 +103,6 @@ __all__ = [
     "CostWords",
     "ExampleInput",
     "ExampleScore",
-    "FileFormat",
-    "ImportFailure",
-    "ImportIssue",
-    "ImportResult",
-    "ParsedExamples",
     "ProgressCallback",
     "ScorerSource",
     "SeedResult",
@@ -158,19 +116,12 @@ __all__ = [
     "compile_version",
     "cost_words",
     "describe_cost",
-    "detect_format",
-    "export_examples",
     "format_dollars",
-    "import_examples",
     "import_spec_file",
-    "iter_dataset",
     "judge_profiles",
     "load_stored_spec",
     "outcome_of_error",
-    "parse_examples",
-    "parse_mapping",
     "plan_trace_scoring",
-    "read_text",
     "run_batch",
     "score_example",
     "score_stored_traces",
@@ -182,7 +133,6 @@ __all__ = [
     "summarize_run",
     "trace_score",
     "trace_score_row",
-    "write_examples",
 ]
 
 

@@ -162,7 +162,7 @@ def seed_demo_data(session: Session, *, data_dir: Path) -> SeedResult:
     Does nothing when the database already holds a scorer or a dataset, so it is safe to
     call on every start. A bad demo file fails the whole seed (nothing written).
     """
-    from scorer_runtime.batch.datasets_io import import_examples
+    from scorer_runtime.datasets.files import import_examples
     from scorer_runtime.store import save_traces
     from scorer_runtime.traces import load_traces
 

@@ -58,7 +58,7 @@ def datasets_import(
 ) -> None:
     """Import examples; every bad row is reported with its line, and nothing is imported
     unless --skip-bad-rows."""
-    from scorer_runtime.batch import import_examples, parse_mapping
+    from scorer_runtime.datasets import import_examples, parse_mapping
 
     mapping = parse_mapping(map or [])
     with session(write=True) as opened:
@@ -89,7 +89,7 @@ def datasets_export(
     ] = None,
 ) -> None:
     """Export a dataset's examples to CSV or JSONL."""
-    from scorer_runtime.batch import export_examples
+    from scorer_runtime.datasets import export_examples
     from scorer_runtime.store import get_dataset
 
     with session() as opened:

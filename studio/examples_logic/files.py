@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from scorer_runtime.batch import (
+from scorer_runtime.datasets import (
     FileFormat,
     ImportFailure,
     ImportIssue,
@@ -29,7 +29,7 @@ from scorer_runtime.batch import (
     parse_examples,
     write_examples,
 )
-from scorer_runtime.batch.cells import format_cell
+from scorer_runtime.datasets.cells import format_cell
 from scorer_runtime.store import EXAMPLE_FIELDS, Session
 from scorer_runtime.store.datasets import dataset_names
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from sqlmodel import Session
 
-from scorer_runtime.batch import ImportFailure
+from scorer_runtime.datasets import ImportFailure
 from scorer_runtime.store import (
     ExampleData,
     add_examples,
