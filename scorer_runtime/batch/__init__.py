@@ -1,11 +1,12 @@
-"""Batch runs of a scorer over a dataset, and importing/exporting examples.
+"""The run engine: batch runs of a scorer over a dataset, in this process or in workers.
 
 ``run_batch`` / :class:`BatchRunner` score every example of a dataset with bounded
 concurrency, store one outcome per example as results complete, can be cancelled from any
 process, and resume where a crash or cancel stopped them; a big run of a judge scorer is
 spread over worker processes (:class:`WorkerPool`), built from a :class:`ScorerSource`.
-Example files live in :mod:`scorer_runtime.datasets`, the command line in
-:mod:`scorer_runtime.cli`.
+``launch_run`` starts a run as a detached ``scorer-studio run`` process; ``launcher`` and
+``runner_is_gone`` tell whether the process of a run still lives. Example files live in
+:mod:`scorer_runtime.datasets`, the command line in :mod:`scorer_runtime.cli`.
 
 Names load on first use, so importing the package (or the CLI that uses it) stays cheap;
 using it loads SQLAlchemy through the store, which is why the runtime core never imports it.
@@ -18,6 +19,15 @@ from typing import TYPE_CHECKING
 from scorer_runtime._lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from scorer_runtime.batch.launch import (
+        Launcher,
+        launch_error,
+        launch_run,
+        launcher,
+        log_tail,
+        runner_is_gone,
+        stop_launcher,
+    )
     from scorer_runtime.batch.outcome import (
         ExampleInput,
         ExampleScore,
@@ -59,6 +69,15 @@ if TYPE_CHECKING:
     )
 
 _MODULES = {
+    "launch": (
+        "Launcher",
+        "launch_error",
+        "launch_run",
+        "launcher",
+        "log_tail",
+        "runner_is_gone",
+        "stop_launcher",
+    ),
     "outcome": ("ExampleInput", "ExampleScore", "outcome_of_error", "score_example"),
     "pool": ("WorkerCrashError", "WorkerError", "WorkerPool"),
     "runner": ("BatchProgress", "BatchRunner", "ProgressCallback", "run_batch"),
@@ -103,6 +122,7 @@ __all__ = [
     "CostWords",
     "ExampleInput",
     "ExampleScore",
+    "Launcher",
     "ProgressCallback",
     "ScorerSource",
     "SeedResult",
@@ -119,15 +139,21 @@ __all__ = [
     "format_dollars",
     "import_spec_file",
     "judge_profiles",
+    "launch_error",
+    "launch_run",
+    "launcher",
     "load_stored_spec",
+    "log_tail",
     "outcome_of_error",
     "plan_trace_scoring",
     "run_batch",
+    "runner_is_gone",
     "score_example",
     "score_stored_traces",
     "scorer_source",
     "seed_demo_data",
     "spec_as_data",
+    "stop_launcher",
     "store_trace_outcomes",
     "stored_outcome",
     "summarize_run",

@@ -8,6 +8,7 @@ from typing import Literal
 
 import streamlit as st
 
+from scorer_runtime.batch.launch import launcher
 from scorer_runtime.store import database_url
 from scorer_runtime.store.runs import RunLine
 from studio import state
@@ -20,7 +21,6 @@ from studio.runs_logic import (
     RunPhase,
     format_duration,
     format_when,
-    launcher,
     run_phase,
 )
 

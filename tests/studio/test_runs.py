@@ -12,6 +12,7 @@ import signal
 from pathlib import Path
 
 from scorer_runtime.batch import summarize_run
+from scorer_runtime.batch.launch import launcher
 from scorer_runtime.store import (
     ScoreFilter,
     count_examples,
@@ -27,7 +28,6 @@ from scorer_runtime.store import (
     session_scope,
 )
 from studio.components.common import format_score
-from studio.runs_logic import launcher
 
 from . import test_runs_helpers as helpers
 from .test_runs_helpers import (
