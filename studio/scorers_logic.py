@@ -7,7 +7,6 @@ take, what archiving keeps in words, the demo scorers and the versions to compar
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from datetime import datetime
@@ -19,7 +18,6 @@ from scorer_runtime.store.scorers import (
     free_scorer_name,
     scorer_counts,
     scorer_name_taken,
-    scorer_names,
 )
 
 DEMO_DATA_DIR = Path(__file__).resolve().parents[1] / "data"
@@ -89,25 +87,6 @@ def suggest_id(text: str) -> str:
 def copy_name(session: Session, name: str) -> str:
     """A free name for a copy of ``name``: ``name-copy``, then ``name-copy-2``, ..."""
     return free_scorer_name(session, base=suggest_id(f"{name}-copy") or "scorer-copy")
-
-
-def load_demo_scorers(session: Session, *, data_dir: Path = DEMO_DATA_DIR) -> list[str]:
-    """Save the demo scorers whose names are free; returns the names saved.
-
-    Unlike seeding, this works when the database already holds datasets or other scorers,
-    and never adds a version to a scorer that exists (it may have been changed on purpose).
-    """
-    from scorer_runtime.batch import import_spec_file
-
-    taken = set(scorer_names(session, include_archived=True).values())
-    saved = []
-    for path in sorted((data_dir / "scorers").glob("*.json")):
-        name = json.loads(path.read_text(encoding="utf-8")).get("id")
-        if name in taken:
-            continue
-        import_spec_file(session, path=path, note="demo scorer")
-        saved.append(str(name))
-    return saved
 
 
 @dataclass(frozen=True, slots=True)

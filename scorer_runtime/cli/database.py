@@ -39,10 +39,10 @@ def seed(
     ] = _DATA,
 ) -> None:
     """Load the demo scorers, datasets and agent traces, if the database has none yet."""
-    from scorer_runtime.batch.stored import seed_demo_data
+    from scorer_runtime.stored import load_demo
 
     with session(write=True) as opened:
-        result = seed_demo_data(opened, data_dir=data_dir)
+        result = load_demo(opened, data_dir=data_dir, only_into_empty=True)
     if result.skipped_reason:
         console().print(f"Nothing to seed: {result.skipped_reason}.")
         return

@@ -44,9 +44,9 @@ def run(
 ) -> None:
     """Score every example of DATASET with SCORER and print the summary."""
     from scorer_runtime.batch import BatchRunner
-    from scorer_runtime.batch.stored import check_judges, scorer_source
     from scorer_runtime.cli.report import summary_table
     from scorer_runtime.store import session_scope
+    from scorer_runtime.stored import check_judges, scorer_source
 
     made = engine()
     with session_scope(made) as opened:

@@ -7,10 +7,11 @@ import streamlit as st
 
 from scorer_runtime.store import StoreError, archive_dataset, create_dataset
 from scorer_runtime.store.datasets import DatasetRow, update_dataset
+from scorer_runtime.stored import load_demo
 from studio import services, state
 from studio.components import examples_data
 from studio.components.common import empty_state, show_error
-from studio.examples_logic import load_demo_datasets
+from studio.examples_logic import DEMO_DATA_DIR
 
 TAB_KEY = "examples-tab"
 TABS = ("Examples", "Import a file", "Export", "Settings")
@@ -30,7 +31,7 @@ def open_import() -> None:
 def _load_demo() -> None:
     try:
         with services.writing() as session:
-            loaded = load_demo_datasets(session)
+            loaded = load_demo(session, data_dir=DEMO_DATA_DIR, parts=("datasets",)).datasets
     except Exception as error:  # shown on the page, never a traceback
         state.flash(f"The demo datasets could not be loaded: {error}", icon=":material/error:")
         return

@@ -37,11 +37,11 @@ def cached_key_names(db: str) -> dict[str, list[str]]:
 
 def load_demo_data() -> None:
     """Load the demo scorers and datasets into an empty database, and say what was loaded."""
-    from scorer_runtime.batch import seed_demo_data
+    from scorer_runtime.stored import load_demo
 
     try:
         with services.writing() as session:
-            result = seed_demo_data(session, data_dir=DEMO_DATA_DIR)
+            result = load_demo(session, data_dir=DEMO_DATA_DIR, only_into_empty=True)
     except Exception as error:  # shown in plain words; nothing was written
         show_error(error)
         return

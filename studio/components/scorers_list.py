@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import streamlit as st
 
+from scorer_runtime import stored
 from scorer_runtime.store import database_url
 from scorer_runtime.store.scorer_list import ScorerLine, ScorerPage, scorer_page
 from studio import services, state
 from studio.components.common import RUN_STATUS_LABELS, empty_state, format_score, show_error
 from studio.components.scorers_actions import render_actions, render_pending
 from studio.components.scorers_versions import render_versions
-from studio.scorers_logic import load_demo_scorers
+from studio.scorers_logic import DEMO_DATA_DIR
 
 SEARCH_KEY = "scorers.search"
 ARCHIVED_KEY = "scorers.show_archived"
@@ -50,7 +51,7 @@ def load_demo() -> None:
     """Save the demo scorers whose names are free, and say how many."""
     try:
         with services.writing() as session:
-            saved = load_demo_scorers(session)
+            saved = stored.load_demo(session, data_dir=DEMO_DATA_DIR, parts=("scorers",)).scorers
     except Exception as error:  # shown in plain words; nothing was written
         show_error(error)
         return

@@ -25,7 +25,6 @@ from studio.examples_logic.files import (
     file_format,
     guess_mapping,
     import_upload,
-    load_demo_datasets,
     preview_file,
 )
 from studio.examples_logic.grid import (
@@ -69,7 +68,6 @@ __all__ = [
     "file_format",
     "guess_mapping",
     "import_upload",
-    "load_demo_datasets",
     "preview_file",
     "read_cell",
     "row_of",

@@ -31,7 +31,6 @@ from scorer_runtime.datasets import (
 )
 from scorer_runtime.datasets.cells import format_cell
 from scorer_runtime.store import EXAMPLE_FIELDS, Session
-from scorer_runtime.store.datasets import dataset_names
 
 DEMO_DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 """The repository's ``data/`` folder, holding the demo datasets."""
@@ -195,13 +194,3 @@ def export_file_name(dataset_name: str, format: FileFormat) -> str:
     """A safe file name for a dataset's export: ``customer_support.jsonl``."""
     stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", dataset_name).strip("._") or "dataset"
     return f"{stem}.{format}"
-
-
-def load_demo_datasets(session: Session, *, data_dir: Path = DEMO_DATA_DIR) -> list[str]:
-    """Import the demo datasets whose names are not taken yet; returns the names loaded."""
-    taken = dataset_names(session)
-    loaded = []
-    for path in sorted((data_dir / "datasets").glob("*.jsonl")):
-        if path.stem not in taken:
-            loaded.append(import_examples(session, path=path).dataset_name)
-    return loaded
