@@ -39,11 +39,7 @@ if TYPE_CHECKING:
     from scorer_runtime.batch.sharding import SHARD_MIN_EXAMPLES, choose_processes
     from scorer_runtime.batch.summary import (
         BatchSummary,
-        CostWords,
         Verdict,
-        cost_words,
-        describe_cost,
-        format_dollars,
         summarize_run,
     )
     from scorer_runtime.batch.trace_scoring import (
@@ -72,11 +68,7 @@ _MODULES = {
     "sharding": ("SHARD_MIN_EXAMPLES", "choose_processes"),
     "summary": (
         "BatchSummary",
-        "CostWords",
         "Verdict",
-        "cost_words",
-        "describe_cost",
-        "format_dollars",
         "summarize_run",
     ),
     "trace_scoring": (
@@ -95,7 +87,6 @@ __all__ = [
     "BatchProgress",
     "BatchRunner",
     "BatchSummary",
-    "CostWords",
     "ExampleInput",
     "ExampleScore",
     "Launcher",
@@ -106,9 +97,6 @@ __all__ = [
     "WorkerError",
     "WorkerPool",
     "choose_processes",
-    "cost_words",
-    "describe_cost",
-    "format_dollars",
     "launch_error",
     "launch_run",
     "launcher",

@@ -130,7 +130,7 @@ def _prepare_run(
 def _run_with_progress(runner: BatchRunner, out: Console) -> BatchSummary:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-    from scorer_runtime.batch.summary import describe_cost
+    from scorer_runtime.money import describe_cost
 
     columns = (
         TextColumn("{task.description}"),

@@ -12,7 +12,7 @@ import asyncio
 import time
 
 from scorer_runtime.batch import BatchRunner, run_batch, summarize_run
-from scorer_runtime.batch.summary import cost_words, format_dollars
+from scorer_runtime.money import cost_words, format_dollars
 from scorer_runtime.store import (
     create_run,
     get_run,
