@@ -13,6 +13,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from scorer_runtime.names import id_from_name
 from scorer_runtime.store import Session, list_versions
 from scorer_runtime.store.scorers import (
     free_scorer_name,
@@ -71,22 +72,16 @@ def scorer_name_problem(session: Session, name: str) -> str | None:
     if not is_scorer_id(name):
         return (
             "Use letters, digits, - _ and . only, starting with a letter or digit "
-            f"(for example “{suggest_id(name) or 'my-scorer'}”)."
+            f"(for example “{id_from_name(name) or 'my-scorer'}”)."
         )
     if scorer_name_taken(session, name=name):
         return f"A scorer named “{name}” already exists; choose another name."
     return None
 
 
-def suggest_id(text: str) -> str:
-    """``text`` made into a valid scorer id: "Tone check (v2)" -> "tone-check-v2"."""
-    slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", text.strip().lower()).strip("-._")
-    return slug[:100]
-
-
 def copy_name(session: Session, name: str) -> str:
     """A free name for a copy of ``name``: ``name-copy``, then ``name-copy-2``, ..."""
-    return free_scorer_name(session, base=suggest_id(f"{name}-copy") or "scorer-copy")
+    return free_scorer_name(session, base=id_from_name(f"{name}-copy") or "scorer-copy")
 
 
 @dataclass(frozen=True, slots=True)

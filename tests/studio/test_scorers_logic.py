@@ -5,6 +5,7 @@ The list's search and pages are tested with the store (tests/store/test_scorer_l
 
 from __future__ import annotations
 
+from scorer_runtime.names import id_from_name
 from scorer_runtime.store import (
     add_scores,
     create_dataset,
@@ -19,7 +20,6 @@ from studio.scorers_logic import (
     archive_impact,
     copy_name,
     scorer_name_problem,
-    suggest_id,
 )
 
 
@@ -86,7 +86,7 @@ def test_names_for_new_scorers(studio_db):
         assert "letters, digits" in scorer_name_problem(session, "my tone!")
         assert scorer_name_problem(session, "  ") == "Give the scorer a name."
         assert scorer_name_problem(session, "tone-v2") is None
-    assert suggest_id("Tone check (v2)") == "tone-check-v2"
+    assert id_from_name("Tone check (v2)") == "tone-check-v2"
 
 
 def test_spec_changes_match_steps_by_name_not_position():
