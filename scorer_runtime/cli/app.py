@@ -38,8 +38,6 @@ app.add_typer(datasets_app, name="datasets")
 app.add_typer(traces_app, name="traces")
 app.add_typer(db_app, name="db")
 app.command("seed")(seed)
-app.command("run")(run)
-app.command("history")(history)
 
 
 @contextmanager
@@ -84,6 +82,11 @@ def ui(
         typer.echo(f"Scorer Studio on http://{address}:{port}")
         # The command is built from our own path and validated options, never from user text.
         raise typer.Exit(subprocess.call(command, env=env))  # noqa: S603
+
+
+# Registered after ui, so --help lists the commands in the order they always had.
+app.command("run")(run)
+app.command("history")(history)
 
 
 def _streamlit_command(app_file: Path, *, address: str, port: int, headless: bool) -> list[str]:
