@@ -28,7 +28,7 @@ from typing import Any
 from bench_judge import fake_server
 from common import Figure, print_table
 
-from scorer_runtime.batch import ScorerSource, WorkerPool, run_batch, scorer_source
+from scorer_runtime.batch import WorkerPool, run_batch
 from scorer_runtime.store import (
     ExampleData,
     add_examples,
@@ -38,6 +38,7 @@ from scorer_runtime.store import (
     save_scorer_version,
     session_scope,
 )
+from scorer_runtime.stored import ScorerSource, scorer_source
 
 LATENCY_S = 0.05
 KEY_ENV = "SCORER_BENCH_JUDGE_KEY"

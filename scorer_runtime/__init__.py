@@ -51,8 +51,10 @@ from scorer_runtime.results import (
 from scorer_runtime.run import ScorerRun, StepResults
 from scorer_runtime.scorer import Scorer, create_scorer
 from scorer_runtime.steps import PromptStep
+from scorer_runtime.types import STEP_ORDER, StepName
 
 __all__ = [
+    "STEP_ORDER",
     "AgentMessage",
     "AgentRunInput",
     "ErrorKind",
@@ -72,6 +74,7 @@ __all__ = [
     "ScorerDefinitionError",
     "ScorerRun",
     "ScorerRunError",
+    "StepName",
     "StepResults",
     "StreamErrorRetryProcessor",
     "TruncateInput",

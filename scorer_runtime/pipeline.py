@@ -13,16 +13,11 @@ from scorer_runtime.judge.execute import JudgeRequest, execute
 from scorer_runtime.results import NotScorable, NotScorableResult, ScoreResult
 from scorer_runtime.run import ScorerRun, StepResults
 from scorer_runtime.steps import BoundStep
+from scorer_runtime.types import STEP_PROMPT_FIELD
 
 if TYPE_CHECKING:
     from scorer_runtime.scorer import Scorer
 
-_PROMPT_FIELD: dict[StepName, str] = {
-    "preprocess": "preprocess_prompt",
-    "analyze": "analyze_prompt",
-    "generate_score": "generate_score_prompt",
-    "generate_reason": "generate_reason_prompt",
-}
 _EMPTY = StepResults()
 
 
@@ -98,7 +93,7 @@ class Pipeline:
         prompt = await self._resolve(step.call(values))
         if not isinstance(prompt, str):
             raise StepError(f"create_prompt must return text, not {type(prompt).__name__}")
-        setattr(result, _PROMPT_FIELD[step.name], prompt)
+        setattr(result, STEP_PROMPT_FIELD[step.name], prompt)
         assert step.prompt is not None
         judge = (self.scorer.judge or Judge()).override(step.prompt.judge)
         try:

@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
+from scorer_runtime.types import STEP_RESULT_FIELD
+
 InputT = TypeVar("InputT")
 OutputT = TypeVar("OutputT")
 # The run is read-only, so it is covariant in its shapes (a step typed for a wider shape fits).
@@ -71,8 +73,4 @@ class StepResults:
     """The score, seen only by generate_reason."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "preprocess_step_result": self.preprocess_step_result,
-            "analyze_step_result": self.analyze_step_result,
-            "generate_score_step_result": self.generate_score_step_result,
-        }
+        return {name: getattr(self, name) for name in STEP_RESULT_FIELD.values()}

@@ -14,12 +14,12 @@ from typing import Any, Generic, Literal
 
 from pydantic import BaseModel
 
-from scorer_runtime.errors import ScorerDefinitionError, StepName
+from scorer_runtime.errors import ScorerDefinitionError
 from scorer_runtime.judge.config import Judge
 from scorer_runtime.judge.structured import SCORE_SCHEMA, StructuredOutput
 from scorer_runtime.run import InputT, OutputT
-
-STEP_ORDER: tuple[StepName, ...] = ("preprocess", "analyze", "generate_score", "generate_reason")
+from scorer_runtime.types import DATA_STEPS, StepName
+from scorer_runtime.types import STEP_ORDER as STEP_ORDER  # re-exported for older imports
 
 _STEP_KWARGS: dict[StepName, frozenset[str]] = {
     "preprocess": frozenset({"run", "results"}),
@@ -50,7 +50,7 @@ class PromptStep(Generic[InputT, OutputT]):
 
 
 @dataclass(frozen=True, slots=True)
-class Call:
+class PreparedCallable:
     """A callable with the keyword arguments it accepts, worked out once."""
 
     fn: Callable[..., Any]
@@ -67,25 +67,25 @@ class BoundStep:
 
     name: StepName
     kind: Literal["function", "prompt"]
-    call: Call
+    call: PreparedCallable
     """The function step, or the prompt step's ``create_prompt``."""
     prompt: PromptStep[Any, Any] | None = None
     output: StructuredOutput | None = None
-    calculate_score: Call | None = None
+    calculate_score: PreparedCallable | None = None
 
     @property
     def is_async(self) -> bool:
         return self.kind == "prompt" or self.call.is_async
 
 
-def prepare_call(fn: Callable[..., Any], allowed: frozenset[str], *, what: str) -> Call:
+def prepare_call(fn: Callable[..., Any], allowed: frozenset[str], *, what: str) -> PreparedCallable:
     """Read ``fn``'s signature: which of ``allowed`` it takes; reject what it cannot be given."""
     if not callable(fn):
         raise ScorerDefinitionError(f"{what} must be callable, not {type(fn).__name__}")
     try:
         params = inspect.signature(fn).parameters.values()
     except (TypeError, ValueError):  # some builtins have no signature: give them everything
-        return Call(fn, allowed, _is_async(fn))
+        return PreparedCallable(fn, allowed, _is_async(fn))
     accepts: set[str] = set()
     for p in params:
         if p.kind is p.VAR_KEYWORD:
@@ -100,7 +100,7 @@ def prepare_call(fn: Callable[..., Any], allowed: frozenset[str], *, what: str) 
                 f"only {', '.join(sorted(allowed))} as keyword arguments. Rename the "
                 "parameter, give it a default, or use **kwargs."
             )
-    return Call(fn, frozenset(accepts), _is_async(fn))
+    return PreparedCallable(fn, frozenset(accepts), _is_async(fn))
 
 
 def _is_async(fn: Callable[..., Any]) -> bool:
@@ -130,7 +130,7 @@ def _bind_prompt_step(
     create = prepare_call(step.create_prompt, allowed, what=f"the {name} step's create_prompt")
     schema = step.output_schema
     calculate = None
-    if name in ("preprocess", "analyze") and schema is None:
+    if name in DATA_STEPS and schema is None:
         raise ScorerDefinitionError(
             f"the {name} prompt step needs an output_schema (a pydantic model or JSON Schema) "
             "describing the judge's answer"

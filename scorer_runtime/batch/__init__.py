@@ -1,11 +1,12 @@
-"""Batch runs of a scorer over a dataset, and importing/exporting examples.
+"""The run engine: batch runs of a scorer over a dataset, in this process or in workers.
 
 ``run_batch`` / :class:`BatchRunner` score every example of a dataset with bounded
 concurrency, store one outcome per example as results complete, can be cancelled from any
 process, and resume where a crash or cancel stopped them; a big run of a judge scorer is
 spread over worker processes (:class:`WorkerPool`), built from a :class:`ScorerSource`.
-``import_examples`` and ``export_examples`` move examples between the store and CSV/JSONL
-files.
+``launch_run`` starts a run as a detached ``scorer-studio run`` process; ``launcher`` and
+``runner_is_gone`` tell whether the process of a run still lives. Example files live in
+:mod:`scorer_runtime.datasets`, the command line in :mod:`scorer_runtime.cli`.
 
 Names load on first use, so importing the package (or the CLI that uses it) stays cheap;
 using it loads SQLAlchemy through the store, which is why the runtime core never imports it.
@@ -18,23 +19,14 @@ from typing import TYPE_CHECKING
 from scorer_runtime._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from scorer_runtime.batch.datasets_io import (
-        ImportResult,
-        export_examples,
-        import_examples,
-        iter_dataset,
-        write_examples,
-    )
-    from scorer_runtime.batch.importing import (
-        REQUIRED_FIELDS,
-        FileFormat,
-        ImportFailure,
-        ImportIssue,
-        ParsedExamples,
-        detect_format,
-        parse_examples,
-        parse_mapping,
-        read_text,
+    from scorer_runtime.batch.launch import (
+        Launcher,
+        launch_error,
+        launch_run,
+        launcher,
+        log_tail,
+        runner_is_gone,
+        stop_launcher,
     )
     from scorer_runtime.batch.outcome import (
         ExampleInput,
@@ -45,25 +37,9 @@ if TYPE_CHECKING:
     from scorer_runtime.batch.pool import WorkerCrashError, WorkerError, WorkerPool
     from scorer_runtime.batch.runner import BatchProgress, BatchRunner, ProgressCallback, run_batch
     from scorer_runtime.batch.sharding import SHARD_MIN_EXAMPLES, choose_processes
-    from scorer_runtime.batch.stored import (
-        ScorerSource,
-        SeedResult,
-        check_judges,
-        compile_version,
-        import_spec_file,
-        judge_profiles,
-        load_stored_spec,
-        scorer_source,
-        seed_demo_data,
-        spec_as_data,
-    )
     from scorer_runtime.batch.summary import (
         BatchSummary,
-        CostWords,
         Verdict,
-        cost_words,
-        describe_cost,
-        format_dollars,
         summarize_run,
     )
     from scorer_runtime.batch.trace_scoring import (
@@ -77,47 +53,22 @@ if TYPE_CHECKING:
     )
 
 _MODULES = {
-    "datasets_io": (
-        "ImportResult",
-        "export_examples",
-        "import_examples",
-        "iter_dataset",
-        "write_examples",
-    ),
-    "importing": (
-        "REQUIRED_FIELDS",
-        "FileFormat",
-        "ImportFailure",
-        "ImportIssue",
-        "ParsedExamples",
-        "detect_format",
-        "parse_examples",
-        "parse_mapping",
-        "read_text",
+    "launch": (
+        "Launcher",
+        "launch_error",
+        "launch_run",
+        "launcher",
+        "log_tail",
+        "runner_is_gone",
+        "stop_launcher",
     ),
     "outcome": ("ExampleInput", "ExampleScore", "outcome_of_error", "score_example"),
     "pool": ("WorkerCrashError", "WorkerError", "WorkerPool"),
     "runner": ("BatchProgress", "BatchRunner", "ProgressCallback", "run_batch"),
     "sharding": ("SHARD_MIN_EXAMPLES", "choose_processes"),
-    "stored": (
-        "ScorerSource",
-        "SeedResult",
-        "check_judges",
-        "compile_version",
-        "import_spec_file",
-        "judge_profiles",
-        "load_stored_spec",
-        "scorer_source",
-        "seed_demo_data",
-        "spec_as_data",
-    ),
     "summary": (
         "BatchSummary",
-        "CostWords",
         "Verdict",
-        "cost_words",
-        "describe_cost",
-        "format_dollars",
         "summarize_run",
     ),
     "trace_scoring": (
@@ -132,57 +83,36 @@ _MODULES = {
 }
 
 __all__ = [
-    "REQUIRED_FIELDS",
     "SHARD_MIN_EXAMPLES",
     "BatchProgress",
     "BatchRunner",
     "BatchSummary",
-    "CostWords",
     "ExampleInput",
     "ExampleScore",
-    "FileFormat",
-    "ImportFailure",
-    "ImportIssue",
-    "ImportResult",
-    "ParsedExamples",
+    "Launcher",
     "ProgressCallback",
-    "ScorerSource",
-    "SeedResult",
     "TraceSelectionPlan",
     "Verdict",
     "WorkerCrashError",
     "WorkerError",
     "WorkerPool",
-    "check_judges",
     "choose_processes",
-    "compile_version",
-    "cost_words",
-    "describe_cost",
-    "detect_format",
-    "export_examples",
-    "format_dollars",
-    "import_examples",
-    "import_spec_file",
-    "iter_dataset",
-    "judge_profiles",
-    "load_stored_spec",
+    "launch_error",
+    "launch_run",
+    "launcher",
+    "log_tail",
     "outcome_of_error",
-    "parse_examples",
-    "parse_mapping",
     "plan_trace_scoring",
-    "read_text",
     "run_batch",
+    "runner_is_gone",
     "score_example",
     "score_stored_traces",
-    "scorer_source",
-    "seed_demo_data",
-    "spec_as_data",
+    "stop_launcher",
     "store_trace_outcomes",
     "stored_outcome",
     "summarize_run",
     "trace_score",
     "trace_score_row",
-    "write_examples",
 ]
 
 

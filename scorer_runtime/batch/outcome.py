@@ -15,16 +15,10 @@ from scorer_runtime.errors import ErrorKind, ScorerRunError
 from scorer_runtime.results import ScoreResult
 from scorer_runtime.scorer import Scorer
 from scorer_runtime.store.canonical import jsonable
-from scorer_runtime.store.tables import Outcome
+from scorer_runtime.types import DATA_STEPS, STEP_PROMPT_FIELD, STEP_RESULT_FIELD, Outcome
 
 _PROVIDER_KINDS = frozenset(ErrorKind) - {ErrorKind.FORMAT}
-_STEP_RESULTS = ("preprocess_step_result", "analyze_step_result")
-_PROMPTS = (
-    ("preprocess", "preprocess_prompt"),
-    ("analyze", "analyze_prompt"),
-    ("generate_score", "generate_score_prompt"),
-    ("generate_reason", "generate_reason_prompt"),
-)
+_STEP_RESULTS = tuple(STEP_RESULT_FIELD[step] for step in DATA_STEPS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,7 +192,11 @@ def example_score(
         error=error,
         failed_step=failed_step,
         step_results=jsonable({name: getattr(result, name) for name in _STEP_RESULTS}),
-        prompts={step: p for step, name in _PROMPTS if (p := getattr(result, name)) is not None},
+        prompts={
+            step: p
+            for step, name in STEP_PROMPT_FIELD.items()
+            if (p := getattr(result, name)) is not None
+        },
         judge=jsonable({step: e.to_dict() for step, e in result.judge.items()}),
         attempts=attempts,
         latency_ms=latency_ms,

@@ -26,7 +26,6 @@ from sqlmodel import col, select
 from scorer_runtime.batch.outcome import ExampleInput, ExampleScore, score_example
 from scorer_runtime.batch.pool import WorkerPool
 from scorer_runtime.batch.sharding import check_processes, choose_processes
-from scorer_runtime.batch.stored import ScorerSource
 from scorer_runtime.batch.summary import BatchSummary, summarize_run
 from scorer_runtime.batch.writer import ResultWriter, RunCounters
 from scorer_runtime.scorer import Scorer
@@ -34,7 +33,9 @@ from scorer_runtime.store.aggregates import CostTotal, cost_total
 from scorer_runtime.store.engine import read_session, session_scope
 from scorer_runtime.store.runs import RunInfo, create_run, finish_run, run_counts, start_run
 from scorer_runtime.store.scores import ScoreFilter
-from scorer_runtime.store.tables import ExampleRecord, RunStatus, ScoreRecord
+from scorer_runtime.store.tables import ExampleRecord, ScoreRecord
+from scorer_runtime.stored import ScorerSource
+from scorer_runtime.types import RunStatus
 
 _CHUNK = 200
 
@@ -89,7 +90,7 @@ class BatchRunner:
     :func:`scorer_runtime.store.request_cancel`, or cancel the task awaiting :meth:`run`;
     either way the finished results are committed and the run is marked cancelled.
 
-    ``source`` (see :func:`~scorer_runtime.batch.stored.scorer_source`) is how worker
+    ``source`` (see :func:`~scorer_runtime.stored.scorer_source`) is how worker
     processes build the same scorer; with it, ``processes=None`` spreads a big run of a
     scorer with judge steps over one process per CPU core (see
     :func:`~scorer_runtime.batch.sharding.choose_processes`), ``processes=N`` forces N

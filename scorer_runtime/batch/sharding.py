@@ -11,8 +11,8 @@ import os
 from typing import Any
 
 from scorer_runtime.batch.pool import WorkerPool
-from scorer_runtime.batch.stored import ScorerSource
 from scorer_runtime.scorer import Scorer
+from scorer_runtime.stored import ScorerSource
 
 SHARD_MIN_EXAMPLES = 500
 """Fewer examples than this stay in one process: starting a worker (its model client

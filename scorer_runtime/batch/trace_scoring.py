@@ -145,8 +145,8 @@ def score_stored_traces(
     longer compiles; NotFoundError for a trace deleted meanwhile (what was scored before it
     stays stored). ``api_base`` points every judge at another OpenAI-compatible server.
     """
-    from scorer_runtime.batch.stored import check_judges, compile_version
     from scorer_runtime.store import get_traces, read_session, session_scope
+    from scorer_runtime.stored import check_judges, compile_version
     from scorer_runtime.traces import score_traces_sync
 
     version_id = version.id

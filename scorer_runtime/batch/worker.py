@@ -58,8 +58,8 @@ class _Worker:
                 task.cancel()
 
     def _start(self, message: dict[str, Any]) -> None:
-        from scorer_runtime.batch.stored import ScorerSource
         from scorer_runtime.store.canonical import canonical_json
+        from scorer_runtime.stored import ScorerSource
 
         key = canonical_json(message["source"])
         try:

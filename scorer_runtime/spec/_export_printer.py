@@ -14,15 +14,15 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
-from scorer_runtime.spec.compile import Call, Chain, Name
+from scorer_runtime.spec.compile import Chain, Name, PlanCall
 
 LINE_LENGTH = 100
 INDENT = 4
 
 
-def walk(node: Any) -> list[Call]:
+def walk(node: Any) -> list[PlanCall]:
     """Every call in a plan node, depth first (in the order the code mentions them)."""
-    if isinstance(node, Call):
+    if isinstance(node, PlanCall):
         found = [node]
         for child in (*node.args, *(value for _, value in node.kwargs)):
             found += walk(child)
@@ -47,7 +47,7 @@ class Printer:
 
     def flat(self, node: Any) -> str:
         """``node`` on one line."""
-        if isinstance(node, Call):
+        if isinstance(node, PlanCall):
             items = [self.flat(arg) for arg in node.args] + self._flat_kwargs(node)
             return f"{self.names[(node.module, node.name)]}({', '.join(items)})"
         if isinstance(node, Name):
@@ -62,7 +62,7 @@ class Printer:
             return "{" + ", ".join(pairs) + "}"
         return py_scalar(node)
 
-    def _flat_kwargs(self, call: Call) -> list[str]:
+    def _flat_kwargs(self, call: PlanCall) -> list[str]:
         if not _identifiers(call):
             return [f"**{self.flat(dict(call.kwargs))}"] if call.kwargs else []
         return [f"{key}={self.flat(value)}" for key, value in call.kwargs]
@@ -81,7 +81,7 @@ class Printer:
     def exploded(self, node: Any, indent: int, lead: str, trail: str) -> list[str]:
         """``node`` split over lines: one item per line, each with a trailing comma."""
         pad = " " * indent
-        if isinstance(node, Call) and (node.args or node.kwargs):
+        if isinstance(node, PlanCall) and (node.args or node.kwargs):
             name = self.names[(node.module, node.name)]
             items: list[tuple[str, Any]] = [("", arg) for arg in node.args]
             if _identifiers(node):
@@ -140,11 +140,11 @@ _SECRET_NAME = re.compile(r"(^|_)(pas+wo?r?d|pass(phrase)?|pwd|token|secrete?)($
 """Keyword names ruff's S106 (hard-coded password) looks at."""
 
 
-def _secret_kwargs(call: Call) -> bool:
+def _secret_kwargs(call: PlanCall) -> bool:
     return any(isinstance(v, str) and _SECRET_NAME.search(k) for k, v in call.kwargs)
 
 
-def _identifiers(call: Call) -> bool:
+def _identifiers(call: PlanCall) -> bool:
     return all(key.isidentifier() and not keyword.iskeyword(key) for key, _ in call.kwargs)
 
 

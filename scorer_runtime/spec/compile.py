@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True, slots=True)
-class Call:
+class PlanCall:
     """``name(*args, **kwargs)``, where ``name`` is ``func`` imported from ``module``.
 
     Arguments are plain data or other plan nodes. ``where`` is the spec path an error in
@@ -83,7 +83,7 @@ def evaluate(plan: Plan) -> Any:
 
 
 def _evaluate(node: Any, env: Mapping[str, Any]) -> Any:
-    if isinstance(node, Call):
+    if isinstance(node, PlanCall):
         args = [_evaluate(arg, env) for arg in node.args]
         kwargs = {key: _evaluate(value, env) for key, value in node.kwargs}
         try:
@@ -278,38 +278,40 @@ def scorer_plan(spec: ScorerSpec, registry: StepRegistry | None = None) -> Plan:
     return Plan(tuple(assignments), Chain(head, tuple(links)))
 
 
-def _call(func: Callable[..., Any], module: str, kwargs: list[tuple[str, Any]], where: str) -> Call:
-    return Call(func, module, func.__name__, (), tuple(kwargs), where)
+def _call(
+    func: Callable[..., Any], module: str, kwargs: list[tuple[str, Any]], where: str
+) -> PlanCall:
+    return PlanCall(func, module, func.__name__, (), tuple(kwargs), where)
 
 
-def _use_call(use: str, params: Mapping[str, Any], registry: StepRegistry, where: str) -> Call:
+def _use_call(use: str, params: Mapping[str, Any], registry: StepRegistry, where: str) -> PlanCall:
     entry = registry.get(use)
     module, name = entry.import_path
-    return Call(entry.factory, module, name, (), tuple(params.items()), f"{where}.with")
+    return PlanCall(entry.factory, module, name, (), tuple(params.items()), f"{where}.with")
 
 
-def _formula_call(expression: str, where: str) -> Call:
+def _formula_call(expression: str, where: str) -> PlanCall:
     from scorer_runtime.spec.formulas import formula
 
-    return Call(formula, _SPEC, "formula", (expression,), (), f"{where}.formula")
+    return PlanCall(formula, _SPEC, "formula", (expression,), (), f"{where}.formula")
 
 
-def _template_call(source: str, where: str) -> Call:
+def _template_call(source: str, where: str) -> PlanCall:
     from scorer_runtime.spec.templates import template
 
-    return Call(template, _SPEC, "template", (source,), (), where)
+    return PlanCall(template, _SPEC, "template", (source,), (), where)
 
 
-def _score_call(step: Any, registry: StepRegistry, where: str) -> Call:
+def _score_call(step: Any, registry: StepRegistry, where: str) -> PlanCall:
     calc, where = step.calculate_score, f"{where}.calculate_score"
     if isinstance(calc, FieldScoreSpec):
-        return Call(judge_field, _SPEC, "judge_field", (calc.field,), (), f"{where}.field")
+        return PlanCall(judge_field, _SPEC, "judge_field", (calc.field,), (), f"{where}.field")
     if isinstance(calc, FormulaScoreSpec):
         return _formula_call(calc.formula, where)
     return _use_call(calc.use, calc.with_, registry, where)
 
 
-def _filter_call(spec: ScorerSpec) -> Call:
+def _filter_call(spec: ScorerSpec) -> PlanCall:
     from scorer_runtime import filter_run
 
     assert spec.prepare is not None
@@ -328,7 +330,7 @@ _JUDGE_SETTINGS = (
 )
 
 
-def _judge_call(judge: JudgeSpec, scorer: JudgeSpec | None) -> Call:
+def _judge_call(judge: JudgeSpec, scorer: JudgeSpec | None) -> PlanCall:
     """``Judge(...)`` for a scorer's judge, or a step's (``scorer`` given): a step's judge
     sets only its own fields, and its processor lists (which replace the scorer's in the
     runtime) are built from the step's options where set, else the scorer's."""
@@ -351,7 +353,7 @@ def _judge_call(judge: JudgeSpec, scorer: JudgeSpec | None) -> Call:
     return _call(Judge, _RUNTIME, kwargs, "judge")
 
 
-def _input_processors(redact: Any, truncate: Any) -> list[Call]:
+def _input_processors(redact: Any, truncate: Any) -> list[PlanCall]:
     calls = []
     if redact is not None:  # redact first: a cut must never leave half a secret behind
         calls.append(_processor_call("RedactPII", redact.model_dump(exclude_defaults=True)))
@@ -360,13 +362,13 @@ def _input_processors(redact: Any, truncate: Any) -> list[Call]:
     return calls
 
 
-def _processor_call(name: str, options: Mapping[str, Any]) -> Call:
+def _processor_call(name: str, options: Mapping[str, Any]) -> PlanCall:
     import scorer_runtime
 
     return _call(getattr(scorer_runtime, name), _RUNTIME, list(options.items()), "judge")
 
 
-def _retry_call(retry: Any) -> Call:
+def _retry_call(retry: Any) -> PlanCall:
     from scorer_runtime import StreamErrorRetryProcessor
     from scorer_runtime.processors import policies
 
@@ -382,11 +384,11 @@ def _retry_call(retry: Any) -> Call:
     matchers = []
     if retry.retry_on_status:
         matchers.append(
-            Call(policies.status_in, _POLICIES, "status_in", tuple(retry.retry_on_status))
+            PlanCall(policies.status_in, _POLICIES, "status_in", tuple(retry.retry_on_status))
         )
     if retry.retry_on_text:
         matchers.append(
-            Call(
+            PlanCall(
                 policies.message_contains, _POLICIES, "message_contains", tuple(retry.retry_on_text)
             )
         )

@@ -8,27 +8,17 @@ in ``migrations/versions`` create exactly these tables; a test compares the two.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlmodel import Field, SQLModel
 
-RunStatus = Literal["queued", "running", "cancelled", "failed", "done"]
-"""Where a batch run is: waiting, running, stopped by a user, stopped by an error, finished."""
-
-RUN_STATUSES: tuple[RunStatus, ...] = ("queued", "running", "cancelled", "failed", "done")
-
-Outcome = Literal["scored", "not_scorable", "step_error", "provider_error", "judge_format_error"]
-"""What scoring one example ended in; only ``scored`` carries a score."""
-
-OUTCOMES: tuple[Outcome, ...] = (
-    "scored",
-    "not_scorable",
-    "step_error",
-    "provider_error",
-    "judge_format_error",
-)
+# Re-exported: the store's public names for the shared literals (defined in scorer_runtime.types).
+from scorer_runtime.types import OUTCOMES as OUTCOMES
+from scorer_runtime.types import RUN_STATUSES as RUN_STATUSES
+from scorer_runtime.types import Outcome as Outcome
+from scorer_runtime.types import RunStatus as RunStatus
 
 JSON_TYPE = sa.JSON(none_as_null=True).with_variant(JSONB(none_as_null=True), "postgresql")
 """JSON, with Python None stored as SQL NULL (not the JSON text ``null``)."""

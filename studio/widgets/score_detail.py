@@ -13,7 +13,7 @@ from typing import Any
 
 import streamlit as st
 
-from scorer_runtime.batch.summary import format_dollars
+from scorer_runtime.money import format_dollars
 from studio.widgets.common import outcome_badge
 from studio.widgets.score_view import JudgeView, ScoreDetail, StepView, score_detail
 

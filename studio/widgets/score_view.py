@@ -15,9 +15,10 @@ from typing import Any
 
 from scorer_runtime.store import NameBook, Session
 from scorer_runtime.store.views import get_score_with_example
+from scorer_runtime.types import DATA_STEPS, STEP_ORDER, STEP_RESULT_FIELD
 from studio.messages import Explanation, explain_stored
 
-STEPS = ("preprocess", "analyze", "generate_score", "generate_reason")
+STEPS = STEP_ORDER
 STEP_TITLES = {
     "preprocess": "Prepare",
     "analyze": "Analyse",
@@ -25,7 +26,7 @@ STEP_TITLES = {
     "generate_reason": "Explain",
 }
 """Plain titles of the four steps (the technical names are shown next to them, smaller)."""
-_RESULT_KEYS = {"preprocess": "preprocess_step_result", "analyze": "analyze_step_result"}
+_RESULT_KEYS = {step: STEP_RESULT_FIELD[step] for step in DATA_STEPS}
 
 
 @dataclass(frozen=True, slots=True)

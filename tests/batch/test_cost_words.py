@@ -12,8 +12,8 @@ from store.fixtures import make_dataset, make_version
 from batch.judged import verdict_scorer
 from scorer_runtime import create_scorer
 from scorer_runtime.batch import BatchRunner, run_batch
-from scorer_runtime.batch.report import summary_table
-from scorer_runtime.batch.summary import cost_words, describe_cost, format_dollars
+from scorer_runtime.cli.report import summary_table
+from scorer_runtime.money import cost_words, describe_cost, format_dollars
 from scorer_runtime.store import (
     ExampleData,
     ScoreFilter,

@@ -23,13 +23,11 @@ from scorer_runtime.batch import (
     BatchRunner,
     ExampleInput,
     ExampleScore,
-    ScorerSource,
     WorkerCrashError,
     WorkerError,
     WorkerPool,
     choose_processes,
     run_batch,
-    scorer_source,
 )
 from scorer_runtime.batch.pool import shares
 from scorer_runtime.batch.wire import encode, example_message, result_message, score_of
@@ -46,6 +44,7 @@ from scorer_runtime.store import (
     save_scorer_version,
     session_scope,
 )
+from scorer_runtime.stored import ScorerSource, scorer_source
 
 in_module_loop = pytest.mark.asyncio(loop_scope="module")  # where the shared pool lives
 

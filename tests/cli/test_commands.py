@@ -7,7 +7,7 @@ import json
 import pytest
 
 from cli.helpers import KEY_ENV, cli, verdict_spec, write_examples, write_spec
-from scorer_runtime.batch.summary import format_dollars
+from scorer_runtime.money import format_dollars
 from scorer_runtime.store import (
     ScoreFilter,
     example_counts,

@@ -9,8 +9,8 @@ import pytest
 from sqlalchemy import Engine
 from streamlit.testing.v1 import AppTest
 
-from scorer_runtime.batch import seed_demo_data
 from scorer_runtime.store import DATABASE_URL_ENV, ensure_schema, make_engine, session_scope
+from scorer_runtime.stored import load_demo
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = ROOT / "studio" / "app.py"
@@ -37,7 +37,7 @@ def studio_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Engin
 def demo_db(studio_db: Engine) -> Engine:
     """The studio's database seeded with the demo scorers and datasets from data/."""
     with session_scope(studio_db) as session:
-        seed_demo_data(session, data_dir=ROOT / "data")
+        load_demo(session, data_dir=ROOT / "data", only_into_empty=True)
     return studio_db
 
 

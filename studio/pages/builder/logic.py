@@ -8,14 +8,13 @@ says what the draft means and what is wrong with it.
 from __future__ import annotations
 
 import copy
-import re
-import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from scorer_runtime.batch import outcome_of_error
 from scorer_runtime.errors import ScorerRunError
+from scorer_runtime.names import id_from_name
 from scorer_runtime.run import ScorerRun
 from scorer_runtime.spec import (
     JudgeSpec,
@@ -73,12 +72,6 @@ def new_draft() -> dict[str, Any]:
         },
         "steps": [{"step": "generate_score", "formula": "1 if len(output) > 0 else 0"}],
     }
-
-
-def slugify(text: str) -> str:
-    """An id from a name: ``"Tone & politeness"`` → ``"tone-politeness"``."""
-    slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
-    return slug[:100] or f"scorer-{uuid.uuid4().hex[:6]}"
 
 
 def step_at(draft: Mapping[str, Any], name: StepName) -> dict[str, Any] | None:
@@ -181,7 +174,7 @@ def clean_draft(draft: Mapping[str, Any]) -> dict[str, Any]:
     """The draft as it is saved: empty optional text left out, the id derived from the name."""
     data = copy.deepcopy(dict(draft))
     if not data.get("id") and data.get("name"):
-        data["id"] = slugify(str(data["name"]))
+        data["id"] = id_from_name(str(data["name"]), fallback_prefix="scorer")
     for key in ("name",):
         if not data.get(key):
             data.pop(key, None)

@@ -7,6 +7,7 @@ from typing import Any
 
 import streamlit as st
 
+from scorer_runtime.names import id_from_name
 from scorer_runtime.spec import JudgeSpec
 from scorer_runtime.store import (
     canonical_json,
@@ -34,7 +35,6 @@ from studio.pages.builder.logic import (
     problems_by_path,
     problems_under,
     put_step,
-    slugify,
     step_at,
     step_index,
     try_draft,
@@ -148,7 +148,9 @@ def _basics(draft: dict[str, Any], *, key: str, editing: bool) -> None:
         key=f"{key}.name",
     )
     with st.expander("Technical id (used in files and code)"):
-        suggested = draft.get("id") or (slugify(draft["name"]) if draft["name"] else "")
+        suggested = draft.get("id") or (
+            id_from_name(draft["name"], fallback_prefix="scorer") if draft["name"] else ""
+        )
         draft["id"] = st.text_input(
             "Id",
             value=str(suggested),
@@ -157,7 +159,7 @@ def _basics(draft: dict[str, Any], *, key: str, editing: bool) -> None:
             key=f"{key}.id",
         )
     if not editing and draft["name"] and not st.session_state.get(f"{key}.id_touched"):
-        draft["id"] = draft["id"] or slugify(draft["name"])
+        draft["id"] = draft["id"] or id_from_name(draft["name"], fallback_prefix="scorer")
     draft["description"] = st.text_area(
         "What does it judge?",
         value=str(draft.get("description") or ""),

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from scorer_runtime.batch import FileFormat
+from scorer_runtime.datasets import FileFormat
 from scorer_runtime.store import database_url, read_session
 from scorer_runtime.store.views import DatasetRow, dataset_rows
 from studio import services

@@ -7,9 +7,9 @@ import streamlit as st
 
 from scorer_runtime.store import StoreError, archive_dataset, create_dataset, update_dataset
 from scorer_runtime.store.views import DatasetRow
+from scorer_runtime.stored import load_demo
 from studio import services, state
 from studio.pages.examples import data as examples_data
-from studio.pages.examples.logic import load_demo_datasets
 from studio.widgets.common import empty_state, show_error
 
 TAB_KEY = "examples-tab"
@@ -30,7 +30,7 @@ def open_import() -> None:
 def _load_demo() -> None:
     try:
         with services.writing() as session:
-            loaded = load_demo_datasets(session)
+            loaded = load_demo(session, parts=("datasets",)).datasets
     except Exception as error:  # shown on the page, never a traceback
         state.flash(f"The demo datasets could not be loaded: {error}", icon=":material/error:")
         return

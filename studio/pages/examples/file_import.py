@@ -8,7 +8,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from scorer_runtime.batch import ImportFailure
+from scorer_runtime.datasets import ImportFailure
 from scorer_runtime.store import EXAMPLE_FIELDS, StoreError
 from scorer_runtime.store.views import DatasetRow
 from studio import services, state

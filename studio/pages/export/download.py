@@ -64,9 +64,9 @@ def cached_versions(db: str, scorer_id: int) -> list[VersionChoice]:
 @st.cache_data(show_spinner=False, ttl=30)
 def cached_export(db: str, version_id: int, format: ExportFormat) -> Exported:
     """A stored version exported (judge profiles written out in full)."""
-    from scorer_runtime.batch import judge_profiles, load_stored_spec
     from scorer_runtime.spec import SpecError
     from scorer_runtime.store import get_version_by_id
+    from scorer_runtime.stored import judge_profiles, load_stored_spec
 
     with services.reading() as session:
         profiles = judge_profiles(session)

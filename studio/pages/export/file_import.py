@@ -31,7 +31,7 @@ _MODES: dict[ImportMode, str] = {
 
 
 def _check(data: bytes, file_name: str) -> ImportCheck:
-    from scorer_runtime.batch import judge_profiles
+    from scorer_runtime.stored import judge_profiles
 
     with services.reading() as session:
         profiles = judge_profiles(session)

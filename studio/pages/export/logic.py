@@ -228,8 +228,8 @@ def same_version(session: Session, *, scorer_id: int, spec: ScorerSpec) -> int |
 
     The spec's id is taken as the scorer's name, as :func:`save_import` saves it.
     """
-    from scorer_runtime.batch import spec_as_data
     from scorer_runtime.store import content_hash, list_versions
+    from scorer_runtime.stored import spec_as_data
 
     scorer = get_scorer(session, id=scorer_id)
     if spec.id != scorer.name and is_scorer_id(scorer.name):
@@ -265,7 +265,7 @@ def save_import(
 
     The spec's id becomes the scorer's name, so exported code scores under the same name.
     """
-    from scorer_runtime.batch import spec_as_data
+    from scorer_runtime.stored import spec_as_data
 
     if mode == "new":
         target = (name or spec.id).strip()

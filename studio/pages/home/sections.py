@@ -10,7 +10,6 @@ from scorer_runtime.store import database_url
 from scorer_runtime.store.views import Overview, read_overview
 from studio import services, state
 from studio.pages.home.logic import KeyStatus, key_names_in_use, key_statuses, outcome_mix
-from studio.pages.scorers.logic import DEMO_DATA_DIR
 from studio.widgets.common import (
     OUTCOME_LABELS,
     RUN_STATUS_LABELS,
@@ -36,11 +35,11 @@ def cached_key_names(db: str) -> dict[str, list[str]]:
 
 def load_demo_data() -> None:
     """Load the demo scorers and datasets into an empty database, and say what was loaded."""
-    from scorer_runtime.batch import seed_demo_data
+    from scorer_runtime.stored import load_demo
 
     try:
         with services.writing() as session:
-            result = seed_demo_data(session, data_dir=DEMO_DATA_DIR)
+            result = load_demo(session, only_into_empty=True)
     except Exception as error:  # shown in plain words; nothing was written
         show_error(error)
         return

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from scorer_runtime.batch.summary import cost_words
+from scorer_runtime.money import cost_words
 from scorer_runtime.store import ScoreStats
 from studio import state
 from studio.pages.results import data

@@ -14,6 +14,7 @@ from datetime import datetime
 import streamlit as st
 
 from scorer_runtime.batch import BatchSummary, summarize_run
+from scorer_runtime.batch.launch import launch_run, stop_launcher
 from scorer_runtime.store import (
     create_run,
     database_url,
@@ -31,10 +32,8 @@ from studio.pages.runs.logic import (
     PAGE_SIZE,
     Problem,
     RunPlan,
-    launch_run,
     plan_problems,
     plan_run,
-    stop_launcher,
 )
 
 _cached = st.cache_data(show_spinner=False, ttl=30)

@@ -8,6 +8,7 @@ from typing import Literal
 
 import streamlit as st
 
+from scorer_runtime.batch.launch import launcher
 from scorer_runtime.store import database_url
 from scorer_runtime.store.views import RunLine
 from studio import state
@@ -18,7 +19,6 @@ from studio.pages.runs.logic import (
     RunPhase,
     format_duration,
     format_when,
-    launcher,
     run_phase,
 )
 from studio.widgets.common import format_score

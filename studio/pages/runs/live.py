@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from scorer_runtime.batch.launch import launcher
 from scorer_runtime.store import database_url, utc_now
 from scorer_runtime.store.views import RunLine
 from studio import state
@@ -17,7 +18,6 @@ from studio.pages.runs.logic import (
     cost_help,
     cost_value,
     format_duration,
-    launcher,
     progress_words,
     run_cost_words,
     run_phase,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from scorer_runtime.batch import BatchSummary
+from scorer_runtime.batch.launch import launch_error, launcher, log_tail
 from scorer_runtime.store import database_url
 from scorer_runtime.store.views import RunLine
 from studio import state
@@ -23,9 +24,6 @@ from studio.pages.runs.logic import (
     cost_value,
     format_duration,
     format_when,
-    launch_error,
-    launcher,
-    log_tail,
     run_phase,
 )
 from studio.pages.runs.start import render_plan

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import streamlit as st
 
+from scorer_runtime import stored
 from scorer_runtime.store import database_url
 from scorer_runtime.store.views import ScorerLine, ScorerPage, scorer_page
 from studio import services, state
 from studio.pages.scorers.actions import render_actions, render_pending
-from studio.pages.scorers.logic import load_demo_scorers
 from studio.pages.scorers.versions import render_versions
 from studio.widgets.common import RUN_STATUS_LABELS, empty_state, format_score, show_error
 
@@ -50,7 +50,7 @@ def load_demo() -> None:
     """Save the demo scorers whose names are free, and say how many."""
     try:
         with services.writing() as session:
-            saved = load_demo_scorers(session)
+            saved = stored.load_demo(session, parts=("scorers",)).scorers
     except Exception as error:  # shown in plain words; nothing was written
         show_error(error)
         return

@@ -7,24 +7,19 @@ take, what archiving keeps in words, the demo scorers and the versions to compar
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
+from scorer_runtime.names import id_from_name
 from scorer_runtime.store import (
     Session,
     free_scorer_name,
     list_versions,
-    load_names,
     scorer_counts,
     scorer_name_taken,
 )
-
-DEMO_DATA_DIR = Path(__file__).resolve().parents[3] / "data"
-"""The demo scorers and datasets shipped with the studio (``data/scorers``, ``data/datasets``)."""
 
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
@@ -74,41 +69,16 @@ def scorer_name_problem(session: Session, name: str) -> str | None:
     if not is_scorer_id(name):
         return (
             "Use letters, digits, - _ and . only, starting with a letter or digit "
-            f"(for example “{suggest_id(name) or 'my-scorer'}”)."
+            f"(for example “{id_from_name(name) or 'my-scorer'}”)."
         )
     if scorer_name_taken(session, name=name):
         return f"A scorer named “{name}” already exists; choose another name."
     return None
 
 
-def suggest_id(text: str) -> str:
-    """``text`` made into a valid scorer id: "Tone check (v2)" -> "tone-check-v2"."""
-    slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", text.strip().lower()).strip("-._")
-    return slug[:100]
-
-
 def copy_name(session: Session, name: str) -> str:
     """A free name for a copy of ``name``: ``name-copy``, then ``name-copy-2``, ..."""
-    return free_scorer_name(session, base=suggest_id(f"{name}-copy") or "scorer-copy")
-
-
-def load_demo_scorers(session: Session, *, data_dir: Path = DEMO_DATA_DIR) -> list[str]:
-    """Save the demo scorers whose names are free; returns the names saved.
-
-    Unlike seeding, this works when the database already holds datasets or other scorers,
-    and never adds a version to a scorer that exists (it may have been changed on purpose).
-    """
-    from scorer_runtime.batch import import_spec_file
-
-    taken = set(load_names(session).scorers.values())
-    saved = []
-    for path in sorted((data_dir / "scorers").glob("*.json")):
-        name = json.loads(path.read_text(encoding="utf-8")).get("id")
-        if name in taken:
-            continue
-        import_spec_file(session, path=path, note="demo scorer")
-        saved.append(str(name))
-    return saved
+    return free_scorer_name(session, base=id_from_name(f"{name}-copy") or "scorer-copy")
 
 
 @dataclass(frozen=True, slots=True)

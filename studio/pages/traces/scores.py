@@ -17,13 +17,13 @@ from studio.pages.traces.logic import TracePage, short_id, trace_label
 from studio.pages.traces.scoring import (
     AgentScorerOption,
     agent_scorer_options,
-    cost_words,
     missing_keys,
     not_yet_scored,
     outcome_words,
     ready_first,
     rescore_words,
     trace_score_data,
+    trace_scoring_cost_note,
 )
 from studio.widgets.common import OUTCOME_LABELS, format_score, show_error
 from studio.widgets.score_detail import render_score_detail
@@ -84,7 +84,7 @@ def render_scoring(page: TracePage) -> None:
     option = by_id[version_id]
     chosen, scored = _choose(page, option)
     st.caption(rescore_words(chosen, scored, listed=len(page.lines)))
-    st.caption(cost_words(option, len(chosen)))
+    st.caption(trace_scoring_cost_note(option, len(chosen)))
     missing = missing_keys(option, services.env_is_set)
     if missing:
         st.warning(

@@ -105,7 +105,7 @@ def rescore_words(chosen: Sequence[str], scored: Collection[str], *, listed: int
     )
 
 
-def cost_words(option: AgentScorerOption, traces: int) -> str:
+def trace_scoring_cost_note(option: AgentScorerOption, traces: int) -> str:
     """How many judge calls scoring ``traces`` traces makes, at most (before retries)."""
     if option.judge_steps == 0:
         return "This scorer never calls a judge: scoring costs nothing."

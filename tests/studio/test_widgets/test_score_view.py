@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from scorer_runtime.batch import compile_version, outcome_of_error, run_batch
+from scorer_runtime.batch import outcome_of_error, run_batch
 from scorer_runtime.errors import ScorerRunError
 from scorer_runtime.spec import compile_spec
 from scorer_runtime.store import (
@@ -23,6 +23,7 @@ from scorer_runtime.store import (
     save_scorer_version,
     session_scope,
 )
+from scorer_runtime.stored import compile_version
 from studio.widgets.score_view import load_score, score_detail
 
 from ..test_pages.results.test_results_seed import History, seed_history

@@ -14,7 +14,6 @@ from studio.pages.examples.logic.datasets import (
     example_page,
 )
 from studio.pages.examples.logic.files import (
-    DEMO_DATA_DIR,
     FIELD_LABELS,
     FilePreview,
     can_leave_out,
@@ -25,7 +24,6 @@ from studio.pages.examples.logic.files import (
     file_format,
     guess_mapping,
     import_upload,
-    load_demo_datasets,
     preview_file,
 )
 from studio.pages.examples.logic.grid import (
@@ -46,7 +44,6 @@ from studio.pages.examples.logic.grid import (
 __all__ = [
     "COLUMN_HELP",
     "COLUMN_LABELS",
-    "DEMO_DATA_DIR",
     "FIELD_LABELS",
     "PAGE_SIZE",
     "ArchiveImpact",
@@ -69,7 +66,6 @@ __all__ = [
     "file_format",
     "guess_mapping",
     "import_upload",
-    "load_demo_datasets",
     "preview_file",
     "read_cell",
     "row_of",

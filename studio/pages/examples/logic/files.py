@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from scorer_runtime.batch import (
+from scorer_runtime.datasets import (
     FileFormat,
     ImportFailure,
     ImportIssue,
@@ -29,11 +29,8 @@ from scorer_runtime.batch import (
     parse_examples,
     write_examples,
 )
-from scorer_runtime.batch.cells import format_cell
-from scorer_runtime.store import EXAMPLE_FIELDS, Session, dataset_names
-
-DEMO_DATA_DIR = Path(__file__).resolve().parents[4] / "data"
-"""The repository's ``data/`` folder, holding the demo datasets."""
+from scorer_runtime.datasets.cells import format_cell
+from scorer_runtime.store import EXAMPLE_FIELDS, Session
 
 JSONL_KEY_SCAN = 200
 """How many lines of a JSONL file are read to list its keys (a key first seen later can
@@ -194,13 +191,3 @@ def export_file_name(dataset_name: str, format: FileFormat) -> str:
     """A safe file name for a dataset's export: ``customer_support.jsonl``."""
     stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", dataset_name).strip("._") or "dataset"
     return f"{stem}.{format}"
-
-
-def load_demo_datasets(session: Session, *, data_dir: Path = DEMO_DATA_DIR) -> list[str]:
-    """Import the demo datasets whose names are not taken yet; returns the names loaded."""
-    taken = dataset_names(session)
-    loaded = []
-    for path in sorted((data_dir / "datasets").glob("*.jsonl")):
-        if path.stem not in taken:
-            loaded.append(import_examples(session, path=path).dataset_name)
-    return loaded

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from scorer_runtime.batch.cells import CellError, format_cell, parse_cell
+from scorer_runtime.datasets.cells import CellError, format_cell, parse_cell
 from scorer_runtime.store import (
     EXAMPLE_FIELDS,
     ExampleData,

@@ -9,13 +9,12 @@ started but has not begun, or exited before it could. Streamlit-free.
 
 from __future__ import annotations
 
-import socket
 from datetime import datetime
 from typing import Literal
 
+from scorer_runtime.batch.launch import Launcher, runner_is_gone
 from scorer_runtime.store import STALE_AFTER, utc_now
 from scorer_runtime.store.views import RunLine
-from studio.pages.runs.logic.launch import Launcher, pid_alive
 
 PAGE_SIZE = 10
 """Runs per page of the list (pages come from the database, newest first)."""
@@ -49,12 +48,6 @@ PHASE_LABELS: dict[RunPhase, str] = {
 ACTIVE_PHASES: frozenset[RunPhase] = frozenset({"queued", "starting", "running", "stopping"})
 """Phases in which the page follows the run live."""
 RESUMABLE_PHASES: frozenset[RunPhase] = frozenset({"cancelled", "failed", "stalled", "not_started"})
-
-
-def runner_is_gone(runner: str | None) -> bool:
-    """Whether the recorded runner (``host:pid``) was a process on this host that has ended."""
-    host, _, pid = (runner or "").rpartition(":")
-    return host == socket.gethostname() and pid.isdigit() and not pid_alive(int(pid))
 
 
 def run_phase(line: RunLine, launched: Launcher | None, *, now: datetime | None = None) -> RunPhase:

@@ -79,7 +79,7 @@ class Problem:
 
 def plan_run(session: Session, *, version_id: int, dataset_id: int) -> RunPlan:
     """Read the version and dataset, compile the version, and list what the run needs."""
-    from scorer_runtime.batch import compile_version
+    from scorer_runtime.stored import compile_version
 
     version = get_version_by_id(session, version_id=version_id)
     scorer = get_scorer(session, id=version.scorer_id)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from scorer_runtime.batch.summary import CostWords, cost_words, format_dollars
+from scorer_runtime.money import CostWords, cost_words, format_dollars
 from scorer_runtime.store.views import RunLine
 
 UNPRICED_WHY = (

@@ -8,9 +8,8 @@ import json
 from pathlib import Path
 
 import pytest
-from sqlmodel import Session
 
-from scorer_runtime.batch import ImportFailure
+from scorer_runtime.datasets import ImportFailure
 from scorer_runtime.store import (
     ExampleData,
     add_examples,
@@ -37,7 +36,6 @@ from studio.pages.examples.logic import (
     export_file_name,
     guess_mapping,
     import_upload,
-    load_demo_datasets,
     preview_file,
     read_cell,
     save_changes,
@@ -345,16 +343,3 @@ def test_export_round_trips_through_csv_and_jsonl(studio_db):
 def test_export_file_names_are_safe():
     assert export_file_name("support answers/june", "csv") == "support_answers_june.csv"
     assert export_file_name("...", "jsonl") == "dataset.jsonl"
-
-
-def test_load_demo_datasets_loads_each_once(studio_db):
-    with session_scope(studio_db) as session:
-        first = load_demo_datasets(session, data_dir=ROOT / "data")
-    with session_scope(studio_db) as session:
-        second = load_demo_datasets(session, data_dir=ROOT / "data")
-    expected = sorted(p.stem for p in (ROOT / "data" / "datasets").glob("*.jsonl"))
-    assert sorted(first) == expected
-    assert len(expected) >= 3
-    assert second == []
-    with Session(studio_db) as session:
-        assert all(row.examples > 0 for row in dataset_rows(session))

@@ -12,6 +12,7 @@ import signal
 from pathlib import Path
 
 from scorer_runtime.batch import summarize_run
+from scorer_runtime.batch.launch import launcher
 from scorer_runtime.store import (
     ScoreFilter,
     count_examples,
@@ -26,7 +27,6 @@ from scorer_runtime.store import (
     read_session,
     session_scope,
 )
-from studio.pages.runs.logic import launcher
 from studio.widgets.common import format_score
 
 from . import test_runs_helpers as helpers

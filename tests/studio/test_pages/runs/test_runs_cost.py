@@ -11,8 +11,8 @@ from __future__ import annotations
 import asyncio
 import time
 
-from scorer_runtime.batch import BatchRunner, compile_version, run_batch, summarize_run
-from scorer_runtime.batch.summary import cost_words, format_dollars
+from scorer_runtime.batch import BatchRunner, run_batch, summarize_run
+from scorer_runtime.money import cost_words, format_dollars
 from scorer_runtime.store import (
     create_run,
     get_run,
@@ -22,6 +22,7 @@ from scorer_runtime.store import (
     session_scope,
 )
 from scorer_runtime.store.views import run_line
+from scorer_runtime.stored import compile_version
 from studio.pages.runs.logic import (
     UNPRICED_WHY,
     cost_caption,

@@ -3,17 +3,11 @@ on teardown, a scorer that asks the fake judge, and waiting on a run in the data
 
 from __future__ import annotations
 
-import contextlib
-import json
-import os
-import signal
-import tempfile
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
+from batch.launch_fixtures import run_logs as run_logs  # the fixture, for the Runs tests
 from sqlalchemy import Engine
 
 from scorer_runtime.store import (
@@ -25,7 +19,6 @@ from scorer_runtime.store import (
     session_scope,
 )
 from scorer_runtime.store.tables import RunRecord
-from studio.pages.runs.logic import runs_dir
 
 KEY_ENV = "RUNS_TEST_JUDGE_KEY"
 VERDICT = {
@@ -34,23 +27,6 @@ VERDICT = {
     "required": ["verdict"],
     "additionalProperties": False,
 }
-
-
-@pytest.fixture
-def run_logs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """Runs' logs and launch records go to this test's folder; every process a test started
-    (and its children) is killed at the end, whatever happened."""
-    folder = tmp_path / "tmp"
-    folder.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(folder))
-    assert runs_dir().parent == folder
-    yield runs_dir()
-    for record in runs_dir().glob("*.json"):
-        pid = int(json.loads(record.read_text())["pid"])
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(pid, signal.SIGKILL)
-        with contextlib.suppress(ChildProcessError):
-            os.waitpid(pid, 0)
 
 
 def judge_spec(base_url: str, *, name: str = "polite-check") -> dict[str, Any]:

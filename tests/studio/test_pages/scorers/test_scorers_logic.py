@@ -5,6 +5,7 @@ The list's search and pages are tested with the store (tests/store/test_scorer_l
 
 from __future__ import annotations
 
+from scorer_runtime.names import id_from_name
 from scorer_runtime.store import (
     add_scores,
     create_dataset,
@@ -18,9 +19,7 @@ from studio.pages.scorers.diff import json_text_diff, spec_changes
 from studio.pages.scorers.logic import (
     archive_impact,
     copy_name,
-    load_demo_scorers,
     scorer_name_problem,
-    suggest_id,
 )
 
 
@@ -87,18 +86,7 @@ def test_names_for_new_scorers(studio_db):
         assert "letters, digits" in scorer_name_problem(session, "my tone!")
         assert scorer_name_problem(session, "  ") == "Give the scorer a name."
         assert scorer_name_problem(session, "tone-v2") is None
-    assert suggest_id("Tone check (v2)") == "tone-check-v2"
-
-
-def test_load_demo_scorers_leaves_existing_ones_alone(studio_db, demo_scorers):
-    with session_scope(studio_db) as session:
-        save_scorer_version(session, spec=_spec("conciseness", "my own"))
-        saved = load_demo_scorers(session)
-    assert "conciseness" not in saved
-    assert "tone-politeness" in saved
-    assert sorted(saved) == [s for s in demo_scorers if s != "conciseness"]
-    with session_scope(studio_db) as session:
-        assert load_demo_scorers(session) == []
+    assert id_from_name("Tone check (v2)") == "tone-check-v2"
 
 
 def test_spec_changes_match_steps_by_name_not_position():

@@ -33,10 +33,10 @@ from studio.pages.traces.logic import (
 from studio.pages.traces.scoring import (
     AgentScorerOption,
     agent_scorer_options,
-    cost_words,
     not_yet_scored,
     outcome_words,
     rescore_words,
+    trace_scoring_cost_note,
 )
 
 FIXTURES = Path(__file__).resolve().parents[3] / "traces" / "fixtures"
@@ -190,11 +190,14 @@ def test_the_default_choice_and_what_is_scored_again():
 
 def test_cost_and_outcome_words():
     option = AgentScorerOption(1, "agent-answered", 2, 1, "", judge_steps=2)
-    assert cost_words(option, 3) == (
+    assert trace_scoring_cost_note(option, 3) == (
         "This asks the judge up to 6 times (2 per trace), more if a request is retried."
     )
     free = AgentScorerOption(1, "checks", 3, 4, "", judge_steps=0)
-    assert cost_words(free, 3) == "This scorer never calls a judge: scoring costs nothing."
+    assert (
+        trace_scoring_cost_note(free, 3)
+        == "This scorer never calls a judge: scoring costs nothing."
+    )
     outcomes = [
         TraceScoreOutcome("s", "t1", None, "not_scorable", reason="no agent"),
         TraceScoreOutcome("s", "t2", "a", "failed", error_kind="timeout", error="slow"),

@@ -1,31 +1,13 @@
-"""The ``scorer-studio`` command: the studio, batch runs, scorers, datasets, traces, history,
-database.
-
-Every command works on the database of ``--database-url`` (or ``SCORER_STUDIO_DATABASE_URL``,
-else ``./data/scorer_studio.db``) and brings its schema up to date first. Errors print one
-clear line and exit with status 2; ``run --fail-under`` exits 1 when the mean is below it.
-"""
+"""``scorer-studio run|history``: score a dataset with a stored scorer, show its scores."""
 
 from __future__ import annotations
 
 import asyncio
-import os
-import subprocess
-import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from scorer_runtime.batch.cli_catalog import datasets_app, db_app, scorers_app, seed
-from scorer_runtime.batch.cli_support import (
-    console,
-    database_url_option,
-    engine,
-    friendly,
-    session,
-)
-from scorer_runtime.batch.cli_traces import traces_app
+from scorer_runtime.cli.support import console, engine, friendly, session
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -34,75 +16,10 @@ if TYPE_CHECKING:
     from scorer_runtime.batch import BatchProgress, BatchRunner, BatchSummary
     from scorer_runtime.store import ScorerVersionInfo
 
-app = typer.Typer(
-    help="Scorer Studio: build, run and export LLM-judge scorers.",
-    no_args_is_help=True,
-    add_completion=False,
-)
-app.add_typer(scorers_app, name="scorers")
-app.add_typer(datasets_app, name="datasets")
-app.add_typer(traces_app, name="traces")
-app.add_typer(db_app, name="db")
-app.command("seed")(seed)
-
-_APP_FILE = Path(__file__).resolve().parent.parent / "studio" / "app.py"
-
-
-@app.callback()
-def _group(
-    database_url: str | None = typer.Option(
-        None,
-        "--database-url",
-        envvar="SCORER_STUDIO_DATABASE_URL",
-        help="SQLAlchemy URL of the database (default: sqlite file data/scorer_studio.db).",
-        show_envvar=True,
-    ),
-) -> None:
-    """Scorer Studio: build, run and export LLM-judge scorers."""
-    database_url_option["url"] = database_url
-
-
-# -- the studio --------------------------------------------------------------------------------
-
-
-@app.command()
-def ui(
-    port: int = typer.Option(8501, help="Port to serve the studio on."),
-    address: str = typer.Option(
-        "127.0.0.1", help="Address to bind; the default keeps the studio on this machine."
-    ),
-    headless: bool = typer.Option(True, help="Do not open a browser window."),
-) -> None:
-    """Start the studio in the browser (on 127.0.0.1 unless told otherwise)."""
-    env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "LITELLM_OFFLINE_MODE": "true"}
-    if database_url_option["url"]:
-        env["SCORER_STUDIO_DATABASE_URL"] = database_url_option["url"] or ""
-    command = [
-        sys.executable,
-        "-m",
-        "streamlit",
-        "run",
-        str(_APP_FILE),
-        "--server.address",
-        address,
-        "--server.port",
-        str(port),
-        "--server.headless",
-        str(headless).lower(),
-        "--browser.gatherUsageStats",
-        "false",
-        "--client.toolbarMode",
-        "minimal",
-    ]
-    typer.echo(f"Scorer Studio on http://{address}:{port}")
-    # The command is built from our own path and validated options, never from user text.
-    raise typer.Exit(subprocess.call(command, env=env))  # noqa: S603
-
 
 # -- run ---------------------------------------------------------------------------------------
 
 
-@app.command()
 @friendly
 def run(
     scorer: Annotated[str, typer.Argument(help="Name of the scorer.")],
@@ -127,9 +44,9 @@ def run(
 ) -> None:
     """Score every example of DATASET with SCORER and print the summary."""
     from scorer_runtime.batch import BatchRunner
-    from scorer_runtime.batch.report import summary_table
-    from scorer_runtime.batch.stored import check_judges, scorer_source
+    from scorer_runtime.cli.report import summary_table
     from scorer_runtime.store import session_scope
+    from scorer_runtime.stored import check_judges, scorer_source
 
     made = engine()
     with session_scope(made) as opened:
@@ -213,7 +130,7 @@ def _prepare_run(
 def _run_with_progress(runner: BatchRunner, out: Console) -> BatchSummary:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-    from scorer_runtime.batch.summary import describe_cost
+    from scorer_runtime.money import describe_cost
 
     columns = (
         TextColumn("{task.description}"),
@@ -236,7 +153,6 @@ def _run_with_progress(runner: BatchRunner, out: Console) -> BatchSummary:
 # -- history -----------------------------------------------------------------------------------
 
 
-@app.command()
 @friendly
 def history(
     scorer: Annotated[str, typer.Argument(help="Name of the scorer.")],
@@ -249,7 +165,7 @@ def history(
     limit: int = typer.Option(20, min=1, max=1000, help="How many scores to show."),
 ) -> None:
     """Show SCORER's newest scores."""
-    from scorer_runtime.batch.report import scores_table
+    from scorer_runtime.cli.report import scores_table
     from scorer_runtime.store import (
         OUTCOMES,
         ScoreFilter,
@@ -283,8 +199,3 @@ def history(
         )
         return
     console().print(scores_table(page.rows, title=f"Newest scores of {scorer}"))
-
-
-def main() -> None:
-    """Entry point of the ``scorer-studio`` console script."""
-    app()

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from scorer_runtime.batch.cli_support import console, engine, fail, friendly, session
+from scorer_runtime.cli.support import console, engine, fail, friendly, session
 
 if TYPE_CHECKING:
     from rich.table import Table

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from scorer_runtime.batch import (
+from scorer_runtime.datasets import (
     ImportFailure,
     export_examples,
     import_examples,
@@ -179,7 +179,7 @@ def test_unknown_formats_and_mappings_are_explained():
         parse_mapping(["input"])
     from pathlib import Path
 
-    from scorer_runtime.batch import detect_format
+    from scorer_runtime.datasets import detect_format
 
     with pytest.raises(ValueError, match=r"cannot tell the format of data\.txt"):
         detect_format(Path("data.txt"))

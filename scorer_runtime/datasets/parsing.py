@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from scorer_runtime.batch.cells import CellError, check_value, parse_cell
+from scorer_runtime.datasets.cells import CellError, check_value, parse_cell
 from scorer_runtime.store.datasets import EXAMPLE_FIELDS, ExampleData
 
 FileFormat = Literal["csv", "jsonl"]

@@ -11,8 +11,8 @@ from typing import TextIO
 
 from sqlmodel import Session
 
-from scorer_runtime.batch.cells import format_cell
-from scorer_runtime.batch.importing import (
+from scorer_runtime.datasets.cells import format_cell
+from scorer_runtime.datasets.parsing import (
     FileFormat,
     ImportFailure,
     ImportIssue,

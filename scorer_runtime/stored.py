@@ -1,21 +1,27 @@
-"""Stored scorers as runnable scorers: compile a version, import spec files, seed demo data.
+"""Scorers kept in the store: load and compile a version, check its judges, import a spec
+file, load the demo data (:func:`load_demo`, the one demo loader of the CLI and the studio).
 
-The spec package is imported lazily here (only these functions need it), so the store and
+:class:`ScorerSource` is how the batch engine builds a stored version's scorer in its worker
+processes. The spec package is imported lazily here (only these functions need it), so the store and
 the runner stay usable with hand-built scorers.
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from scorer_runtime.judge.config import Judge
 from scorer_runtime.scorer import Scorer
+from scorer_runtime.store.datasets import dataset_names
 from scorer_runtime.store.judges import judge_profile_dict, list_judge_profiles
+from scorer_runtime.store.names import load_names
 from scorer_runtime.store.scorers import ScorerVersionInfo, save_scorer_version
 from scorer_runtime.store.tables import DatasetRecord, ScorerRecord
 
@@ -145,9 +151,19 @@ def import_spec_file(
     )
 
 
+DemoPart = Literal["scorers", "datasets", "traces"]
+"""A part of the demo data: ``data_dir/scorers/*.json``, ``data_dir/datasets/*.jsonl`` and
+the agent traces of ``data_dir/traces/`` (OTLP JSON or Mastra spans)."""
+
+DEMO_PARTS: tuple[DemoPart, ...] = ("scorers", "datasets", "traces")
+
+DEMO_DATA_DIR = Path(__file__).resolve().parents[1] / "data"
+"""The demo scorers, datasets and traces shipped in the project's ``data/`` folder."""
+
+
 @dataclass(frozen=True, slots=True)
-class SeedResult:
-    """What seeding loaded (nothing when the database already had scorers or datasets)."""
+class DemoLoadResult:
+    """What loading the demo saved (nothing, with the reason, when it was skipped)."""
 
     scorers: list[str] = field(default_factory=list)
     datasets: list[str] = field(default_factory=list)
@@ -155,33 +171,62 @@ class SeedResult:
     skipped_reason: str | None = None
 
 
-def seed_demo_data(session: Session, *, data_dir: Path) -> SeedResult:
-    """Load ``data_dir/scorers/*.json``, ``data_dir/datasets/*.jsonl`` and the agent traces of
-    ``data_dir/traces/`` (OTLP JSON or Mastra spans) into an empty database.
+def load_demo(
+    session: Session,
+    *,
+    data_dir: Path = DEMO_DATA_DIR,
+    parts: Collection[DemoPart] = DEMO_PARTS,
+    only_into_empty: bool = False,
+) -> DemoLoadResult:
+    """Load the demo ``parts`` of ``data_dir``: the one demo loader of the CLI and the studio.
 
-    Does nothing when the database already holds a scorer or a dataset, so it is safe to
-    call on every start. A bad demo file fails the whole seed (nothing written).
+    A demo scorer or dataset whose name is taken (archived scorers count) is left alone, so
+    loading twice adds nothing and never adds a version to a scorer that may have been changed
+    on purpose. ``only_into_empty`` skips everything when the database already holds a scorer
+    or a dataset (``scorer-studio seed`` and the first-start buttons: safe on every start).
+    A bad demo file fails the whole load (the caller's session writes nothing).
     """
-    from scorer_runtime.batch.datasets_io import import_examples
-    from scorer_runtime.store import save_traces
-    from scorer_runtime.traces import load_traces
+    if only_into_empty and _has_scorers_or_datasets(session):
+        return DemoLoadResult(skipped_reason="the database already has scorers or datasets")
+    scorers = _load_demo_scorers(session, data_dir) if "scorers" in parts else []
+    datasets = _load_demo_datasets(session, data_dir) if "datasets" in parts else []
+    traces = _load_demo_traces(session, data_dir) if "traces" in parts else 0
+    return DemoLoadResult(sorted(scorers), datasets, traces)
 
-    has_any = (
+
+def _has_scorers_or_datasets(session: Session) -> bool:
+    return bool(
         session.exec(select(func.count(col(ScorerRecord.id)))).one()
         or session.exec(select(func.count(col(DatasetRecord.id)))).one()
     )
-    if has_any:
-        return SeedResult(skipped_reason="the database already has scorers or datasets")
-    scorers = [
-        import_spec_file(session, path=path, note="demo scorer").scorer_id
-        for path in sorted((data_dir / "scorers").glob("*.json"))
-    ]
-    datasets = [
+
+
+def _load_demo_scorers(session: Session, data_dir: Path) -> list[str]:
+    taken = set(load_names(session).scorers.values())
+    saved = []
+    for path in sorted((data_dir / "scorers").glob("*.json")):
+        name = json.loads(path.read_text(encoding="utf-8")).get("id")
+        if name in taken:
+            continue
+        import_spec_file(session, path=path, note="demo scorer")
+        saved.append(str(name))
+    return saved
+
+
+def _load_demo_datasets(session: Session, data_dir: Path) -> list[str]:
+    from scorer_runtime.datasets import import_examples
+
+    taken = dataset_names(session)
+    return [
         import_examples(session, path=path).dataset_name
         for path in sorted((data_dir / "datasets").glob("*.jsonl"))
+        if path.stem not in taken
     ]
-    traces = 0
-    for path in sorted((data_dir / "traces").glob("*.json*")):
-        traces += save_traces(session, traces=load_traces(path), source=path.name).saved
-    names = session.exec(select(ScorerRecord.name).where(col(ScorerRecord.id).in_(scorers))).all()
-    return SeedResult(sorted(names), datasets, traces)
+
+
+def _load_demo_traces(session: Session, data_dir: Path) -> int:
+    from scorer_runtime.store import save_traces
+    from scorer_runtime.traces import load_traces
+
+    paths = sorted((data_dir / "traces").glob("*.json*"))
+    return sum(save_traces(session, traces=load_traces(p), source=p.name).saved for p in paths)

@@ -1,11 +1,12 @@
 """Runs in the background: a detached ``scorer-studio run --resume ID`` process per run.
 
-The page creates the run row first (so it knows the id), then starts the command line in its
-own session, with its output in a log file under the system temp dir. The process outlives
-the browser tab and the page's rerun; the run row in the database is how the page follows it.
-A small record next to the log (pid and launch time) tells whether the process that was
-started for a run is still alive — before it has marked the run running, that is the only
-sign it exists — and lets the page stop a run that has not begun.
+The caller (the studio's Runs page) creates the run row first (so it knows the id), then
+starts the command line in its own session, with its output in a log file under the system
+temp dir. The process outlives whoever started it; the run row in the database is how it is
+followed. A small record next to the log (pid and launch time) tells whether the process that
+was started for a run is still alive — before it has marked the run running, that is the only
+sign it exists — and lets the caller stop a run that has not begun. :func:`runner_is_gone`
+tells whether the process a running run names as its runner has ended. Streamlit-free.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import hashlib
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -121,6 +123,12 @@ def pid_alive(pid: int) -> bool:
     except PermissionError:  # alive, under another user
         return True
     return True
+
+
+def runner_is_gone(runner: str | None) -> bool:
+    """Whether the recorded runner (``host:pid``) was a process on this host that has ended."""
+    host, _, pid = (runner or "").rpartition(":")
+    return host == socket.gethostname() and pid.isdigit() and not pid_alive(int(pid))
 
 
 def launcher(database_url: str, run_id: int) -> Launcher | None:

@@ -42,7 +42,7 @@ def friendly(fn: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         from sqlalchemy.exc import OperationalError
 
-        from scorer_runtime.batch.importing import ImportFailure
+        from scorer_runtime.datasets.parsing import ImportFailure
         from scorer_runtime.store import SchemaError, StoreError, describe_url
 
         try:

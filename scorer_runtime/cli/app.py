@@ -1,0 +1,114 @@
+"""The ``scorer-studio`` Typer app: its command groups, the database option, ``ui``.
+
+Every command works on the database of ``--database-url`` (or ``SCORER_STUDIO_DATABASE_URL``,
+else ``./data/scorer_studio.db``) and brings its schema up to date first. Errors print one
+clear line and exit with status 2; ``run --fail-under`` exits 1 when the mean is below it.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from importlib.resources import as_file, files
+from pathlib import Path
+
+import typer
+
+from scorer_runtime.cli.database import db_app, seed
+from scorer_runtime.cli.datasets import datasets_app
+from scorer_runtime.cli.runs import history, run
+from scorer_runtime.cli.scorers import scorers_app
+from scorer_runtime.cli.support import database_url_option
+from scorer_runtime.cli.traces import traces_app
+
+STUDIO_PACKAGE = "studio"
+STUDIO_ENTRY = "app.py"
+"""The studio's entry script, a resource of the installed ``studio`` package."""
+
+app = typer.Typer(
+    help="Scorer Studio: build, run and export LLM-judge scorers.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+app.add_typer(scorers_app, name="scorers")
+app.add_typer(datasets_app, name="datasets")
+app.add_typer(traces_app, name="traces")
+app.add_typer(db_app, name="db")
+app.command("seed")(seed)
+
+
+@contextmanager
+def studio_entry() -> Iterator[Path]:
+    """The studio's entry script as a file on disk, found through the installed package
+    (never a path relative to this module, which breaks once installed elsewhere)."""
+    with as_file(files(STUDIO_PACKAGE) / STUDIO_ENTRY) as path:
+        yield path
+
+
+@app.callback()
+def _group(
+    database_url: str | None = typer.Option(
+        None,
+        "--database-url",
+        envvar="SCORER_STUDIO_DATABASE_URL",
+        help="SQLAlchemy URL of the database (default: sqlite file data/scorer_studio.db).",
+        show_envvar=True,
+    ),
+) -> None:
+    """Scorer Studio: build, run and export LLM-judge scorers."""
+    database_url_option["url"] = database_url
+
+
+# -- the studio --------------------------------------------------------------------------------
+
+
+@app.command()
+def ui(
+    port: int = typer.Option(8501, help="Port to serve the studio on."),
+    address: str = typer.Option(
+        "127.0.0.1", help="Address to bind; the default keeps the studio on this machine."
+    ),
+    headless: bool = typer.Option(True, help="Do not open a browser window."),
+) -> None:
+    """Start the studio in the browser (on 127.0.0.1 unless told otherwise)."""
+    env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "LITELLM_OFFLINE_MODE": "true"}
+    if database_url_option["url"]:
+        env["SCORER_STUDIO_DATABASE_URL"] = database_url_option["url"] or ""
+    with studio_entry() as app_file:
+        command = _streamlit_command(app_file, address=address, port=port, headless=headless)
+        typer.echo(f"Scorer Studio on http://{address}:{port}")
+        # The command is built from our own path and validated options, never from user text.
+        raise typer.Exit(subprocess.call(command, env=env))  # noqa: S603
+
+
+# Registered after ui, so --help lists the commands in the order they always had.
+app.command("run")(run)
+app.command("history")(history)
+
+
+def _streamlit_command(app_file: Path, *, address: str, port: int, headless: bool) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        str(app_file),
+        "--server.address",
+        address,
+        "--server.port",
+        str(port),
+        "--server.headless",
+        str(headless).lower(),
+        "--browser.gatherUsageStats",
+        "false",
+        "--client.toolbarMode",
+        "minimal",
+    ]
+
+
+def main() -> None:
+    """Entry point of the ``scorer-studio`` console script."""
+    app()
