@@ -33,9 +33,8 @@ from studio.components.builder_params import params_form
 from studio.forms import (
     FIELD_KINDS,
     FormValueError,
-    OutputField,
     ParamWidget,
-    fields_to_schema,
+    answer_schema_from_rows,
     read_widget,
     schema_to_fields,
 )
@@ -207,22 +206,8 @@ def _answer_fields(schema: Any, *, key: str) -> dict[str, Any] | None:
         },
         key=f"{key}.editor",
     )
-    rows = [r for r in edited.to_dict("records") if str(r.get("name") or "").strip()]
     try:
-        return fields_to_schema(
-            [
-                OutputField(
-                    name=str(r["name"]).strip(),
-                    kind=r.get("kind") or "text",
-                    description=str(r.get("description") or ""),
-                    choices=[
-                        c.strip() for c in str(r.get("choices") or "").split(",") if c.strip()
-                    ],
-                    required=bool(r.get("required", True)),
-                )
-                for r in rows
-            ]
-        )
+        return answer_schema_from_rows(edited.to_dict("records"))
     except FormValueError as error:
         st.error(str(error), icon=":material/edit_note:")
         return dict(schema) if schema else None
