@@ -9,13 +9,19 @@ Scoring and storing themselves are the runtime's
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import ValidationError
+
+from scorer_runtime.spec import ScorerDraft
 from scorer_runtime.store import Session, jsonable
-from scorer_runtime.store.overview import spec_key_names
-from scorer_runtime.store.traces import agent_scorer_versions, stored_trace_score
+from scorer_runtime.store.traces import (
+    AgentScorerVersion,
+    agent_scorer_versions,
+    stored_trace_score,
+)
 from scorer_runtime.traces import TraceScoreOutcome
 
 
@@ -39,28 +45,26 @@ class AgentScorerOption:
         return f"{self.name} · version {self.version}"
 
 
-def _judge_steps(spec: Mapping[str, Any]) -> int:
-    steps = spec.get("steps")
-    if not isinstance(steps, list):
-        return 0
-    return sum(1 for step in steps if isinstance(step, Mapping) and "template" in step)
-
-
 def agent_scorer_options(session: Session) -> list[AgentScorerOption]:
     """Every version of a live agent scorer, by scorer name, newest version first, with how
     many judge requests it makes per trace."""
-    return [
-        AgentScorerOption(
-            scorer_id=version.scorer_id,
-            name=version.name,
-            version_id=version.version_id,
-            version=version.version,
-            note=version.note,
-            judge_steps=_judge_steps(version.spec),
-            key_envs=tuple(spec_key_names(version.spec)),
-        )
-        for version in agent_scorer_versions(session)
-    ]
+    return [_option(version) for version in agent_scorer_versions(session)]
+
+
+def _option(version: AgentScorerVersion) -> AgentScorerOption:
+    try:  # read as leniently as a draft: a stored spec is not checked on save
+        spec = ScorerDraft.from_spec(version.spec)
+    except (ValidationError, TypeError, ValueError):
+        spec = ScorerDraft()
+    return AgentScorerOption(
+        scorer_id=version.scorer_id,
+        name=version.name,
+        version_id=version.version_id,
+        version=version.version,
+        note=version.note,
+        judge_steps=len(spec.prompt_steps()),
+        key_envs=tuple(spec.key_envs()),
+    )
 
 
 def missing_keys(option: AgentScorerOption, is_set: Callable[[str], bool]) -> list[str]:
