@@ -93,7 +93,7 @@ def starter_step(name: StepName, how: How, registry: StepRegistry) -> StepDraft 
         return None
     if how == "builtin":
         entry = registry.entries(suits=name)[0]
-        return StepDraft(use=entry.name, with_={})
+        return StepDraft.builtin(entry.name)
     if how == "formula":
         return StepDraft(formula=_STARTER_FORMULAS[name])
     step = StepDraft(

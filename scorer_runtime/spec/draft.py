@@ -61,6 +61,11 @@ class StepDraft(BaseModel):
     judge: JudgeValue | None = None
     calculate_score: dict[str, Any] | None = None
 
+    @classmethod
+    def builtin(cls, use: str, params: Mapping[str, Any] | None = None) -> StepDraft:
+        """A step done by the built-in ``use`` with these parameters (``with``)."""
+        return cls.model_validate({"use": use, "with": dict(params or {})})
+
     @property
     def how(self) -> How:
         """How the step is done: a built-in (``use``), a formula, or the judge."""

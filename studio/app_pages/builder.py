@@ -9,6 +9,7 @@ import streamlit as st
 from scorer_runtime.errors import StepName
 from scorer_runtime.spec import DraftProblem, JudgeSpec, ScorerDraft
 from scorer_runtime.spec.draft import problems_by_field, problems_under
+from scorer_runtime.spec.models import ScorerKind
 from scorer_runtime.steps import STEP_ORDER
 from scorer_runtime.store import (
     canonical_json,
@@ -163,7 +164,10 @@ def _basics(draft: ScorerDraft, *, key: str, editing: bool) -> None:
         placeholder="Whether a support answer is polite and answers the customer's question.",
         key=f"{key}.description",
     )
-    kinds = {"plain": "Answers (text in, text out)", "agent": "Agent runs (messages, tool calls)"}
+    kinds: dict[ScorerKind, str] = {
+        "plain": "Answers (text in, text out)",
+        "agent": "Agent runs (messages, tool calls)",
+    }
     draft.type = st.radio(
         "What does it score?",
         list(kinds),

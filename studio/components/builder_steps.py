@@ -11,6 +11,7 @@ import pandas as pd
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
+from scorer_runtime.errors import StepName
 from scorer_runtime.spec import (
     FORMULA_FUNCTIONS,
     FORMULA_VARIABLES,
@@ -25,7 +26,6 @@ from studio.builder_logic import (
     STEP_HELP,
     STEP_TITLES,
     Example,
-    StepName,
     preview_prompt,
     starter_step,
 )
@@ -94,7 +94,7 @@ def _builtin(step: StepDraft, name: StepName, registry: StepRegistry, *, key: st
     st.caption(entry.description)
     values = dict(step.with_ or {}) if chosen == used else {}
     params = params_form(entry.params_schema, values, key=f"{key}.{chosen}")
-    return StepDraft(use=chosen, with_=params)
+    return StepDraft.builtin(chosen, params)
 
 
 def _formula(step: StepDraft, *, key: str) -> StepDraft:
