@@ -13,8 +13,6 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import ValidationError
-
 from scorer_runtime.spec import ScorerDraft
 from scorer_runtime.store import Session, jsonable
 from scorer_runtime.store.traces import (
@@ -52,10 +50,7 @@ def agent_scorer_options(session: Session) -> list[AgentScorerOption]:
 
 
 def _option(version: AgentScorerVersion) -> AgentScorerOption:
-    try:  # read as leniently as a draft: a stored spec is not checked on save
-        spec = ScorerDraft.from_spec(version.spec)
-    except (ValidationError, TypeError, ValueError):
-        spec = ScorerDraft()
+    spec = ScorerDraft.read(version.spec)  # a stored spec is not checked on save
     return AgentScorerOption(
         scorer_id=version.scorer_id,
         name=version.name,
