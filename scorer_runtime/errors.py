@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal
 if TYPE_CHECKING:
     from scorer_runtime.results import ScoreResult
 
-from scorer_runtime.types import StepName as StepName  # re-exported: older imports keep working
+from scorer_runtime.types import StepName
 
 Transport = Literal["connect", "reset", "dropped", "timeout"]
 """How a request failed below HTTP: refused/unreachable, reset, closed early, or timed out."""

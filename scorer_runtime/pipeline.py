@@ -7,13 +7,13 @@ import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from scorer_runtime.errors import ScorerRunError, StepName
+from scorer_runtime.errors import ScorerRunError
 from scorer_runtime.judge.config import Judge, resolve_judge
 from scorer_runtime.judge.execute import JudgeRequest, execute
 from scorer_runtime.results import NotScorable, NotScorableResult, ScoreResult
 from scorer_runtime.run import ScorerRun, StepResults
 from scorer_runtime.steps import BoundStep
-from scorer_runtime.types import STEP_PROMPT_FIELD
+from scorer_runtime.types import STEP_PROMPT_FIELD, StepName
 
 if TYPE_CHECKING:
     from scorer_runtime.scorer import Scorer

@@ -7,9 +7,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
-from scorer_runtime.errors import ErrorKind, StepName
+from scorer_runtime.errors import ErrorKind
+from scorer_runtime.types import StepName
 
-# Mastra's camelCase names for our snake_case keys; only these keys are renamed, never
 # the user's data (input, output, ground truth, extra values, step results).
 _CAMEL = {
     "run_id": "runId",

@@ -11,13 +11,14 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Generic, Literal, overload
 
-from scorer_runtime.errors import ScorerDefinitionError, StepName
+from scorer_runtime.errors import ScorerDefinitionError
 from scorer_runtime.judge.config import Judge
 from scorer_runtime.pipeline import Pipeline
 from scorer_runtime.results import ScoreResult
 from scorer_runtime.run import InputT, OutputT, ScorerRun
 from scorer_runtime.step_types import GenerateReasonStep, ScoreStep, Step
 from scorer_runtime.steps import BoundStep, bind_step
+from scorer_runtime.types import StepName
 
 if TYPE_CHECKING:
     from scorer_runtime.agent import AgentMessage, AgentRunInput

@@ -19,7 +19,6 @@ from scorer_runtime.judge.config import Judge
 from scorer_runtime.judge.structured import SCORE_SCHEMA, StructuredOutput
 from scorer_runtime.run import InputT, OutputT
 from scorer_runtime.types import DATA_STEPS, StepName
-from scorer_runtime.types import STEP_ORDER as STEP_ORDER  # re-exported for older imports
 
 _STEP_KWARGS: dict[StepName, frozenset[str]] = {
     "preprocess": frozenset({"run", "results"}),

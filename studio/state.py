@@ -73,7 +73,7 @@ def show_flashes() -> None:
 
 # -- builder -----------------------------------------------------------------------------------
 BUILDER_DRAFT = Key("builder.draft", _none)
-"""The draft being edited: a spec-shaped dict (also saved to the database as it changes)."""
+"""The draft being edited: a ScorerDraft (also saved to the database as it changes)."""
 BUILDER_GEN = Key("builder.gen", int)
 """Bumped when another draft is loaded, so widgets start again from the draft's values."""
 TRY_EXAMPLE = Key("builder.try_example", _none)

@@ -8,7 +8,7 @@ from sqlmodel import Session
 from store.fixtures import db_url, engine
 
 from scorer_runtime.store import save_scorer_version, session_scope
-from scorer_runtime.store.datasets import dataset_rows
+from scorer_runtime.store.views import dataset_rows
 from scorer_runtime.stored import load_demo
 
 __all__ = ["db_url", "engine"]

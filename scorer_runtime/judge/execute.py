@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any
 
-from scorer_runtime.errors import ErrorKind, JudgeFormatError, ProviderError, StepName
+from scorer_runtime.errors import ErrorKind, JudgeFormatError, ProviderError
 from scorer_runtime.judge import client
 from scorer_runtime.judge.config import ResolvedJudge
 from scorer_runtime.judge.structured import AnswerFormatError, StructuredOutput
@@ -28,6 +28,7 @@ from scorer_runtime.processors.base import (
     RetryDecision,
 )
 from scorer_runtime.results import JudgeExecution, ProviderCall
+from scorer_runtime.types import StepName
 
 
 @dataclass(frozen=True, slots=True)

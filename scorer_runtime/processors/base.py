@@ -15,7 +15,8 @@ from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Protocol, TypedDict, runtime_checkable
 
-from scorer_runtime.errors import ProviderError, StepName
+from scorer_runtime.errors import ProviderError
+from scorer_runtime.types import StepName
 
 
 class JudgeMessage(TypedDict):

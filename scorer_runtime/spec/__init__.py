@@ -24,7 +24,9 @@ if TYPE_CHECKING:
     from scorer_runtime.spec.builtins import BuiltinStep, BuiltinStepError
     from scorer_runtime.spec.compile import JudgeField, JudgeFieldError, compile_spec, judge_field
     from scorer_runtime.spec.context import CONTEXT_NAMES, build_context, get_path
+    from scorer_runtime.spec.draft import DraftProblem, ScorerDraft, StepDraft
     from scorer_runtime.spec.export import export_json, export_python, export_yaml
+    from scorer_runtime.spec.fields import FieldGroup, FieldRef
     from scorer_runtime.spec.formulas import (
         FORMULA_FUNCTIONS,
         FORMULA_VARIABLES,
@@ -76,7 +78,9 @@ _MODULES = {
     "builtins": ("BuiltinStep", "BuiltinStepError"),
     "compile": ("JudgeField", "JudgeFieldError", "compile_spec", "judge_field"),
     "context": ("CONTEXT_NAMES", "build_context", "get_path"),
+    "draft": ("DraftProblem", "ScorerDraft", "StepDraft"),
     "export": ("export_json", "export_python", "export_yaml"),
+    "fields": ("FieldGroup", "FieldRef"),
     "formulas": (
         "FORMULA_FUNCTIONS",
         "FORMULA_VARIABLES",
@@ -140,7 +144,10 @@ __all__ = [
     "BuiltinStep",
     "BuiltinStepError",
     "CalculateScoreSpec",
+    "DraftProblem",
     "ExponentialDelaySpec",
+    "FieldGroup",
+    "FieldRef",
     "FieldScoreSpec",
     "FilterRunSpec",
     "Formula",
@@ -156,9 +163,11 @@ __all__ = [
     "PromptStepSpec",
     "RedactPIISpec",
     "RetryPolicySpec",
+    "ScorerDraft",
     "ScorerSpec",
     "SpecError",
     "SpecProblem",
+    "StepDraft",
     "StepEntry",
     "StepParamsError",
     "StepRegistry",

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from scorer_runtime.spec._export_printer import INDENT, LINE_LENGTH, Printer, walk, width
 from scorer_runtime.spec.compile import Chain, Plan, checked_spec, scorer_plan
-from scorer_runtime.spec.models import JudgeSpec, PromptStepSpec, ScorerSpec
+from scorer_runtime.spec.models import JudgeSpec, ScorerSpec
 
 if TYPE_CHECKING:
     from scorer_runtime.spec.registry import StepRegistry
@@ -113,7 +113,7 @@ if __name__ == "__main__":
 
 
 def _docstring(spec: ScorerSpec) -> str:
-    keys = sorted({j.api_key_env for j in _judges(spec) if j.api_key_env})
+    keys = spec.key_envs()
     needs = (
         f"The judge's API key is read from the environment variable {' / '.join(keys)}."
         if keys
@@ -177,11 +177,7 @@ def _wrap(text: str, columns: int) -> str:
 
 
 def _judges(spec: ScorerSpec) -> list[JudgeSpec]:
-    found = [spec.judge] if isinstance(spec.judge, JudgeSpec) else []
-    for step in spec.steps:
-        if isinstance(step, PromptStepSpec) and isinstance(step.judge, JudgeSpec):
-            found.append(step.judge)
-    return found
+    return [ref for ref in spec.judge_refs() if isinstance(ref, JudgeSpec)]
 
 
 # -- imports ----------------------------------------------------------------------------------

@@ -218,6 +218,45 @@ def fields_to_schema(fields: Sequence[OutputField]) -> dict[str, Any]:
     }
 
 
+def answer_schema_from_rows(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The JSON Schema of the rows of the answer-fields editor; raises FormValueError when
+    a row cannot be used.
+
+    Any edit order works: a cell not filled in yet (NaN or None from the editor) is blank,
+    a row without a kind is "text", one without a Required tick is required, and a row
+    without a name is left out.
+    """
+    fields = []
+    for row in rows:
+        name = str(_cell(row.get("name")) or "").strip()
+        if not name:
+            continue
+        kind = _cell(row.get("kind"))
+        required = _cell(row.get("required"))
+        fields.append(
+            OutputField(
+                name=name,
+                kind=kind if kind in FIELD_KINDS else "text",
+                description=str(_cell(row.get("description")) or "").strip(),
+                choices=[
+                    c.strip() for c in str(_cell(row.get("choices")) or "").split(",") if c.strip()
+                ],
+                required=True if required is None else bool(required),
+            )
+        )
+    return fields_to_schema(fields)
+
+
+def _cell(value: Any) -> Any:
+    """A table cell's value; None for an empty one (None, NaN, pandas' NA)."""
+    if value is None:
+        return None
+    try:
+        return None if value != value else value  # only NaN differs from itself
+    except TypeError:  # pandas.NA refuses to be compared
+        return None
+
+
 def schema_to_fields(schema: Mapping[str, Any] | None) -> list[OutputField] | None:
     """The builder's fields for a schema, or None when the schema is beyond the builder."""
     if not schema:

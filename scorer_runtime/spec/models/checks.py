@@ -28,7 +28,7 @@ from scorer_runtime.spec.models.steps import (
     PromptStepSpec,
     StepSpec,
 )
-from scorer_runtime.steps import STEP_ORDER
+from scorer_runtime.types import STEP_ORDER
 
 if TYPE_CHECKING:
     from scorer_runtime.spec.registry import StepRegistry

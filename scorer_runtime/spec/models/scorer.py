@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
 
 from scorer_runtime.spec.models.base import SpecModel
-from scorer_runtime.spec.models.judge import JudgeRef
-from scorer_runtime.spec.models.steps import StepSpec
+from scorer_runtime.spec.models.judge import JudgeRef, JudgeSpec
+from scorer_runtime.spec.models.steps import PromptStepSpec, StepSpec
+from scorer_runtime.types import StepName
+
+if TYPE_CHECKING:
+    from scorer_runtime.spec.fields import FieldGroup
 
 ScorerKind = Literal["plain", "agent"]
 
@@ -71,3 +76,68 @@ class ScorerSpec(SpecModel):
     def display_name(self) -> str:
         """The name to show: ``name``, or the id when no name is set."""
         return self.name or self.id
+
+    def prompt_steps(self) -> list[PromptStepSpec]:
+        """The steps that ask the judge, in order (each one judge request per example)."""
+        return [step for step in self.steps if isinstance(step, PromptStepSpec)]
+
+    def judge_refs(self) -> list[JudgeSpec | str]:
+        """Every judge the scorer names: its own, then each prompt step's own (settings, or
+        a saved profile's name)."""
+        refs = [self.judge, *(step.judge for step in self.prompt_steps())]
+        return [ref for ref in refs if ref is not None]
+
+    def key_envs(self, profiles: Mapping[str, JudgeSpec] | None = None) -> list[str]:
+        """The environment variables holding the keys of the scorer's judges, sorted.
+
+        A judge given by profile name names its key through the profile, looked up in
+        ``profiles`` (without them, such a judge names none here).
+        """
+        return key_envs_of(self.judge_refs(), profiles)
+
+    def fields_available_at(
+        self,
+        step: StepName,
+        *,
+        request_context_keys: Sequence[str] = (),
+        own_answer: bool = False,
+    ) -> list[FieldGroup]:
+        """What ``step`` can read, grouped by source: the example's fields, then what each
+        earlier step gives (a judge step: each field of its answer, with type and choices).
+
+        Each :class:`~scorer_runtime.spec.fields.FieldRef` path works as written in a
+        formula, a prompt template, a built-in's ``field`` parameter and ``calculate_score``.
+        ``own_answer`` adds this step's own judge answer (``judge_output.…``), which only
+        its ``calculate_score`` reads.
+        """
+        from scorer_runtime.spec.fields import StepShape, fields_at
+
+        shapes = [
+            StepShape(s.step, isinstance(s, PromptStepSpec), _schema_of(s)) for s in self.steps
+        ]
+        prepare = self.prepare or FilterRunSpec()
+        return fields_at(
+            step,
+            shapes,
+            agent=self.type == "agent",
+            ground_truth=not prepare.drop_ground_truth,
+            request_context=not prepare.drop_request_context,
+            request_context_keys=request_context_keys,
+            own_answer=own_answer,
+        )
+
+
+def _schema_of(step: object) -> Mapping[str, object] | None:
+    return step.output_schema if isinstance(step, PromptStepSpec) else None
+
+
+def key_envs_of(
+    refs: Sequence[JudgeSpec | str], profiles: Mapping[str, JudgeSpec] | None = None
+) -> list[str]:
+    """The key variables these judges name (a profile name looked up in ``profiles``)."""
+    names: set[str] = set()
+    for ref in refs:
+        judge = (profiles or {}).get(ref) if isinstance(ref, str) else ref
+        if judge is not None and judge.api_key_env:
+            names.add(judge.api_key_env)
+    return sorted(names)

@@ -10,9 +10,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Discriminator, Field, Tag
 
-from scorer_runtime.errors import StepName
 from scorer_runtime.spec.models.base import SpecModel
 from scorer_runtime.spec.models.judge import JudgeRef
+from scorer_runtime.types import StepName
 
 StepKind = Literal["function", "formula", "prompt"]
 

@@ -7,12 +7,14 @@ from typing import Any
 
 import streamlit as st
 
+from scorer_runtime.spec.draft import JudgeValue
 from studio.pages.judges.logic import JSON_MODES, json_mode_of, json_mode_value
 from studio.services import env_is_set
 
 
-def judge_form(judge: Any, profiles: Sequence[str], *, key: str) -> Any:
-    """The scorer's judge: a saved profile's name, or settings (a dict); returns the new value."""
+def judge_form(judge: JudgeValue | None, profiles: Sequence[str], *, key: str) -> JudgeValue | None:
+    """The scorer's judge: a saved profile's name, or settings (plain data); returns the new
+    value (a draft's judge, as ``ScorerDraft.judge`` holds it)."""
     ways = ["inline", "profile"]
     labels = {"inline": "Set up a judge here", "profile": "Use a saved judge"}
     way = st.radio(
@@ -31,9 +33,10 @@ def judge_form(judge: Any, profiles: Sequence[str], *, key: str) -> Any:
             )
             return judge
         current = judge if isinstance(judge, str) and judge in profiles else profiles[0]
-        return st.selectbox(
+        chosen: str = st.selectbox(
             "Saved judge", list(profiles), index=list(profiles).index(current), key=f"{key}.profile"
         )
+        return chosen
     settings = dict(judge) if isinstance(judge, Mapping) else {}
     return judge_settings(settings, key=f"{key}.settings")
 

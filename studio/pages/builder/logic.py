@@ -1,35 +1,36 @@
 """The scorer builder's logic, free of Streamlit: the draft, its steps, previews and "try it".
 
-A draft is a scorer spec as plain data (a dict in the shape of ``ScorerSpec``), possibly
-incomplete while the person is still filling it in. The builder page edits it; this module
-says what the draft means and what is wrong with it.
+The builder edits a :class:`~scorer_runtime.spec.ScorerDraft`, the typed working copy of a
+scorer (every field optional while the person is still filling it in); the draft says what
+its steps are and, through ``to_spec``, what is wrong with it, field by field. This module
+adds what only the builder needs: a fresh draft, the first version of a step done a new
+way, the draft as it is saved, previews and trying the draft on one example.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from scorer_runtime.batch import outcome_of_error
 from scorer_runtime.errors import ScorerRunError
 from scorer_runtime.names import id_from_name
 from scorer_runtime.run import ScorerRun
 from scorer_runtime.spec import (
+    DraftProblem,
     JudgeSpec,
-    SpecProblem,
+    ScorerDraft,
+    StepDraft,
     StepRegistry,
     compile_spec,
-    spec_problems,
     template,
 )
+from scorer_runtime.spec.draft import How
+from scorer_runtime.types import StepName
 from studio.messages import Explanation, explain
 
-StepName = Literal["preprocess", "analyze", "generate_score", "generate_reason"]
-How = Literal["skip", "builtin", "formula", "judge"]
-
-STEP_SLOTS: tuple[StepName, ...] = ("preprocess", "analyze", "generate_score", "generate_reason")
 STEP_TITLES: dict[StepName, str] = {
     "preprocess": "1. Prepare the data (optional)",
     "analyze": "2. Analyse (optional)",
@@ -56,129 +57,76 @@ DEFAULT_OUTPUT_SCHEMA: dict[str, Any] = {
     },
     "required": ["verdict", "explanation"],
 }
+_STARTER_FORMULAS: dict[StepName, str] = {
+    "preprocess": "output",
+    "analyze": "len(output)",
+    "generate_score": "1 if len(output) > 0 else 0",
+    "generate_reason": "'The score is ' + str(round(score, 2))",
+}
 
 
-def new_draft() -> dict[str, Any]:
+def new_draft() -> ScorerDraft:
     """A fresh draft: a name to fill in, a judge to set, and a simple scoring formula."""
-    return {
-        "id": "",
-        "name": "",
-        "description": "",
-        "type": "plain",
-        "judge": {
+    return ScorerDraft(
+        id="",
+        name="",
+        description="",
+        type="plain",
+        judge={
             "model": "openai/gpt-4o-mini",
             "api_key_env": "OPENAI_API_KEY",
             "instructions": "You are a strict, fair evaluator. Judge only what is written.",
         },
-        "steps": [{"step": "generate_score", "formula": "1 if len(output) > 0 else 0"}],
-    }
+        steps=[StepDraft(step="generate_score", formula=_STARTER_FORMULAS["generate_score"])],
+    )
 
 
-def step_at(draft: Mapping[str, Any], name: StepName) -> dict[str, Any] | None:
-    """The draft's step of that name, if it has one."""
-    for step in draft.get("steps", []):
-        if step.get("step") == name:
-            return dict(step)
-    return None
-
-
-def step_index(draft: Mapping[str, Any], name: StepName) -> int | None:
-    """Where the step sits in ``steps`` (for the JSON paths of problems)."""
-    for index, step in enumerate(draft.get("steps", [])):
-        if step.get("step") == name:
-            return index
-    return None
-
-
-def put_step(draft: dict[str, Any], name: StepName, step: Mapping[str, Any] | None) -> None:
-    """Set (or remove, with None) a step, keeping the steps in pipeline order."""
-    steps = {s.get("step"): s for s in draft.get("steps", []) if s.get("step") != name}
-    if step is not None:
-        steps[name] = {**step, "step": name}
-    draft["steps"] = [steps[slot] for slot in STEP_SLOTS if slot in steps]
-
-
-def how_of(step: Mapping[str, Any] | None) -> How:
-    """How a step is done, in the builder's terms."""
-    if step is None:
-        return "skip"
-    if "use" in step:
-        return "builtin"
-    if "formula" in step:
-        return "formula"
-    return "judge"
-
-
-def starter_step(name: StepName, how: How, registry: StepRegistry) -> dict[str, Any] | None:
+def starter_step(name: StepName, how: How, registry: StepRegistry) -> StepDraft | None:
     """A sensible first version of a step done a new way (the person then adjusts it)."""
     if how == "skip":
         return None
     if how == "builtin":
         entry = registry.entries(suits=name)[0]
-        return {"use": entry.name, "with": {}}
+        return StepDraft.builtin(entry.name)
     if how == "formula":
-        return {
-            "preprocess": {"formula": "output"},
-            "analyze": {"formula": "len(output)"},
-            "generate_score": {"formula": "1 if len(output) > 0 else 0"},
-            "generate_reason": {"formula": "'The score is ' + str(round(score, 2))"},
-        }[name]
-    step: dict[str, Any] = {
-        "description": "Ask the judge about the answer",
-        "template": "Question: {{ input }}\n\nAnswer: {{ output }}\n\nIs the answer good?",
-    }
+        return StepDraft(formula=_STARTER_FORMULAS[name])
+    step = StepDraft(
+        description="Ask the judge about the answer",
+        template="Question: {{ input }}\n\nAnswer: {{ output }}\n\nIs the answer good?",
+    )
     if name in ("preprocess", "analyze", "generate_score"):
-        step["output_schema"] = copy.deepcopy(DEFAULT_OUTPUT_SCHEMA)
+        step.output_schema = copy.deepcopy(DEFAULT_OUTPUT_SCHEMA)
     if name == "generate_score":
-        step["calculate_score"] = {
+        step.calculate_score = {
             "use": "label_to_score",
             "with": {"mapping": {"yes": 1, "partial": 0.5, "no": 0}},
         }
     if name == "generate_reason":
-        step["template"] = (
+        step.template = (
             "The answer below got the score {{ score }}. Explain why in one sentence.\n\n"
             "Answer: {{ output }}"
         )
     return step
 
 
-def problems_by_path(problems: Sequence[SpecProblem]) -> dict[str, list[str]]:
-    """Problems grouped by JSON path, so each shows next to its field."""
-    grouped: dict[str, list[str]] = {}
-    for problem in problems:
-        grouped.setdefault(problem.path, []).append(problem.message)
-    return grouped
-
-
-def problems_under(grouped: Mapping[str, list[str]], prefix: str) -> list[str]:
-    """Messages for a field and everything below it (``steps[1]`` covers ``steps[1].with``)."""
-    found = []
-    for path, messages in grouped.items():
-        if path == prefix or path.startswith((prefix + ".", prefix + "[")):
-            rest = path[len(prefix) :].lstrip(".")
-            found += [f"{rest}: {m}" if rest else m for m in messages]
-    return found
-
-
 def check_draft(
-    draft: Mapping[str, Any],
+    draft: ScorerDraft,
     *,
     registry: StepRegistry,
     profiles: Mapping[str, JudgeSpec],
-) -> list[SpecProblem]:
-    """Every problem of the draft, as the spec loader reports them."""
-    return spec_problems(dict(draft), registry=registry, judge_profiles=profiles)
+) -> list[DraftProblem]:
+    """Every problem of the draft, each on the form field it belongs to."""
+    return draft.problems(registry=registry, profiles=profiles)
 
 
-def clean_draft(draft: Mapping[str, Any]) -> dict[str, Any]:
+def clean_draft(draft: ScorerDraft) -> ScorerDraft:
     """The draft as it is saved: empty optional text left out, the id derived from the name."""
-    data = copy.deepcopy(dict(draft))
-    if not data.get("id") and data.get("name"):
-        data["id"] = id_from_name(str(data["name"]), fallback_prefix="scorer")
-    for key in ("name",):
-        if not data.get(key):
-            data.pop(key, None)
-    return data
+    clean = draft.model_copy(deep=True)
+    if not clean.id and clean.name:
+        clean.id = id_from_name(clean.name, fallback_prefix="scorer")
+    if not clean.name:
+        clean.name = None
+    return clean
 
 
 @dataclass(frozen=True)
@@ -229,7 +177,7 @@ class TryOutcome:
 
 
 def try_draft(
-    draft: Mapping[str, Any],
+    draft: ScorerDraft,
     example: Example,
     *,
     registry: StepRegistry,
@@ -237,7 +185,8 @@ def try_draft(
 ) -> TryOutcome:
     """Compile the draft and run it once on the example; never raises."""
     try:
-        scorer = compile_spec(clean_draft(draft), registry, judge_profiles=profiles)
+        spec = clean_draft(draft).to_data()
+        scorer = compile_spec(spec, registry, judge_profiles=profiles)
         result = scorer.run_sync(**example.run_kwargs())
     except ScorerRunError as error:
         failed = {

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import streamlit as st
 
 from scorer_runtime.names import id_from_name
-from scorer_runtime.spec import JudgeSpec
+from scorer_runtime.spec import DraftProblem, JudgeSpec, ScorerDraft
+from scorer_runtime.spec.draft import problems_by_field, problems_under
+from scorer_runtime.spec.models import ScorerKind
 from scorer_runtime.store import (
     canonical_json,
     delete_draft,
@@ -22,21 +23,14 @@ from scorer_runtime.store import (
     save_scorer_version,
     session_scope,
 )
+from scorer_runtime.types import STEP_ORDER, StepName
 from studio import services, state
 from studio.pages.builder.judge import judge_form
 from studio.pages.builder.logic import (
-    STEP_SLOTS,
     STEP_TITLES,
-    StepName,
     check_draft,
     clean_draft,
-    how_of,
     new_draft,
-    problems_by_path,
-    problems_under,
-    put_step,
-    step_at,
-    step_index,
     try_draft,
 )
 from studio.pages.builder.steps import step_editor
@@ -61,15 +55,19 @@ def _profiles(url: str) -> dict[str, dict[str, Any]]:
         return {p.name: judge_profile_dict(p) for p in list_judge_profiles(session)}
 
 
-def _load_draft() -> dict[str, Any]:
+def _load_draft() -> ScorerDraft:
     """The draft in this session; a saved scorer's latest spec when one was chosen to edit."""
     scorer_id = state.get(state.BUILDER_SCORER_ID)
-    draft: dict[str, Any] | None = state.get(state.BUILDER_DRAFT)
+    draft: ScorerDraft | None = state.get(state.BUILDER_DRAFT)
     if scorer_id is not None and state.get(state.BUILDER_LOADED_FOR) != scorer_id:
         with services.reading() as session:
             version = latest_version(session, scorer_id=scorer_id)
             scorer = get_scorer(session, id=scorer_id)
-        draft = copy.deepcopy(version.spec) if version else {**new_draft(), "id": scorer.name}
+        draft = (
+            ScorerDraft.from_spec(version.spec)
+            if version
+            else new_draft().model_copy(update={"id": scorer.name})
+        )
         state.put(state.BUILDER_LOADED_FOR, scorer_id)
         state.put(state.BUILDER_GEN, state.get(state.BUILDER_GEN) + 1)
     if draft is None:
@@ -95,24 +93,25 @@ def _continue_draft(draft_id: int) -> None:
     """Pick up a draft left earlier (in this browser or another)."""
     with services.reading() as session:
         record = get_draft(session, draft_id=draft_id)
-        spec, scorer_id = copy.deepcopy(record.spec), record.scorer_id
+        draft, scorer_id = ScorerDraft.model_validate(record.spec), record.scorer_id
     _start_new()
-    state.put(state.BUILDER_DRAFT, spec)
+    state.put(state.BUILDER_DRAFT, draft)
     state.put(state.BUILDER_DRAFT_ID, draft_id)
     state.put(state.BUILDER_SCORER_ID, scorer_id)
     state.put(state.BUILDER_LOADED_FOR, scorer_id)
 
 
-def _autosave(draft: dict[str, Any]) -> None:
+def _autosave(draft: ScorerDraft) -> None:
     """Write the draft to the database when it changed, so closing the tab loses nothing."""
-    digest = canonical_json(draft)
+    data = draft.to_data()
+    digest = canonical_json(data)
     if digest == state.get(state.BUILDER_SAVED_DIGEST):
         return
     # Drafts are read by no cached page, so this write does not clear the read caches.
     with session_scope(services.engine()) as session:
         record = save_draft(
             session,
-            spec=draft,
+            spec=data,
             draft_id=state.get(state.BUILDER_DRAFT_ID),
             scorer_id=state.get(state.BUILDER_SCORER_ID),
         )
@@ -139,79 +138,84 @@ def _go(stage_key: str, stage: str) -> None:
     st.session_state[stage_key] = stage
 
 
-def _basics(draft: dict[str, Any], *, key: str, editing: bool) -> None:
-    draft["name"] = st.text_input(
+def _basics(draft: ScorerDraft, *, key: str, editing: bool) -> None:
+    draft.name = st.text_input(
         "Name",
-        value=str(draft.get("name") or ""),
+        value=draft.name or "",
         placeholder="Polite and correct support answers",
         help="What people will see in lists and charts.",
         key=f"{key}.name",
     )
     with st.expander("Technical id (used in files and code)"):
-        suggested = draft.get("id") or (
-            id_from_name(draft["name"], fallback_prefix="scorer") if draft["name"] else ""
+        suggested = draft.id or (
+            id_from_name(draft.name, fallback_prefix="scorer") if draft.name else ""
         )
-        draft["id"] = st.text_input(
+        draft.id = st.text_input(
             "Id",
-            value=str(suggested),
+            value=suggested,
             disabled=editing,
             help="Letters, digits, - and _. Fixed once the scorer is saved.",
             key=f"{key}.id",
         )
-    if not editing and draft["name"] and not st.session_state.get(f"{key}.id_touched"):
-        draft["id"] = draft["id"] or id_from_name(draft["name"], fallback_prefix="scorer")
-    draft["description"] = st.text_area(
+    if not editing and draft.name and not st.session_state.get(f"{key}.id_touched"):
+        draft.id = draft.id or id_from_name(draft.name, fallback_prefix="scorer")
+    draft.description = st.text_area(
         "What does it judge?",
-        value=str(draft.get("description") or ""),
+        value=draft.description or "",
         placeholder="Whether a support answer is polite and answers the customer's question.",
         key=f"{key}.description",
     )
-    kinds = {"plain": "Answers (text in, text out)", "agent": "Agent runs (messages, tool calls)"}
-    draft["type"] = st.radio(
+    kinds: dict[ScorerKind, str] = {
+        "plain": "Answers (text in, text out)",
+        "agent": "Agent runs (messages, tool calls)",
+    }
+    draft.type = st.radio(
         "What does it score?",
         list(kinds),
-        index=list(kinds).index(draft.get("type", "plain")),
+        index=list(kinds).index(draft.type or "plain"),
         format_func=kinds.__getitem__,
         horizontal=True,
         key=f"{key}.type",
     )
 
 
-def _steps(draft: dict[str, Any], example: Any, *, key: str) -> dict[StepName, Any]:
+def _steps(draft: ScorerDraft, example: Any, *, key: str) -> dict[StepName, Any]:
     places: dict[StepName, Any] = {}
-    for slot in STEP_SLOTS:
+    for slot in STEP_ORDER:
         step, place = step_editor(
-            step_at(draft, slot),
+            draft.step(slot),
             slot,
             registry=services.registry(),
             example=example,
-            agent=draft.get("type") == "agent",
+            agent=draft.type == "agent",
             key=f"{key}.{slot}",
         )
-        put_step(draft, slot, step)
+        draft.put_step(slot, step)
         places[slot] = place
     return places
 
 
-def _retries(draft: dict[str, Any], *, key: str) -> None:
-    judge = draft.get("judge")
+def _retries(draft: ScorerDraft, *, key: str) -> None:
+    judge = draft.judge
     st.markdown("#### For the whole scorer")
     if isinstance(judge, dict):
         retry = render_retry_form(judge.get("retry"), key=f"{key}.scorer")
-        draft["judge"] = {k: v for k, v in judge.items() if k != "retry"}
+        draft.judge = {k: v for k, v in judge.items() if k != "retry"}
         if retry is not None:
-            draft["judge"]["retry"] = retry
+            draft.judge["retry"] = retry
     else:
         st.info(
             "This scorer uses a saved judge; its retry policy is set on the Judges page. "
             "You can still give a step its own policy below."
         )
-    judge_steps = [s for s in STEP_SLOTS if how_of(step_at(draft, s)) == "judge"]
+    judge_steps = [s.step for s in draft.prompt_steps() if s.step is not None]
     if judge_steps:
         st.markdown("#### For one step")
     for slot in judge_steps:
-        step = step_at(draft, slot) or {}
-        own = dict(step.get("judge") or {})
+        step = draft.step(slot)
+        if step is None:
+            continue
+        own = dict(step.judge) if isinstance(step.judge, dict) else {}
         with st.container(border=True):
             mine = st.toggle(
                 f"{STEP_TITLES[slot][3:]}: its own retry policy",
@@ -224,17 +228,15 @@ def _retries(draft: dict[str, Any], *, key: str) -> None:
                 own["retry"] = {"max_retries": 0} if policy is None else policy
             else:
                 own.pop("retry", None)
-        step["judge"] = own or None
-        if step["judge"] is None:
-            del step["judge"]
-        put_step(draft, slot, step)
+        step.judge = own or None
+        draft.put_step(slot, step)
 
 
-def _save(draft: dict[str, Any], problems: list[Any], *, key: str) -> None:
+def _save(draft: ScorerDraft, problems: list[DraftProblem], *, key: str) -> None:
     if problems:
         st.warning("Fix these first:")
         for problem in problems:
-            st.markdown(f"- **{problem.path or 'the scorer'}**: {problem.message}")
+            st.markdown(f"- **{problem.field or 'the scorer'}**: {problem.message}")
         return
     note = st.text_input(
         "What changed? (a note kept with this version)",
@@ -244,7 +246,8 @@ def _save(draft: dict[str, Any], problems: list[Any], *, key: str) -> None:
     if st.button("Save as a new version", type="primary", key=f"{key}.save"):
         try:
             with services.writing() as session:
-                version = save_scorer_version(session, spec=clean_draft(draft), note=note)
+                spec = clean_draft(draft).to_data()
+                version = save_scorer_version(session, spec=spec, note=note)
                 saved = (version.scorer_id, version.version)
         except Exception as error:
             show_error(error)
@@ -269,8 +272,8 @@ def _forget_draft() -> None:
     state.reset(state.BUILDER_DRAFT_ID)
 
 
-def _try(draft: dict[str, Any], example: Any, profiles: dict[str, JudgeSpec], *, key: str) -> None:
-    judge_steps = sum(how_of(step_at(draft, s)) == "judge" for s in STEP_SLOTS)
+def _try(draft: ScorerDraft, example: Any, profiles: dict[str, JudgeSpec], *, key: str) -> None:
+    judge_steps = len(draft.prompt_steps())
     if example is None:
         st.info("Choose or type an example in the panel on the right first.")
         return
@@ -301,9 +304,7 @@ key = f"b{gen}"
 editing = state.get(state.BUILDER_SCORER_ID) is not None
 top = st.columns([4, 1])
 top[0].markdown(
-    f"Editing **{draft.get('name') or draft.get('id')}** (a new version)"
-    if editing
-    else "A new scorer"
+    f"Editing **{draft.name or draft.id}** (a new version)" if editing else "A new scorer"
 )
 top[1].button("Start a new scorer", on_click=_start_new, key=f"{key}.new")
 _drafts_to_continue(key=f"{key}.drafts")
@@ -331,7 +332,7 @@ with main:
     if stage == "basics":
         _basics(draft, key=f"{key}.basics", editing=editing)
     elif stage == "judge":
-        draft["judge"] = judge_form(draft.get("judge"), sorted(profiles), key=f"{key}.judge")
+        draft.judge = judge_form(draft.judge, sorted(profiles), key=f"{key}.judge")
     elif stage == "steps":
         places = _steps(draft, example, key=f"{key}.steps")
     elif stage == "retries":
@@ -340,10 +341,9 @@ state.put(state.BUILDER_DRAFT, draft)
 if stage != "save":
     _autosave(draft)
 problems = check_draft(clean_draft(draft), registry=services.registry(), profiles=profiles)
-grouped = problems_by_path(problems)
+grouped = problems_by_field(problems)
 for slot, place in places.items():
-    index = step_index(draft, slot)
-    for message in problems_under(grouped, f"steps[{index}]") if index is not None else []:
+    for message in problems_under(grouped, f"steps.{slot}"):
         place.error(message, icon=":material/error:")
 with main:
     if stage == "try":

@@ -16,17 +16,17 @@ from scorer_runtime.spec import (
     FORMULA_VARIABLES,
     TEMPLATE_FILTERS,
     TEMPLATE_VARIABLES,
+    StepDraft,
     StepRegistry,
 )
+from scorer_runtime.spec.draft import How
+from scorer_runtime.types import StepName
 from studio.messages import explain
 from studio.pages.builder.logic import (
     HOW_LABELS,
     STEP_HELP,
     STEP_TITLES,
     Example,
-    How,
-    StepName,
-    how_of,
     preview_prompt,
     starter_step,
 )
@@ -34,23 +34,22 @@ from studio.pages.builder.params import params_form
 from studio.widgets.forms import (
     FIELD_KINDS,
     FormValueError,
-    OutputField,
     ParamWidget,
-    fields_to_schema,
+    answer_schema_from_rows,
     read_widget,
     schema_to_fields,
 )
 
 
 def step_editor(
-    step: dict[str, Any] | None,
+    step: StepDraft | None,
     name: StepName,
     *,
     registry: StepRegistry,
     example: Example | None,
     agent: bool,
     key: str,
-) -> tuple[dict[str, Any] | None, DeltaGenerator]:
+) -> tuple[StepDraft | None, DeltaGenerator]:
     """Render one step's panel; returns the step as the person has it now (None: skipped),
     and a place under the panel where the caller shows the step's problems."""
     with st.container(border=True):
@@ -59,8 +58,8 @@ def step_editor(
         options: list[How] = ["builtin", "formula", "judge"]
         if name != "generate_score":
             options.insert(0, "skip")
-        current = how_of(step)
-        how = st.radio(
+        current: How = "skip" if step is None else step.how
+        how: How = st.radio(
             "How should this step be done?",
             options,
             index=options.index(current) if current in options else 0,
@@ -79,12 +78,10 @@ def step_editor(
         return step, st.container()
 
 
-def _builtin(
-    step: Mapping[str, Any], name: StepName, registry: StepRegistry, *, key: str
-) -> dict[str, Any]:
+def _builtin(step: StepDraft, name: StepName, registry: StepRegistry, *, key: str) -> StepDraft:
     entries = registry.entries(suits=name)
     names = [e.name for e in entries]
-    used = str(step.get("use", names[0]))
+    used = step.use or names[0]
     chosen = st.selectbox(
         "Check",
         names,
@@ -95,15 +92,15 @@ def _builtin(
     )
     entry = registry.get(chosen)
     st.caption(entry.description)
-    values = dict(step.get("with", {})) if chosen == used else {}
+    values = dict(step.with_ or {}) if chosen == used else {}
     params = params_form(entry.params_schema, values, key=f"{key}.{chosen}")
-    return {"use": chosen, "with": params}
+    return StepDraft.builtin(chosen, params)
 
 
-def _formula(step: Mapping[str, Any], *, key: str) -> dict[str, Any]:
+def _formula(step: StepDraft, *, key: str) -> StepDraft:
     text = st.text_area(
         "Formula",
-        value=str(step.get("formula", "")),
+        value=step.formula or "",
         help="A small calculation over the example and earlier results, e.g. "
         "results.analyze_step_result.score * 2. No programming needed beyond this line.",
         key=f"{key}.text",
@@ -112,42 +109,39 @@ def _formula(step: Mapping[str, Any], *, key: str) -> dict[str, Any]:
     with st.expander("What can a formula use?"):
         st.markdown("\n".join(f"- `{n}`: {d}" for n, d in FORMULA_VARIABLES))
         st.markdown("\n".join(f"- `{n}`: {d}" for n, d in FORMULA_FUNCTIONS))
-    return {"formula": text}
+    return StepDraft(formula=text)
 
 
 def _judge_step(
-    step: Mapping[str, Any], name: StepName, *, example: Example | None, agent: bool, key: str
-) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "description": st.text_input(
+    step: StepDraft, name: StepName, *, example: Example | None, agent: bool, key: str
+) -> StepDraft:
+    out = StepDraft(
+        description=st.text_input(
             "What do you ask the judge?",
-            value=str(step.get("description", "")),
+            value=step.description or "",
             placeholder="e.g. Is the answer polite?",
             key=f"{key}.description",
         ),
-        "template": st.text_area(
+        template=st.text_area(
             "The prompt",
-            value=str(step.get("template", "")),
+            value=step.template or "",
             help="Write what the judge reads. Put {{ output }} where the answer goes, "
             "{{ input }} for the question, {{ ground_truth }} for the expected answer.",
             key=f"{key}.template",
             height=180,
         ),
-    }
+        judge=step.judge,
+    )
     with st.expander("Words you can put in the prompt"):
         st.markdown("\n".join(f"- `{{{{ {n} }}}}`: {d}" for n, d in TEMPLATE_VARIABLES))
         st.markdown("\n".join(f"- `{n}`: {d}" for n, d in TEMPLATE_FILTERS))
-    _prompt_preview(out["template"], example, agent=agent)
+    _prompt_preview(out.template or "", example, agent=agent)
     if name != "generate_reason":
-        schema = _answer_fields(step.get("output_schema"), key=f"{key}.fields")
-        if schema is not None:
-            out["output_schema"] = schema
+        out.output_schema = _answer_fields(step.output_schema, key=f"{key}.fields")
     if name == "generate_score":
-        out["calculate_score"] = _score_from_answer(
-            step.get("calculate_score"), out.get("output_schema"), key=f"{key}.calc"
+        out.calculate_score = _score_from_answer(
+            step.calculate_score, out.output_schema, key=f"{key}.calc"
         )
-    if step.get("judge") is not None:
-        out["judge"] = step["judge"]
     return out
 
 
@@ -162,7 +156,7 @@ def _prompt_preview(source: str, example: Example | None, *, agent: bool) -> Non
         st.warning(explain(error).detail, icon=":material/edit_note:")
 
 
-def _answer_fields(schema: Any, *, key: str) -> dict[str, Any] | None:
+def _answer_fields(schema: dict[str, Any] | None, *, key: str) -> dict[str, Any] | None:
     """The output-fields builder: the judge's answer, field by field."""
     st.markdown("**What the judge answers** (one row per field)")
     fields = schema_to_fields(schema)
@@ -178,7 +172,7 @@ def _answer_fields(schema: Any, *, key: str) -> dict[str, Any] | None:
             return loaded
         except json.JSONDecodeError as error:
             st.error(f"This is not valid JSON: {error.msg} (line {error.lineno}).")
-            return dict(schema)
+            return dict(schema or {})
     frame = pd.DataFrame(
         [
             {
@@ -207,22 +201,8 @@ def _answer_fields(schema: Any, *, key: str) -> dict[str, Any] | None:
         },
         key=f"{key}.editor",
     )
-    rows = [r for r in edited.to_dict("records") if str(r.get("name") or "").strip()]
     try:
-        return fields_to_schema(
-            [
-                OutputField(
-                    name=str(r["name"]).strip(),
-                    kind=r.get("kind") or "text",
-                    description=str(r.get("description") or ""),
-                    choices=[
-                        c.strip() for c in str(r.get("choices") or "").split(",") if c.strip()
-                    ],
-                    required=bool(r.get("required", True)),
-                )
-                for r in rows
-            ]
-        )
+        return answer_schema_from_rows(edited.to_dict("records"))
     except FormValueError as error:
         st.error(str(error), icon=":material/edit_note:")
         return dict(schema) if schema else None
@@ -235,7 +215,9 @@ _SCORE_WAYS = {
 }
 
 
-def _score_from_answer(calc: Any, schema: Any, *, key: str) -> dict[str, Any]:
+def _score_from_answer(
+    calc: Mapping[str, Any] | None, schema: Mapping[str, Any] | None, *, key: str
+) -> dict[str, Any]:
     """How the judge's answer becomes the score."""
     calc = dict(calc or {"field": "score"})
     current = "formula" if "formula" in calc else "labels" if "use" in calc else "field"

@@ -79,26 +79,6 @@ def export_file(
     return ExportFile(format, name + _SUFFIX[format], text, _MIME[format], format)
 
 
-def judge_key_names(spec: ScorerSpec, judge_profiles: Mapping[str, JudgeSpec]) -> list[str]:
-    """The environment variables holding the keys of a spec's judges (profiles looked up)."""
-    from scorer_runtime.spec import PromptStepSpec
-
-    refs = [spec.judge] + [s.judge for s in spec.steps if isinstance(s, PromptStepSpec)]
-    names = set()
-    for ref in refs:
-        judge = judge_profiles.get(ref) if isinstance(ref, str) else ref
-        if judge is not None and judge.api_key_env:
-            names.add(judge.api_key_env)
-    return sorted(names)
-
-
-def uses_judge(spec: ScorerSpec) -> bool:
-    """Whether any step asks the judge (so running the scorer needs a model and a key)."""
-    from scorer_runtime.spec import PromptStepSpec
-
-    return any(isinstance(step, PromptStepSpec) for step in spec.steps)
-
-
 @dataclass(frozen=True, slots=True)
 class RunGuide:
     """How an engineer runs the exported Python."""
@@ -135,10 +115,10 @@ def run_guide(spec: ScorerSpec, judge_profiles: Mapping[str, JudgeSpec]) -> RunG
     """The run instructions of a spec's exported Python."""
     file_name = file_stem(spec.id) + ".py"
     example = json.dumps(EXAMPLE_RUN, ensure_ascii=False)
-    keys = judge_key_names(spec, judge_profiles)
+    keys = spec.key_envs(judge_profiles)
     exports = "".join(f"export {k}=...\n" for k in keys)
     command = f"{exports}python {file_name} '{example}'"
-    return RunGuide(file_name, command, keys, uses_judge(spec))
+    return RunGuide(file_name, command, keys, bool(spec.prompt_steps()))
 
 
 # -- import ------------------------------------------------------------------------------------

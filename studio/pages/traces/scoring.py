@@ -9,12 +9,17 @@ Scoring and storing themselves are the runtime's
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from scorer_runtime.spec import ScorerDraft
 from scorer_runtime.store import Session, jsonable
-from scorer_runtime.store.views import agent_scorer_versions, spec_key_names, stored_trace_score
+from scorer_runtime.store.views import (
+    AgentScorerVersion,
+    agent_scorer_versions,
+    stored_trace_score,
+)
 from scorer_runtime.traces import TraceScoreOutcome
 
 
@@ -38,28 +43,23 @@ class AgentScorerOption:
         return f"{self.name} · version {self.version}"
 
 
-def _judge_steps(spec: Mapping[str, Any]) -> int:
-    steps = spec.get("steps")
-    if not isinstance(steps, list):
-        return 0
-    return sum(1 for step in steps if isinstance(step, Mapping) and "template" in step)
-
-
 def agent_scorer_options(session: Session) -> list[AgentScorerOption]:
     """Every version of a live agent scorer, by scorer name, newest version first, with how
     many judge requests it makes per trace."""
-    return [
-        AgentScorerOption(
-            scorer_id=version.scorer_id,
-            name=version.name,
-            version_id=version.version_id,
-            version=version.version,
-            note=version.note,
-            judge_steps=_judge_steps(version.spec),
-            key_envs=tuple(spec_key_names(version.spec)),
-        )
-        for version in agent_scorer_versions(session)
-    ]
+    return [_option(version) for version in agent_scorer_versions(session)]
+
+
+def _option(version: AgentScorerVersion) -> AgentScorerOption:
+    spec = ScorerDraft.read(version.spec)  # a stored spec is not checked on save
+    return AgentScorerOption(
+        scorer_id=version.scorer_id,
+        name=version.name,
+        version_id=version.version_id,
+        version=version.version,
+        note=version.note,
+        judge_steps=len(spec.prompt_steps()),
+        key_envs=tuple(spec.key_envs()),
+    )
 
 
 def missing_keys(option: AgentScorerOption, is_set: Callable[[str], bool]) -> list[str]:

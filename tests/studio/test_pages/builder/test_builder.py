@@ -240,9 +240,9 @@ def test_a_policy_from_the_judges_page_loads_into_the_builder_unchanged(studio_d
     assert at.number_input(key="b1.retries.scorer.first").value == 1.5
     assert at.toggle(key="b1.retries.analyze.own").value
     assert at.number_input(key="b1.retries.analyze.first").value == 0.2
-    draft = at.session_state["builder.draft"]
-    assert draft["judge"]["retry"] == policy
-    assert draft["steps"][0]["judge"]["retry"] == {"max_retries": 2, "delay": {"initial_ms": 200}}
+    draft = at.session_state["builder.draft"]  # a ScorerDraft
+    assert draft.judge["retry"] == policy
+    assert draft.steps[0].judge["retry"] == {"max_retries": 2, "delay": {"initial_ms": 200}}
     at.segmented_control(key="b1.stage").set_value("save").run()
     assert not at.warning, [m.value for m in at.markdown]
     at.button(key="b1.save.save").click().run()
