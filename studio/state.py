@@ -1,17 +1,30 @@
 """Every session-state key the studio uses, with the factory that makes its default.
 
-Pages never invent keys: they read and write through :func:`get` and :func:`put` with the
-keys below, so a reader sees in one place what a browser session remembers. Defaults are
-made by factories on first use, never computed once at import.
+Pages never invent keys and never touch ``st.session_state``: they read and write through
+:func:`get`, :func:`peek`, :func:`put`, :func:`reset`, :func:`forget` and :func:`has` with the
+keys below, so a reader sees in one place what a browser session remembers. Defaults are made
+by factories on first use, never computed once at import.
+
+One naming style: ``page.snake_case_name`` (``judges.model``, ``results.threshold``). A key
+with a variable part (one widget per dataset, per scorer, per draft generation…) is a family:
+``EXAMPLES_RENAME.child(dataset_id)`` is ``examples.rename.<id>``; a widget made of several
+widgets (the retry form, a builder stage) takes one key and gives its parts ``key.child(…)``.
+Widget keys are declared here too and passed as ``key=state.X.name``; read them with
+:func:`peek` (it does not create the value: a widget key set before its widget exists, while
+the widget also gets a default, makes Streamlit warn).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import streamlit as st
+
+
+def _none() -> None:
+    return None
 
 
 @dataclass(frozen=True)
@@ -19,11 +32,11 @@ class Key:
     """A session-state key and how its default value is made."""
 
     name: str
-    default: Callable[[], Any]
+    default: Callable[[], Any] = field(default=_none, compare=False)
 
-
-def _none() -> None:
-    return None
+    def child(self, part: object) -> Key:
+        """The key of one member of this family (``examples.map`` -> ``examples.map.input``)."""
+        return Key(f"{self.name}.{part}", self.default)
 
 
 BUILDER_DRAFT_ID = Key("builder.draft_id", _none)
@@ -52,12 +65,26 @@ def get(key: Key) -> Any:
     return st.session_state[key.name]
 
 
+def peek(key: Key, default: Any = None) -> Any:
+    """The key's value, or ``default`` when the session holds none (nothing is created)."""
+    return st.session_state.get(key.name, default)
+
+
+def has(key: Key) -> bool:
+    return key.name in st.session_state
+
+
 def put(key: Key, value: Any) -> None:
     st.session_state[key.name] = value
 
 
 def reset(key: Key) -> None:
     st.session_state[key.name] = key.default()
+
+
+def forget(key: Key) -> None:
+    """Drop the key: its widget starts again from its default on the next render."""
+    st.session_state.pop(key.name, None)
 
 
 def flash(message: str, *, icon: str = ":material/check_circle:") -> None:
@@ -141,5 +168,222 @@ COMPARE_EXAMPLE_ID = Key("compare.example_id", _none)
 # -- Runs ------------------------------------------------------------------------------------
 RUNS_CURSOR = Key("runs.cursor", list)
 """Where each page of the runs list starts (the run ids it is older than), for "Newer runs"."""
-RUNS_THRESHOLD = Key("runs.threshold", lambda: 0.5)
+RUNS_THRESHOLD = Key("runs.saved_threshold", lambda: 0.5)
 """The pass mark a finished run's verdict and pass rate are given at."""
+
+# == Widget keys ===============================================================================
+# Passed as ``key=state.X.name``; read with peek(), set with put() before the widget is drawn,
+# dropped with forget() so the widget starts again from its default.
+
+# -- Judges widgets ----------------------------------------------------------------------------
+JUDGES_NAME = Key("judges.name")
+JUDGES_MODEL = Key("judges.model")
+JUDGES_API_BASE = Key("judges.api_base")
+JUDGES_KEY_ENV = Key("judges.key_env")
+JUDGES_INSTRUCTIONS = Key("judges.instructions")
+JUDGES_TEMPERATURE = Key("judges.temperature")
+JUDGES_TIMEOUT = Key("judges.timeout")
+JUDGES_JSON_MODE = Key("judges.json_mode")
+JUDGES_RETRY = Key("judges.retry")
+"""The judge's retry form (a family: ``judges.retry.on``, ``judges.retry.retries``…)."""
+JUDGES_TABLE = Key("judges.table")
+JUDGES_PICK = Key("judges.pick")
+"""The "Judge to edit" picker (its value mirrors JUDGES_SELECTED)."""
+JUDGES_SAVE = Key("judges.save")
+JUDGES_TEST = Key("judges.test")
+JUDGES_TEST_ANSWER = Key("judges.test_answer")
+JUDGES_DELETE = Key("judges.delete")
+JUDGES_DELETE_YES = Key("judges.delete_yes")
+JUDGES_DELETE_NO = Key("judges.delete_no")
+
+# -- Builder widgets ---------------------------------------------------------------------------
+BUILDER_FORM = Key("builder.form")
+"""The builder's widgets, one family per draft generation (BUILDER_GEN): ``builder.form.0``
+holds ``.stage``, ``.basics.name``, ``.steps.analyze.how``, ``.retries.scorer.on``…"""
+BUILDER_TRY_DETAIL = Key("builder.try_detail")
+"""The score detail of the last 'try it' (its widgets are members of this family)."""
+
+# -- Home widgets ------------------------------------------------------------------------------
+HOME_LOAD_DEMO = Key("home.load_demo")
+HOME_LATEST_RUNS = Key("home.latest_runs")
+HOME_KEYS = Key("home.keys")
+
+# -- Scorers widgets ---------------------------------------------------------------------------
+SCORERS_SEARCH = Key("scorers.search")
+SCORERS_SHOW_ARCHIVED = Key("scorers.show_archived")
+SCORERS_EMPTY_BUILD = Key("scorers.empty_build")
+SCORERS_EMPTY_DEMO = Key("scorers.empty_demo")
+SCORERS_PREV = Key("scorers.prev")
+SCORERS_NEXT = Key("scorers.next")
+# One of each per scorer: ``SCORERS_OPEN.child(scorer_id)``.
+SCORERS_OPEN = Key("scorers.open")
+SCORERS_VERSIONS = Key("scorers.versions")
+SCORERS_DUPLICATE = Key("scorers.duplicate")
+SCORERS_EXPORT = Key("scorers.export")
+SCORERS_RESTORE = Key("scorers.restore")
+SCORERS_ARCHIVE = Key("scorers.archive")
+SCORERS_ARCHIVE_YES = Key("scorers.archive_yes")
+SCORERS_ARCHIVE_NO = Key("scorers.archive_no")
+SCORERS_COPY_NAME = Key("scorers.copy_name")
+"""The name of the copy "Duplicate" makes (set to a free name before the box is drawn)."""
+SCORERS_COPY_YES = Key("scorers.copy_yes")
+SCORERS_COPY_NO = Key("scorers.copy_no")
+SCORERS_DIFF_FROM = Key("scorers.diff_from")
+SCORERS_DIFF_TO = Key("scorers.diff_to")
+
+# -- Export & import widgets -------------------------------------------------------------------
+EXPORT_SCORER = Key("export.scorer")
+EXPORT_VERSION = Key("export.version")
+"""One per scorer: ``EXPORT_VERSION.child(scorer_id)``."""
+EXPORT_FORMAT = Key("export.format")
+EXPORT_DOWNLOAD = Key("export.download")
+EXPORT_UPLOAD = Key("export.upload")
+EXPORT_IMPORT_MODE = Key("export.import_mode")
+EXPORT_IMPORT_NOTE = Key("export.import_note")
+EXPORT_IMPORT_SAVE = Key("export.import_save")
+EXPORT_IMPORT_NAME = Key("export.import_name")
+EXPORT_IMPORT_TARGET = Key("export.import_target")
+
+# -- Traces widgets ----------------------------------------------------------------------------
+TRACES_SEARCH = Key("traces.search")
+TRACES_PREV = Key("traces.prev")
+TRACES_NEXT = Key("traces.next")
+TRACES_DELETE_CHOICE = Key("traces.delete_choice")
+TRACES_DELETE = Key("traces.delete")
+TRACES_DELETE_YES = Key("traces.delete_yes")
+TRACES_DELETE_NO = Key("traces.delete_no")
+TRACES_VIEW = Key("traces.view")
+TRACES_UPLOAD = Key("traces.upload")
+TRACES_SCORER = Key("traces.scorer")
+TRACES_SCORE = Key("traces.score")
+TRACES_SELECTED = Key("traces.selected")
+TRACES_DETAIL = Key("traces.detail")
+TRACES_SCORE_DETAIL = Key("traces.score_detail")
+"""One per score shown: ``TRACES_SCORE_DETAIL.child(score_id)``."""
+
+# -- Examples widgets --------------------------------------------------------------------------
+EXAMPLES_TAB = Key("examples.tab")
+EXAMPLES_EMPTY_IMPORT = Key("examples.empty_import")
+EXAMPLES_LOAD_DEMO = Key("examples.load_demo")
+EXAMPLES_DATASET = Key("examples.dataset")
+"""The dataset picker (its value mirrors SELECTED_DATASET_ID)."""
+EXAMPLES_NEW = Key("examples.new")
+EXAMPLES_NEW_NAME = Key("examples.new_name")
+EXAMPLES_NEW_DESCRIPTION = Key("examples.new_description")
+EXAMPLES_NEW_CREATE = Key("examples.new_create")
+EXAMPLES_OVERVIEW = Key("examples.overview")
+EXAMPLES_OVERVIEW_TABLE = Key("examples.overview_table")
+EXAMPLES_RENAME = Key("examples.rename")
+"""One per dataset: ``EXAMPLES_RENAME.child(dataset_id)`` (so are DESCRIBE, RESTORE, PAGE)."""
+EXAMPLES_DESCRIBE = Key("examples.describe")
+EXAMPLES_RENAME_SAVE = Key("examples.rename_save")
+EXAMPLES_ARCHIVE = Key("examples.archive")
+EXAMPLES_ARCHIVE_YES = Key("examples.archive_yes")
+EXAMPLES_ARCHIVE_NO = Key("examples.archive_no")
+EXAMPLES_ARCHIVED = Key("examples.archived")
+EXAMPLES_RESTORE = Key("examples.restore")
+EXAMPLES_EXPORT_CSV = Key("examples.export_csv")
+EXAMPLES_EXPORT_JSONL = Key("examples.export_jsonl")
+EXAMPLES_PAGE = Key("examples.page")
+EXAMPLES_GRID = Key("examples.grid")
+"""The grid editor: ``EXAMPLES_GRID.child(dataset_id).child(page).child(EXAMPLES_GRID_GEN)``."""
+EXAMPLES_SAVE = Key("examples.save")
+EXAMPLES_DISCARD = Key("examples.discard")
+EXAMPLES_MAP = Key("examples.map")
+"""Which file column holds a field: ``EXAMPLES_MAP.child("input")``…"""
+EXAMPLES_IMPORT_FORMATS = Key("examples.import_formats")
+EXAMPLES_IMPORT_UPLOAD = Key("examples.import_upload")
+EXAMPLES_IMPORT_PREVIEW = Key("examples.import_preview")
+EXAMPLES_IMPORT_TARGET = Key("examples.import_target")
+EXAMPLES_IMPORT_NAME = Key("examples.import_name")
+EXAMPLES_IMPORT_MODE = Key("examples.import_mode")
+EXAMPLES_IMPORT_GO = Key("examples.import_go")
+EXAMPLES_IMPORT_DISMISS = Key("examples.import_dismiss")
+
+# -- Results widgets ---------------------------------------------------------------------------
+RESULTS_SCORER = Key("results.scorer")
+RESULTS_VERSION = Key("results.version")
+RESULTS_DATASET = Key("results.dataset")
+RESULTS_RUN = Key("results.run")
+RESULTS_SINCE = Key("results.since")
+RESULTS_UNTIL = Key("results.until")
+RESULTS_OUTCOMES = Key("results.outcomes")
+RESULTS_FILTER_WIDGETS = (
+    RESULTS_SCORER,
+    RESULTS_VERSION,
+    RESULTS_DATASET,
+    RESULTS_RUN,
+    RESULTS_SINCE,
+    RESULTS_UNTIL,
+    RESULTS_OUTCOMES,
+)
+"""The Results page's filter widgets, in the order of ResultsFilter's fields."""
+RESULTS_THRESHOLD_SLIDER = Key("results.threshold")
+RESULTS_REFRESH = Key("results.refresh")
+RESULTS_CLEAR = Key("results.clear")
+RESULTS_GO_RUNS = Key("results.go_runs")
+RESULTS_CHART_OUTCOMES = Key("results.chart_outcomes")
+RESULTS_CHART_HISTOGRAM = Key("results.chart_histogram")
+RESULTS_CHART_TREND = Key("results.chart_trend")
+RESULTS_TABLE = Key("results.table")
+RESULTS_PREVIOUS = Key("results.previous")
+RESULTS_NEXT = Key("results.next")
+RESULTS_OPEN = Key("results.open")
+RESULTS_CLOSE = Key("results.close")
+RESULTS_DOWNLOAD = Key("results.download")
+RESULTS_DETAIL = Key("results.detail")
+
+# -- Compare runs widgets ----------------------------------------------------------------------
+COMPARE_MODE = Key("compare.mode")
+COMPARE_BEFORE = Key("compare.before")
+COMPARE_AFTER = Key("compare.after")
+COMPARE_SCORER = Key("compare.scorer")
+COMPARE_BEFORE_VERSION = Key("compare.before_version")
+COMPARE_AFTER_VERSION = Key("compare.after_version")
+COMPARE_DATASET = Key("compare.dataset")
+COMPARE_PICK_WIDGETS = (
+    COMPARE_MODE,
+    COMPARE_BEFORE,
+    COMPARE_AFTER,
+    COMPARE_SCORER,
+    COMPARE_BEFORE_VERSION,
+    COMPARE_AFTER_VERSION,
+    COMPARE_DATASET,
+)
+"""The widgets that choose what Compare runs shows (forgotten when another page opens it)."""
+COMPARE_GO_RUNS = Key("compare.go_runs")
+COMPARE_GO_RUNS_VERSION = Key("compare.go_runs_version")
+COMPARE_THRESHOLD = Key("compare.threshold")
+COMPARE_OUTCOMES = Key("compare.outcomes")
+COMPARE_ONLY_CHANGED = Key("compare.only_changed")
+COMPARE_TABLE = Key("compare.table")
+COMPARE_PREVIOUS = Key("compare.previous")
+COMPARE_NEXT = Key("compare.next")
+COMPARE_EXAMPLE = Key("compare.example")
+"""The "Open one example" picker (its value mirrors COMPARE_EXAMPLE_ID)."""
+COMPARE_DOWNLOAD = Key("compare.download")
+COMPARE_DETAIL = Key("compare.detail")
+"""One per run of the pair: ``COMPARE_DETAIL.child("before")``."""
+
+# -- Runs widgets ------------------------------------------------------------------------------
+RUNS_SCORER = Key("runs.scorer")
+RUNS_VERSION = Key("runs.version")
+RUNS_DATASET = Key("runs.dataset")
+RUNS_CONCURRENCY = Key("runs.concurrency")
+RUNS_START = Key("runs.start")
+RUNS_PLAN = Key("runs.plan")
+"""The start form's plan; its "fix" buttons are ``RUNS_PLAN.child("fix").child(i)``."""
+RUNS_LOAD_DEMO = Key("runs.load_demo")
+RUNS_GO_BUILDER = Key("runs.go_builder")
+RUNS_GO_EXAMPLES = Key("runs.go_examples")
+RUNS_OPEN = Key("runs.open")
+"""One per run listed: ``RUNS_OPEN.child(run_id)`` (and RUNS_SEE_RESULTS)."""
+RUNS_SEE_RESULTS = Key("runs.see_results")
+RUNS_NEWER = Key("runs.newer")
+RUNS_OLDER = Key("runs.older")
+RUNS_THRESHOLD_SLIDER = Key("runs.threshold")
+RUNS_CHART_OUTCOMES = Key("runs.chart_outcomes")
+RUNS_RESUME_PLAN = Key("runs.resume_plan")
+RUNS_RESULTS = Key("runs.results")
+RUNS_RESUME = Key("runs.resume")
+RUNS_CANCEL = Key("runs.cancel")
