@@ -39,25 +39,6 @@ class Key:
         return Key(f"{self.name}.{part}", self.default)
 
 
-BUILDER_DRAFT_ID = Key("builder.draft_id", _none)
-"""The id of the draft being edited in the builder (drafts live in the database)."""
-BUILDER_STAGE = Key("builder.stage", lambda: "basics")
-"""Where the builder is: basics, judge, steps, retries, try, save."""
-BUILDER_SCORER_ID = Key("builder.scorer_id", _none)
-"""The saved scorer the draft is a new version of (None for a new scorer)."""
-TRY_EXAMPLE_ID = Key("builder.try_example_id", _none)
-TRY_RESULT = Key("builder.try_result", _none)
-"""The last 'try it' outcome shown in the builder (a dict, or None)."""
-RESULTS_FILTERS = Key("results.filters", dict)
-RESULTS_CURSOR = Key("results.cursor", list)
-"""Keyset cursors of the pages already seen on the results page (for 'previous')."""
-SELECTED_SCORE_ID = Key("results.score_id", _none)
-SELECTED_DATASET_ID = Key("examples.dataset_id", _none)
-SELECTED_RUN_ID = Key("runs.run_id", _none)
-FLASH = Key("flash", list)
-"""Messages to show once on the next render (e.g. "Saved version 3")."""
-
-
 def get(key: Key) -> Any:
     """The key's value, created from its factory on first use."""
     if key.name not in st.session_state:
@@ -98,125 +79,56 @@ def show_flashes() -> None:
     reset(FLASH)
 
 
-# -- builder -----------------------------------------------------------------------------------
+# -- The whole studio -------------------------------------------------------------------------
+FLASH = Key("app.flash", list)
+"""Messages to show once on the next render, on any page (e.g. "Saved version 3")."""
+
+
+# -- Home -------------------------------------------------------------------------------------
+HOME_LOAD_DEMO = Key("home.load_demo")
+HOME_LATEST_RUNS = Key("home.latest_runs")
+HOME_KEYS = Key("home.keys")
+
+
+# -- Build a scorer ---------------------------------------------------------------------------
+BUILDER_DRAFT_ID = Key("builder.draft_id", _none)
+"""The id of the draft being edited in the builder (drafts live in the database)."""
+BUILDER_SCORER_ID = Key("builder.scorer_id", _none)
+"""The saved scorer the draft is a new version of (None for a new scorer)."""
+TRY_RESULT = Key("builder.try_result", _none)
+"""The last 'try it' outcome shown in the builder (a dict, or None)."""
 BUILDER_DRAFT = Key("builder.draft", _none)
 """The draft being edited: a ScorerDraft (also saved to the database as it changes)."""
 BUILDER_GEN = Key("builder.gen", int)
 """Bumped when another draft is loaded, so widgets start again from the draft's values."""
-TRY_EXAMPLE = Key("builder.try_example", _none)
-"""The example previews and 'try it' run on (a pages.builder.logic.Example)."""
-
-# -- Home, Scorers, Export & import, Traces ---------------------------------------------------
-SCORERS_PAGE = Key("scorers.page", int)
-"""The page of the scorer list being shown (0 is the first; pages come from the database)."""
-SCORERS_OPEN_ID = Key("scorers.open_id", _none)
-"""The scorer whose versions and actions are open on the scorers page."""
-SCORERS_PENDING = Key("scorers.pending", _none)
-"""An action waiting for confirmation: ("archive" or "duplicate", scorer id), or None."""
-EXPORT_SCORER_ID = Key("export.scorer_id", _none)
-"""The scorer the export page opens with (set by "Export" on the scorers page)."""
-TRACES_IMPORT = Key("traces.import", _none)
-"""The last trace file imported on the traces page and what saving it did (a
-pages.traces.logic.ImportReport), shown while the file stays in the uploader; or None."""
-TRACES_PAGE = Key("traces.page", int)
-"""The page of the stored traces list being shown (0 is the first; pages come from the
-database)."""
-TRACES_SELECTION_FOR = Key("traces.selection_for", _none)
-"""What the "Traces to score" choice was defaulted for (scorer version, the page's traces,
-those not yet scored): when it changes, the choice starts again from the new default."""
-TRACES_CONFIRM_DELETE = Key("traces.confirm_delete", _none)
-"""The trace ids whose deletion waits for a "yes" (a tuple), or None: no question open."""
 BUILDER_SAVED_DIGEST = Key("builder.saved_digest", _none)
 """The canonical JSON of the draft as last written to the database (to skip idle writes)."""
 BUILDER_LOADED_FOR = Key("builder.loaded_for", _none)
 """Which saved scorer (id) the draft was loaded from, so a new choice reloads it."""
-
-# -- Examples, Judges ---------------------------------------------------------------------------
-EXAMPLES_GRID_GEN = Key("examples.grid_gen", int)
-"""Bumped after the grid is saved or its edits discarded, so the editor starts clean."""
-EXAMPLES_GRID_PROBLEMS = Key("examples.grid_problems", list)
-"""Why the last save of the grid was refused (one line per cell or row)."""
-EXAMPLES_CONFIRM_ARCHIVE = Key("examples.confirm_archive", _none)
-"""The dataset id whose archiving waits for a "yes" (None: no question open)."""
-EXAMPLES_CREATE_ERROR = Key("examples.create_error", _none)
-"""Why the last "Create dataset" was refused (text), or None."""
-EXAMPLES_IMPORT_FILE = Key("examples.import_file", _none)
-"""Which uploaded file (name and size) the import form's column choices were made for."""
-EXAMPLES_IMPORT_REPORT = Key("examples.import_report", _none)
-"""The last import's outcome, kept so it stays on screen: a dict, or None."""
-JUDGES_SELECTED = Key("judges.selected", _none)
-"""The judge profile open in the form (its name), or None for a new judge."""
-JUDGES_CONFIRM_DELETE = Key("judges.confirm_delete", _none)
-"""The judge profile whose deletion waits for a "yes" (None: no question open)."""
-JUDGES_CONNECTION = Key("judges.connection", _none)
-"""The last connection test's outcome (a pages.judges.logic.ConnectionResult), or None."""
-
-# -- Results, Compare runs ---------------------------------------------------------------------
-RESULTS_THRESHOLD = Key("results.saved_threshold", _none)
-"""The pass mark on the Results page (None: the middle of the scores' range)."""
-COMPARE_SELECTION = Key("compare.selection", dict)
-"""What Compare runs shows: ``{"mode": "runs" | "versions", "before": run id, "after": run id,
-"scorer_id", "before_version", "after_version", "dataset_id", "threshold"}``. Another page
-opens a comparison with ``widgets.results_links.open_compare(before=…, after=…)``."""
-COMPARE_PAGE = Key("compare.page", int)
-"""The page of the comparison table being shown (0 is the first)."""
-COMPARE_VIEW = Key("compare.view", _none)
-"""What the comparison table's page is of (runs, threshold, filter): a new choice starts at 1."""
-COMPARE_EXAMPLE_ID = Key("compare.example_id", _none)
-"""The example whose two results are open side by side on Compare runs."""
-
-# -- Runs ------------------------------------------------------------------------------------
-RUNS_CURSOR = Key("runs.cursor", list)
-"""Where each page of the runs list starts (the run ids it is older than), for "Newer runs"."""
-RUNS_THRESHOLD = Key("runs.saved_threshold", lambda: 0.5)
-"""The pass mark a finished run's verdict and pass rate are given at."""
-
-# == Widget keys ===============================================================================
-# Passed as ``key=state.X.name``; read with peek(), set with put() before the widget is drawn,
-# dropped with forget() so the widget starts again from its default.
-
-# -- Judges widgets ----------------------------------------------------------------------------
-JUDGES_NAME = Key("judges.name")
-JUDGES_MODEL = Key("judges.model")
-JUDGES_API_BASE = Key("judges.api_base")
-JUDGES_KEY_ENV = Key("judges.key_env")
-JUDGES_INSTRUCTIONS = Key("judges.instructions")
-JUDGES_TEMPERATURE = Key("judges.temperature")
-JUDGES_TIMEOUT = Key("judges.timeout")
-JUDGES_JSON_MODE = Key("judges.json_mode")
-JUDGES_RETRY = Key("judges.retry")
-"""The judge's retry form (a family: ``judges.retry.on``, ``judges.retry.retries``…)."""
-JUDGES_TABLE = Key("judges.table")
-JUDGES_PICK = Key("judges.pick")
-"""The "Judge to edit" picker (its value mirrors JUDGES_SELECTED)."""
-JUDGES_SAVE = Key("judges.save")
-JUDGES_TEST = Key("judges.test")
-JUDGES_TEST_ANSWER = Key("judges.test_answer")
-JUDGES_DELETE = Key("judges.delete")
-JUDGES_DELETE_YES = Key("judges.delete_yes")
-JUDGES_DELETE_NO = Key("judges.delete_no")
-
-# -- Builder widgets ---------------------------------------------------------------------------
+# widgets (pass key=X.name)
 BUILDER_FORM = Key("builder.form")
 """The builder's widgets, one family per draft generation (BUILDER_GEN): ``builder.form.0``
 holds ``.stage``, ``.basics.name``, ``.steps.analyze.how``, ``.retries.scorer.on``…"""
 BUILDER_TRY_DETAIL = Key("builder.try_detail")
 """The score detail of the last 'try it' (its widgets are members of this family)."""
 
-# -- Home widgets ------------------------------------------------------------------------------
-HOME_LOAD_DEMO = Key("home.load_demo")
-HOME_LATEST_RUNS = Key("home.latest_runs")
-HOME_KEYS = Key("home.keys")
 
-# -- Scorers widgets ---------------------------------------------------------------------------
+# -- Scorers ----------------------------------------------------------------------------------
+SCORERS_PAGE = Key("scorers.page", int)
+"""The page of the scorer list being shown (0 is the first; pages come from the database)."""
+SCORERS_OPEN_ID = Key("scorers.open_id", _none)
+"""The scorer whose versions and actions are open on the scorers page."""
+SCORERS_PENDING = Key("scorers.pending", _none)
+"""An action waiting for confirmation: ("archive" or "duplicate", scorer id), or None."""
+# widgets (pass key=X.name)
 SCORERS_SEARCH = Key("scorers.search")
 SCORERS_SHOW_ARCHIVED = Key("scorers.show_archived")
 SCORERS_EMPTY_BUILD = Key("scorers.empty_build")
 SCORERS_EMPTY_DEMO = Key("scorers.empty_demo")
 SCORERS_PREV = Key("scorers.prev")
 SCORERS_NEXT = Key("scorers.next")
-# One of each per scorer: ``SCORERS_OPEN.child(scorer_id)``.
 SCORERS_OPEN = Key("scorers.open")
+"""One per scorer: ``SCORERS_OPEN.child(scorer_id)``, and so are the keys below it."""
 SCORERS_VERSIONS = Key("scorers.versions")
 SCORERS_DUPLICATE = Key("scorers.duplicate")
 SCORERS_EXPORT = Key("scorers.export")
@@ -231,37 +143,22 @@ SCORERS_COPY_NO = Key("scorers.copy_no")
 SCORERS_DIFF_FROM = Key("scorers.diff_from")
 SCORERS_DIFF_TO = Key("scorers.diff_to")
 
-# -- Export & import widgets -------------------------------------------------------------------
-EXPORT_SCORER = Key("export.scorer")
-EXPORT_VERSION = Key("export.version")
-"""One per scorer: ``EXPORT_VERSION.child(scorer_id)``."""
-EXPORT_FORMAT = Key("export.format")
-EXPORT_DOWNLOAD = Key("export.download")
-EXPORT_UPLOAD = Key("export.upload")
-EXPORT_IMPORT_MODE = Key("export.import_mode")
-EXPORT_IMPORT_NOTE = Key("export.import_note")
-EXPORT_IMPORT_SAVE = Key("export.import_save")
-EXPORT_IMPORT_NAME = Key("export.import_name")
-EXPORT_IMPORT_TARGET = Key("export.import_target")
 
-# -- Traces widgets ----------------------------------------------------------------------------
-TRACES_SEARCH = Key("traces.search")
-TRACES_PREV = Key("traces.prev")
-TRACES_NEXT = Key("traces.next")
-TRACES_DELETE_CHOICE = Key("traces.delete_choice")
-TRACES_DELETE = Key("traces.delete")
-TRACES_DELETE_YES = Key("traces.delete_yes")
-TRACES_DELETE_NO = Key("traces.delete_no")
-TRACES_VIEW = Key("traces.view")
-TRACES_UPLOAD = Key("traces.upload")
-TRACES_SCORER = Key("traces.scorer")
-TRACES_SCORE = Key("traces.score")
-TRACES_SELECTED = Key("traces.selected")
-TRACES_DETAIL = Key("traces.detail")
-TRACES_SCORE_DETAIL = Key("traces.score_detail")
-"""One per score shown: ``TRACES_SCORE_DETAIL.child(score_id)``."""
-
-# -- Examples widgets --------------------------------------------------------------------------
+# -- Examples ---------------------------------------------------------------------------------
+SELECTED_DATASET_ID = Key("examples.dataset_id", _none)
+EXAMPLES_GRID_GEN = Key("examples.grid_gen", int)
+"""Bumped after the grid is saved or its edits discarded, so the editor starts clean."""
+EXAMPLES_GRID_PROBLEMS = Key("examples.grid_problems", list)
+"""Why the last save of the grid was refused (one line per cell or row)."""
+EXAMPLES_CONFIRM_ARCHIVE = Key("examples.confirm_archive", _none)
+"""The dataset id whose archiving waits for a "yes" (None: no question open)."""
+EXAMPLES_CREATE_ERROR = Key("examples.create_error", _none)
+"""Why the last "Create dataset" was refused (text), or None."""
+EXAMPLES_IMPORT_FILE = Key("examples.import_file", _none)
+"""Which uploaded file (name and size) the import form's column choices were made for."""
+EXAMPLES_IMPORT_REPORT = Key("examples.import_report", _none)
+"""The last import's outcome, kept so it stays on screen: a dict, or None."""
+# widgets (pass key=X.name)
 EXAMPLES_TAB = Key("examples.tab")
 EXAMPLES_EMPTY_IMPORT = Key("examples.empty_import")
 EXAMPLES_LOAD_DEMO = Key("examples.load_demo")
@@ -300,7 +197,74 @@ EXAMPLES_IMPORT_MODE = Key("examples.import_mode")
 EXAMPLES_IMPORT_GO = Key("examples.import_go")
 EXAMPLES_IMPORT_DISMISS = Key("examples.import_dismiss")
 
-# -- Results widgets ---------------------------------------------------------------------------
+
+# -- Judges -----------------------------------------------------------------------------------
+JUDGES_SELECTED = Key("judges.selected", _none)
+"""The judge profile open in the form (its name), or None for a new judge."""
+JUDGES_CONFIRM_DELETE = Key("judges.confirm_delete", _none)
+"""The judge profile whose deletion waits for a "yes" (None: no question open)."""
+JUDGES_CONNECTION = Key("judges.connection", _none)
+"""The last connection test's outcome (a pages.judges.logic.ConnectionResult), or None."""
+# widgets (pass key=X.name)
+JUDGES_NAME = Key("judges.name")
+JUDGES_MODEL = Key("judges.model")
+JUDGES_API_BASE = Key("judges.api_base")
+JUDGES_KEY_ENV = Key("judges.key_env")
+JUDGES_INSTRUCTIONS = Key("judges.instructions")
+JUDGES_TEMPERATURE = Key("judges.temperature")
+JUDGES_TIMEOUT = Key("judges.timeout")
+JUDGES_JSON_MODE = Key("judges.json_mode")
+JUDGES_RETRY = Key("judges.retry")
+"""The judge's retry form (a family: ``judges.retry.on``, ``judges.retry.retries``…)."""
+JUDGES_TABLE = Key("judges.table")
+JUDGES_PICK = Key("judges.pick")
+"""The "Judge to edit" picker (its value mirrors JUDGES_SELECTED)."""
+JUDGES_SAVE = Key("judges.save")
+JUDGES_TEST = Key("judges.test")
+JUDGES_TEST_ANSWER = Key("judges.test_answer")
+JUDGES_DELETE = Key("judges.delete")
+JUDGES_DELETE_YES = Key("judges.delete_yes")
+JUDGES_DELETE_NO = Key("judges.delete_no")
+
+
+# -- Runs -------------------------------------------------------------------------------------
+SELECTED_RUN_ID = Key("runs.run_id", _none)
+RUNS_CURSOR = Key("runs.cursor", list)
+"""Where each page of the runs list starts (the run ids it is older than), for "Newer runs"."""
+RUNS_THRESHOLD = Key("runs.saved_threshold", lambda: 0.5)
+"""The pass mark a finished run's verdict and pass rate are given at."""
+# widgets (pass key=X.name)
+RUNS_SCORER = Key("runs.scorer")
+RUNS_VERSION = Key("runs.version")
+RUNS_DATASET = Key("runs.dataset")
+RUNS_CONCURRENCY = Key("runs.concurrency")
+RUNS_START = Key("runs.start")
+RUNS_PLAN = Key("runs.plan")
+"""The start form's plan; its "fix" buttons are ``RUNS_PLAN.child("fix").child(i)``."""
+RUNS_LOAD_DEMO = Key("runs.load_demo")
+RUNS_GO_BUILDER = Key("runs.go_builder")
+RUNS_GO_EXAMPLES = Key("runs.go_examples")
+RUNS_OPEN = Key("runs.open")
+"""One per run listed: ``RUNS_OPEN.child(run_id)`` (and RUNS_SEE_RESULTS)."""
+RUNS_SEE_RESULTS = Key("runs.see_results")
+RUNS_NEWER = Key("runs.newer")
+RUNS_OLDER = Key("runs.older")
+RUNS_THRESHOLD_SLIDER = Key("runs.threshold")
+RUNS_CHART_OUTCOMES = Key("runs.chart_outcomes")
+RUNS_RESUME_PLAN = Key("runs.resume_plan")
+RUNS_RESULTS = Key("runs.results")
+RUNS_RESUME = Key("runs.resume")
+RUNS_CANCEL = Key("runs.cancel")
+
+
+# -- Results ----------------------------------------------------------------------------------
+RESULTS_FILTERS = Key("results.filters", dict)
+RESULTS_CURSOR = Key("results.cursor", list)
+"""Keyset cursors of the pages already seen on the results page (for 'previous')."""
+SELECTED_SCORE_ID = Key("results.score_id", _none)
+RESULTS_THRESHOLD = Key("results.saved_threshold", _none)
+"""The pass mark on the Results page (None: the middle of the scores' range)."""
+# widgets (pass key=X.name)
 RESULTS_SCORER = Key("results.scorer")
 RESULTS_VERSION = Key("results.version")
 RESULTS_DATASET = Key("results.dataset")
@@ -333,7 +297,19 @@ RESULTS_CLOSE = Key("results.close")
 RESULTS_DOWNLOAD = Key("results.download")
 RESULTS_DETAIL = Key("results.detail")
 
-# -- Compare runs widgets ----------------------------------------------------------------------
+
+# -- Compare runs -----------------------------------------------------------------------------
+COMPARE_SELECTION = Key("compare.selection", dict)
+"""What Compare runs shows: ``{"mode": "runs" | "versions", "before": run id, "after": run id,
+"scorer_id", "before_version", "after_version", "dataset_id", "threshold"}``. Another page
+opens a comparison with ``widgets.results_links.open_compare(before=…, after=…)``."""
+COMPARE_PAGE = Key("compare.page", int)
+"""The page of the comparison table being shown (0 is the first)."""
+COMPARE_VIEW = Key("compare.view", _none)
+"""What the comparison table's page is of (runs, threshold, filter): a new choice starts at 1."""
+COMPARE_EXAMPLE_ID = Key("compare.example_id", _none)
+"""The example whose two results are open side by side on Compare runs."""
+# widgets (pass key=X.name)
 COMPARE_MODE = Key("compare.mode")
 COMPARE_BEFORE = Key("compare.before")
 COMPARE_AFTER = Key("compare.after")
@@ -365,25 +341,49 @@ COMPARE_DOWNLOAD = Key("compare.download")
 COMPARE_DETAIL = Key("compare.detail")
 """One per run of the pair: ``COMPARE_DETAIL.child("before")``."""
 
-# -- Runs widgets ------------------------------------------------------------------------------
-RUNS_SCORER = Key("runs.scorer")
-RUNS_VERSION = Key("runs.version")
-RUNS_DATASET = Key("runs.dataset")
-RUNS_CONCURRENCY = Key("runs.concurrency")
-RUNS_START = Key("runs.start")
-RUNS_PLAN = Key("runs.plan")
-"""The start form's plan; its "fix" buttons are ``RUNS_PLAN.child("fix").child(i)``."""
-RUNS_LOAD_DEMO = Key("runs.load_demo")
-RUNS_GO_BUILDER = Key("runs.go_builder")
-RUNS_GO_EXAMPLES = Key("runs.go_examples")
-RUNS_OPEN = Key("runs.open")
-"""One per run listed: ``RUNS_OPEN.child(run_id)`` (and RUNS_SEE_RESULTS)."""
-RUNS_SEE_RESULTS = Key("runs.see_results")
-RUNS_NEWER = Key("runs.newer")
-RUNS_OLDER = Key("runs.older")
-RUNS_THRESHOLD_SLIDER = Key("runs.threshold")
-RUNS_CHART_OUTCOMES = Key("runs.chart_outcomes")
-RUNS_RESUME_PLAN = Key("runs.resume_plan")
-RUNS_RESULTS = Key("runs.results")
-RUNS_RESUME = Key("runs.resume")
-RUNS_CANCEL = Key("runs.cancel")
+
+# -- Export & import --------------------------------------------------------------------------
+EXPORT_SCORER_ID = Key("export.scorer_id", _none)
+"""The scorer the export page opens with (set by "Export" on the scorers page)."""
+# widgets (pass key=X.name)
+EXPORT_SCORER = Key("export.scorer")
+EXPORT_VERSION = Key("export.version")
+"""One per scorer: ``EXPORT_VERSION.child(scorer_id)``."""
+EXPORT_FORMAT = Key("export.format")
+EXPORT_DOWNLOAD = Key("export.download")
+EXPORT_UPLOAD = Key("export.upload")
+EXPORT_IMPORT_MODE = Key("export.import_mode")
+EXPORT_IMPORT_NOTE = Key("export.import_note")
+EXPORT_IMPORT_SAVE = Key("export.import_save")
+EXPORT_IMPORT_NAME = Key("export.import_name")
+EXPORT_IMPORT_TARGET = Key("export.import_target")
+
+
+# -- Traces -----------------------------------------------------------------------------------
+TRACES_IMPORT = Key("traces.import", _none)
+"""The last trace file imported on the traces page and what saving it did (a
+pages.traces.logic.ImportReport), shown while the file stays in the uploader; or None."""
+TRACES_PAGE = Key("traces.page", int)
+"""The page of the stored traces list being shown (0 is the first; pages come from the
+database)."""
+TRACES_SELECTION_FOR = Key("traces.selection_for", _none)
+"""What the "Traces to score" choice was defaulted for (scorer version, the page's traces,
+those not yet scored): when it changes, the choice starts again from the new default."""
+TRACES_CONFIRM_DELETE = Key("traces.confirm_delete", _none)
+"""The trace ids whose deletion waits for a "yes" (a tuple), or None: no question open."""
+# widgets (pass key=X.name)
+TRACES_SEARCH = Key("traces.search")
+TRACES_PREV = Key("traces.prev")
+TRACES_NEXT = Key("traces.next")
+TRACES_DELETE_CHOICE = Key("traces.delete_choice")
+TRACES_DELETE = Key("traces.delete")
+TRACES_DELETE_YES = Key("traces.delete_yes")
+TRACES_DELETE_NO = Key("traces.delete_no")
+TRACES_VIEW = Key("traces.view")
+TRACES_UPLOAD = Key("traces.upload")
+TRACES_SCORER = Key("traces.scorer")
+TRACES_SCORE = Key("traces.score")
+TRACES_SELECTED = Key("traces.selected")
+TRACES_DETAIL = Key("traces.detail")
+TRACES_SCORE_DETAIL = Key("traces.score_detail")
+"""One per score shown: ``TRACES_SCORE_DETAIL.child(score_id)``."""
