@@ -184,7 +184,7 @@ def test_rename_then_archive_after_a_question_then_restore(studio_db, open_page)
     at.session_state[state.EXAMPLES_TAB.name] = "Settings"
     at.run()
     at.text_input(key=state.EXAMPLES_RENAME.child(dataset_id).name).input("renamed").run()
-    at.button(key=state.EXAMPLES_RENAME.child("save").name).click().run()
+    at.button(key=state.EXAMPLES_RENAME_SAVE.name).click().run()
     assert set(_datasets(studio_db)) == {"renamed"}
 
     at.button(key=state.EXAMPLES_ARCHIVE.name).click().run()
