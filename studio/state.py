@@ -1,17 +1,30 @@
 """Every session-state key the studio uses, with the factory that makes its default.
 
-Pages never invent keys: they read and write through :func:`get` and :func:`put` with the
-keys below, so a reader sees in one place what a browser session remembers. Defaults are
-made by factories on first use, never computed once at import.
+Pages never invent keys and never touch ``st.session_state``: they read and write through
+:func:`get`, :func:`peek`, :func:`put`, :func:`reset`, :func:`forget` and :func:`has` with the
+keys below, so a reader sees in one place what a browser session remembers. Defaults are made
+by factories on first use, never computed once at import.
+
+One naming style: ``page.snake_case_name`` (``judges.model``, ``results.threshold``). A key
+with a variable part (one widget per dataset, per scorer, per draft generation…) is a family:
+``EXAMPLES_RENAME.child(dataset_id)`` is ``examples.rename.<id>``; a widget made of several
+widgets (the retry form, a builder stage) takes one key and gives its parts ``key.child(…)``.
+Widget keys are declared here too and passed as ``key=state.X.name``; read them with
+:func:`peek` (it does not create the value: a widget key set before its widget exists, while
+the widget also gets a default, makes Streamlit warn).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import streamlit as st
+
+
+def _none() -> None:
+    return None
 
 
 @dataclass(frozen=True)
@@ -19,30 +32,11 @@ class Key:
     """A session-state key and how its default value is made."""
 
     name: str
-    default: Callable[[], Any]
+    default: Callable[[], Any] = field(default=_none, compare=False)
 
-
-def _none() -> None:
-    return None
-
-
-BUILDER_DRAFT_ID = Key("builder.draft_id", _none)
-"""The id of the draft being edited in the builder (drafts live in the database)."""
-BUILDER_STAGE = Key("builder.stage", lambda: "basics")
-"""Where the builder is: basics, judge, steps, retries, try, save."""
-BUILDER_SCORER_ID = Key("builder.scorer_id", _none)
-"""The saved scorer the draft is a new version of (None for a new scorer)."""
-TRY_EXAMPLE_ID = Key("builder.try_example_id", _none)
-TRY_RESULT = Key("builder.try_result", _none)
-"""The last 'try it' outcome shown in the builder (a dict, or None)."""
-RESULTS_FILTERS = Key("results.filters", dict)
-RESULTS_CURSOR = Key("results.cursor", list)
-"""Keyset cursors of the pages already seen on the results page (for 'previous')."""
-SELECTED_SCORE_ID = Key("results.score_id", _none)
-SELECTED_DATASET_ID = Key("examples.dataset_id", _none)
-SELECTED_RUN_ID = Key("runs.run_id", _none)
-FLASH = Key("flash", list)
-"""Messages to show once on the next render (e.g. "Saved version 3")."""
+    def child(self, part: object) -> Key:
+        """The key of one member of this family (``examples.map`` -> ``examples.map.input``)."""
+        return Key(f"{self.name}.{part}", self.default)
 
 
 def get(key: Key) -> Any:
@@ -52,12 +46,26 @@ def get(key: Key) -> Any:
     return st.session_state[key.name]
 
 
+def peek(key: Key, default: Any = None) -> Any:
+    """The key's value, or ``default`` when the session holds none (nothing is created)."""
+    return st.session_state.get(key.name, default)
+
+
+def has(key: Key) -> bool:
+    return key.name in st.session_state
+
+
 def put(key: Key, value: Any) -> None:
     st.session_state[key.name] = value
 
 
 def reset(key: Key) -> None:
     st.session_state[key.name] = key.default()
+
+
+def forget(key: Key) -> None:
+    """Drop the key: its widget starts again from its default on the next render."""
+    st.session_state.pop(key.name, None)
 
 
 def flash(message: str, *, icon: str = ":material/check_circle:") -> None:
@@ -71,40 +79,73 @@ def show_flashes() -> None:
     reset(FLASH)
 
 
-# -- builder -----------------------------------------------------------------------------------
+# -- The whole studio -------------------------------------------------------------------------
+FLASH = Key("app.flash", list)
+"""Messages to show once on the next render, on any page (e.g. "Saved version 3")."""
+
+
+# -- Home -------------------------------------------------------------------------------------
+HOME_LOAD_DEMO = Key("home.load_demo")
+HOME_LATEST_RUNS = Key("home.latest_runs")
+HOME_KEYS = Key("home.keys")
+
+
+# -- Build a scorer ---------------------------------------------------------------------------
+BUILDER_DRAFT_ID = Key("builder.draft_id", _none)
+"""The id of the draft being edited in the builder (drafts live in the database)."""
+BUILDER_SCORER_ID = Key("builder.scorer_id", _none)
+"""The saved scorer the draft is a new version of (None for a new scorer)."""
+TRY_RESULT = Key("builder.try_result", _none)
+"""The last 'try it' outcome shown in the builder (a dict, or None)."""
 BUILDER_DRAFT = Key("builder.draft", _none)
 """The draft being edited: a ScorerDraft (also saved to the database as it changes)."""
 BUILDER_GEN = Key("builder.gen", int)
 """Bumped when another draft is loaded, so widgets start again from the draft's values."""
-TRY_EXAMPLE = Key("builder.try_example", _none)
-"""The example previews and 'try it' run on (a pages.builder.logic.Example)."""
+BUILDER_SAVED_DIGEST = Key("builder.saved_digest", _none)
+"""The canonical JSON of the draft as last written to the database (to skip idle writes)."""
+BUILDER_LOADED_FOR = Key("builder.loaded_for", _none)
+"""Which saved scorer (id) the draft was loaded from, so a new choice reloads it."""
+# widgets (pass key=X.name)
+BUILDER_FORM = Key("builder.form")
+"""The builder's widgets, one family per draft generation (BUILDER_GEN): ``builder.form.0``
+holds ``.stage``, ``.basics.name``, ``.steps.analyze.how``, ``.retries.scorer.on``…"""
+BUILDER_TRY_DETAIL = Key("builder.try_detail")
+"""The score detail of the last 'try it' (its widgets are members of this family)."""
 
-# -- Home, Scorers, Export & import, Traces ---------------------------------------------------
+
+# -- Scorers ----------------------------------------------------------------------------------
 SCORERS_PAGE = Key("scorers.page", int)
 """The page of the scorer list being shown (0 is the first; pages come from the database)."""
 SCORERS_OPEN_ID = Key("scorers.open_id", _none)
 """The scorer whose versions and actions are open on the scorers page."""
 SCORERS_PENDING = Key("scorers.pending", _none)
 """An action waiting for confirmation: ("archive" or "duplicate", scorer id), or None."""
-EXPORT_SCORER_ID = Key("export.scorer_id", _none)
-"""The scorer the export page opens with (set by "Export" on the scorers page)."""
-TRACES_IMPORT = Key("traces.import", _none)
-"""The last trace file imported on the traces page and what saving it did (a
-pages.traces.logic.ImportReport), shown while the file stays in the uploader; or None."""
-TRACES_PAGE = Key("traces.page", int)
-"""The page of the stored traces list being shown (0 is the first; pages come from the
-database)."""
-TRACES_SELECTION_FOR = Key("traces.selection_for", _none)
-"""What the "Traces to score" choice was defaulted for (scorer version, the page's traces,
-those not yet scored): when it changes, the choice starts again from the new default."""
-TRACES_CONFIRM_DELETE = Key("traces.confirm_delete", _none)
-"""The trace ids whose deletion waits for a "yes" (a tuple), or None: no question open."""
-BUILDER_SAVED_DIGEST = Key("builder.saved_digest", _none)
-"""The canonical JSON of the draft as last written to the database (to skip idle writes)."""
-BUILDER_LOADED_FOR = Key("builder.loaded_for", _none)
-"""Which saved scorer (id) the draft was loaded from, so a new choice reloads it."""
+# widgets (pass key=X.name)
+SCORERS_SEARCH = Key("scorers.search")
+SCORERS_SHOW_ARCHIVED = Key("scorers.show_archived")
+SCORERS_EMPTY_BUILD = Key("scorers.empty_build")
+SCORERS_EMPTY_DEMO = Key("scorers.empty_demo")
+SCORERS_PREV = Key("scorers.prev")
+SCORERS_NEXT = Key("scorers.next")
+SCORERS_OPEN = Key("scorers.open")
+"""One per scorer: ``SCORERS_OPEN.child(scorer_id)``, and so are the keys below it."""
+SCORERS_VERSIONS = Key("scorers.versions")
+SCORERS_DUPLICATE = Key("scorers.duplicate")
+SCORERS_EXPORT = Key("scorers.export")
+SCORERS_RESTORE = Key("scorers.restore")
+SCORERS_ARCHIVE = Key("scorers.archive")
+SCORERS_ARCHIVE_YES = Key("scorers.archive_yes")
+SCORERS_ARCHIVE_NO = Key("scorers.archive_no")
+SCORERS_COPY_NAME = Key("scorers.copy_name")
+"""The name of the copy "Duplicate" makes (set to a free name before the box is drawn)."""
+SCORERS_COPY_YES = Key("scorers.copy_yes")
+SCORERS_COPY_NO = Key("scorers.copy_no")
+SCORERS_DIFF_FROM = Key("scorers.diff_from")
+SCORERS_DIFF_TO = Key("scorers.diff_to")
 
-# -- Examples, Judges ---------------------------------------------------------------------------
+
+# -- Examples ---------------------------------------------------------------------------------
+SELECTED_DATASET_ID = Key("examples.dataset_id", _none)
 EXAMPLES_GRID_GEN = Key("examples.grid_gen", int)
 """Bumped after the grid is saved or its edits discarded, so the editor starts clean."""
 EXAMPLES_GRID_PROBLEMS = Key("examples.grid_problems", list)
@@ -117,16 +158,147 @@ EXAMPLES_IMPORT_FILE = Key("examples.import_file", _none)
 """Which uploaded file (name and size) the import form's column choices were made for."""
 EXAMPLES_IMPORT_REPORT = Key("examples.import_report", _none)
 """The last import's outcome, kept so it stays on screen: a dict, or None."""
+# widgets (pass key=X.name)
+EXAMPLES_TAB = Key("examples.tab")
+EXAMPLES_EMPTY_IMPORT = Key("examples.empty_import")
+EXAMPLES_LOAD_DEMO = Key("examples.load_demo")
+EXAMPLES_DATASET = Key("examples.dataset")
+"""The dataset picker (its value mirrors SELECTED_DATASET_ID)."""
+EXAMPLES_NEW = Key("examples.new")
+EXAMPLES_NEW_NAME = Key("examples.new_name")
+EXAMPLES_NEW_DESCRIPTION = Key("examples.new_description")
+EXAMPLES_NEW_CREATE = Key("examples.new_create")
+EXAMPLES_OVERVIEW = Key("examples.overview")
+EXAMPLES_OVERVIEW_TABLE = Key("examples.overview_table")
+EXAMPLES_RENAME = Key("examples.rename")
+"""One per dataset: ``EXAMPLES_RENAME.child(dataset_id)`` (so are DESCRIBE, RESTORE, PAGE)."""
+EXAMPLES_DESCRIBE = Key("examples.describe")
+EXAMPLES_RENAME_SAVE = Key("examples.rename_save")
+EXAMPLES_ARCHIVE = Key("examples.archive")
+EXAMPLES_ARCHIVE_YES = Key("examples.archive_yes")
+EXAMPLES_ARCHIVE_NO = Key("examples.archive_no")
+EXAMPLES_ARCHIVED = Key("examples.archived")
+EXAMPLES_RESTORE = Key("examples.restore")
+EXAMPLES_EXPORT_CSV = Key("examples.export_csv")
+EXAMPLES_EXPORT_JSONL = Key("examples.export_jsonl")
+EXAMPLES_PAGE = Key("examples.page")
+EXAMPLES_GRID = Key("examples.grid")
+"""The grid editor: ``EXAMPLES_GRID.child(dataset_id).child(page).child(EXAMPLES_GRID_GEN)``."""
+EXAMPLES_SAVE = Key("examples.save")
+EXAMPLES_DISCARD = Key("examples.discard")
+EXAMPLES_MAP = Key("examples.map")
+"""Which file column holds a field: ``EXAMPLES_MAP.child("input")``…"""
+EXAMPLES_IMPORT_FORMATS = Key("examples.import_formats")
+EXAMPLES_IMPORT_UPLOAD = Key("examples.import_upload")
+EXAMPLES_IMPORT_PREVIEW = Key("examples.import_preview")
+EXAMPLES_IMPORT_TARGET = Key("examples.import_target")
+EXAMPLES_IMPORT_NAME = Key("examples.import_name")
+EXAMPLES_IMPORT_MODE = Key("examples.import_mode")
+EXAMPLES_IMPORT_GO = Key("examples.import_go")
+EXAMPLES_IMPORT_DISMISS = Key("examples.import_dismiss")
+
+
+# -- Judges -----------------------------------------------------------------------------------
 JUDGES_SELECTED = Key("judges.selected", _none)
 """The judge profile open in the form (its name), or None for a new judge."""
 JUDGES_CONFIRM_DELETE = Key("judges.confirm_delete", _none)
 """The judge profile whose deletion waits for a "yes" (None: no question open)."""
 JUDGES_CONNECTION = Key("judges.connection", _none)
 """The last connection test's outcome (a pages.judges.logic.ConnectionResult), or None."""
+# widgets (pass key=X.name)
+JUDGES_NAME = Key("judges.name")
+JUDGES_MODEL = Key("judges.model")
+JUDGES_API_BASE = Key("judges.api_base")
+JUDGES_KEY_ENV = Key("judges.key_env")
+JUDGES_INSTRUCTIONS = Key("judges.instructions")
+JUDGES_TEMPERATURE = Key("judges.temperature")
+JUDGES_TIMEOUT = Key("judges.timeout")
+JUDGES_JSON_MODE = Key("judges.json_mode")
+JUDGES_RETRY = Key("judges.retry")
+"""The judge's retry form (a family: ``judges.retry.on``, ``judges.retry.retries``…)."""
+JUDGES_TABLE = Key("judges.table")
+JUDGES_PICK = Key("judges.pick")
+"""The "Judge to edit" picker (its value mirrors JUDGES_SELECTED)."""
+JUDGES_SAVE = Key("judges.save")
+JUDGES_TEST = Key("judges.test")
+JUDGES_TEST_ANSWER = Key("judges.test_answer")
+JUDGES_DELETE = Key("judges.delete")
+JUDGES_DELETE_YES = Key("judges.delete_yes")
+JUDGES_DELETE_NO = Key("judges.delete_no")
 
-# -- Results, Compare runs ---------------------------------------------------------------------
+
+# -- Runs -------------------------------------------------------------------------------------
+SELECTED_RUN_ID = Key("runs.run_id", _none)
+RUNS_CURSOR = Key("runs.cursor", list)
+"""Where each page of the runs list starts (the run ids it is older than), for "Newer runs"."""
+RUNS_THRESHOLD = Key("runs.saved_threshold", lambda: 0.5)
+"""The pass mark a finished run's verdict and pass rate are given at."""
+# widgets (pass key=X.name)
+RUNS_SCORER = Key("runs.scorer")
+RUNS_VERSION = Key("runs.version")
+RUNS_DATASET = Key("runs.dataset")
+RUNS_CONCURRENCY = Key("runs.concurrency")
+RUNS_START = Key("runs.start")
+RUNS_PLAN = Key("runs.plan")
+"""The start form's plan; its "fix" buttons are ``RUNS_PLAN.child("fix").child(i)``."""
+RUNS_LOAD_DEMO = Key("runs.load_demo")
+RUNS_GO_BUILDER = Key("runs.go_builder")
+RUNS_GO_EXAMPLES = Key("runs.go_examples")
+RUNS_OPEN = Key("runs.open")
+"""One per run listed: ``RUNS_OPEN.child(run_id)`` (and RUNS_SEE_RESULTS)."""
+RUNS_SEE_RESULTS = Key("runs.see_results")
+RUNS_NEWER = Key("runs.newer")
+RUNS_OLDER = Key("runs.older")
+RUNS_THRESHOLD_SLIDER = Key("runs.threshold")
+RUNS_CHART_OUTCOMES = Key("runs.chart_outcomes")
+RUNS_RESUME_PLAN = Key("runs.resume_plan")
+RUNS_RESULTS = Key("runs.results")
+RUNS_RESUME = Key("runs.resume")
+RUNS_CANCEL = Key("runs.cancel")
+
+
+# -- Results ----------------------------------------------------------------------------------
+RESULTS_FILTERS = Key("results.filters", dict)
+RESULTS_CURSOR = Key("results.cursor", list)
+"""Keyset cursors of the pages already seen on the results page (for 'previous')."""
+SELECTED_SCORE_ID = Key("results.score_id", _none)
 RESULTS_THRESHOLD = Key("results.saved_threshold", _none)
 """The pass mark on the Results page (None: the middle of the scores' range)."""
+# widgets (pass key=X.name)
+RESULTS_SCORER = Key("results.scorer")
+RESULTS_VERSION = Key("results.version")
+RESULTS_DATASET = Key("results.dataset")
+RESULTS_RUN = Key("results.run")
+RESULTS_SINCE = Key("results.since")
+RESULTS_UNTIL = Key("results.until")
+RESULTS_OUTCOMES = Key("results.outcomes")
+RESULTS_FILTER_WIDGETS = (
+    RESULTS_SCORER,
+    RESULTS_VERSION,
+    RESULTS_DATASET,
+    RESULTS_RUN,
+    RESULTS_SINCE,
+    RESULTS_UNTIL,
+    RESULTS_OUTCOMES,
+)
+"""The Results page's filter widgets, in the order of ResultsFilter's fields."""
+RESULTS_THRESHOLD_SLIDER = Key("results.threshold")
+RESULTS_REFRESH = Key("results.refresh")
+RESULTS_CLEAR = Key("results.clear")
+RESULTS_GO_RUNS = Key("results.go_runs")
+RESULTS_CHART_OUTCOMES = Key("results.chart_outcomes")
+RESULTS_CHART_HISTOGRAM = Key("results.chart_histogram")
+RESULTS_CHART_TREND = Key("results.chart_trend")
+RESULTS_TABLE = Key("results.table")
+RESULTS_PREVIOUS = Key("results.previous")
+RESULTS_NEXT = Key("results.next")
+RESULTS_OPEN = Key("results.open")
+RESULTS_CLOSE = Key("results.close")
+RESULTS_DOWNLOAD = Key("results.download")
+RESULTS_DETAIL = Key("results.detail")
+
+
+# -- Compare runs -----------------------------------------------------------------------------
 COMPARE_SELECTION = Key("compare.selection", dict)
 """What Compare runs shows: ``{"mode": "runs" | "versions", "before": run id, "after": run id,
 "scorer_id", "before_version", "after_version", "dataset_id", "threshold"}``. Another page
@@ -137,9 +309,81 @@ COMPARE_VIEW = Key("compare.view", _none)
 """What the comparison table's page is of (runs, threshold, filter): a new choice starts at 1."""
 COMPARE_EXAMPLE_ID = Key("compare.example_id", _none)
 """The example whose two results are open side by side on Compare runs."""
+# widgets (pass key=X.name)
+COMPARE_MODE = Key("compare.mode")
+COMPARE_BEFORE = Key("compare.before")
+COMPARE_AFTER = Key("compare.after")
+COMPARE_SCORER = Key("compare.scorer")
+COMPARE_BEFORE_VERSION = Key("compare.before_version")
+COMPARE_AFTER_VERSION = Key("compare.after_version")
+COMPARE_DATASET = Key("compare.dataset")
+COMPARE_PICK_WIDGETS = (
+    COMPARE_MODE,
+    COMPARE_BEFORE,
+    COMPARE_AFTER,
+    COMPARE_SCORER,
+    COMPARE_BEFORE_VERSION,
+    COMPARE_AFTER_VERSION,
+    COMPARE_DATASET,
+)
+"""The widgets that choose what Compare runs shows (forgotten when another page opens it)."""
+COMPARE_GO_RUNS = Key("compare.go_runs")
+COMPARE_GO_RUNS_VERSION = Key("compare.go_runs_version")
+COMPARE_THRESHOLD = Key("compare.threshold")
+COMPARE_OUTCOMES = Key("compare.outcomes")
+COMPARE_ONLY_CHANGED = Key("compare.only_changed")
+COMPARE_TABLE = Key("compare.table")
+COMPARE_PREVIOUS = Key("compare.previous")
+COMPARE_NEXT = Key("compare.next")
+COMPARE_EXAMPLE = Key("compare.example")
+"""The "Open one example" picker (its value mirrors COMPARE_EXAMPLE_ID)."""
+COMPARE_DOWNLOAD = Key("compare.download")
+COMPARE_DETAIL = Key("compare.detail")
+"""One per run of the pair: ``COMPARE_DETAIL.child("before")``."""
 
-# -- Runs ------------------------------------------------------------------------------------
-RUNS_CURSOR = Key("runs.cursor", list)
-"""Where each page of the runs list starts (the run ids it is older than), for "Newer runs"."""
-RUNS_THRESHOLD = Key("runs.threshold", lambda: 0.5)
-"""The pass mark a finished run's verdict and pass rate are given at."""
+
+# -- Export & import --------------------------------------------------------------------------
+EXPORT_SCORER_ID = Key("export.scorer_id", _none)
+"""The scorer the export page opens with (set by "Export" on the scorers page)."""
+# widgets (pass key=X.name)
+EXPORT_SCORER = Key("export.scorer")
+EXPORT_VERSION = Key("export.version")
+"""One per scorer: ``EXPORT_VERSION.child(scorer_id)``."""
+EXPORT_FORMAT = Key("export.format")
+EXPORT_DOWNLOAD = Key("export.download")
+EXPORT_UPLOAD = Key("export.upload")
+EXPORT_IMPORT_MODE = Key("export.import_mode")
+EXPORT_IMPORT_NOTE = Key("export.import_note")
+EXPORT_IMPORT_SAVE = Key("export.import_save")
+EXPORT_IMPORT_NAME = Key("export.import_name")
+EXPORT_IMPORT_TARGET = Key("export.import_target")
+
+
+# -- Traces -----------------------------------------------------------------------------------
+TRACES_IMPORT = Key("traces.import", _none)
+"""The last trace file imported on the traces page and what saving it did (a
+pages.traces.logic.ImportReport), shown while the file stays in the uploader; or None."""
+TRACES_PAGE = Key("traces.page", int)
+"""The page of the stored traces list being shown (0 is the first; pages come from the
+database)."""
+TRACES_SELECTION_FOR = Key("traces.selection_for", _none)
+"""What the "Traces to score" choice was defaulted for (scorer version, the page's traces,
+those not yet scored): when it changes, the choice starts again from the new default."""
+TRACES_CONFIRM_DELETE = Key("traces.confirm_delete", _none)
+"""The trace ids whose deletion waits for a "yes" (a tuple), or None: no question open."""
+# widgets (pass key=X.name)
+TRACES_SEARCH = Key("traces.search")
+TRACES_PREV = Key("traces.prev")
+TRACES_NEXT = Key("traces.next")
+TRACES_DELETE_CHOICE = Key("traces.delete_choice")
+TRACES_DELETE = Key("traces.delete")
+TRACES_DELETE_YES = Key("traces.delete_yes")
+TRACES_DELETE_NO = Key("traces.delete_no")
+TRACES_VIEW = Key("traces.view")
+TRACES_UPLOAD = Key("traces.upload")
+TRACES_SCORER = Key("traces.scorer")
+TRACES_SCORE = Key("traces.score")
+TRACES_SELECTED = Key("traces.selected")
+TRACES_DETAIL = Key("traces.detail")
+TRACES_SCORE_DETAIL = Key("traces.score_detail")
+"""One per score shown: ``TRACES_SCORE_DETAIL.child(score_id)``."""

@@ -7,6 +7,7 @@ from typing import Literal
 
 import streamlit as st
 
+from studio import state
 from studio.messages import explain
 
 OUTCOME_LABELS = {
@@ -42,14 +43,17 @@ def page_header(title: str, intro: str) -> None:
 
 
 def empty_state(
-    message: str, *, action: tuple[str, Callable[[], None]] | None = None, key: str | None = None
+    message: str,
+    *,
+    action: tuple[str, Callable[[], None]] | None = None,
+    key: state.Key | None = None,
 ) -> None:
     """What belongs here, and the next thing to do."""
     with st.container(border=True):
         st.markdown(message)
         if action is not None:
             label, on_click = action
-            st.button(label, on_click=on_click, type="primary", key=key or f"empty-{label}")
+            st.button(label, on_click=on_click, type="primary", key=key.name if key else None)
 
 
 def show_error(error: BaseException) -> None:

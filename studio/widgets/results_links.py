@@ -16,34 +16,14 @@ RESULTS_PAGE = "pages/results/page.py"
 COMPARE_PAGE = "pages/compare/page.py"
 RUNS_PAGE = "pages/runs/page.py"
 
-RESULTS_WIDGETS = (
-    "results.w.scorer",
-    "results.w.version",
-    "results.w.dataset",
-    "results.w.run",
-    "results.w.since",
-    "results.w.until",
-    "results.w.outcomes",
-)
-"""The Results page's filter widgets, in the order of ResultsFilter's fields."""
-COMPARE_WIDGETS = (
-    "compare.w.mode",
-    "compare.w.before",
-    "compare.w.after",
-    "compare.w.scorer",
-    "compare.w.before_version",
-    "compare.w.after_version",
-    "compare.w.dataset",
-)
-
 
 def preset_results(filter: ResultsFilter, *, score_id: int | None = None) -> None:
     """Make the Results page show ``filter`` (and open ``score_id``) when it next renders."""
     state.put(state.RESULTS_FILTERS, filter.to_state())
     state.reset(state.RESULTS_CURSOR)
     state.put(state.SELECTED_SCORE_ID, score_id)
-    for key in RESULTS_WIDGETS:
-        st.session_state.pop(key, None)
+    for key in state.RESULTS_FILTER_WIDGETS:
+        state.forget(key)
 
 
 def open_results(
@@ -73,8 +53,8 @@ def preset_compare(*, before: int, after: int) -> None:
     )
     state.reset(state.COMPARE_PAGE)
     state.reset(state.COMPARE_EXAMPLE_ID)
-    for key in COMPARE_WIDGETS:
-        st.session_state.pop(key, None)
+    for key in state.COMPARE_PICK_WIDGETS:
+        state.forget(key)
 
 
 def open_compare(*, before: int, after: int) -> None:
@@ -83,7 +63,7 @@ def open_compare(*, before: int, after: int) -> None:
     st.switch_page(COMPARE_PAGE)
 
 
-def go_to_runs_button(key: str, label: str = "Go to Runs") -> None:
+def go_to_runs_button(key: state.Key, label: str = "Go to Runs") -> None:
     """A button to the Runs page, where runs are started (the next step of an empty page)."""
-    if st.button(label, key=key, type="primary", icon=":material/play_circle:"):
+    if st.button(label, key=key.name, type="primary", icon=":material/play_circle:"):
         st.switch_page(RUNS_PAGE)

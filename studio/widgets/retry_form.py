@@ -1,10 +1,10 @@
 """The one retry-policy form: how failed judge requests are retried, asked the same way in
 the builder (the scorer's judge, a step's own judge) and on the Judges page.
 
-Every widget's key is derived from ``key`` (``f"{key}.retries"``…) and its value lives in
-session state, written before the widget is drawn (never passed as ``value=``): so values
-survive reruns, a page can load another policy into the widgets, and a field Streamlit
-forgot while it was hidden comes back with the value of the policy given.
+Every widget's key is a member of the family ``key`` (``key.child("retries")``…) and its
+value lives in session state, written before the widget is drawn (never passed as
+``value=``): so values survive reruns, a page can load another policy into the widgets, and
+a field Streamlit forgot while it was hidden comes back with the value of the policy given.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Any
 
 import streamlit as st
 
+from studio import state
 from studio.widgets.forms import RetryForm, RetryFormError, describe_retry, retry_form, retry_policy
 
 _FIELDS = {
@@ -39,30 +40,30 @@ def _widget_value(name: str, value: Any) -> Any:
     return int(value) if type(default) is int else value
 
 
-def load_retry_form(form: RetryForm | None, *, key: str, missing_only: bool = False) -> None:
+def load_retry_form(form: RetryForm | None, *, key: state.Key, missing_only: bool = False) -> None:
     """Put a retry form's values into the widgets under ``key`` (None: retries off); call it
     before they are drawn. ``missing_only`` fills only the values Streamlit has forgotten."""
     values: dict[str, Any] = {"on": form is not None}
     current = form or RetryForm()
     values |= {s: _widget_value(n, getattr(current, n)) for s, n in _FIELDS.items()}
     for suffix, value in values.items():
-        if not (missing_only and f"{key}.{suffix}" in st.session_state):
-            st.session_state[f"{key}.{suffix}"] = value
+        if not (missing_only and state.has(key.child(suffix))):
+            state.put(key.child(suffix), value)
 
 
-def read_retry_form(*, key: str) -> RetryForm | None:
+def read_retry_form(*, key: state.Key) -> RetryForm | None:
     """The retry form as the widgets under ``key`` hold it now (None: retries are off)."""
-    if not st.session_state.get(f"{key}.on"):
+    if not state.peek(key.child("on")):
         return None
     return RetryForm(
-        **{n: st.session_state.get(f"{key}.{s}", getattr(_DEFAULTS, n)) for s, n in _FIELDS.items()}
+        **{n: state.peek(key.child(s), getattr(_DEFAULTS, n)) for s, n in _FIELDS.items()}
     )
 
 
 def render_retry_form(
     policy: Mapping[str, Any] | None,
     *,
-    key: str,
+    key: state.Key,
     label: str = "Retry failed judge requests",
 ) -> dict[str, Any] | None:
     """Draw the retry form for ``policy`` (a ``RetryPolicySpec`` dict; None: no retries) and
@@ -84,7 +85,7 @@ def render_retry_form(
     load_retry_form(given, key=key, missing_only=True)
     on = st.toggle(
         label,
-        key=f"{key}.on",
+        key=key.child("on").name,
         help="Retries one failed request to the judge (never the whole scorer): rate limits, "
         "busy servers and dropped connections. A wrong key or a bad request is never retried.",
     )
@@ -110,11 +111,11 @@ def _has_extras(form: RetryForm) -> bool:
     return bool(form.extra_statuses or form.extra_texts or form.retry_unknown)
 
 
-def _timing(key: str) -> None:
+def _timing(key: state.Key) -> None:
     left, middle, right = st.columns(3)
     left.number_input(
         "Retries",
-        key=f"{key}.retries",
+        key=key.child("retries").name,
         min_value=0,
         max_value=20,
         step=1,
@@ -122,7 +123,7 @@ def _timing(key: str) -> None:
     )
     middle.number_input(
         "First wait (seconds)",
-        key=f"{key}.first",
+        key=key.child("first").name,
         min_value=0.0,
         max_value=600.0,
         step=0.5,
@@ -130,7 +131,7 @@ def _timing(key: str) -> None:
     )
     right.number_input(
         "Longest wait to honour from the provider (seconds)",
-        key=f"{key}.cap",
+        key=key.child("cap").name,
         min_value=0.0,
         max_value=600.0,
         step=5.0,
@@ -139,14 +140,14 @@ def _timing(key: str) -> None:
     )
     growing = st.checkbox(
         "Wait longer after each failure",
-        key=f"{key}.growing",
+        key=key.child("growing").name,
         help="Multiply the wait each time (e.g. 1 s, 2 s, 4 s) instead of waiting the same time.",
     )
     if growing:
         factor, longest = st.columns(2)
         factor.number_input(
             "Multiply the wait by",
-            key=f"{key}.factor",
+            key=key.child("factor").name,
             min_value=1.0,
             max_value=10.0,
             step=0.5,
@@ -154,7 +155,7 @@ def _timing(key: str) -> None:
         )
         longest.number_input(
             "Longest wait (seconds)",
-            key=f"{key}.longest",
+            key=key.child("longest").name,
             min_value=0.0,
             max_value=600.0,
             step=1.0,
@@ -162,24 +163,26 @@ def _timing(key: str) -> None:
         )
 
 
-def _more(key: str, *, open_: bool) -> None:
-    with st.expander("More: which other errors to retry", expanded=open_, key=f"{key}.more"):
+def _more(key: state.Key, *, open_: bool) -> None:
+    with st.expander(
+        "More: which other errors to retry", expanded=open_, key=key.child("more").name
+    ):
         st.text_input(
             "Also retry these HTTP status codes",
-            key=f"{key}.statuses",
+            key=key.child("statuses").name,
             placeholder="529, 520",
             help="Codes your provider uses for 'busy, try again', separated by commas.",
         )
         st.text_area(
             "Also retry errors whose message contains",
-            key=f"{key}.texts",
+            key=key.child("texts").name,
             placeholder="overloaded\ntry again later",
             height=80,
             help="One text per line; case does not matter.",
         )
         st.checkbox(
             "Also retry errors of unknown kind",
-            key=f"{key}.unknown",
+            key=key.child("unknown").name,
             help="Retries failures that are not known to be temporary. A wrong or "
             "missing key is still never retried.",
         )

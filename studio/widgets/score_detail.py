@@ -14,6 +14,7 @@ from typing import Any
 import streamlit as st
 
 from scorer_runtime.money import format_dollars
+from studio import state
 from studio.widgets.common import outcome_badge
 from studio.widgets.score_view import JudgeView, ScoreDetail, StepView, score_detail
 
@@ -34,7 +35,7 @@ _KIND_WORDS = {
 }
 
 
-def render_score_detail(data: Mapping[str, Any], *, key: str = "score") -> None:
+def render_score_detail(data: Mapping[str, Any], *, key: state.Key) -> None:
     """Show one score in full. ``key`` keeps two details on one page apart (compare view)."""
     view = score_detail(data)
     _headline(view)
@@ -57,7 +58,7 @@ def render_score_detail(data: Mapping[str, Any], *, key: str = "score") -> None:
                     st.markdown(f"**{label}**")
                     _value(view.example[name])
     for number, step in enumerate(view.steps, start=1):
-        _step(number, step, key=f"{key}.{step.step}")
+        _step(number, step, key=key.child(step.step))
 
 
 def _headline(view: ScoreDetail) -> None:
@@ -95,7 +96,7 @@ def _value(value: Any) -> None:
         st.code(json.dumps(value, ensure_ascii=False, default=str), language=None)
 
 
-def _step(number: int, step: StepView, *, key: str) -> None:
+def _step(number: int, step: StepView, *, key: state.Key) -> None:
     icon = ":material/error:" if step.failed else None
     title = f"{number}. {step.title}"
     if step.failed:
@@ -118,7 +119,7 @@ def _step(number: int, step: StepView, *, key: str) -> None:
             st.code(step.prompt, language=None, wrap_lines=True)
 
 
-def _judge(judge: JudgeView, *, key: str) -> None:
+def _judge(judge: JudgeView, *, key: state.Key) -> None:
     st.markdown(f"**What the judge was asked** (model `{judge.model}`)")
     for message in judge.messages:
         role = str(message.get("role", ""))
@@ -150,7 +151,7 @@ def _ms(value: float | None) -> str:
     return "—" if value is None else f"{value:,.0f}"
 
 
-def _calls_table(judge: JudgeView, *, key: str) -> None:
+def _calls_table(judge: JudgeView, *, key: state.Key) -> None:
     """Every HTTP call of the step: which failed, why, and how long the retry waited."""
     st.dataframe(
         [
@@ -167,5 +168,5 @@ def _calls_table(judge: JudgeView, *, key: str) -> None:
             for c in judge.calls
         ],
         hide_index=True,
-        key=f"{key}.calls",
+        key=key.child("calls").name,
     )

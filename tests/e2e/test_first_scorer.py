@@ -16,6 +16,7 @@ from e2e.browser import StudioPage
 from e2e.server import JUDGE_KEY_ENV, ROOT
 from scorer_runtime.store import make_engine, read_session
 from scorer_runtime.store.tables import RunRecord, ScoreRecord, ScorerRecord, ScorerVersionRecord
+from studio import state
 
 pytestmark = pytest.mark.e2e
 
@@ -30,6 +31,7 @@ VERDICTS = [
     ("read the FAQ", "no"),
     ("Our backpacks have a warranty.", "partial"),
 ]
+B0 = state.BUILDER_FORM.child(0).name
 
 
 def _outputs() -> list[str]:
@@ -51,35 +53,35 @@ def judge(fake_judge: FakeOpenAIServer) -> FakeOpenAIServer:
 
 def _build(studio: StudioPage, judge: FakeOpenAIServer) -> None:
     studio.navigate("Build a scorer", title="Build a scorer")
-    studio.type("b0.basics.name", "Polite support answers")
-    studio.type("b0.basics.description", "Whether a support answer is polite.")
+    studio.type(f"{B0}.basics.name", "Polite support answers")
+    studio.type(f"{B0}.basics.description", "Whether a support answer is polite.")
     studio.screenshot("builder basics")
 
-    studio.choose("b0.stage", "2 · Judge")
-    studio.type("b0.judge.settings.model", "openai/fake-judge")
-    studio.type("b0.judge.settings.env", JUDGE_KEY_ENV)
+    studio.choose(f"{B0}.stage", "2 · Judge")
+    studio.type(f"{B0}.judge.settings.model", "openai/fake-judge")
+    studio.type(f"{B0}.judge.settings.env", JUDGE_KEY_ENV)
     studio.text("set on this machine")  # the key's variable is set; its value is never shown
     studio.page.get_by_text("More judge settings", exact=True).click()
-    studio.type("b0.judge.settings.base", judge.base_url)
-    studio.select("b0.judge.settings.json", "Describe the answer in the prompt")
-    studio.type("b0.judge.settings.instructions", "You grade the politeness of support answers.")
+    studio.type(f"{B0}.judge.settings.base", judge.base_url)
+    studio.select(f"{B0}.judge.settings.json", "Describe the answer in the prompt")
+    studio.type(f"{B0}.judge.settings.instructions", "You grade the politeness of support answers.")
     studio.screenshot("builder judge")
     studio.check()
 
-    studio.select("b0.example.dataset", DATASET)
-    studio.choose("b0.stage", "3 · Steps")
-    studio.choose("b0.steps.analyze.how", "Ask the judge")
-    studio.type("b0.steps.analyze.judge.description", "Is the answer polite?")
-    studio.type("b0.steps.analyze.judge.template", TEMPLATE)
+    studio.select(f"{B0}.example.dataset", DATASET)
+    studio.choose(f"{B0}.stage", "3 · Steps")
+    studio.choose(f"{B0}.steps.analyze.how", "Ask the judge")
+    studio.type(f"{B0}.steps.analyze.judge.description", "Is the answer polite?")
+    studio.type(f"{B0}.steps.analyze.judge.template", TEMPLATE)
     first = _outputs()[0]
     # The preview renders the prompt on the chosen example before anything is sent.
     studio.text(f"Is this support answer polite? {first[:40]}")
-    studio.choose("b0.steps.generate_score.how", "Use a built-in check")
+    studio.choose(f"{B0}.steps.generate_score.how", "Use a built-in check")
     studio.select(
-        "b0.steps.generate_score.builtin.use",
+        f"{B0}.steps.generate_score.builtin.use",
         "Judge labels · Turn the judge's label into a score",
     )
-    prefix = "b0.steps.generate_score.builtin.label_to_score"
+    prefix = f"{B0}.steps.generate_score.builtin.label_to_score"
     studio.type(f"{prefix}.mapping", "\n".join(f"{k} = {v:g}" for k, v in MAPPING.items()))
     studio.type(f"{prefix}.field", "results.analyze_step_result.verdict")
     studio.screenshot("builder steps")
@@ -88,9 +90,9 @@ def _build(studio: StudioPage, judge: FakeOpenAIServer) -> None:
 
 
 def _try_and_save(studio: StudioPage, judge: FakeOpenAIServer) -> None:
-    studio.choose("b0.stage", "5 · Try it")
+    studio.choose(f"{B0}.stage", "5 · Try it")
     studio.text("Trying makes 1 call(s) to the judge")
-    studio.click("b0.try.run")
+    studio.click(f"{B0}.try.run")
     score = studio.page.get_by_test_id("stMetric").filter(has_text="Score")
     assert score.get_by_test_id("stMetricValue").inner_text() == "1.00"
     assert judge.request_count == 1
@@ -98,9 +100,9 @@ def _try_and_save(studio: StudioPage, judge: FakeOpenAIServer) -> None:
     assert judge.last_request.last_user_content == f"Is this support answer polite? {_outputs()[0]}"
     studio.screenshot("builder try it")
 
-    studio.choose("b0.stage", "6 · Save")
-    studio.type("b0.save.note", "First version")
-    studio.click("b0.save.save")
+    studio.choose(f"{B0}.stage", "6 · Save")
+    studio.type(f"{B0}.save.note", "First version")
+    studio.click(f"{B0}.save.save")
     studio.text("Saved version 1")
     studio.screenshot("builder saved")
     studio.check()
@@ -111,16 +113,16 @@ def _run(studio: StudioPage, judge: FakeOpenAIServer) -> None:
     studio.rerun(link.click)
     studio.settle("Runs")
     # The form opens on the scorer just saved (its id is what the Runs page lists).
-    box = studio.widget("runs.w.scorer").get_by_role("combobox")
+    box = studio.widget(state.RUNS_SCORER.name).get_by_role("combobox")
     chosen = box.evaluate("el => el.value || el.innerText || el.getAttribute('aria-label') || ''")
     assert re.search(r"Polite support answers|polite-support-answers", chosen), chosen
     examples = len(_outputs())
-    studio.select("runs.w.dataset", f"{DATASET} ({examples} examples)")
+    studio.select(state.RUNS_DATASET.name, f"{DATASET} ({examples} examples)")
     # What the run will cost in judge calls is said before it starts.
     assert f"asks the judge {examples} times" in studio.text("This run asks the judge").inner_text()
     studio.screenshot("runs before start")
     studio.check()
-    studio.click("runs.w.start")
+    studio.click(state.RUNS_START.name)
     studio.text("Every example of the dataset has a result.", timeout_s=120)
     studio.settle()
     studio.screenshot("runs finished")
@@ -129,7 +131,7 @@ def _run(studio: StudioPage, judge: FakeOpenAIServer) -> None:
 
 
 def _results(studio: StudioPage) -> None:
-    studio.click("runs.w.results")
+    studio.click(state.RUNS_RESULTS.name)
     studio.settle("Results")
     chart = studio.chart("How the scores are spread")
     chart.wait_for(state="visible")
@@ -147,7 +149,7 @@ def _results(studio: StudioPage) -> None:
     studio.screenshot("results")
     studio.check()
 
-    menu = studio.open_menu("results.w.open")
+    menu = studio.open_menu(state.RESULTS_OPEN.name)
     option = menu.get_by_role("option", name=re.compile(r"^Result \d+ ")).first
     label = option.inner_text()  # e.g. "Result 24 · example 47 · Scored 1.00"
     result_id, score = label.split(" ")[1], label.split(" ")[-1]

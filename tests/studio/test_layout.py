@@ -5,6 +5,7 @@ pages use (directly, or through another widget)."""
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -127,3 +128,50 @@ def test_outside_the_pages_only_the_results_page_logic_is_imported():
             into_pages = {n for n in names if n.startswith("studio.pages.")}
             allowed = {"studio.pages.results.logic"}
             assert into_pages <= allowed, (module, into_pages)
+
+
+STATE = STUDIO / "state.py"
+KEY_STYLE = r"[a-z]+(\.[a-z][a-z0-9_]*)+"
+"""``page.snake_case_name``; a family member adds ``.part`` segments (``examples.map.input``)."""
+
+
+def test_only_state_py_touches_session_state():
+    touching = [
+        str(p.relative_to(STUDIO))
+        for p in STUDIO.rglob("*.py")
+        if p != STATE and "session_state" in p.read_text(encoding="utf-8")
+    ]
+    assert not touching, f"read and write session state through studio.state: {touching}"
+
+
+def _is_text(node: ast.expr) -> bool:
+    """A key spelled out in place: "a", f"a.{b}", "a" + b."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str)
+    if isinstance(node, ast.JoinedStr):
+        return True
+    return isinstance(node, ast.BinOp) and (_is_text(node.left) or _is_text(node.right))
+
+
+def test_widget_keys_come_from_state_py():
+    spelled = []
+    for path in STUDIO.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                spelled += [
+                    f"{path.relative_to(STUDIO)}:{kw.value.lineno}"
+                    for kw in node.keywords
+                    if kw.arg == "key" and _is_text(kw.value)
+                ]
+    assert not spelled, f"declare these keys in studio/state.py: {spelled}"
+
+
+def test_state_keys_share_one_naming_style_and_are_unique():
+    from studio import state
+
+    keys = {n: v for n, v in vars(state).items() if isinstance(v, state.Key)}
+    assert len(keys) > 100
+    odd = sorted(k.name for k in keys.values() if not re.fullmatch(KEY_STYLE, k.name))
+    assert not odd, f"keys not in page.snake_case style: {odd}"
+    names = [k.name for k in keys.values()]
+    assert len(names) == len(set(names)), sorted(n for n in names if names.count(n) > 1)

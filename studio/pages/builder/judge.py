@@ -8,11 +8,14 @@ from typing import Any
 import streamlit as st
 
 from scorer_runtime.spec.draft import JudgeValue
+from studio import state
 from studio.pages.judges.logic import JSON_MODES, json_mode_of, json_mode_value
 from studio.services import env_is_set
 
 
-def judge_form(judge: JudgeValue | None, profiles: Sequence[str], *, key: str) -> JudgeValue | None:
+def judge_form(
+    judge: JudgeValue | None, profiles: Sequence[str], *, key: state.Key
+) -> JudgeValue | None:
     """The scorer's judge: a saved profile's name, or settings (plain data); returns the new
     value (a draft's judge, as ``ScorerDraft.judge`` holds it)."""
     ways = ["inline", "profile"]
@@ -23,7 +26,7 @@ def judge_form(judge: JudgeValue | None, profiles: Sequence[str], *, key: str) -
         index=1 if isinstance(judge, str) else 0,
         format_func=labels.__getitem__,
         horizontal=True,
-        key=f"{key}.way",
+        key=key.child("way").name,
     )
     if way == "profile":
         if not profiles:
@@ -34,15 +37,18 @@ def judge_form(judge: JudgeValue | None, profiles: Sequence[str], *, key: str) -
             return judge
         current = judge if isinstance(judge, str) and judge in profiles else profiles[0]
         chosen: str = st.selectbox(
-            "Saved judge", list(profiles), index=list(profiles).index(current), key=f"{key}.profile"
+            "Saved judge",
+            list(profiles),
+            index=list(profiles).index(current),
+            key=key.child("profile").name,
         )
         return chosen
     settings = dict(judge) if isinstance(judge, Mapping) else {}
-    return judge_settings(settings, key=f"{key}.settings")
+    return judge_settings(settings, key=key.child("settings"))
 
 
 def judge_settings(
-    settings: Mapping[str, Any], *, key: str, instructions: bool = True
+    settings: Mapping[str, Any], *, key: state.Key, instructions: bool = True
 ) -> dict[str, Any]:
     """Model, where the key lives, how the answer is asked for, and the instructions."""
     out = {
@@ -57,14 +63,14 @@ def judge_settings(
         placeholder="openai/gpt-4o-mini",
         help="Provider and model, e.g. openai/gpt-4o-mini, anthropic/claude-3-5-haiku-latest, "
         "ollama/llama3. Technical name: a litellm model string.",
-        key=f"{key}.model",
+        key=key.child("model").name,
     )
     env = col2.text_input(
         "Name of the environment variable holding the API key",
         value=str(settings.get("api_key_env") or ""),
         placeholder="OPENAI_API_KEY",
         help="The studio stores only this NAME, never the key itself.",
-        key=f"{key}.env",
+        key=key.child("env").name,
     )
     out["api_key_env"] = env.strip()
     if env.strip():
@@ -79,7 +85,7 @@ def judge_settings(
             value=str(settings.get("api_base") or ""),
             placeholder="http://localhost:11434/v1",
             help="Only for a self-hosted or OpenAI-compatible server.",
-            key=f"{key}.base",
+            key=key.child("base").name,
         )
         mode = st.selectbox(
             "How the answer format is asked for",
@@ -87,7 +93,7 @@ def judge_settings(
             index=list(JSON_MODES).index(json_mode_of(settings.get("json_prompt_injection"))),
             format_func=lambda m: JSON_MODES[m][0],
             help="If a model fails with structured answers, describe the answer in the prompt.",
-            key=f"{key}.json",
+            key=key.child("json").name,
         )
         out["json_prompt_injection"] = json_mode_value(mode)
         out["temperature"] = st.number_input(
@@ -97,7 +103,7 @@ def judge_settings(
             step=0.1,
             value=float(settings.get("temperature") or 0.0),
             help="0 gives the most consistent grades.",
-            key=f"{key}.temperature",
+            key=key.child("temperature").name,
         )
     if instructions:
         out["instructions"] = st.text_area(
@@ -105,7 +111,7 @@ def judge_settings(
             value=str(settings.get("instructions") or ""),
             placeholder="You are a strict, fair evaluator of customer-support answers…",
             help="Who the judge is and how it grades; sent before every question.",
-            key=f"{key}.instructions",
+            key=key.child("instructions").name,
             height=120,
         )
     return {k: v for k, v in out.items() if v not in (None, "")}

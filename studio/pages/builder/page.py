@@ -119,7 +119,7 @@ def _autosave(draft: ScorerDraft) -> None:
     state.put(state.BUILDER_SAVED_DIGEST, digest)
 
 
-def _drafts_to_continue(*, key: str) -> None:
+def _drafts_to_continue(*, key: state.Key) -> None:
     with services.reading() as session:
         drafts = [(d.id, d.title, d.updated_at) for d in list_drafts(session)]
     current = state.get(state.BUILDER_DRAFT_ID)
@@ -129,22 +129,27 @@ def _drafts_to_continue(*, key: str) -> None:
     with st.expander(f"Continue a draft you left ({len(others)})"):
         labels = {d[0]: f"{d[1] or 'Untitled'} · changed {d[2]:%Y-%m-%d %H:%M} UTC" for d in others}
         chosen = st.selectbox(
-            "Draft", list(labels), format_func=labels.__getitem__, key=f"{key}.pick"
+            "Draft", list(labels), format_func=labels.__getitem__, key=key.child("pick").name
         )
-        st.button("Continue this draft", on_click=_continue_draft, args=(chosen,), key=f"{key}.go")
+        st.button(
+            "Continue this draft",
+            on_click=_continue_draft,
+            args=(chosen,),
+            key=key.child("go").name,
+        )
 
 
-def _go(stage_key: str, stage: str) -> None:
-    st.session_state[stage_key] = stage
+def _go(stage_key: state.Key, stage: str) -> None:
+    state.put(stage_key, stage)
 
 
-def _basics(draft: ScorerDraft, *, key: str, editing: bool) -> None:
+def _basics(draft: ScorerDraft, *, key: state.Key, editing: bool) -> None:
     draft.name = st.text_input(
         "Name",
         value=draft.name or "",
         placeholder="Polite and correct support answers",
         help="What people will see in lists and charts.",
-        key=f"{key}.name",
+        key=key.child("name").name,
     )
     with st.expander("Technical id (used in files and code)"):
         suggested = draft.id or (
@@ -155,15 +160,15 @@ def _basics(draft: ScorerDraft, *, key: str, editing: bool) -> None:
             value=suggested,
             disabled=editing,
             help="Letters, digits, - and _. Fixed once the scorer is saved.",
-            key=f"{key}.id",
+            key=key.child("id").name,
         )
-    if not editing and draft.name and not st.session_state.get(f"{key}.id_touched"):
+    if not editing and draft.name and not state.peek(key.child("id_touched")):
         draft.id = draft.id or id_from_name(draft.name, fallback_prefix="scorer")
     draft.description = st.text_area(
         "What does it judge?",
         value=draft.description or "",
         placeholder="Whether a support answer is polite and answers the customer's question.",
-        key=f"{key}.description",
+        key=key.child("description").name,
     )
     kinds: dict[ScorerKind, str] = {
         "plain": "Answers (text in, text out)",
@@ -175,11 +180,11 @@ def _basics(draft: ScorerDraft, *, key: str, editing: bool) -> None:
         index=list(kinds).index(draft.type or "plain"),
         format_func=kinds.__getitem__,
         horizontal=True,
-        key=f"{key}.type",
+        key=key.child("type").name,
     )
 
 
-def _steps(draft: ScorerDraft, example: Any, *, key: str) -> dict[StepName, Any]:
+def _steps(draft: ScorerDraft, example: Any, *, key: state.Key) -> dict[StepName, Any]:
     places: dict[StepName, Any] = {}
     for slot in STEP_ORDER:
         step, place = step_editor(
@@ -188,18 +193,18 @@ def _steps(draft: ScorerDraft, example: Any, *, key: str) -> dict[StepName, Any]
             registry=services.registry(),
             example=example,
             agent=draft.type == "agent",
-            key=f"{key}.{slot}",
+            key=key.child(slot),
         )
         draft.put_step(slot, step)
         places[slot] = place
     return places
 
 
-def _retries(draft: ScorerDraft, *, key: str) -> None:
+def _retries(draft: ScorerDraft, *, key: state.Key) -> None:
     judge = draft.judge
     st.markdown("#### For the whole scorer")
     if isinstance(judge, dict):
-        retry = render_retry_form(judge.get("retry"), key=f"{key}.scorer")
+        retry = render_retry_form(judge.get("retry"), key=key.child("scorer"))
         draft.judge = {k: v for k, v in judge.items() if k != "retry"}
         if retry is not None:
             draft.judge["retry"] = retry
@@ -220,11 +225,11 @@ def _retries(draft: ScorerDraft, *, key: str) -> None:
             mine = st.toggle(
                 f"{STEP_TITLES[slot][3:]}: its own retry policy",
                 value="retry" in own,
-                key=f"{key}.{slot}.own",
+                key=key.child(slot).child("own").name,
             )
             if mine:
                 # A step's own policy starts as the usual one; off means "never retry".
-                policy = render_retry_form(own.get("retry", {}), key=f"{key}.{slot}")
+                policy = render_retry_form(own.get("retry", {}), key=key.child(slot))
                 own["retry"] = {"max_retries": 0} if policy is None else policy
             else:
                 own.pop("retry", None)
@@ -232,7 +237,7 @@ def _retries(draft: ScorerDraft, *, key: str) -> None:
         draft.put_step(slot, step)
 
 
-def _save(draft: ScorerDraft, problems: list[DraftProblem], *, key: str) -> None:
+def _save(draft: ScorerDraft, problems: list[DraftProblem], *, key: state.Key) -> None:
     if problems:
         st.warning("Fix these first:")
         for problem in problems:
@@ -241,9 +246,9 @@ def _save(draft: ScorerDraft, problems: list[DraftProblem], *, key: str) -> None
     note = st.text_input(
         "What changed? (a note kept with this version)",
         placeholder="First version",
-        key=f"{key}.note",
+        key=key.child("note").name,
     )
-    if st.button("Save as a new version", type="primary", key=f"{key}.save"):
+    if st.button("Save as a new version", type="primary", key=key.child("save").name):
         try:
             with services.writing() as session:
                 spec = clean_draft(draft).to_data()
@@ -272,7 +277,9 @@ def _forget_draft() -> None:
     state.reset(state.BUILDER_DRAFT_ID)
 
 
-def _try(draft: ScorerDraft, example: Any, profiles: dict[str, JudgeSpec], *, key: str) -> None:
+def _try(
+    draft: ScorerDraft, example: Any, profiles: dict[str, JudgeSpec], *, key: state.Key
+) -> None:
     judge_steps = len(draft.prompt_steps())
     if example is None:
         st.info("Choose or type an example in the panel on the right first.")
@@ -283,7 +290,7 @@ def _try(draft: ScorerDraft, example: Any, profiles: dict[str, JudgeSpec], *, ke
         if judge_steps
         else "This scorer needs no judge: trying it costs nothing."
     )
-    if st.button("Try it on this example", type="primary", key=f"{key}.run"):
+    if st.button("Try it on this example", type="primary", key=key.child("run").name):
         with st.spinner("Scoring…"):
             outcome = try_draft(draft, example, registry=services.registry(), profiles=profiles)
         state.put(state.TRY_RESULT, outcome)
@@ -300,16 +307,16 @@ page_header(
 )
 draft = _load_draft()
 gen = state.get(state.BUILDER_GEN)
-key = f"b{gen}"
+key = state.BUILDER_FORM.child(gen)
 editing = state.get(state.BUILDER_SCORER_ID) is not None
 top = st.columns([4, 1])
 top[0].markdown(
     f"Editing **{draft.name or draft.id}** (a new version)" if editing else "A new scorer"
 )
-top[1].button("Start a new scorer", on_click=_start_new, key=f"{key}.new")
-_drafts_to_continue(key=f"{key}.drafts")
+top[1].button("Start a new scorer", on_click=_start_new, key=key.child("new").name)
+_drafts_to_continue(key=key.child("drafts"))
 
-stage_key = f"{key}.stage"
+stage_key = key.child("stage")
 stage = (
     st.segmented_control(
         "Where you are",
@@ -317,26 +324,26 @@ stage = (
         format_func=STAGES.__getitem__,
         default="basics",
         required=True,
-        key=stage_key,
+        key=stage_key.name,
     )
     or "basics"
 )
 main, side = st.columns([3, 2], gap="large")
 with side, st.container(border=True):
     st.markdown("**Example to try on**")
-    example = example_picker(key=f"{key}.example")
+    example = example_picker(key=key.child("example"))
 raw_profiles = _profiles(str(services.engine().url))
 profiles = {name: JudgeSpec.model_validate(data) for name, data in raw_profiles.items()}
 places: dict[StepName, Any] = {}
 with main:
     if stage == "basics":
-        _basics(draft, key=f"{key}.basics", editing=editing)
+        _basics(draft, key=key.child("basics"), editing=editing)
     elif stage == "judge":
-        draft.judge = judge_form(draft.judge, sorted(profiles), key=f"{key}.judge")
+        draft.judge = judge_form(draft.judge, sorted(profiles), key=key.child("judge"))
     elif stage == "steps":
-        places = _steps(draft, example, key=f"{key}.steps")
+        places = _steps(draft, example, key=key.child("steps"))
     elif stage == "retries":
-        _retries(draft, key=f"{key}.retries")
+        _retries(draft, key=key.child("retries"))
 state.put(state.BUILDER_DRAFT, draft)
 if stage != "save":
     _autosave(draft)
@@ -347,9 +354,9 @@ for slot, place in places.items():
         place.error(message, icon=":material/error:")
 with main:
     if stage == "try":
-        _try(draft, example, profiles, key=f"{key}.try")
+        _try(draft, example, profiles, key=key.child("try"))
     elif stage == "save":
-        _save(draft, problems, key=f"{key}.save")
+        _save(draft, problems, key=key.child("save"))
     elif stage in ("basics", "judge"):
         for path in ("id", "name", "description", "type", "judge"):
             for message in problems_under(grouped, path):
@@ -359,7 +366,10 @@ with main:
     back, _, forward = st.columns([1, 3, 1])
     if position > 0:
         back.button(
-            "← Back", on_click=_go, args=(stage_key, order[position - 1]), key=f"{key}.back"
+            "← Back",
+            on_click=_go,
+            args=(stage_key, order[position - 1]),
+            key=key.child("back").name,
         )
     if position < len(order) - 1:
         forward.button(
@@ -367,7 +377,7 @@ with main:
             on_click=_go,
             args=(stage_key, order[position + 1]),
             type="primary",
-            key=f"{key}.next",
+            key=key.child("next").name,
         )
 if problems and stage not in ("save",):
     st.caption(f"{len(problems)} thing(s) to fix before saving; see the Save step.")

@@ -21,6 +21,7 @@ from scorer_runtime.spec import (
 )
 from scorer_runtime.spec.draft import How
 from scorer_runtime.types import StepName
+from studio import state
 from studio.messages import explain
 from studio.pages.builder.logic import (
     HOW_LABELS,
@@ -48,7 +49,7 @@ def step_editor(
     registry: StepRegistry,
     example: Example | None,
     agent: bool,
-    key: str,
+    key: state.Key,
 ) -> tuple[StepDraft | None, DeltaGenerator]:
     """Render one step's panel; returns the step as the person has it now (None: skipped),
     and a place under the panel where the caller shows the step's problems."""
@@ -65,20 +66,22 @@ def step_editor(
             index=options.index(current) if current in options else 0,
             format_func=HOW_LABELS.__getitem__,
             horizontal=True,
-            key=f"{key}.how",
+            key=key.child("how").name,
         )
         if how != current:
             step = starter_step(name, how, registry)
         if step is not None and how == "builtin":
-            step = _builtin(step, name, registry, key=f"{key}.builtin")
+            step = _builtin(step, name, registry, key=key.child("builtin"))
         elif step is not None and how == "formula":
-            step = _formula(step, key=f"{key}.formula")
+            step = _formula(step, key=key.child("formula"))
         elif step is not None:
-            step = _judge_step(step, name, example=example, agent=agent, key=f"{key}.judge")
+            step = _judge_step(step, name, example=example, agent=agent, key=key.child("judge"))
         return step, st.container()
 
 
-def _builtin(step: StepDraft, name: StepName, registry: StepRegistry, *, key: str) -> StepDraft:
+def _builtin(
+    step: StepDraft, name: StepName, registry: StepRegistry, *, key: state.Key
+) -> StepDraft:
     entries = registry.entries(suits=name)
     names = [e.name for e in entries]
     used = step.use or names[0]
@@ -88,22 +91,22 @@ def _builtin(step: StepDraft, name: StepName, registry: StepRegistry, *, key: st
         index=names.index(used) if used in names else 0,
         format_func=lambda n: f"{registry.get(n).category} · {registry.get(n).title}",
         help="Built-in checks need no judge and cost nothing to run.",
-        key=f"{key}.use",
+        key=key.child("use").name,
     )
     entry = registry.get(chosen)
     st.caption(entry.description)
     values = dict(step.with_ or {}) if chosen == used else {}
-    params = params_form(entry.params_schema, values, key=f"{key}.{chosen}")
+    params = params_form(entry.params_schema, values, key=key.child(chosen))
     return StepDraft.builtin(chosen, params)
 
 
-def _formula(step: StepDraft, *, key: str) -> StepDraft:
+def _formula(step: StepDraft, *, key: state.Key) -> StepDraft:
     text = st.text_area(
         "Formula",
         value=step.formula or "",
         help="A small calculation over the example and earlier results, e.g. "
         "results.analyze_step_result.score * 2. No programming needed beyond this line.",
-        key=f"{key}.text",
+        key=key.child("text").name,
         height=80,
     )
     with st.expander("What can a formula use?"):
@@ -113,21 +116,21 @@ def _formula(step: StepDraft, *, key: str) -> StepDraft:
 
 
 def _judge_step(
-    step: StepDraft, name: StepName, *, example: Example | None, agent: bool, key: str
+    step: StepDraft, name: StepName, *, example: Example | None, agent: bool, key: state.Key
 ) -> StepDraft:
     out = StepDraft(
         description=st.text_input(
             "What do you ask the judge?",
             value=step.description or "",
             placeholder="e.g. Is the answer polite?",
-            key=f"{key}.description",
+            key=key.child("description").name,
         ),
         template=st.text_area(
             "The prompt",
             value=step.template or "",
             help="Write what the judge reads. Put {{ output }} where the answer goes, "
             "{{ input }} for the question, {{ ground_truth }} for the expected answer.",
-            key=f"{key}.template",
+            key=key.child("template").name,
             height=180,
         ),
         judge=step.judge,
@@ -137,10 +140,10 @@ def _judge_step(
         st.markdown("\n".join(f"- `{n}`: {d}" for n, d in TEMPLATE_FILTERS))
     _prompt_preview(out.template or "", example, agent=agent)
     if name != "generate_reason":
-        out.output_schema = _answer_fields(step.output_schema, key=f"{key}.fields")
+        out.output_schema = _answer_fields(step.output_schema, key=key.child("fields"))
     if name == "generate_score":
         out.calculate_score = _score_from_answer(
-            step.calculate_score, out.output_schema, key=f"{key}.calc"
+            step.calculate_score, out.output_schema, key=key.child("calc")
         )
     return out
 
@@ -156,7 +159,7 @@ def _prompt_preview(source: str, example: Example | None, *, agent: bool) -> Non
         st.warning(explain(error).detail, icon=":material/edit_note:")
 
 
-def _answer_fields(schema: dict[str, Any] | None, *, key: str) -> dict[str, Any] | None:
+def _answer_fields(schema: dict[str, Any] | None, *, key: state.Key) -> dict[str, Any] | None:
     """The output-fields builder: the judge's answer, field by field."""
     st.markdown("**What the judge answers** (one row per field)")
     fields = schema_to_fields(schema)
@@ -165,7 +168,7 @@ def _answer_fields(schema: dict[str, Any] | None, *, key: str) -> dict[str, Any]
             "Answer format (JSON Schema)",
             value=json.dumps(schema, indent=2),
             help="This answer format is more detailed than the field builder shows.",
-            key=f"{key}.json",
+            key=key.child("json").name,
         )
         try:
             loaded: dict[str, Any] = json.loads(text)
@@ -199,7 +202,7 @@ def _answer_fields(schema: dict[str, Any] | None, *, key: str) -> dict[str, Any]
             ),
             "required": st.column_config.CheckboxColumn("Required"),
         },
-        key=f"{key}.editor",
+        key=key.child("editor").name,
     )
     try:
         return answer_schema_from_rows(edited.to_dict("records"))
@@ -216,7 +219,7 @@ _SCORE_WAYS = {
 
 
 def _score_from_answer(
-    calc: Mapping[str, Any] | None, schema: Mapping[str, Any] | None, *, key: str
+    calc: Mapping[str, Any] | None, schema: Mapping[str, Any] | None, *, key: state.Key
 ) -> dict[str, Any]:
     """How the judge's answer becomes the score."""
     calc = dict(calc or {"field": "score"})
@@ -227,7 +230,7 @@ def _score_from_answer(
         index=list(_SCORE_WAYS).index(current),
         format_func=_SCORE_WAYS.__getitem__,
         horizontal=True,
-        key=f"{key}.way",
+        key=key.child("way").name,
     )
     props = (schema or {}).get("properties", {})
     if way == "field":
@@ -240,7 +243,7 @@ def _score_from_answer(
             "Field",
             numbers,
             index=numbers.index(field) if field in numbers else 0,
-            key=f"{key}.field",
+            key=key.child("field").name,
         )
         return {"field": chosen}
     if way == "labels":
@@ -254,14 +257,14 @@ def _score_from_answer(
             "Label field",
             labels,
             index=labels.index(field) if field in labels else 0,
-            key=f"{key}.label_field",
+            key=key.child("label_field").name,
         )
         mapping = with_.get("mapping") or {c: 1.0 for c in props[chosen]["enum"]}
         text = st.text_area(
             "Score of each label",
             value="\n".join(f"{k} = {v:g}" for k, v in mapping.items()),
             help="One per line: yes = 1",
-            key=f"{key}.mapping",
+            key=key.child("mapping").name,
             height=100,
         )
         try:
@@ -276,6 +279,6 @@ def _score_from_answer(
         "Formula",
         value=str(calc.get("formula", "judge_output.score")),
         help="Over judge_output, the judge's answer: judge_output.correct / judge_output.total",
-        key=f"{key}.formula",
+        key=key.child("formula").name,
     )
     return {"formula": formula}

@@ -8,7 +8,7 @@ from typing import Any
 import streamlit as st
 
 from scorer_runtime.store import list_datasets, list_examples
-from studio import services
+from studio import services, state
 from studio.pages.builder.logic import Example, TryOutcome
 from studio.widgets.score_detail import render_score_detail
 
@@ -51,19 +51,19 @@ def _parse(text: str) -> Any:
     return text
 
 
-def example_picker(*, key: str) -> Example | None:
+def example_picker(*, key: state.Key) -> Example | None:
     """Choose an example from a dataset, or type one."""
     url = str(services.engine().url)
     datasets = _datasets(url)
     ways = ["dataset", "typed"] if datasets else ["typed"]
     labels = {"dataset": "From a dataset", "typed": "Type one"}
     way = st.radio(
-        "Example", ways, format_func=labels.__getitem__, horizontal=True, key=f"{key}.way"
+        "Example", ways, format_func=labels.__getitem__, horizontal=True, key=key.child("way").name
     )
     if way == "dataset":
         names = dict(datasets)
         dataset_id = st.selectbox(
-            "Dataset", list(names), format_func=names.__getitem__, key=f"{key}.dataset"
+            "Dataset", list(names), format_func=names.__getitem__, key=key.child("dataset").name
         )
         rows = _examples(url, int(dataset_id))
         if not rows:
@@ -73,22 +73,25 @@ def example_picker(*, key: str) -> Example | None:
             "Example",
             range(len(rows)),
             format_func=lambda i: f"{i + 1}. {_short(rows[i]['input'])}",
-            key=f"{key}.row",
+            key=key.child("row").name,
         )
         row = rows[int(index)]
         with st.expander("See the example"):
             st.json({k: v for k, v in row.items() if k != "id"}, expanded=False)
         return Example(row["input"], row["output"], row["ground_truth"], row["request_context"])
     question = st.text_area(
-        "Question (input)", placeholder="How do I reset my password?", key=f"{key}.input", height=80
+        "Question (input)",
+        placeholder="How do I reset my password?",
+        key=key.child("input").name,
+        height=80,
     )
     answer = st.text_area(
         "Answer to score (output)",
         placeholder="Open Settings, then Security, then Reset password.",
-        key=f"{key}.output",
+        key=key.child("output").name,
         height=80,
     )
-    truth = st.text_area("Expected answer (optional)", key=f"{key}.truth", height=68)
+    truth = st.text_area("Expected answer (optional)", key=key.child("truth").name, height=68)
     if not answer.strip():
         return None
     return Example(_parse(question), _parse(answer), _parse(truth) if truth.strip() else None)
@@ -102,4 +105,4 @@ def try_result(outcome: TryOutcome) -> None:
             st.error(f"**{outcome.error.title}.** {outcome.error.detail}", icon=":material/error:")
             st.info(outcome.error.what_to_do, icon=":material/lightbulb:")
         return
-    render_score_detail(outcome.result, key="builder.try")
+    render_score_detail(outcome.result, key=state.BUILDER_TRY_DETAIL)

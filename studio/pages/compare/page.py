@@ -32,7 +32,7 @@ if len(data.runs(None, None, None)) < 2:
         "Run a scorer on a dataset twice — for example before and after changing it — on the "
         "Runs page."
     )
-    go_to_runs_button("compare.w.go_runs")
+    go_to_runs_button(state.COMPARE_GO_RUNS)
     st.stop()
 
 pair = render_pair_picker()

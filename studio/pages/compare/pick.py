@@ -16,23 +16,22 @@ from studio import state
 from studio.pages.results import data
 from studio.pages.results.logic import dataset_choices, scorer_choices, version_choices
 from studio.widgets.common import RUN_STATUS_LABELS
-from studio.widgets.results_links import COMPARE_WIDGETS, go_to_runs_button
+from studio.widgets.results_links import go_to_runs_button
 from studio.widgets.results_widgets import id_select, seed
 
-W_MODE, W_BEFORE, W_AFTER, W_SCORER, W_BEFORE_VERSION, W_AFTER_VERSION, W_DATASET = COMPARE_WIDGETS
 _MODES = {"runs": "Two runs", "versions": "Two versions of a scorer on one dataset"}
 
 
 def _seed(saved: dict[str, Any]) -> None:
     pair = data.default_pair() if "before" not in saved else None
-    seed(W_MODE, saved.get("mode") or "runs")
-    seed(W_BEFORE, saved.get("before", pair.before if pair else None))
-    seed(W_AFTER, saved.get("after", pair.after if pair else None))
+    seed(state.COMPARE_MODE, saved.get("mode") or "runs")
+    seed(state.COMPARE_BEFORE, saved.get("before", pair.before if pair else None))
+    seed(state.COMPARE_AFTER, saved.get("after", pair.after if pair else None))
     for key, name in (
-        (W_SCORER, "scorer_id"),
-        (W_BEFORE_VERSION, "before_version"),
-        (W_AFTER_VERSION, "after_version"),
-        (W_DATASET, "dataset_id"),
+        (state.COMPARE_SCORER, "scorer_id"),
+        (state.COMPARE_BEFORE_VERSION, "before_version"),
+        (state.COMPARE_AFTER_VERSION, "after_version"),
+        (state.COMPARE_DATASET, "dataset_id"),
     ):
         seed(key, saved.get(name))
 
@@ -45,7 +44,7 @@ def render_pair_picker() -> RunPair | None:
     mode = st.radio(
         "Compare",
         list(_MODES),
-        key=W_MODE,
+        key=state.COMPARE_MODE.name,
         horizontal=True,
         format_func=lambda m: _MODES.get(m, m),
         help="Two runs: any two runs on the same dataset (this week against last week). "
@@ -63,7 +62,7 @@ def _pick_runs(saved: dict[str, Any]) -> RunPair | None:
     with left:
         before = id_select(
             "A — before",
-            W_BEFORE,
+            state.COMPARE_BEFORE,
             choices,
             empty="Pick the earlier run",
             help="The baseline: usually the older run, or the current version.",
@@ -71,7 +70,7 @@ def _pick_runs(saved: dict[str, Any]) -> RunPair | None:
     with right:
         after = id_select(
             "B — after",
-            W_AFTER,
+            state.COMPARE_AFTER,
             choices,
             empty="Pick the later run",
             help="What you want to check: a newer run, or a new version.",
@@ -88,21 +87,33 @@ def _pick_versions(names: NameBook, saved: dict[str, Any]) -> RunPair | None:
     cols = st.columns(4)
     with cols[0]:
         scorer_id = id_select(
-            "Scorer", W_SCORER, scorer_choices(names), empty="Pick a scorer", help="Whose versions."
+            "Scorer",
+            state.COMPARE_SCORER,
+            scorer_choices(names),
+            empty="Pick a scorer",
+            help="Whose versions.",
         )
     versions = version_choices(names, scorer_id)
     with cols[1]:
         before_v = id_select(
-            "A — version", W_BEFORE_VERSION, versions, empty="Pick a version", help="The baseline."
+            "A — version",
+            state.COMPARE_BEFORE_VERSION,
+            versions,
+            empty="Pick a version",
+            help="The baseline.",
         )
     with cols[2]:
         after_v = id_select(
-            "B — version", W_AFTER_VERSION, versions, empty="Pick a version", help="The new one."
+            "B — version",
+            state.COMPARE_AFTER_VERSION,
+            versions,
+            empty="Pick a version",
+            help="The new one.",
         )
     with cols[3]:
         dataset_id = id_select(
             "Dataset",
-            W_DATASET,
+            state.COMPARE_DATASET,
             dataset_choices(names),
             empty="Pick a dataset",
             help="Both versions' newest finished run on this dataset are compared.",
@@ -121,7 +132,7 @@ def _pick_versions(names: NameBook, saved: dict[str, Any]) -> RunPair | None:
                 "yet. Start a run on the Runs page, then come back.",
                 icon=":material/play_circle:",
             )
-            go_to_runs_button("compare.w.go_runs_version", "Start a run")
+            go_to_runs_button(state.COMPARE_GO_RUNS_VERSION, "Start a run")
             return None
     return _checked(RunPair(int(runs[0] or 0), int(runs[1] or 0)))
 

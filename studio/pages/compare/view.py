@@ -18,12 +18,6 @@ from studio.pages.results.logic import PAGE_SIZE, ResultsFilter, score_range
 from studio.widgets.common import OUTCOME_LABELS, format_score
 from studio.widgets.score_detail import render_score_detail
 
-W_THRESHOLD = "compare.w.threshold"
-W_ONLY_CHANGED = "compare.w.only_changed"
-W_PREVIOUS, W_NEXT = "compare.w.previous", "compare.w.next"
-W_EXAMPLE = "compare.w.example"
-W_DOWNLOAD = "compare.w.download"
-
 
 def render_threshold(pair: RunPair) -> float:
     """The pass mark over both runs' score range; remembered with the selection."""
@@ -31,15 +25,15 @@ def render_threshold(pair: RunPair) -> float:
     lo, hi = min(r[0] for r in ranges), max(r[1] for r in ranges)
     selection = state.get(state.COMPARE_SELECTION)
     saved = selection.get("threshold")
-    current = st.session_state.get(W_THRESHOLD, saved if saved is not None else (lo + hi) / 2)
-    st.session_state[W_THRESHOLD] = float(min(max(current, lo), hi))
+    current = state.peek(state.COMPARE_THRESHOLD, saved if saved is not None else (lo + hi) / 2)
+    state.put(state.COMPARE_THRESHOLD, float(min(max(current, lo), hi)))
     value = float(
         st.slider(
             "Pass mark",
             min_value=lo,
             max_value=hi,
             step=round((hi - lo) / 100, 4),
-            key=W_THRESHOLD,
+            key=state.COMPARE_THRESHOLD.name,
             help="A result passes when its score is at least this. A verdict 'changes' when "
             "an example passes in one run and fails in the other (or ends differently).",
         )
@@ -111,7 +105,7 @@ def _outcome_table(summary: CompareSummary) -> None:
                 for o in seen
             ],
             hide_index=True,
-            key="compare.outcomes",
+            key=state.COMPARE_OUTCOMES.name,
         )
 
 
@@ -130,7 +124,7 @@ def render_rows(pair: RunPair, threshold: float) -> list[CompareRow]:
     """The examples, changed verdicts first then the largest score changes; returns the page."""
     only = st.toggle(
         "Only examples whose verdict changed",
-        key=W_ONLY_CHANGED,
+        key=state.COMPARE_ONLY_CHANGED.name,
         help="Hide the examples that pass (or fail) in both runs.",
     )
     _view_changed((pair, threshold, only))
@@ -143,14 +137,26 @@ def render_rows(pair: RunPair, threshold: float) -> list[CompareRow]:
     st.dataframe(
         [_table_row(r, previews) for r in rows],
         hide_index=True,
-        key="compare.table",
+        key=state.COMPARE_TABLE.name,
         column_config={"Input": st.column_config.TextColumn(width="large")},
     )
     pages = max(1, -(-total // PAGE_SIZE))
     left, middle, right = st.columns([1, 3, 1])
-    left.button("Previous", key=W_PREVIOUS, on_click=_step_page, args=(-1,), disabled=index == 0)
+    left.button(
+        "Previous",
+        key=state.COMPARE_PREVIOUS.name,
+        on_click=_step_page,
+        args=(-1,),
+        disabled=index == 0,
+    )
     middle.caption(f"Page {index + 1} of {pages} · {total:,} examples")
-    right.button("Next", key=W_NEXT, on_click=_step_page, args=(1,), disabled=index + 1 >= pages)
+    right.button(
+        "Next",
+        key=state.COMPARE_NEXT.name,
+        on_click=_step_page,
+        args=(1,),
+        disabled=index + 1 >= pages,
+    )
     return rows
 
 
@@ -173,18 +179,18 @@ def _example_label(row: CompareRow) -> str:
 
 
 def _example_changed() -> None:
-    state.put(state.COMPARE_EXAMPLE_ID, st.session_state.get(W_EXAMPLE))
+    state.put(state.COMPARE_EXAMPLE_ID, state.peek(state.COMPARE_EXAMPLE))
 
 
 def render_side_by_side(rows: list[CompareRow], pair: RunPair) -> None:
     """Pick an example of the page; its two results side by side."""
     by_id = {r.example_id: r for r in rows}
     chosen = state.get(state.COMPARE_EXAMPLE_ID)
-    st.session_state[W_EXAMPLE] = chosen if chosen in by_id else None
+    state.put(state.COMPARE_EXAMPLE, chosen if chosen in by_id else None)
     picked = st.selectbox(
         "Open one example in both runs",
         [None, *by_id],
-        key=W_EXAMPLE,
+        key=state.COMPARE_EXAMPLE.name,
         on_change=_example_changed,
         placeholder="Pick an example",
         format_func=lambda i: "Pick an example" if i is None else _example_label(by_id[i]),
@@ -202,7 +208,7 @@ def render_side_by_side(rows: list[CompareRow], pair: RunPair) -> None:
             if found is None:
                 st.info("This run has no result for this example.", icon=":material/block:")
             else:
-                render_score_detail(found, key=f"compare.detail.{name}")
+                render_score_detail(found, key=state.COMPARE_DETAIL.child(name))
 
 
 def render_download(pair: RunPair, threshold: float, examples: int) -> None:
@@ -214,7 +220,7 @@ def render_download(pair: RunPair, threshold: float, examples: int) -> None:
         data=lambda: comparison_csv_file(engine, pair=pair, threshold=threshold),
         file_name=f"compare-run{pair.before}-run{pair.after}-{stamp}.csv",
         mime="text/csv",
-        key=W_DOWNLOAD,
+        key=state.COMPARE_DOWNLOAD.name,
         on_click="ignore",
         icon=":material/download:",
         help="One row per example: both verdicts and scores, the change, and the result ids.",

@@ -12,7 +12,6 @@ from studio import services, state
 from studio.pages.examples import data as examples_data
 from studio.widgets.common import empty_state, show_error
 
-TAB_KEY = "examples-tab"
 TABS = ("Examples", "Import a file", "Export", "Settings")
 WHAT_IS_AN_EXAMPLE = (
     "**An example is one answer to judge.** It holds the *input* (what the user asked), the "
@@ -24,7 +23,7 @@ WHAT_IS_AN_EXAMPLE = (
 
 def open_import() -> None:
     """Switch to the import tab (a button callback)."""
-    st.session_state[TAB_KEY] = "Import a file"
+    state.put(state.EXAMPLES_TAB, "Import a file")
 
 
 def _load_demo() -> None:
@@ -51,21 +50,21 @@ def empty_page() -> None:
     left, right, _ = st.columns([1, 1, 2])
     left.button(
         "Import a file",
-        key="examples-empty-import",
+        key=state.EXAMPLES_EMPTY_IMPORT.name,
         type="primary",
         on_click=open_import,
         icon=":material/upload_file:",
     )
     right.button(
         "Load the demo datasets",
-        key="examples-load-demo",
+        key=state.EXAMPLES_LOAD_DEMO.name,
         on_click=_load_demo,
         icon=":material/dataset:",
     )
 
 
 def _on_pick() -> None:
-    state.put(state.SELECTED_DATASET_ID, st.session_state.get("examples-dataset"))
+    state.put(state.SELECTED_DATASET_ID, state.peek(state.EXAMPLES_DATASET))
     state.reset(state.EXAMPLES_CONFIRM_ARCHIVE)
     state.reset(state.EXAMPLES_GRID_PROBLEMS)
 
@@ -76,15 +75,15 @@ def picker(rows: list[DatasetRow]) -> DatasetRow:
     ids = [row.id for row in rows]
     by_id = {row.id: row for row in rows}
     wanted = state.get(state.SELECTED_DATASET_ID)
-    if st.session_state.get("examples-dataset") not in ids:
-        st.session_state["examples-dataset"] = wanted if wanted in ids else ids[0]
-    elif wanted in ids and wanted != st.session_state["examples-dataset"]:
-        st.session_state["examples-dataset"] = wanted  # another page chose a dataset
+    if state.peek(state.EXAMPLES_DATASET) not in ids:
+        state.put(state.EXAMPLES_DATASET, wanted if wanted in ids else ids[0])
+    elif wanted in ids and wanted != state.peek(state.EXAMPLES_DATASET):
+        state.put(state.EXAMPLES_DATASET, wanted)  # another page chose a dataset
     chosen = st.selectbox(
         "Dataset",
         ids,
         format_func=lambda i: f"{by_id[i].name} ({by_id[i].examples:,} examples)",
-        key="examples-dataset",
+        key=state.EXAMPLES_DATASET.name,
         on_change=_on_pick,
         help="The set of examples to look at, edit, import into or export.",
     )
@@ -93,8 +92,8 @@ def picker(rows: list[DatasetRow]) -> DatasetRow:
 
 
 def _create() -> None:
-    name = st.session_state.get("examples-new-name", "")
-    description = st.session_state.get("examples-new-description", "")
+    name = state.peek(state.EXAMPLES_NEW_NAME, "")
+    description = state.peek(state.EXAMPLES_NEW_DESCRIPTION, "")
     try:
         with services.writing() as session:
             record = create_dataset(session, name=name, description=description)
@@ -102,28 +101,30 @@ def _create() -> None:
         state.put(state.EXAMPLES_CREATE_ERROR, f"{str(error).capitalize()}.")
         return
     state.reset(state.EXAMPLES_CREATE_ERROR)
-    st.session_state["examples-new-name"] = ""
-    st.session_state["examples-new-description"] = ""
+    state.put(state.EXAMPLES_NEW_NAME, "")
+    state.put(state.EXAMPLES_NEW_DESCRIPTION, "")
     state.put(state.SELECTED_DATASET_ID, record.id)
     state.flash(f"Created the dataset {record.name}. Add rows in the grid or import a file.")
 
 
 def create_form() -> None:
     """A small form for a new, empty dataset."""
-    with st.popover("New dataset", icon=":material/add:", key="examples-new"):
+    with st.popover("New dataset", icon=":material/add:", key=state.EXAMPLES_NEW.name):
         st.text_input(
             "Name",
-            key="examples-new-name",
+            key=state.EXAMPLES_NEW_NAME.name,
             placeholder="support-answers-june",
             help="A short name you will recognise in lists of runs and results.",
         )
         st.text_area(
             "Description (optional)",
-            key="examples-new-description",
+            key=state.EXAMPLES_NEW_DESCRIPTION.name,
             placeholder="Answers of the support bot sampled in June, labelled by the QA team.",
             help="What these examples are and where they come from.",
         )
-        st.button("Create dataset", key="examples-new-create", type="primary", on_click=_create)
+        st.button(
+            "Create dataset", key=state.EXAMPLES_NEW_CREATE.name, type="primary", on_click=_create
+        )
         problem = state.get(state.EXAMPLES_CREATE_ERROR)
         if problem:
             st.error(problem, icon=":material/error:")
@@ -131,7 +132,7 @@ def create_form() -> None:
 
 def overview(rows: list[DatasetRow]) -> None:
     """Every dataset with its size, in a small table."""
-    with st.expander(f"All datasets ({len(rows)})", key="examples-overview"):
+    with st.expander(f"All datasets ({len(rows)})", key=state.EXAMPLES_OVERVIEW.name):
         st.dataframe(
             [
                 {
@@ -143,7 +144,7 @@ def overview(rows: list[DatasetRow]) -> None:
                 for row in rows
             ],
             hide_index=True,
-            key="examples-overview-table",
+            key=state.EXAMPLES_OVERVIEW_TABLE.name,
         )
 
 
@@ -152,16 +153,16 @@ def settings(dataset: DatasetRow) -> None:
     name = st.text_input(
         "Name",
         value=dataset.name,
-        key=f"examples-rename-{dataset.id}",
+        key=state.EXAMPLES_RENAME.child(dataset.id).name,
         help="Runs and results keep pointing at the dataset when you rename it.",
     )
     description = st.text_area(
         "Description",
         value=dataset.description,
-        key=f"examples-describe-{dataset.id}",
+        key=state.EXAMPLES_DESCRIBE.child(dataset.id).name,
         help="What these examples are and where they come from.",
     )
-    if st.button("Save name and description", key="examples-rename-save"):
+    if st.button("Save name and description", key=state.EXAMPLES_RENAME_SAVE.name):
         try:
             with services.writing() as session:
                 update_dataset(session, dataset_id=dataset.id, name=name, description=description)
@@ -178,21 +179,21 @@ def _archive(dataset: DatasetRow) -> None:
     st.markdown("**Archive this dataset**")
     if state.get(state.EXAMPLES_CONFIRM_ARCHIVE) != dataset.id:
         st.caption("Hides the dataset from lists; nothing is deleted and it can be restored.")
-        if st.button("Archive…", key="examples-archive", icon=":material/archive:"):
+        if st.button("Archive…", key=state.EXAMPLES_ARCHIVE.name, icon=":material/archive:"):
             state.put(state.EXAMPLES_CONFIRM_ARCHIVE, dataset.id)
             st.rerun()
         return
     impact = examples_data.impact(dataset.id)
     st.warning(impact.sentence(dataset.name), icon=":material/warning:")
     yes, no, _ = st.columns([1, 1, 3])
-    if yes.button("Yes, archive it", key="examples-archive-yes", type="primary"):
+    if yes.button("Yes, archive it", key=state.EXAMPLES_ARCHIVE_YES.name, type="primary"):
         with services.writing() as session:
             archive_dataset(session, dataset_id=dataset.id)
         state.reset(state.EXAMPLES_CONFIRM_ARCHIVE)
         state.reset(state.SELECTED_DATASET_ID)
         state.flash(f"Archived {dataset.name}. Restore it from Settings → Archived datasets.")
         st.rerun()
-    if no.button("Cancel", key="examples-archive-no"):
+    if no.button("Cancel", key=state.EXAMPLES_ARCHIVE_NO.name):
         state.reset(state.EXAMPLES_CONFIRM_ARCHIVE)
         st.rerun()
 
@@ -202,11 +203,11 @@ def archived() -> None:
     rows = [row for row in examples_data.datasets(include_archived=True) if row.archived]
     if not rows:
         return
-    with st.expander(f"Archived datasets ({len(rows)})", key="examples-archived"):
+    with st.expander(f"Archived datasets ({len(rows)})", key=state.EXAMPLES_ARCHIVED.name):
         for row in rows:
             left, right = st.columns([3, 1])
             left.markdown(f"**{row.name}** · {row.examples:,} examples")
-            if right.button("Restore", key=f"examples-restore-{row.id}"):
+            if right.button("Restore", key=state.EXAMPLES_RESTORE.child(row.id).name):
                 with services.writing() as session:
                     archive_dataset(session, dataset_id=row.id, archived=False)
                 state.put(state.SELECTED_DATASET_ID, row.id)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from scorer_runtime.store.views import DatasetRow
+from studio import state
 from studio.pages.examples import data as examples_data
 from studio.pages.examples.logic import export_file_name
 
@@ -22,7 +23,7 @@ def export_section(dataset: DatasetRow) -> None:
             data=examples_data.exporter(dataset.id, "csv"),
             file_name=export_file_name(dataset.name, "csv"),
             mime="text/csv",
-            key="examples-export-csv",
+            key=state.EXAMPLES_EXPORT_CSV.name,
             icon=":material/table:",
             help="Opens in Excel or Google Sheets. Structured values are written as JSON text.",
         )
@@ -33,7 +34,7 @@ def export_section(dataset: DatasetRow) -> None:
             data=examples_data.exporter(dataset.id, "jsonl"),
             file_name=export_file_name(dataset.name, "jsonl"),
             mime="application/jsonl",
-            key="examples-export-jsonl",
+            key=state.EXAMPLES_EXPORT_JSONL.name,
             icon=":material/data_object:",
             help="One JSON object per line: keeps every value exactly as stored.",
         )

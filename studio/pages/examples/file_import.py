@@ -66,7 +66,7 @@ def _mapping(columns: list[str]) -> dict[str, str]:
             FIELD_LABELS[name],
             options,
             index=options.index(default),
-            key=f"examples-map-{name}",
+            key=state.EXAMPLES_MAP.child(name).name,
             help="The column (CSV) or key (JSONL) of the file that holds this field."
             + ("" if can_leave_out(name, columns) or name == "output" else _SAME_NAME),
         )
@@ -82,20 +82,20 @@ def _forget_old_choices(signature: tuple[str, int]) -> None:
     """A new file: the column choices of the previous one no longer apply."""
     if state.get(state.EXAMPLES_IMPORT_FILE) != signature:
         for name in EXAMPLE_FIELDS:
-            st.session_state.pop(f"examples-map-{name}", None)
-        st.session_state["examples-import-name"] = Path(signature[0]).stem
+            state.forget(state.EXAMPLES_MAP.child(name))
+        state.put(state.EXAMPLES_IMPORT_NAME, Path(signature[0]).stem)
         state.put(state.EXAMPLES_IMPORT_FILE, signature)
 
 
 def import_section(current: DatasetRow | None) -> None:
     """The whole import flow; ``current`` is the dataset rows can be added to."""
-    with st.expander("What files can I import?", key="examples-import-formats"):
+    with st.expander("What files can I import?", key=state.EXAMPLES_IMPORT_FORMATS.name):
         st.markdown(FORMATS_HELP)
     _report()
     upload = st.file_uploader(
         "CSV or JSONL file",
         type=["csv", "jsonl", "ndjson"],
-        key="examples-import-file",
+        key=state.EXAMPLES_IMPORT_UPLOAD.name,
         help="Examples to add: one per row (CSV) or per line (JSONL).",
     )
     if upload is None:
@@ -110,7 +110,7 @@ def import_section(current: DatasetRow | None) -> None:
     _forget_old_choices((filename, len(data)))
     preview = preview_file(text, fmt)
     st.markdown(f"**First rows of the file** ({fmt.upper()})")
-    st.dataframe(preview.rows, hide_index=True, key="examples-import-preview")
+    st.dataframe(preview.rows, hide_index=True, key=state.EXAMPLES_IMPORT_PREVIEW.name)
     columns = preview.columns
     if not columns:
         st.error("The file has no columns to read: it is empty or not a CSV/JSONL file.")
@@ -158,24 +158,24 @@ def _target_and_go(
         "Import into",
         list(labels),
         format_func=labels.__getitem__,
-        key="examples-import-target",
+        key=state.EXAMPLES_IMPORT_TARGET.name,
         horizontal=True,
         help="A new dataset keeps this file's examples together; adding appends them.",
     )
     name = current.name if target == "append" and current else None
     if target == "new":
-        if "examples-import-name" not in st.session_state:  # forgotten while hidden
-            st.session_state["examples-import-name"] = Path(filename).stem
+        if not state.has(state.EXAMPLES_IMPORT_NAME):  # forgotten while hidden
+            state.put(state.EXAMPLES_IMPORT_NAME, Path(filename).stem)
         name = st.text_input(
             "Name of the new dataset",
-            key="examples-import-name",
+            key=state.EXAMPLES_IMPORT_NAME.name,
             help="Defaults to the file's name; it must not be taken by another dataset.",
         )
     mode = st.radio(
         "If some rows have problems",
         list(MODES),
         format_func=MODES.__getitem__,
-        key="examples-import-mode",
+        key=state.EXAMPLES_IMPORT_MODE.name,
         help="All or nothing keeps a dataset complete; skipping imports what is usable "
         "and lists what was left out.",
     )
@@ -194,7 +194,7 @@ def _go(
     count = check.good if (skip or not check.issues) else 0
     if st.button(
         f"Import {count:,} examples" if count else "Import",
-        key="examples-import-go",
+        key=state.EXAMPLES_IMPORT_GO.name,
         type="primary",
         disabled=check.good == 0,
         icon=":material/upload:",
@@ -268,7 +268,7 @@ def _report() -> None:
     else:
         st.error(f"**Nothing was imported.** {_sentence(report['error'])}", icon=":material/error:")
         st.info("Change what the message names, then import again.", icon=":material/lightbulb:")
-    if st.button("Dismiss", key="examples-import-dismiss"):
+    if st.button("Dismiss", key=state.EXAMPLES_IMPORT_DISMISS.name):
         state.reset(state.EXAMPLES_IMPORT_REPORT)
         st.rerun()
 

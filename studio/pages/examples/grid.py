@@ -24,9 +24,11 @@ from studio.pages.examples.logic import (
 )
 
 
-def grid_key(dataset_id: int, page: int) -> str:
+def grid_key(dataset_id: int, page: int) -> state.Key:
     """The editor's key: one per dataset and page, renewed after a save or a discard."""
-    return f"examples-grid-{dataset_id}-{page}-{state.get(state.EXAMPLES_GRID_GEN)}"
+    return (
+        state.EXAMPLES_GRID.child(dataset_id).child(page).child(state.get(state.EXAMPLES_GRID_GEN))
+    )
 
 
 def _columns() -> dict[str, Any]:
@@ -51,7 +53,9 @@ def grid(dataset: DatasetRow) -> None:
     pages = max(1, math.ceil(dataset.examples / PAGE_SIZE))
     number = 1
     if pages > 1:
-        number = st.pagination(pages, key=f"examples-page-{dataset.id}", width="stretch")
+        number = st.pagination(
+            pages, key=state.EXAMPLES_PAGE.child(dataset.id).name, width="stretch"
+        )
     page = examples_data.page(dataset.id, int(number))
     if not page.rows:
         st.info(
@@ -75,7 +79,7 @@ def grid(dataset: DatasetRow) -> None:
     )
     st.data_editor(
         table,
-        key=key,
+        key=key.name,
         num_rows="dynamic",
         hide_index=True,
         height=min(38 * (len(page.rows) + 2), 640),
@@ -83,7 +87,7 @@ def grid(dataset: DatasetRow) -> None:
         column_config=_columns(),
         width="stretch",
     )
-    changes = changes_from_editor(page.rows, st.session_state.get(key))
+    changes = changes_from_editor(page.rows, state.peek(key))
     _actions(dataset, page, changes)
 
 
@@ -91,13 +95,13 @@ def _actions(dataset: DatasetRow, page: ExamplePage, changes: GridChanges) -> No
     save, discard, summary = st.columns([1, 1, 3], vertical_alignment="center")
     if save.button(
         "Save changes",
-        key="examples-save",
+        key=state.EXAMPLES_SAVE.name,
         type="primary",
         disabled=changes.empty,
         icon=":material/save:",
     ):
         _save(dataset, page, changes)
-    if discard.button("Discard changes", key="examples-discard", disabled=changes.empty):
+    if discard.button("Discard changes", key=state.EXAMPLES_DISCARD.name, disabled=changes.empty):
         state.put(state.EXAMPLES_GRID_GEN, state.get(state.EXAMPLES_GRID_GEN) + 1)
         state.reset(state.EXAMPLES_GRID_PROBLEMS)
         st.rerun()

@@ -8,7 +8,6 @@ import streamlit as st
 from studio import state
 from studio.pages.examples import data as examples_data
 from studio.pages.examples.datasets import (
-    TAB_KEY,
     TABS,
     archived,
     create_form,
@@ -41,7 +40,7 @@ if rows:
     overview(rows)
 
 examples_tab, import_tab, export_tab, settings_tab = st.tabs(
-    list(TABS), key=TAB_KEY, on_change="rerun"
+    list(TABS), key=state.EXAMPLES_TAB.name, on_change="rerun"
 )
 if examples_tab.open:
     with examples_tab:

@@ -84,14 +84,14 @@ def cached_export(db: str, version_id: int, format: ExportFormat) -> Exported:
 def _pick_scorer(scorers: dict[int, str]) -> int | None:
     wanted = state.get(state.EXPORT_SCORER_ID)
     if wanted in scorers:
-        st.session_state["export.scorer"] = wanted
+        state.put(state.EXPORT_SCORER, wanted)
         state.reset(state.EXPORT_SCORER_ID)
     ids = list(scorers)
     chosen: int | None = st.selectbox(
         "Scorer",
         ids,
         format_func=lambda i: scorers[i],
-        key="export.scorer",
+        key=state.EXPORT_SCORER.name,
         help="The scorer to hand over.",
     )
     return chosen
@@ -108,7 +108,7 @@ def _pick_version(scorer_id: int) -> VersionChoice | None:
         format_func=lambda v: (
             f"Version {v.version} · {v.saved}" + (f" · {v.note}" if v.note else "")
         ),
-        key=f"export.version.{scorer_id}",
+        key=state.EXPORT_VERSION.child(scorer_id).name,
         help="The newest version is first. Scores always name the version that made them.",
     )
     return chosen
@@ -133,7 +133,7 @@ def render_export() -> None:
             list(EXPORT_FORMATS),
             format_func=EXPORT_FORMATS.__getitem__,
             horizontal=True,
-            key="export.format",
+            key=state.EXPORT_FORMAT.name,
             help="Python code runs the scorer as it is; JSON and YAML files import back here.",
         )
         or "python"
@@ -166,7 +166,7 @@ def render_file(file: ExportFile, guide: RunGuide | None) -> None:
         data=file.text,
         file_name=file.file_name,
         mime=file.mime,
-        key="export.download",
+        key=state.EXPORT_DOWNLOAD.name,
         icon=":material/download:",
         on_click="ignore",
         type="primary",

@@ -43,7 +43,7 @@ def render_import() -> None:
     upload = st.file_uploader(
         "Scorer file (JSON or YAML)",
         type=["json", "yaml", "yml"],
-        key="export.upload",
+        key=state.EXPORT_UPLOAD.name,
         help="A file exported from Scorer Studio, or written by hand following the same format.",
     )
     if upload is None:
@@ -108,7 +108,7 @@ def render_save(check: ImportCheck) -> None:
             list(_MODES),
             index=1 if same_name is not None else 0,
             format_func=_MODES.__getitem__,
-            key="export.import_mode",
+            key=state.EXPORT_IMPORT_MODE.name,
             horizontal=True,
             help="A new version keeps the scorer's history; a new scorer starts its own.",
         )
@@ -124,10 +124,10 @@ def render_save(check: ImportCheck) -> None:
     note = st.text_input(
         "Note for this version",
         value=f"imported from {check.file_name}",
-        key="export.import_note",
+        key=state.EXPORT_IMPORT_NOTE.name,
         help="A few words on where this version comes from, shown in the version list.",
     )
-    if st.button("Save", key="export.import_save", type="primary", disabled=bool(problem)):
+    if st.button("Save", key=state.EXPORT_IMPORT_SAVE.name, type="primary", disabled=bool(problem)):
         _save(check, mode, name, target, note)
 
 
@@ -136,7 +136,7 @@ def _ask_name(spec: ScorerSpec) -> tuple[str, str | None]:
     name = st.text_input(
         "Name of the new scorer",
         value=spec.id,
-        key="export.import_name",
+        key=state.EXPORT_IMPORT_NAME.name,
         help="Letters, digits, - _ and . The scorer's id becomes this name.",
     )
     with services.reading() as session:
@@ -157,7 +157,7 @@ def _ask_target(spec: ScorerSpec, scorers: dict[int, str], same_name: int | None
         ids,
         index=ids.index(same_name) if same_name in ids else 0,
         format_func=lambda i: scorers[i],
-        key="export.import_target",
+        key=state.EXPORT_IMPORT_TARGET.name,
         help="The file becomes this scorer's next version; earlier versions stay.",
     )
     if target is not None:

@@ -60,7 +60,7 @@ def render_overview() -> Overview:
             "holds examples to try it on. Start with the guide below, or load the demo "
             "scorers and datasets to look around first.",
             action=("Load the demo scorers and datasets", load_demo_data),
-            key="home.load_demo",
+            key=state.HOME_LOAD_DEMO,
         )
         return overview
     scorers, datasets, runs = st.columns(3)
@@ -94,7 +94,7 @@ def render_latest_runs(overview: Overview) -> None:
         }
         for run in overview.latest_runs
     ]
-    st.dataframe(rows, hide_index=True, key="home.latest_runs")
+    st.dataframe(rows, hide_index=True, key=state.HOME_LATEST_RUNS.name)
     st.page_link("pages/results/page.py", label="See all results", icon=":material/insights:")
 
 
@@ -160,7 +160,7 @@ def render_judge_keys() -> list[KeyStatus]:
         }
         for status in statuses
     ]
-    st.dataframe(rows, hide_index=True, key="home.keys")
+    st.dataframe(rows, hide_index=True, key=state.HOME_KEYS.name)
     missing = [s.env for s in statuses if s.used_by and not s.is_set]
     if missing:
         st.warning(

@@ -29,18 +29,20 @@ def buttons(profile: Profile | None) -> None:
     """Save, Test connection and (for a saved judge) Delete, with their outcomes."""
     kept = {} if profile is None else profile.form().kept
     save, test, delete, _ = st.columns([1, 1, 1, 2])
-    if save.button("Save judge", key="judge-save", type="primary", icon=":material/save:"):
+    if save.button(
+        "Save judge", key=state.JUDGES_SAVE.name, type="primary", icon=":material/save:"
+    ):
         _save(profile, kept)
     if test.button(
         "Test connection",
-        key="judge-test",
+        key=state.JUDGES_TEST.name,
         icon=":material/network_check:",
         help="Sends one tiny question to the judge with the settings above (saved or not) "
         "and says how it went. It costs one very small request.",
     ):
         _test(kept)
     if profile is not None and delete.button(
-        "Delete…", key="judge-delete", icon=":material/delete:"
+        "Delete…", key=state.JUDGES_DELETE.name, icon=":material/delete:"
     ):
         state.put(state.JUDGES_CONFIRM_DELETE, profile.name)
     connection_outcome()
@@ -86,7 +88,7 @@ def connection_outcome() -> None:
         st.error(f"**{result.title}.**{detail}", icon=":material/error:")
         st.info(result.what_to_do, icon=":material/lightbulb:")
     if result.answer is not None:
-        with st.expander("The judge's answer", key="judge-test-answer"):
+        with st.expander("The judge's answer", key=state.JUDGES_TEST_ANSWER.name):
             st.code(result.answer, language="json", wrap_lines=True)
 
 
@@ -107,12 +109,12 @@ def _confirm_delete(profile: Profile) -> None:
     yes, no, _ = st.columns([1, 1, 3])
     yes.button(
         "Yes, delete it",
-        key="judge-delete-yes",
+        key=state.JUDGES_DELETE_YES.name,
         type="primary",
         on_click=_delete,
         args=(profile.name,),
     )
-    if no.button("Cancel", key="judge-delete-no"):
+    if no.button("Cancel", key=state.JUDGES_DELETE_NO.name):
         state.reset(state.JUDGES_CONFIRM_DELETE)
         st.rerun()
 

@@ -11,23 +11,21 @@ from typing import Any
 
 import streamlit as st
 
-from studio import services
+from studio import services, state
 from studio.pages.judges.logic import JSON_MODES, MODEL_EXAMPLES, JudgeForm, kept_in_words
 from studio.widgets.forms import RetryForm, retry_policy
 from studio.widgets.retry_form import load_retry_form, read_retry_form, render_retry_form
 
 _FIELDS = {
-    "judge-name": "name",
-    "judge-model": "model",
-    "judge-api-base": "api_base",
-    "judge-key-env": "api_key_env",
-    "judge-instructions": "instructions",
-    "judge-temperature": "temperature",
-    "judge-timeout": "timeout_s",
-    "judge-json-mode": "json_mode",
+    state.JUDGES_NAME: "name",
+    state.JUDGES_MODEL: "model",
+    state.JUDGES_API_BASE: "api_base",
+    state.JUDGES_KEY_ENV: "api_key_env",
+    state.JUDGES_INSTRUCTIONS: "instructions",
+    state.JUDGES_TEMPERATURE: "temperature",
+    state.JUDGES_TIMEOUT: "timeout_s",
+    state.JUDGES_JSON_MODE: "json_mode",
 }
-RETRY_KEY = "judge-retry"
-"""Where the retry form's widgets live: ``judge-retry.on``, ``judge-retry.retries``…"""
 NEW_JUDGE_RETRY = retry_policy(RetryForm())
 """The retry policy a new judge starts with (the usual one)."""
 DEFAULT_INSTRUCTIONS = (
@@ -39,22 +37,22 @@ DEFAULT_INSTRUCTIONS = (
 def load_form(form: JudgeForm) -> None:
     """Put a form's values into the widgets (call before they are drawn, or in a callback)."""
     for key, name in _FIELDS.items():
-        st.session_state[key] = getattr(form, name)
-    load_retry_form(form.retry, key=RETRY_KEY)
+        state.put(key, getattr(form, name))
+    load_retry_form(form.retry, key=state.JUDGES_RETRY)
 
 
 def ensure_loaded(form: JudgeForm) -> None:
     """Load ``form`` when the widgets have no values yet (first visit, or back from another
     page, where Streamlit forgets the values of widgets that were not drawn)."""
-    if "judge-model" not in st.session_state:
+    if not state.has(state.JUDGES_MODEL):
         load_form(form)
     else:  # retry fields hidden while retries were off come back with this judge's values
-        load_retry_form(form.retry, key=RETRY_KEY, missing_only=True)
+        load_retry_form(form.retry, key=state.JUDGES_RETRY, missing_only=True)
 
 
 def read_form(kept: dict[str, Any]) -> JudgeForm:
     """The form as the widgets hold it now."""
-    values = {name: st.session_state.get(key) for key, name in _FIELDS.items()}
+    values = {name: state.peek(key) for key, name in _FIELDS.items()}
     return JudgeForm(
         name=str(values["name"] or ""),
         model=str(values["model"] or ""),
@@ -64,7 +62,7 @@ def read_form(kept: dict[str, Any]) -> JudgeForm:
         temperature=values["temperature"],
         timeout_s=values["timeout_s"],
         json_mode=values["json_mode"] or "auto",
-        retry=read_retry_form(key=RETRY_KEY),
+        retry=read_retry_form(key=state.JUDGES_RETRY),
         kept=kept,
     )
 
@@ -92,7 +90,7 @@ def render(*, editing: bool, kept: dict[str, Any]) -> None:
 def _basics(editing: bool) -> None:
     st.text_input(
         "Name",
-        key="judge-name",
+        key=state.JUDGES_NAME.name,
         disabled=editing,
         placeholder="gpt-4o-mini-strict",
         help="How scorers refer to this judge. To rename a judge, create a new one and "
@@ -100,14 +98,14 @@ def _basics(editing: bool) -> None:
     )
     st.text_input(
         "Model",
-        key="judge-model",
+        key=state.JUDGES_MODEL.name,
         placeholder=MODEL_EXAMPLES,
         help="Which AI model grades, written as provider/model: "
         f"{MODEL_EXAMPLES}. (Technically a litellm model string; see docs.litellm.ai.)",
     )
     st.text_input(
         "Base URL (optional)",
-        key="judge-api-base",
+        key=state.JUDGES_API_BASE.name,
         placeholder="http://localhost:11434 (leave empty for the provider's own address)",
         help="Only for a model served somewhere other than the provider's usual address: a "
         "local server (Ollama, vLLM) or any OpenAI-compatible endpoint.",
@@ -119,13 +117,13 @@ def _key_variable() -> None:
     with name_col:
         st.text_input(
             "Key variable",
-            key="judge-key-env",
+            key=state.JUDGES_KEY_ENV.name,
             placeholder="OPENAI_API_KEY",
             help="The NAME of the environment variable that holds the API key, never the key "
             "itself: the studio reads the key when it calls the judge and never stores or "
             "shows it. Leave empty for local models that need no key.",
         )
-    env = str(st.session_state.get("judge-key-env") or "").strip()
+    env = str(state.peek(state.JUDGES_KEY_ENV) or "").strip()
     with status_col:
         if not env:
             st.badge("No key", color="gray", help="Requests are sent without a key.")
@@ -143,7 +141,7 @@ def _key_variable() -> None:
 def _grading() -> None:
     st.text_area(
         "Instructions",
-        key="judge-instructions",
+        key=state.JUDGES_INSTRUCTIONS.name,
         height=110,
         placeholder=DEFAULT_INSTRUCTIONS,
         help="What the judge is told before every question: who it is and how it grades. "
@@ -152,7 +150,7 @@ def _grading() -> None:
     temperature, timeout = st.columns(2)
     temperature.number_input(
         "Temperature (optional)",
-        key="judge-temperature",
+        key=state.JUDGES_TEMPERATURE.name,
         min_value=0.0,
         max_value=2.0,
         step=0.1,
@@ -161,7 +159,7 @@ def _grading() -> None:
     )
     timeout.number_input(
         "Timeout (seconds)",
-        key="judge-timeout",
+        key=state.JUDGES_TIMEOUT.name,
         placeholder="60",
         min_value=1.0,
         max_value=3600.0,
@@ -174,7 +172,7 @@ def _grading() -> None:
         modes,
         format_func=lambda m: JSON_MODES[m][0],
         captions=[JSON_MODES[m][1] for m in modes],
-        key="judge-json-mode",
+        key=state.JUDGES_JSON_MODE.name,
         help="How the judge is made to answer in the exact shape a scorer asks for "
         "(technically: native structured output, or JSON prompt injection).",
     )
@@ -183,4 +181,4 @@ def _grading() -> None:
 def _retries() -> None:
     # ensure_loaded has already put this judge's values into every retry widget (also those
     # Streamlit forgot while hidden), so the policy given here is only a fallback.
-    render_retry_form(NEW_JUDGE_RETRY, key=RETRY_KEY, label="Retry failed requests")
+    render_retry_form(NEW_JUDGE_RETRY, key=state.JUDGES_RETRY, label="Retry failed requests")

@@ -8,7 +8,6 @@ from studio import services, state
 from studio.pages.judges.data import Profile
 from studio.pages.judges.form import load_form, new_judge
 
-PICK_KEY = "judges-selected"
 NEW = ""
 """The picker's option for a new judge."""
 
@@ -33,7 +32,7 @@ def table(profiles: list[Profile]) -> None:
             for p in profiles
         ],
         hide_index=True,
-        key="judges-table",
+        key=state.JUDGES_TABLE.name,
     )
 
 
@@ -43,7 +42,7 @@ def _used_by(profile: Profile) -> str:
 
 
 def _on_pick(profiles: dict[str, Profile]) -> None:
-    chosen = st.session_state.get(PICK_KEY) or None
+    chosen = state.peek(state.JUDGES_PICK) or None
     state.put(state.JUDGES_SELECTED, chosen)
     state.reset(state.JUDGES_CONNECTION)
     state.reset(state.JUDGES_CONFIRM_DELETE)
@@ -58,13 +57,13 @@ def picker(profiles: list[Profile]) -> Profile | None:
     if wanted not in by_name:
         wanted = None
         state.put(state.JUDGES_SELECTED, None)
-    if st.session_state.get(PICK_KEY, NEW) != (wanted or NEW):
-        st.session_state[PICK_KEY] = wanted or NEW  # chosen by an action (save, delete)
+    if state.peek(state.JUDGES_PICK, NEW) != (wanted or NEW):
+        state.put(state.JUDGES_PICK, wanted or NEW)  # chosen by an action (save, delete)
     chosen = st.selectbox(
         "Judge to edit",
         [NEW, *by_name],
         format_func=lambda n: n or "+ New judge",
-        key=PICK_KEY,
+        key=state.JUDGES_PICK.name,
         on_change=_on_pick,
         args=(by_name,),
         help="Choose a saved judge to change, test or delete, or start a new one.",

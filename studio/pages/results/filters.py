@@ -20,10 +20,7 @@ from studio.pages.results.logic import (
     version_choices,
 )
 from studio.widgets.common import OUTCOME_LABELS
-from studio.widgets.results_links import RESULTS_WIDGETS
 from studio.widgets.results_widgets import id_select, seed
-
-W_SCORER, W_VERSION, W_DATASET, W_RUN, W_SINCE, W_UNTIL, W_OUTCOMES = RESULTS_WIDGETS
 
 
 def _seed_all(saved: ResultsFilter) -> None:
@@ -36,7 +33,7 @@ def _seed_all(saved: ResultsFilter) -> None:
         saved.until,
         list(saved.outcomes or ()),
     )
-    for key, value in zip(RESULTS_WIDGETS, values, strict=True):
+    for key, value in zip(state.RESULTS_FILTER_WIDGETS, values, strict=True):
         seed(key, value)
 
 
@@ -50,7 +47,7 @@ def render_filters() -> ResultsFilter:
         with top[0]:
             scorer_id = id_select(
                 "Scorer",
-                W_SCORER,
+                state.RESULTS_SCORER,
                 scorer_choices(names),
                 empty="All scorers",
                 help="Only results of this scorer. Archived scorers are listed last.",
@@ -58,7 +55,7 @@ def render_filters() -> ResultsFilter:
         with top[1]:
             version_id = id_select(
                 "Version",
-                W_VERSION,
+                state.RESULTS_VERSION,
                 version_choices(names, scorer_id),
                 empty="All versions" if scorer_id else "Pick a scorer first",
                 help="Saving a scorer makes a new version; each result belongs to one version.",
@@ -66,7 +63,7 @@ def render_filters() -> ResultsFilter:
         with top[2]:
             dataset_id = id_select(
                 "Dataset",
-                W_DATASET,
+                state.RESULTS_DATASET,
                 dataset_choices(names),
                 empty="All datasets",
                 help="Only results on examples of this dataset.",
@@ -74,7 +71,7 @@ def render_filters() -> ResultsFilter:
         with top[3]:
             run_id = id_select(
                 "Run",
-                W_RUN,
+                state.RESULTS_RUN,
                 data.runs(scorer_id, version_id, dataset_id),
                 empty="All runs",
                 help="One run of a scorer version over a dataset (newest first).",
@@ -91,7 +88,7 @@ def _second_row() -> tuple[date | None, date | None, tuple[str, ...] | None]:
         since = st.date_input(
             "From",
             value=None,
-            key=W_SINCE,
+            key=state.RESULTS_SINCE.name,
             help="Results scored on or after this day (UTC). Leave empty for no limit.",
             format="YYYY-MM-DD",
         )
@@ -99,7 +96,7 @@ def _second_row() -> tuple[date | None, date | None, tuple[str, ...] | None]:
         until = st.date_input(
             "Until",
             value=None,
-            key=W_UNTIL,
+            key=state.RESULTS_UNTIL.name,
             help="Results scored on or before this day (UTC). Leave empty for no limit.",
             format="YYYY-MM-DD",
         )
@@ -107,7 +104,7 @@ def _second_row() -> tuple[date | None, date | None, tuple[str, ...] | None]:
         outcomes = st.multiselect(
             "Outcomes",
             list(OUTCOMES),
-            key=W_OUTCOMES,
+            key=state.RESULTS_OUTCOMES.name,
             format_func=lambda o: OUTCOME_LABELS.get(o, o),
             placeholder="All outcomes",
             help="Scored results have a number. 'Not scorable' means the scorer decided the "
@@ -133,5 +130,5 @@ def clear_filters() -> None:
     """Back to every result (the "Clear filters" button's callback)."""
     state.reset(state.RESULTS_FILTERS)
     state.reset(state.RESULTS_CURSOR)
-    for key in RESULTS_WIDGETS:
-        st.session_state.pop(key, None)
+    for key in state.RESULTS_FILTER_WIDGETS:
+        state.forget(key)

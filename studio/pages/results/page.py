@@ -32,12 +32,14 @@ if data.stats(ResultsFilter()).total == 0:
         "look inside any single score — the prompt the judge got and what it answered.\n\n"
         "Start a run on the Runs page: pick a scorer and a dataset, then press *Run*."
     )
-    go_to_runs_button("results.w.go_runs", "Start a run")
+    go_to_runs_button(state.RESULTS_GO_RUNS, "Start a run")
     st.stop()
 
 top = st.columns([6, 1])
 with top[1]:
-    st.button("Refresh", key="results.w.refresh", on_click=data.refresh, icon=":material/refresh:")
+    st.button(
+        "Refresh", key=state.RESULTS_REFRESH.name, on_click=data.refresh, icon=":material/refresh:"
+    )
 chosen = render_filters()
 problem = chosen.problem()
 if problem:
@@ -47,7 +49,7 @@ if problem:
 stats = data.stats(chosen)
 if stats.total == 0:
     st.info("No results match these filters.", icon=":material/filter_alt_off:")
-    st.button("Clear filters", key="results.w.clear", on_click=clear_filters)
+    st.button("Clear filters", key=state.RESULTS_CLEAR.name, on_click=clear_filters)
     st.stop()
 
 threshold = render_threshold(stats)

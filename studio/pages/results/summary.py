@@ -13,23 +13,23 @@ from studio.pages.results.logic import ResultsFilter, outcome_mix, score_range
 from studio.widgets.charts import histogram_chart, outcome_chart, trend_chart
 from studio.widgets.common import OUTCOME_LABELS, format_score
 
-W_THRESHOLD = "results.w.threshold"
 
-
-def render_threshold(stats: ScoreStats, *, key: str = W_THRESHOLD) -> float:
+def render_threshold(
+    stats: ScoreStats, *, key: state.Key = state.RESULTS_THRESHOLD_SLIDER
+) -> float:
     """The pass-mark slider over the scores' range; remembered across pages."""
     lo, hi = score_range(stats)
     saved = state.get(state.RESULTS_THRESHOLD)
     default = saved if isinstance(saved, int | float) else round(lo + (hi - lo) / 2, 2)
-    current = st.session_state.get(key, default)
+    current = state.peek(key, default)
     # Another filter can change the range under a remembered value: keep it inside.
-    st.session_state[key] = float(min(max(current, lo), hi))
+    state.put(key, float(min(max(current, lo), hi)))
     value = st.slider(
         "Pass mark",
         min_value=lo,
         max_value=hi,
         step=round((hi - lo) / 100, 4),
-        key=key,
+        key=key.name,
         help="A result passes when its score is at least this. It sets the pass rate and "
         "colours the histogram; it changes nothing that is stored.",
     )
@@ -87,7 +87,9 @@ def render_outcomes(stats: ScoreStats) -> None:
     )
     st.markdown(f"**How the results ended:** {words}")
     st.altair_chart(
-        outcome_chart(shares, OUTCOME_LABELS), width="stretch", key="results.chart.outcomes"
+        outcome_chart(shares, OUTCOME_LABELS),
+        width="stretch",
+        key=state.RESULTS_CHART_OUTCOMES.name,
     )
 
 
@@ -108,7 +110,7 @@ def render_charts(filter: ResultsFilter, stats: ScoreStats, threshold: float) ->
         st.altair_chart(
             histogram_chart(bins, threshold=threshold),
             width="stretch",
-            key="results.chart.histogram",
+            key=state.RESULTS_CHART_HISTOGRAM.name,
         )
         st.caption(
             f"{stats.count:,} scores in {len(bins)} equal ranges; the line is the pass mark."
@@ -117,7 +119,9 @@ def render_charts(filter: ResultsFilter, stats: ScoreStats, threshold: float) ->
         st.markdown("**Mean score per day, by version**")
         trends = data.trends(filter)
         st.altair_chart(
-            trend_chart(trends.points, domain=(lo, hi)), width="stretch", key="results.chart.trend"
+            trend_chart(trends.points, domain=(lo, hi)),
+            width="stretch",
+            key=state.RESULTS_CHART_TREND.name,
         )
         note = "Days are UTC; days without scores are skipped."
         if trends.versions_total > trends.versions_shown:

@@ -15,12 +15,6 @@ from studio.pages.results.logic import PAGE_SIZE, ResultsFilter, row_label, tabl
 from studio.widgets.common import OUTCOME_LABELS
 from studio.widgets.score_detail import render_score_detail
 
-W_PREVIOUS = "results.w.previous"
-W_NEXT = "results.w.next"
-W_OPEN = "results.w.open"
-W_CLOSE = "results.w.close"
-W_DOWNLOAD = "results.w.download"
-
 
 def _next(cursor: tuple[datetime, int]) -> None:
     state.get(state.RESULTS_CURSOR).append(cursor)
@@ -33,7 +27,7 @@ def _previous() -> None:
 
 
 def _open_changed() -> None:
-    state.put(state.SELECTED_SCORE_ID, st.session_state.get(W_OPEN))
+    state.put(state.SELECTED_SCORE_ID, state.peek(state.RESULTS_OPEN))
 
 
 def render_table(filter: ResultsFilter, stats: ScoreStats) -> None:
@@ -46,7 +40,7 @@ def render_table(filter: ResultsFilter, stats: ScoreStats) -> None:
     st.dataframe(
         table_rows(page.rows, data.names(), OUTCOME_LABELS),
         hide_index=True,
-        key="results.table",
+        key=state.RESULTS_TABLE.name,
         column_config={"Reason or problem": st.column_config.TextColumn(width="large")},
     )
     _pager(page, len(cursors), stats.total)
@@ -61,7 +55,7 @@ def _pager(page: ScorePage, index: int, total: int) -> None:
     left, middle, right = st.columns([1, 3, 1])
     left.button(
         "Previous",
-        key=W_PREVIOUS,
+        key=state.RESULTS_PREVIOUS.name,
         on_click=_previous,
         disabled=index == 0,
         icon=":material/chevron_left:",
@@ -70,13 +64,15 @@ def _pager(page: ScorePage, index: int, total: int) -> None:
     if page.next_cursor is not None:
         right.button(
             "Next",
-            key=W_NEXT,
+            key=state.RESULTS_NEXT.name,
             on_click=_next,
             args=(page.next_cursor,),
             icon=":material/chevron_right:",
         )
     else:
-        right.button("Next", key=W_NEXT, disabled=True, icon=":material/chevron_right:")
+        right.button(
+            "Next", key=state.RESULTS_NEXT.name, disabled=True, icon=":material/chevron_right:"
+        )
 
 
 def _download(filter: ResultsFilter, stats: ScoreStats) -> None:
@@ -90,7 +86,7 @@ def _download(filter: ResultsFilter, stats: ScoreStats) -> None:
         data=lambda: scores_csv_file(engine, filter=sf, names=names),
         file_name=f"results-{stamp}.csv",
         mime="text/csv",
-        key=W_DOWNLOAD,
+        key=state.RESULTS_DOWNLOAD.name,
         on_click="ignore",
         icon=":material/download:",
         help="Every result matching the filters, newest first, one row each.",
@@ -106,11 +102,11 @@ def _picker(page: ScorePage) -> None:
     options: list[int | None] = [None, *labels]
     if selected is not None and selected not in labels:
         options.append(selected)  # opened from elsewhere (another page, an earlier page)
-    st.session_state[W_OPEN] = selected
+    state.put(state.RESULTS_OPEN, selected)
     st.selectbox(
         "Open one result",
         options,
-        key=W_OPEN,
+        key=state.RESULTS_OPEN.name,
         on_change=_open_changed,
         placeholder="Pick a result to see how it was scored",
         format_func=lambda i: (
@@ -125,8 +121,13 @@ def _picker(page: ScorePage) -> None:
     with st.container(border=True):
         head, close = st.columns([5, 1])
         head.subheader(f"Result {selected}")
-        close.button("Close", key=W_CLOSE, on_click=state.reset, args=(state.SELECTED_SCORE_ID,))
+        close.button(
+            "Close",
+            key=state.RESULTS_CLOSE.name,
+            on_click=state.reset,
+            args=(state.SELECTED_SCORE_ID,),
+        )
         if found is None:
             st.warning(f"Result {selected} no longer exists. Pick another one.")
         else:
-            render_score_detail(found, key="results.detail")
+            render_score_detail(found, key=state.RESULTS_DETAIL)

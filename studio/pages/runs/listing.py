@@ -24,8 +24,6 @@ from studio.pages.runs.logic import (
 from studio.widgets.common import format_score
 from studio.widgets.results_links import open_results
 
-W = "runs.w."
-W_NEWER, W_OLDER = W + "newer", W + "older"
 _WIDTHS = [1.4, 6, 3, 3, 2.2, 4, 2, 2.6]
 _HEADERS = ("Run", "What ran", "Status", "Results", "Mean", "When (UTC)", "", "")
 Color = Literal["green", "blue", "orange", "red", "gray"]
@@ -75,14 +73,14 @@ def _row(line: RunLine, phase: RunPhase, selected: int | None) -> None:
     cols[5].markdown(_when(line, phase))
     if cols[6].button(
         "Open",
-        key=f"{W}open.{line.run_id}",
+        key=state.RUNS_OPEN.child(line.run_id).name,
         help="Open this run above: its progress or its summary.",
     ):
         state.put(state.SELECTED_RUN_ID, line.run_id)
         st.rerun()  # the whole page, also when the list is refreshing on its own
     if cols[7].button(
         "Results",
-        key=f"{W}results.{line.run_id}",
+        key=state.RUNS_SEE_RESULTS.child(line.run_id).name,
         help="See each result of this run on the Results page.",
         disabled=line.done == 0,
     ):
@@ -94,11 +92,16 @@ def _pager(older_than: int | None) -> None:
     if not cursor and older_than is None:
         return
     newer, older, _ = st.columns([1, 1, 4])
-    if newer.button("Newer runs", key=W_NEWER, disabled=not cursor, icon=":material/arrow_back:"):
+    if newer.button(
+        "Newer runs", key=state.RUNS_NEWER.name, disabled=not cursor, icon=":material/arrow_back:"
+    ):
         state.put(state.RUNS_CURSOR, cursor[:-1])
         st.rerun()
     if older.button(
-        "Older runs", key=W_OLDER, disabled=older_than is None, icon=":material/arrow_forward:"
+        "Older runs",
+        key=state.RUNS_OLDER.name,
+        disabled=older_than is None,
+        icon=":material/arrow_forward:",
     ):
         state.put(state.RUNS_CURSOR, [*cursor, older_than])
         st.rerun()

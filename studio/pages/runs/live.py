@@ -25,7 +25,6 @@ from studio.pages.runs.logic import (
 )
 from studio.widgets.common import show_error
 
-W_CANCEL = "runs.w.cancel"
 _PHASE_NOTES = {
     "queued": "The run is waiting for its process to start.",
     "starting": "The run's process is starting (loading the scorer and the judge client).",
@@ -90,7 +89,7 @@ def live_progress(run_id: int) -> None:
     st.caption(_note(line, phase))
     st.button(
         "Cancel the run",
-        key=W_CANCEL,
+        key=state.RUNS_CANCEL.name,
         icon=":material/stop:",
         on_click=_cancel,
         args=(run_id,),

@@ -31,9 +31,6 @@ from studio.widgets.charts import outcome_chart
 from studio.widgets.common import OUTCOME_LABELS, format_score, show_error
 from studio.widgets.results_links import open_results
 
-W = "runs.w."
-W_THRESHOLD, W_RESUME, W_RESULTS = W + "threshold", W + "resume", W + "results"
-
 
 def render_run(line: RunLine) -> None:
     """The run's header, then its live progress or its summary."""
@@ -107,12 +104,12 @@ def _render_not_started(line: RunLine) -> None:
 
 
 def _threshold() -> float:
-    if W_THRESHOLD not in st.session_state:
-        st.session_state[W_THRESHOLD] = float(state.get(state.RUNS_THRESHOLD))
+    if not state.has(state.RUNS_THRESHOLD_SLIDER):
+        state.put(state.RUNS_THRESHOLD_SLIDER, float(state.get(state.RUNS_THRESHOLD)))
     value = st.number_input(
         "Pass mark",
         step=0.05,
-        key=W_THRESHOLD,
+        key=state.RUNS_THRESHOLD_SLIDER.name,
         help="The run passes when its mean score is at least this; an example passes when its "
         "score is. It changes nothing that is stored.",
     )
@@ -176,7 +173,9 @@ def _render_summary(line: RunLine) -> None:
     shares = outcome_mix(summary.outcome_counts)
     if shares:
         st.altair_chart(
-            outcome_chart(shares, OUTCOME_LABELS), width="stretch", key="runs.chart.outcomes"
+            outcome_chart(shares, OUTCOME_LABELS),
+            width="stretch",
+            key=state.RUNS_CHART_OUTCOMES.name,
         )
 
 
@@ -187,17 +186,19 @@ def _render_actions(line: RunLine, phase: RunPhase) -> None:
     if resumable:
         st.markdown("**Resume** scores only the examples that have no result yet.")
         problems = render_plan(
-            data.plan(line.version_id, line.dataset_id), remaining=line.remaining, key=W + "resume"
+            data.plan(line.version_id, line.dataset_id),
+            remaining=line.remaining,
+            key=state.RUNS_RESUME_PLAN,
         )
     see = line.done > 0
     cols = iter(st.columns([1, 1, 3]))
     if see and next(cols).button(
-        "See each result", key=W_RESULTS, icon=":material/insights:", type="primary"
+        "See each result", key=state.RUNS_RESULTS.name, icon=":material/insights:", type="primary"
     ):
         open_results(run_id=line.run_id)
     if resumable and next(cols).button(
         "Resume the run",
-        key=W_RESUME,
+        key=state.RUNS_RESUME.name,
         icon=":material/play_arrow:",
         type="secondary" if see else "primary",
         disabled=bool(problems),

@@ -14,9 +14,6 @@ from studio.pages.runs import data
 from studio.pages.runs.logic import Problem, RunPlan, estimate_text, key_checks
 from studio.widgets.common import empty_state, show_error
 
-W = "runs.w."
-W_SCORER, W_VERSION, W_DATASET = W + "scorer", W + "version", W + "dataset"
-W_CONCURRENCY, W_START = W + "concurrency", W + "start"
 _PAGES = {
     "examples": ("pages/examples/page.py", "Go to Examples", ":material/dataset:"),
     "builder": ("pages/builder/page.py", "Open the builder", ":material/build:"),
@@ -25,22 +22,22 @@ _PAGES = {
 
 def _forget_version() -> None:
     # Another scorer has other versions: start again from its latest.
-    st.session_state.pop(W_VERSION, None)
+    state.forget(state.RUNS_VERSION)
 
 
 def preselect_scorer(scorer_id: int) -> None:
     """Open the form on this scorer (e.g. the one the builder just saved), latest version."""
-    st.session_state[W_SCORER] = scorer_id
-    st.session_state.pop(W_VERSION, None)
+    state.put(state.RUNS_SCORER, scorer_id)
+    state.forget(state.RUNS_VERSION)
 
 
 def _prefer(prefer: RunLine | None, scorers: set[int], datasets: set[int]) -> None:
     """A new session starts from the scorer and dataset of the run on show, not the first."""
-    if prefer is None or W_SCORER in st.session_state or prefer.scorer_id not in scorers:
+    if prefer is None or state.has(state.RUNS_SCORER) or prefer.scorer_id not in scorers:
         return
-    st.session_state[W_SCORER] = prefer.scorer_id
+    state.put(state.RUNS_SCORER, prefer.scorer_id)
     if prefer.dataset_id in datasets:
-        st.session_state[W_DATASET] = prefer.dataset_id
+        state.put(state.RUNS_DATASET, prefer.dataset_id)
 
 
 def _pick_version(scorer_id: int | None) -> int | None:
@@ -54,7 +51,7 @@ def _pick_version(scorer_id: int | None) -> int | None:
         "Version",
         list(labels),
         format_func=lambda i: labels[i],
-        key=W_VERSION,
+        key=state.RUNS_VERSION.name,
         help="Every saved change of a scorer is a version; the latest is chosen unless you "
         "pick an older one (to compare with it, for example).",
     )
@@ -66,7 +63,7 @@ def _pick_dataset(counts: dict[int, data.DatasetChoice]) -> int | None:
         "Dataset",
         list(counts),
         format_func=lambda i: f"{counts[i].name} ({counts[i].examples:,} examples)",
-        key=W_DATASET,
+        key=state.RUNS_DATASET.name,
         help="The examples to score: each gets one result (a score, or why it has none).",
     )
     return chosen
@@ -79,7 +76,7 @@ def _pick_concurrency() -> int:
         max_value=64,
         value=4,
         step=1,
-        key=W_CONCURRENCY,
+        key=state.RUNS_CONCURRENCY.name,
         help="How many examples are scored at the same time. Higher is faster, but a judge "
         "provider may answer 'too many requests' (those are retried, and cost time).",
     )
@@ -98,7 +95,7 @@ def _choose(prefer: RunLine | None) -> tuple[RunPlan, int] | None:
             "Scorer",
             list(names),
             format_func=lambda i: names[i].name,
-            key=W_SCORER,
+            key=state.RUNS_SCORER.name,
             on_change=_forget_version,
             help="The scorer that judges every example of the dataset.",
         )
@@ -115,17 +112,17 @@ def _choose(prefer: RunLine | None) -> tuple[RunPlan, int] | None:
     return data.plan(version_id, dataset_id), concurrency
 
 
-def render_problem(problem: Problem, *, key: str) -> None:
+def render_problem(problem: Problem, *, key: state.Key) -> None:
     """A reason a run cannot start: what is wrong, what to do, and a way to the page."""
     st.error(f"**{problem.title}.** {problem.detail}", icon=":material/block:")
     st.info(problem.what_to_do, icon=":material/lightbulb:")
     if problem.go_to is not None:
         page, label, icon = _PAGES[problem.go_to]
-        if st.button(label, key=key, icon=icon):
+        if st.button(label, key=key.name, icon=icon):
             st.switch_page(page)
 
 
-def render_plan(plan: RunPlan, *, remaining: int | None = None, key: str) -> list[Problem]:
+def render_plan(plan: RunPlan, *, remaining: int | None = None, key: state.Key) -> list[Problem]:
     """The judge-call estimate, the key variables (set or not, never their value), and the
     problems that stop the run."""
     icon = ":material/paid:" if plan.prompt_steps else ":material/money_off:"
@@ -138,7 +135,7 @@ def render_plan(plan: RunPlan, *, remaining: int | None = None, key: str) -> lis
         )
     found = data.problems(plan)
     for i, problem in enumerate(found):
-        render_problem(problem, key=f"{key}.fix.{i}")
+        render_problem(problem, key=key.child("fix").child(i))
     return found
 
 
@@ -151,10 +148,10 @@ def render_start(prefer: RunLine | None = None) -> None:
         if chosen is None:
             return
         plan, concurrency = chosen
-        found = render_plan(plan, key=W + "plan")
+        found = render_plan(plan, key=state.RUNS_PLAN)
         started = st.button(
             "Start the run",
-            key=W_START,
+            key=state.RUNS_START.name,
             type="primary",
             icon=":material/play_arrow:",
             disabled=bool(found),
@@ -190,16 +187,16 @@ def render_empty() -> bool:
             "**There is nothing to run yet.** A run needs a scorer and a dataset of examples. "
             "Load the demo scorers and datasets to try it now, or build your first scorer.",
             action=("Load the demo scorers and datasets", load_demo_data),
-            key=W + "load_demo",
+            key=state.RUNS_LOAD_DEMO,
         )
-        if st.button("Build a scorer", key=W + "go_builder", icon=":material/build:"):
+        if st.button("Build a scorer", key=state.RUNS_GO_BUILDER.name, icon=":material/build:"):
             st.switch_page("pages/builder/page.py")
     elif not has_datasets:
         st.info("**There is no dataset yet.** Add examples to score on the Examples page.")
-        if st.button("Go to Examples", key=W + "go_examples", icon=":material/dataset:"):
+        if st.button("Go to Examples", key=state.RUNS_GO_EXAMPLES.name, icon=":material/dataset:"):
             st.switch_page("pages/examples/page.py")
     else:
         st.info("**There is no scorer yet.** Build one that says what a good answer is.")
-        if st.button("Build a scorer", key=W + "go_builder", icon=":material/build:"):
+        if st.button("Build a scorer", key=state.RUNS_GO_BUILDER.name, icon=":material/build:"):
             st.switch_page("pages/builder/page.py")
     return True

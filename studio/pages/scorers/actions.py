@@ -20,7 +20,7 @@ def render_actions(line: ScorerLine) -> None:
     cols = st.columns(5)
     if cols[0].button(
         "Open in the builder",
-        key=f"scorers.open.{sid}",
+        key=state.SCORERS_OPEN.child(sid).name,
         icon=":material/edit:",
         help="Change this scorer; saving makes a new version, the old ones stay.",
         width="stretch",
@@ -29,7 +29,7 @@ def render_actions(line: ScorerLine) -> None:
         st.switch_page("pages/builder/page.py")
     if cols[1].button(
         "Hide versions" if is_open else "Versions",
-        key=f"scorers.versions.{sid}",
+        key=state.SCORERS_VERSIONS.child(sid).name,
         icon=":material/history:",
         help="Every saved version with its note, and what changed between two of them.",
         width="stretch",
@@ -38,7 +38,7 @@ def render_actions(line: ScorerLine) -> None:
         st.rerun()
     if cols[2].button(
         "Duplicate",
-        key=f"scorers.duplicate.{sid}",
+        key=state.SCORERS_DUPLICATE.child(sid).name,
         icon=":material/content_copy:",
         help="A new scorer starting from a copy of the latest version.",
         width="stretch",
@@ -47,7 +47,7 @@ def render_actions(line: ScorerLine) -> None:
         st.rerun()
     if cols[3].button(
         "Export",
-        key=f"scorers.export.{sid}",
+        key=state.SCORERS_EXPORT.child(sid).name,
         icon=":material/ios_share:",
         help="As Python code for engineers, or as a JSON / YAML file.",
         width="stretch",
@@ -62,7 +62,7 @@ def _archive_button(column: DeltaGenerator, line: ScorerLine) -> None:
     if line.archived:
         if column.button(
             "Bring back",
-            key=f"scorers.restore.{sid}",
+            key=state.SCORERS_RESTORE.child(sid).name,
             icon=":material/unarchive:",
             help="Show this scorer in the lists again.",
             width="stretch",
@@ -71,7 +71,7 @@ def _archive_button(column: DeltaGenerator, line: ScorerLine) -> None:
         return
     if column.button(
         "Archive",
-        key=f"scorers.archive.{sid}",
+        key=state.SCORERS_ARCHIVE.child(sid).name,
         icon=":material/archive:",
         help="Hide this scorer from lists. Asks first; nothing is deleted.",
         width="stretch",
@@ -115,23 +115,25 @@ def _confirm_archive(line: ScorerLine) -> None:
         st.warning(impact.sentence(), icon=":material/archive:")
         yes, no = st.columns(2)
         if yes.button(
-            f"Yes, archive “{line.name}”", key=f"scorers.archive_yes.{sid}", type="primary"
+            f"Yes, archive “{line.name}”",
+            key=state.SCORERS_ARCHIVE_YES.child(sid).name,
+            type="primary",
         ):
             _set_archived(sid, True, f"Archived “{line.name}”. Its versions and scores are kept.")
-        no.button("Cancel", key=f"scorers.archive_no.{sid}", on_click=_cancel)
+        no.button("Cancel", key=state.SCORERS_ARCHIVE_NO.child(sid).name, on_click=_cancel)
 
 
 def _ask_copy_name(line: ScorerLine) -> None:
     sid = line.scorer_id
-    key = f"scorers.copy_name.{sid}"
-    if key not in st.session_state:
+    key = state.SCORERS_COPY_NAME.child(sid)
+    if not state.has(key):
         with services.reading() as session:
-            st.session_state[key] = copy_name(session, line.name)
+            state.put(key, copy_name(session, line.name))
     with st.container(border=True):
         st.markdown(f"**Duplicate “{line.name}”** — the copy starts from its latest version.")
         name = st.text_input(
             "Name of the copy",
-            key=key,
+            key=key.name,
             help="Letters, digits, - _ and . — the copy scores under this name.",
             placeholder="e.g. tone-politeness-strict",
         )
@@ -141,10 +143,13 @@ def _ask_copy_name(line: ScorerLine) -> None:
             st.caption(f":red[{problem}]")
         make, no = st.columns(2)
         if make.button(
-            "Make the copy", key=f"scorers.copy_yes.{sid}", type="primary", disabled=bool(problem)
+            "Make the copy",
+            key=state.SCORERS_COPY_YES.child(sid).name,
+            type="primary",
+            disabled=bool(problem),
         ):
             _duplicate(line, name.strip())
-        no.button("Cancel", key=f"scorers.copy_no.{sid}", on_click=_cancel)
+        no.button("Cancel", key=state.SCORERS_COPY_NO.child(sid).name, on_click=_cancel)
 
 
 def _duplicate(line: ScorerLine, name: str) -> None:
@@ -155,6 +160,6 @@ def _duplicate(line: ScorerLine, name: str) -> None:
         show_error(error)
         return
     state.reset(state.SCORERS_PENDING)
-    st.session_state.pop(f"scorers.copy_name.{line.scorer_id}", None)
+    state.forget(state.SCORERS_COPY_NAME.child(line.scorer_id))
     state.flash(f"Made “{name}”, a copy of “{line.name}”.")
     st.rerun()

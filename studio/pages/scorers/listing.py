@@ -12,9 +12,6 @@ from studio.pages.scorers.actions import render_actions, render_pending
 from studio.pages.scorers.versions import render_versions
 from studio.widgets.common import RUN_STATUS_LABELS, empty_state, format_score, show_error
 
-SEARCH_KEY = "scorers.search"
-ARCHIVED_KEY = "scorers.show_archived"
-
 
 @st.cache_data(show_spinner=False, ttl=30)
 def cached_page(db: str, search: str, page: int, archived: bool) -> ScorerPage:
@@ -32,14 +29,14 @@ def render_search() -> tuple[str, bool]:
     left, right = st.columns([3, 1], vertical_alignment="bottom")
     search = left.text_input(
         "Search scorers",
-        key=SEARCH_KEY,
+        key=state.SCORERS_SEARCH.name,
         placeholder="A word from the name or description, e.g. polite",
         help="Shows the scorers whose name or description contain every word you type.",
         on_change=_new_search,
     )
     archived = right.checkbox(
         "Show archived scorers",
-        key=ARCHIVED_KEY,
+        key=state.SCORERS_SHOW_ARCHIVED.name,
         help="Archived scorers are hidden from lists; their versions and scores are kept.",
         on_change=_new_search,
     )
@@ -84,7 +81,7 @@ def render_empty(search: str) -> None:
     build, demo = st.columns(2)
     if build.button(
         "Build your first scorer",
-        key="scorers.empty.build",
+        key=state.SCORERS_EMPTY_BUILD.name,
         type="primary",
         icon=":material/build:",
         width="stretch",
@@ -93,7 +90,7 @@ def render_empty(search: str) -> None:
         st.switch_page("pages/builder/page.py")
     demo.button(
         "Load the demo scorers",
-        key="scorers.empty.demo",
+        key=state.SCORERS_EMPTY_DEMO.name,
         on_click=load_demo,
         icon=":material/download:",
         width="stretch",
@@ -147,11 +144,11 @@ def render_pager(page: ScorerPage) -> None:
     if page.pages <= 1:
         return
     back, where, forward = st.columns([1, 2, 1], vertical_alignment="center")
-    if back.button("Previous", key="scorers.prev", disabled=page.page == 0):
+    if back.button("Previous", key=state.SCORERS_PREV.name, disabled=page.page == 0):
         state.put(state.SCORERS_PAGE, page.page - 1)
         st.rerun()
     where.caption(f"Page {page.page + 1} of {page.pages} · {page.total} scorers")
-    if forward.button("Next", key="scorers.next", disabled=page.page + 1 >= page.pages):
+    if forward.button("Next", key=state.SCORERS_NEXT.name, disabled=page.page + 1 >= page.pages):
         state.put(state.SCORERS_PAGE, page.page + 1)
         st.rerun()
 

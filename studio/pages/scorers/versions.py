@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from scorer_runtime.store import database_url
-from studio import services
+from studio import services, state
 from studio.pages.scorers.diff import SpecChange, json_text_diff, spec_changes
 from studio.pages.scorers.logic import VersionLine, scorer_versions
 
@@ -57,7 +57,7 @@ def render_comparison(scorer_id: int, versions: list[VersionLine]) -> None:
         numbers,
         index=1,
         format_func=lambda n: f"Version {n}",
-        key=f"scorers.diff_from.{scorer_id}",
+        key=state.SCORERS_DIFF_FROM.child(scorer_id).name,
         help="The older version: what the scorer was.",
     )
     after = right.selectbox(
@@ -65,7 +65,7 @@ def render_comparison(scorer_id: int, versions: list[VersionLine]) -> None:
         numbers,
         index=0,
         format_func=lambda n: f"Version {n}",
-        key=f"scorers.diff_to.{scorer_id}",
+        key=state.SCORERS_DIFF_TO.child(scorer_id).name,
         help="The newer version: what the scorer became.",
     )
     if before is None or after is None:

@@ -10,8 +10,12 @@ from studio import services, state
 from studio.pages.traces.logic import ACCEPTED_SUFFIXES, ImportReport, read_upload
 from studio.widgets.common import empty_state, show_error
 
-UPLOAD_KEY = "traces.upload"
-_CHOICES_OF_A_PAGE = ("traces.view", "traces.selected", "traces.detail", "traces.delete.chosen")
+_CHOICES_OF_A_PAGE = (
+    state.TRACES_VIEW,
+    state.TRACES_SELECTED,
+    state.TRACES_DETAIL,
+    state.TRACES_DELETE_CHOICE,
+)
 """Choices that name stored traces or scores, started again after an import."""
 
 
@@ -21,7 +25,7 @@ def render_upload() -> None:
     upload = st.file_uploader(
         "Import a trace file",
         type=list(ACCEPTED_SUFFIXES),
-        key=UPLOAD_KEY,
+        key=state.TRACES_UPLOAD.name,
         help=(
             "OpenTelemetry traces as OTLP JSON (what a collector's file exporter writes: one "
             "document, or one per line), or Mastra span records (a list, or an object with "
@@ -55,7 +59,7 @@ def import_file(data: bytes, file_name: str, *, upload_id: str) -> ImportReport:
         )
     state.reset(state.TRACES_PAGE)
     for key in _CHOICES_OF_A_PAGE:
-        st.session_state.pop(key, None)
+        state.forget(key)
     return ImportReport(
         file_name, upload_id, loaded.problems, read=len(loaded.traces), summary=summary
     )

@@ -12,9 +12,6 @@ from studio.pages.traces.file_import import render_empty
 from studio.pages.traces.logic import TracePage, delete_question, list_row, trace_label, trace_page
 from studio.widgets.common import show_error
 
-SEARCH_KEY = "traces.search"
-DELETE_CHOICE_KEY = "traces.delete.chosen"
-
 
 @st.cache_data(show_spinner=False, ttl=30)
 def cached_page(db: str, search: str, page: int) -> TracePage:
@@ -39,7 +36,7 @@ def render_list() -> TracePage | None:
     (after saying why) when no stored trace matches."""
     search = st.text_input(
         "Search traces",
-        key=SEARCH_KEY,
+        key=state.TRACES_SEARCH.name,
         placeholder="Search by trace id, agent or file, e.g. support-agent",
         help=(
             "Shows the traces whose id, name (usually the agent's) or file name contain what "
@@ -89,7 +86,7 @@ def render_pager(page: TracePage) -> None:
     back, where, forward = st.columns([1, 2, 1], vertical_alignment="center")
     back.button(
         "Previous",
-        key="traces.prev",
+        key=state.TRACES_PREV.name,
         icon=":material/chevron_left:",
         disabled=page.page == 0,
         on_click=_go_to,
@@ -98,7 +95,7 @@ def render_pager(page: TracePage) -> None:
     where.caption(f"Page {page.page + 1} of {page.pages}")
     forward.button(
         "Next",
-        key="traces.next",
+        key=state.TRACES_NEXT.name,
         icon=":material/chevron_right:",
         disabled=page.page + 1 >= page.pages,
         on_click=_go_to,
@@ -123,7 +120,7 @@ def render_delete(page: TracePage) -> None:
             "Traces to delete",
             list(lines),
             format_func=lambda t: trace_label(lines[t]),
-            key=DELETE_CHOICE_KEY,
+            key=state.TRACES_DELETE_CHOICE.name,
             placeholder="Choose traces on this page",
             help=(
                 "Deleting removes the trace and its spans from the studio. Scores already "
@@ -132,7 +129,7 @@ def render_delete(page: TracePage) -> None:
         )
         st.button(
             "Delete chosen traces…",
-            key="traces.delete",
+            key=state.TRACES_DELETE.name,
             icon=":material/delete:",
             disabled=not chosen,
             on_click=_ask,
@@ -149,12 +146,12 @@ def _confirm(pending: tuple[str, ...]) -> None:
         yes, no = st.columns(2)
         confirmed = yes.button(
             f"Yes, delete {len(pending)} trace{'s' if len(pending) != 1 else ''}",
-            key="traces.delete.confirm",
+            key=state.TRACES_DELETE_YES.name,
             type="primary",
             icon=":material/delete_forever:",
             width="stretch",
         )
-        no.button("Cancel", key="traces.delete.cancel", on_click=_cancel, width="stretch")
+        no.button("Cancel", key=state.TRACES_DELETE_NO.name, on_click=_cancel, width="stretch")
     if not confirmed:
         return
     try:
@@ -164,7 +161,7 @@ def _confirm(pending: tuple[str, ...]) -> None:
         show_error(error)
         return
     state.reset(state.TRACES_CONFIRM_DELETE)
-    st.session_state.pop(DELETE_CHOICE_KEY, None)
+    state.forget(state.TRACES_DELETE_CHOICE)
     owner = "Its" if deleted == 1 else "Their"
     kept = f" {owner} stored scores stay in the history." if scores else ""
     state.flash(f"Deleted {deleted} trace{'s' if deleted != 1 else ''}.{kept}")

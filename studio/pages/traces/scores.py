@@ -28,9 +28,6 @@ from studio.pages.traces.scoring import (
 from studio.widgets.common import OUTCOME_LABELS, format_score, show_error
 from studio.widgets.score_detail import render_score_detail
 
-SELECTED_KEY = "traces.selected"
-DETAIL_KEY = "traces.detail"
-
 
 @st.cache_data(show_spinner=False, ttl=30)
 def cached_options(db: str) -> list[AgentScorerOption]:
@@ -76,7 +73,7 @@ def render_scoring(page: TracePage) -> None:
         list(by_id),
         index=ready_first(options, services.env_is_set),
         format_func=lambda v: by_id[v].label(),
-        key="traces.scorer",
+        key=state.TRACES_SCORER.name,
         help="Only scorers of the agent kind are listed: they read messages and tool calls.",
     )
     if version_id is None:
@@ -94,7 +91,7 @@ def render_scoring(page: TracePage) -> None:
         )
     if st.button(
         f"Score {len(chosen)} trace{'s' if len(chosen) != 1 else ''}",
-        key="traces.score",
+        key=state.TRACES_SCORE.name,
         type="primary",
         disabled=not chosen,
         icon=":material/play_arrow:",
@@ -111,14 +108,14 @@ def _choose(page: TracePage, option: AgentScorerOption) -> tuple[list[str], froz
     # Another scorer, page or set of scored traces: start again from the new default.
     basis = (option.version_id, ids, tuple(default))
     if state.get(state.TRACES_SELECTION_FOR) != basis:
-        st.session_state.pop(SELECTED_KEY, None)
+        state.forget(state.TRACES_SELECTED)
         state.put(state.TRACES_SELECTION_FOR, basis)
     chosen = st.multiselect(
         "Traces to score",
         list(ids),
         default=default,
         format_func=lambda t: trace_label(lines[t]) + (" · scored" if t in scored else ""),
-        key=SELECTED_KEY,
+        key=state.TRACES_SELECTED.name,
         placeholder="Choose traces on this page",
         help=(
             "The traces on this page of the list; those this scorer version has not scored "
@@ -185,14 +182,14 @@ def render_scores(page: TracePage) -> None:
         hide_index=True,
     )
     by_id = {line.score_id: line for line in lines}
-    if st.session_state.get(DETAIL_KEY) not in (None, *by_id):
-        st.session_state.pop(DETAIL_KEY, None)  # that score's trace left the page
+    if state.peek(state.TRACES_DETAIL) not in (None, *by_id):
+        state.forget(state.TRACES_DETAIL)  # that score's trace left the page
     score_id = st.selectbox(
         "Open a score",
         list(by_id),
         index=None,
         format_func=lambda s: _score_label(by_id[s]),
-        key=DETAIL_KEY,
+        key=state.TRACES_DETAIL.name,
         placeholder="Choose a score to see what the scorer saw, each step, the judge's answer",
         help="Shows the agent run the scorer read, each step's result, the exact prompt the "
         "judge got and its answer.",
@@ -229,4 +226,4 @@ def render_detail(line: TraceScoreLine) -> None:
     with services.reading() as session:
         data = trace_score_data(session, score_id=line.score_id)
     with st.container(border=True):
-        render_score_detail(data, key=f"traces.score.{line.score_id}")
+        render_score_detail(data, key=state.TRACES_SCORE_DETAIL.child(line.score_id))

@@ -9,10 +9,9 @@ import streamlit as st
 
 from scorer_runtime.store import NotFoundError, database_url, get_trace
 from scorer_runtime.traces import Trace
-from studio import services
+from studio import services, state
 from studio.pages.traces.logic import SpanLine, TracePage, span_lines, trace_label
 
-VIEW_KEY = "traces.view"
 _MAX_SPANS = 300
 """Spans drawn at most (each is an expander); a longer trace shows its first spans."""
 
@@ -31,13 +30,13 @@ def render_tree(page: TracePage) -> None:
     """Pick a trace of the list's page; show its spans depth first, each with its input and
     output."""
     lines = {line.trace_id: line for line in page.lines}
-    if st.session_state.get(VIEW_KEY) not in lines:
-        st.session_state.pop(VIEW_KEY, None)  # the trace left the page: start at its first
+    if state.peek(state.TRACES_VIEW) not in lines:
+        state.forget(state.TRACES_VIEW)  # the trace left the page: start at its first
     trace_id = st.selectbox(
         "Trace to look at",
         list(lines),
         format_func=lambda t: trace_label(lines[t]),
-        key=VIEW_KEY,
+        key=state.TRACES_VIEW.name,
         help="The traces on this page of the list. Its spans are shown below, children "
         "indented under their parent.",
     )

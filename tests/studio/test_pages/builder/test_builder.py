@@ -12,10 +12,14 @@ from scorer_runtime.store import (
     session_scope,
 )
 from scorer_runtime.store.tables import DraftRecord, ScorerVersionRecord
+from studio import state
+
+B0 = state.BUILDER_FORM.child(0).name
+B1 = state.BUILDER_FORM.child(1).name
 
 
 def _stage(at, name):
-    at.segmented_control(key="b0.stage").set_value(name).run()
+    at.segmented_control(key=f"{B0}.stage").set_value(name).run()
     assert not at.exception, at.exception
 
 
@@ -25,37 +29,37 @@ def test_build_try_and_save_a_two_step_scorer(studio_db, open_page, fake_judge, 
     at = open_page("builder")
     assert not at.exception
 
-    at.text_input(key="b0.basics.name").input("Polite answers").run()
-    at.text_area(key="b0.basics.description").input("Is the support answer polite?").run()
+    at.text_input(key=f"{B0}.basics.name").input("Polite answers").run()
+    at.text_area(key=f"{B0}.basics.description").input("Is the support answer polite?").run()
 
     _stage(at, "judge")
-    at.text_input(key="b0.judge.settings.model").input("openai/fake-judge").run()
-    at.text_input(key="b0.judge.settings.env").input("FAKE_JUDGE_KEY").run()
-    at.text_input(key="b0.judge.settings.base").input(fake_judge.base_url).run()
-    at.selectbox(key="b0.judge.settings.json").set_value("system").run()
-    at.text_area(key="b0.judge.settings.instructions").input("You grade politeness.").run()
+    at.text_input(key=f"{B0}.judge.settings.model").input("openai/fake-judge").run()
+    at.text_input(key=f"{B0}.judge.settings.env").input("FAKE_JUDGE_KEY").run()
+    at.text_input(key=f"{B0}.judge.settings.base").input(fake_judge.base_url).run()
+    at.selectbox(key=f"{B0}.judge.settings.json").set_value("system").run()
+    at.text_area(key=f"{B0}.judge.settings.instructions").input("You grade politeness.").run()
     assert any("set on this machine" in c.value for c in at.caption)
 
     _stage(at, "steps")
-    at.radio(key="b0.steps.analyze.how").set_value("judge").run()
-    at.text_input(key="b0.steps.analyze.judge.description").input("Is it polite?").run()
-    at.text_area(key="b0.steps.analyze.judge.template").input(
+    at.radio(key=f"{B0}.steps.analyze.how").set_value("judge").run()
+    at.text_input(key=f"{B0}.steps.analyze.judge.description").input("Is it polite?").run()
+    at.text_area(key=f"{B0}.steps.analyze.judge.template").input(
         "Is this answer polite? {{ output }}"
     ).run()
-    at.radio(key="b0.steps.generate_score.how").set_value("builtin").run()
-    at.selectbox(key="b0.steps.generate_score.builtin.use").set_value("label_to_score").run()
-    at.text_area(key="b0.steps.generate_score.builtin.label_to_score.mapping").input(
+    at.radio(key=f"{B0}.steps.generate_score.how").set_value("builtin").run()
+    at.selectbox(key=f"{B0}.steps.generate_score.builtin.use").set_value("label_to_score").run()
+    at.text_area(key=f"{B0}.steps.generate_score.builtin.label_to_score.mapping").input(
         "yes = 1\npartial = 0.5\nno = 0"
     ).run()
-    at.text_input(key="b0.steps.generate_score.builtin.label_to_score.field").input(
+    at.text_input(key=f"{B0}.steps.generate_score.builtin.label_to_score.field").input(
         "results.analyze_step_result.verdict"
     ).run()
     assert not at.exception, at.exception
 
     _stage(at, "try")
-    at.text_area(key="b0.example.input").input("Where is my order?").run()
-    at.text_area(key="b0.example.output").input("Happy to help! It arrives tomorrow.").run()
-    at.button(key="b0.try.run").click().run()
+    at.text_area(key=f"{B0}.example.input").input("Where is my order?").run()
+    at.text_area(key=f"{B0}.example.output").input("Happy to help! It arrives tomorrow.").run()
+    at.button(key=f"{B0}.try.run").click().run()
     assert not at.exception, at.exception
     assert [m.value for m in at.metric] == ["1.00"]
     prompt = fake_judge.last_request.last_user_content
@@ -63,8 +67,8 @@ def test_build_try_and_save_a_two_step_scorer(studio_db, open_page, fake_judge, 
 
     _stage(at, "save")
     assert not [w.value for w in at.warning], [w.value for w in at.warning]
-    at.text_input(key="b0.save.note").input("First version").run()
-    at.button(key="b0.save.save").click().run()
+    at.text_input(key=f"{B0}.save.note").input("First version").run()
+    at.button(key=f"{B0}.save.save").click().run()
     assert not at.exception, at.exception
     assert any("Saved version 1" in s.value for s in at.success)
 
@@ -82,14 +86,14 @@ def test_build_try_and_save_a_two_step_scorer(studio_db, open_page, fake_judge, 
 def test_problems_are_shown_next_to_the_step(studio_db, open_page):
     at = open_page("builder")
     _stage(at, "steps")
-    at.text_area(key="b0.steps.generate_score.formula.text").input("__import__('os')").run()
+    at.text_area(key=f"{B0}.steps.generate_score.formula.text").input("__import__('os')").run()
     assert not at.exception
     assert [e.value for e in at.error] == [
         "formula: column 1: names starting with '_' are not allowed (__import__)"
     ]
-    at.segmented_control(key="b0.stage").set_value("save").run()
+    at.segmented_control(key=f"{B0}.stage").set_value("save").run()
     assert any("Fix these first" in w.value for w in at.warning)
-    assert all(b.key != "b0.save.save" for b in at.button)
+    assert all(b.key != f"{B0}.save.save" for b in at.button)
 
 
 def test_an_unreachable_judge_is_explained_in_plain_words(
@@ -97,17 +101,17 @@ def test_an_unreachable_judge_is_explained_in_plain_words(
 ):
     monkeypatch.setenv("FAKE_JUDGE_KEY", "sk-test")
     at = open_page("builder")
-    at.text_input(key="b0.basics.name").input("Reachability").run()
-    at.text_area(key="b0.basics.description").input("d").run()
+    at.text_input(key=f"{B0}.basics.name").input("Reachability").run()
+    at.text_area(key=f"{B0}.basics.description").input("d").run()
     _stage(at, "judge")
-    at.text_input(key="b0.judge.settings.model").input("openai/fake-judge").run()
-    at.text_input(key="b0.judge.settings.env").input("FAKE_JUDGE_KEY").run()
-    at.text_input(key="b0.judge.settings.base").input(refused_base_url).run()
+    at.text_input(key=f"{B0}.judge.settings.model").input("openai/fake-judge").run()
+    at.text_input(key=f"{B0}.judge.settings.env").input("FAKE_JUDGE_KEY").run()
+    at.text_input(key=f"{B0}.judge.settings.base").input(refused_base_url).run()
     _stage(at, "steps")
-    at.radio(key="b0.steps.generate_score.how").set_value("judge").run()
+    at.radio(key=f"{B0}.steps.generate_score.how").set_value("judge").run()
     _stage(at, "try")
-    at.text_area(key="b0.example.output").input("Hello").run()
-    at.button(key="b0.try.run").click().run()
+    at.text_area(key=f"{B0}.example.output").input("Hello").run()
+    at.button(key=f"{B0}.try.run").click().run()
     assert not at.exception
     errors = " ".join(e.value for e in at.error)
     assert "Connection error." in errors
@@ -117,27 +121,27 @@ def test_an_unreachable_judge_is_explained_in_plain_words(
 
 def test_a_draft_survives_closing_the_browser(studio_db, open_page):
     at = open_page("builder")
-    at.text_input(key="b0.basics.name").input("Half-built scorer").run()
-    at.text_area(key="b0.basics.description").input("Not finished yet").run()
+    at.text_input(key=f"{B0}.basics.name").input("Half-built scorer").run()
+    at.text_area(key=f"{B0}.basics.description").input("Not finished yet").run()
     with session_scope(studio_db) as session:
         drafts = session.exec(select(DraftRecord)).all()
     assert [d.title for d in drafts] == ["Half-built scorer"]
 
     later = open_page("builder")  # a new browser session: nothing in session state
-    assert later.text_input(key="b0.basics.name").value == ""
-    later.selectbox(key="b0.drafts.pick").set_value(drafts[0].id).run()
-    later.button(key="b0.drafts.go").click().run()
+    assert later.text_input(key=f"{B0}.basics.name").value == ""
+    later.selectbox(key=f"{B0}.drafts.pick").set_value(drafts[0].id).run()
+    later.button(key=f"{B0}.drafts.go").click().run()
     assert not later.exception, later.exception
-    assert later.text_input(key="b1.basics.name").value == "Half-built scorer"
-    assert later.text_area(key="b1.basics.description").value == "Not finished yet"
+    assert later.text_input(key=f"{B1}.basics.name").value == "Half-built scorer"
+    assert later.text_area(key=f"{B1}.basics.description").value == "Not finished yet"
 
 
 def test_saving_a_version_forgets_the_draft(studio_db, open_page):
     at = open_page("builder")
-    at.text_input(key="b0.basics.name").input("Length check").run()
-    at.text_area(key="b0.basics.description").input("Long enough").run()
+    at.text_input(key=f"{B0}.basics.name").input("Length check").run()
+    at.text_area(key=f"{B0}.basics.description").input("Long enough").run()
     _stage(at, "save")
-    at.button(key="b0.save.save").click().run()
+    at.button(key=f"{B0}.save.save").click().run()
     assert any("Saved version 1" in s.value for s in at.success)
     with session_scope(studio_db) as session:
         assert session.exec(select(DraftRecord)).all() == []
@@ -150,25 +154,25 @@ def _saved_spec(engine) -> dict:
 
 
 def _new_scorer(at, name: str) -> None:
-    at.text_input(key="b0.basics.name").input(name).run()
-    at.text_area(key="b0.basics.description").input("Retries a busy provider").run()
+    at.text_input(key=f"{B0}.basics.name").input(name).run()
+    at.text_area(key=f"{B0}.basics.description").input("Retries a busy provider").run()
     _stage(at, "retries")
 
 
 def test_the_builder_retries_other_errors_too(studio_db, open_page):
     at = open_page("builder")
     _new_scorer(at, "Busy provider")
-    assert not at.toggle(key="b0.retries.scorer.on").value  # a new scorer: no retries yet
-    at.toggle(key="b0.retries.scorer.on").set_value(True).run()
-    at.number_input(key="b0.retries.scorer.retries").set_value(4).run()
-    at.text_input(key="b0.retries.scorer.statuses").input("529, 520").run()
-    at.text_area(key="b0.retries.scorer.texts").input("overloaded").run()
-    at.checkbox(key="b0.retries.scorer.unknown").check().run()
+    assert not at.toggle(key=f"{B0}.retries.scorer.on").value  # a new scorer: no retries yet
+    at.toggle(key=f"{B0}.retries.scorer.on").set_value(True).run()
+    at.number_input(key=f"{B0}.retries.scorer.retries").set_value(4).run()
+    at.text_input(key=f"{B0}.retries.scorer.statuses").input("529, 520").run()
+    at.text_area(key=f"{B0}.retries.scorer.texts").input("overloaded").run()
+    at.checkbox(key=f"{B0}.retries.scorer.unknown").check().run()
     words = " ".join(i.value for i in at.info)
     assert "Up to 5 attempts per judge request" in words
     assert "also retries 529, 520, “overloaded”" in words
     _stage(at, "save")
-    at.button(key="b0.save.save").click().run()
+    at.button(key=f"{B0}.save.save").click().run()
     assert not at.exception, at.exception
     assert _saved_spec(studio_db)["judge"]["retry"] == {
         "max_retries": 4,
@@ -181,27 +185,29 @@ def test_the_builder_retries_other_errors_too(studio_db, open_page):
 def test_a_bad_status_code_is_explained_and_not_saved(studio_db, open_page):
     at = open_page("builder")
     _new_scorer(at, "Bad code")
-    at.toggle(key="b0.retries.scorer.on").set_value(True).run()
-    at.text_input(key="b0.retries.scorer.statuses").input("529, busy").run()
+    at.toggle(key=f"{B0}.retries.scorer.on").set_value(True).run()
+    at.text_input(key=f"{B0}.retries.scorer.statuses").input("529, busy").run()
     assert [e.value for e in at.error] == [
         "Retries: busy is not an HTTP status code (a number like 529)"
     ]
     _stage(at, "retries")  # back again later: the field still shows what was typed
     _stage(at, "save")
-    at.button(key="b0.save.save").click().run()
+    at.button(key=f"{B0}.save.save").click().run()
     assert not at.exception, at.exception
     assert _saved_spec(studio_db)["judge"]["retry"] == {}  # the usual policy, no "busy"
 
 
 def test_a_policy_from_the_judges_page_loads_into_the_builder_unchanged(studio_db, open_page):
     judges = open_page("judges")
-    judges.text_input(key="judge-name").input("busy-aware")
-    judges.text_input(key="judge-model").input("openai/gpt-4o-mini").run()
-    judges.checkbox(key="judge-retry.growing").uncheck().run()
-    judges.number_input(key="judge-retry.first").set_value(1.5).run()
-    judges.text_input(key="judge-retry.statuses").input("529").run()
-    judges.text_area(key="judge-retry.texts").input("overloaded\ntry again later").run()
-    judges.button(key="judge-save").click().run()
+    judges.text_input(key=state.JUDGES_NAME.name).input("busy-aware")
+    judges.text_input(key=state.JUDGES_MODEL.name).input("openai/gpt-4o-mini").run()
+    judges.checkbox(key=state.JUDGES_RETRY.child("growing").name).uncheck().run()
+    judges.number_input(key=state.JUDGES_RETRY.child("first").name).set_value(1.5).run()
+    judges.text_input(key=state.JUDGES_RETRY.child("statuses").name).input("529").run()
+    judges.text_area(key=state.JUDGES_RETRY.child("texts").name).input(
+        "overloaded\ntry again later"
+    ).run()
+    judges.button(key=state.JUDGES_SAVE.name).click().run()
     with read_session(studio_db) as session:
         policy = judge_profile_dict(get_judge_profile(session, name="busy-aware"))["retry"]
     assert policy == {
@@ -232,20 +238,20 @@ def test_a_policy_from_the_judges_page_loads_into_the_builder_unchanged(studio_d
     at = open_page("builder")
     at.session_state["builder.scorer_id"] = scorer_id
     at.run()
-    at.segmented_control(key="b1.stage").set_value("retries").run()
+    at.segmented_control(key=f"{B1}.stage").set_value("retries").run()
     assert not at.exception, at.exception
-    assert at.text_input(key="b1.retries.scorer.statuses").value == "529"
-    assert at.text_area(key="b1.retries.scorer.texts").value == "overloaded\ntry again later"
-    assert not at.checkbox(key="b1.retries.scorer.growing").value
-    assert at.number_input(key="b1.retries.scorer.first").value == 1.5
-    assert at.toggle(key="b1.retries.analyze.own").value
-    assert at.number_input(key="b1.retries.analyze.first").value == 0.2
+    assert at.text_input(key=f"{B1}.retries.scorer.statuses").value == "529"
+    assert at.text_area(key=f"{B1}.retries.scorer.texts").value == "overloaded\ntry again later"
+    assert not at.checkbox(key=f"{B1}.retries.scorer.growing").value
+    assert at.number_input(key=f"{B1}.retries.scorer.first").value == 1.5
+    assert at.toggle(key=f"{B1}.retries.analyze.own").value
+    assert at.number_input(key=f"{B1}.retries.analyze.first").value == 0.2
     draft = at.session_state["builder.draft"]  # a ScorerDraft
     assert draft.judge["retry"] == policy
     assert draft.steps[0].judge["retry"] == {"max_retries": 2, "delay": {"initial_ms": 200}}
-    at.segmented_control(key="b1.stage").set_value("save").run()
+    at.segmented_control(key=f"{B1}.stage").set_value("save").run()
     assert not at.warning, [m.value for m in at.markdown]
-    at.button(key="b1.save.save").click().run()
+    at.button(key=f"{B1}.save.save").click().run()
     assert not at.exception, at.exception
     saved = _saved_spec(studio_db)
     assert saved["judge"]["retry"] == policy

@@ -6,10 +6,9 @@ import pytest
 
 from scorer_runtime.store import read_session
 from scorer_runtime.store.views.compare import RunPair, compare_summary, iter_comparison
+from studio import state
 
 from ..results.test_results_seed import History, seed_history
-
-W = "compare.w."
 
 
 @pytest.fixture
@@ -43,15 +42,15 @@ def test_fewer_than_two_runs_explains_what_a_comparison_needs(studio_db, open_pa
     at = open_page("compare")
     assert not at.exception
     assert "Two runs are needed to compare" in _texts(at)
-    at.button(key=W + "go_runs").click().run()
+    at.button(key=state.COMPARE_GO_RUNS.name).click().run()
     assert "Two runs are needed" not in _texts(at)
 
 
 def test_opens_on_the_latest_two_runs_with_changed_verdicts_first(studio_db, history, open_page):
     at = open_page("compare")
     assert not at.exception
-    assert at.selectbox(key=W + "before").value == history.run1
-    assert at.selectbox(key=W + "after").value == history.run2
+    assert at.selectbox(key=state.COMPARE_BEFORE.name).value == history.run1
+    assert at.selectbox(key=state.COMPARE_AFTER.name).value == history.run2
     summary, rows = _expected(studio_db, RunPair(history.run1, history.run2), 0.5)
     assert _metric(at, "Examples") == "120"
     assert _metric(at, "Verdicts changed") == f"{summary.changed:,}"
@@ -64,21 +63,21 @@ def test_opens_on_the_latest_two_runs_with_changed_verdicts_first(studio_db, his
 
 def test_only_changed_verdicts_and_a_new_pass_mark(studio_db, history, open_page):
     at = open_page("compare")
-    at.slider(key=W + "threshold").set_value(0.7).run()
-    at.toggle(key=W + "only_changed").set_value(True).run()
+    at.slider(key=state.COMPARE_THRESHOLD.name).set_value(0.7).run()
+    at.toggle(key=state.COMPARE_ONLY_CHANGED.name).set_value(True).run()
     summary, rows = _expected(studio_db, RunPair(history.run1, history.run2), 0.7)
     changed = [r for r in rows if r.change != "same"]
     assert _metric(at, "Verdicts changed") == f"{summary.changed:,}"
     assert list(_table(at)["Example"]) == [r.example_id for r in changed[:50]]
     assert "Same verdict" not in set(_table(at)["What changed"])
-    at.button(key=W + "next").click().run()
+    at.button(key=state.COMPARE_NEXT.name).click().run()
     assert list(_table(at)["Example"]) == [r.example_id for r in changed[50:100]]
 
 
 def test_one_example_side_by_side(studio_db, history, open_page):
     at = open_page("compare")
     first = int(_table(at)["Example"].iloc[0])
-    at.selectbox(key=W + "example").set_value(first).run()
+    at.selectbox(key=state.COMPARE_EXAMPLE.name).set_value(first).run()
     assert not at.exception
     position = history.support_examples.index(first)
     headers = [h.value for h in at.subheader]
@@ -91,26 +90,26 @@ def test_one_example_side_by_side(studio_db, history, open_page):
 
 def test_two_versions_on_one_dataset(studio_db, history, open_page):
     at = open_page("compare")
-    at.radio(key=W + "mode").set_value("versions").run()
-    at.selectbox(key=W + "scorer").set_value(history.tone).run()
-    at.selectbox(key=W + "before_version").set_value(history.tone_v1).run()
-    at.selectbox(key=W + "after_version").set_value(history.tone_v2).run()
-    at.selectbox(key=W + "dataset").set_value(history.support).run()
+    at.radio(key=state.COMPARE_MODE.name).set_value("versions").run()
+    at.selectbox(key=state.COMPARE_SCORER.name).set_value(history.tone).run()
+    at.selectbox(key=state.COMPARE_BEFORE_VERSION.name).set_value(history.tone_v1).run()
+    at.selectbox(key=state.COMPARE_AFTER_VERSION.name).set_value(history.tone_v2).run()
+    at.selectbox(key=state.COMPARE_DATASET.name).set_value(history.support).run()
     assert not at.exception
     assert _metric(at, "Examples") == "120"
     assert f"**A:** Run {history.run1} · tone v1" in _texts(at)
     # Neither version ran on the other dataset: say so and point to Runs.
-    at.selectbox(key=W + "dataset").set_value(history.other).run()
+    at.selectbox(key=state.COMPARE_DATASET.name).set_value(history.other).run()
     assert "tone v1 has not been run on other yet" in _texts(at)
     assert not at.metric
 
 
 def test_runs_on_different_datasets_or_the_same_run_cannot_be_compared(history, open_page):
     at = open_page("compare")
-    at.selectbox(key=W + "after").set_value(history.run3).run()
+    at.selectbox(key=state.COMPARE_AFTER.name).set_value(history.run3).run()
     assert "These runs scored different datasets (support and other)" in _texts(at)
     assert not at.metric
-    at.selectbox(key=W + "after").set_value(history.run1).run()
+    at.selectbox(key=state.COMPARE_AFTER.name).set_value(history.run1).run()
     assert "A and B are the same run" in _texts(at)
 
 
@@ -123,7 +122,7 @@ def test_another_page_can_open_a_comparison(history, open_page):
     }
     at.switch_page("pages/compare/page.py").run()
     assert not at.exception
-    assert at.selectbox(key=W + "before").value == history.run2
-    assert at.selectbox(key=W + "after").value == history.run1
+    assert at.selectbox(key=state.COMPARE_BEFORE.name).value == history.run2
+    assert at.selectbox(key=state.COMPARE_AFTER.name).value == history.run1
     # B is now the older run, so the mean change has the opposite sign.
     assert f"**A:** Run {history.run2}" in _texts(at)

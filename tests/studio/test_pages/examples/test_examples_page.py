@@ -14,6 +14,7 @@ from scorer_runtime.store import (
     session_scope,
 )
 from scorer_runtime.store.tables import DatasetRecord
+from studio import state
 
 CSV = "question,answer,expected\nWhat is 2+2?,4,4\nCapital of France?,,Paris\nSay hi,hello,\n"
 
@@ -45,11 +46,11 @@ def _dataset(engine, name: str, count: int) -> int:
 def test_the_empty_page_teaches_and_loads_the_demo_datasets(studio_db, open_page):
     at = open_page("examples")
     assert "An example is one answer to judge" in _texts(at)
-    at.button(key="examples-load-demo").click().run()
+    at.button(key=state.EXAMPLES_LOAD_DEMO.name).click().run()
     assert not at.exception
     assert set(_datasets(studio_db)) == {"agent_tool_runs", "customer_support", "rag_answers"}
     assert "Loaded the demo datasets" in at.toast[0].value
-    options = at.selectbox(key="examples-dataset").options
+    options = at.selectbox(key=state.EXAMPLES_DATASET.name).options
     assert any(o.startswith("customer_support (") and o.endswith(" examples)") for o in options)
 
 
@@ -58,33 +59,35 @@ def test_choose_another_dataset(studio_db, open_page):
     other = _dataset(studio_db, "b", 1)
     at = open_page("examples")
     assert at.data_editor[0].value["output"].tolist() == ["a0", "a1"]
-    at.selectbox(key="examples-dataset").set_value(other).run()
+    at.selectbox(key=state.EXAMPLES_DATASET.name).set_value(other).run()
     assert at.data_editor[0].value["output"].tolist() == ["a0"]
-    assert at.selectbox(key="examples-dataset").value == other
+    assert at.selectbox(key=state.EXAMPLES_DATASET.name).value == other
     at.run()  # a later rerun keeps the choice
-    assert at.selectbox(key="examples-dataset").value == other
+    assert at.selectbox(key=state.EXAMPLES_DATASET.name).value == other
 
 
 def test_import_a_csv_with_mapped_columns_skipping_a_bad_row(studio_db, open_page):
     at = open_page("examples")
-    at.button(key="examples-empty-import").click().run()
-    at.file_uploader(key="examples-import-file").upload("quiz.csv", CSV.encode(), "text/csv")
+    at.button(key=state.EXAMPLES_EMPTY_IMPORT.name).click().run()
+    at.file_uploader(key=state.EXAMPLES_IMPORT_UPLOAD.name).upload(
+        "quiz.csv", CSV.encode(), "text/csv"
+    )
     at.run()
     assert not at.exception
     # The columns were recognised, and the bad row is named with its line before importing.
-    assert at.selectbox(key="examples-map-input").value == "question"
-    assert at.selectbox(key="examples-map-output").value == "answer"
-    assert at.selectbox(key="examples-map-ground_truth").value == "expected"
+    assert at.selectbox(key=state.EXAMPLES_MAP.child("input").name).value == "question"
+    assert at.selectbox(key=state.EXAMPLES_MAP.child("output").name).value == "answer"
+    assert at.selectbox(key=state.EXAMPLES_MAP.child("ground_truth").name).value == "expected"
     assert 'line 3: column "answer" (output) is empty' in _texts(at)
-    assert at.text_input(key="examples-import-name").value == "quiz"
+    assert at.text_input(key=state.EXAMPLES_IMPORT_NAME.name).value == "quiz"
 
-    at.button(key="examples-import-go").click().run()  # all or nothing (the default)
+    at.button(key=state.EXAMPLES_IMPORT_GO.name).click().run()  # all or nothing (the default)
     assert "Nothing was imported from quiz.csv" in _texts(at)
     assert _datasets(studio_db) == {}
 
-    at.radio(key="examples-import-mode").set_value("skip").run()
-    assert at.button(key="examples-import-go").label == "Import 2 examples"
-    at.button(key="examples-import-go").click().run()
+    at.radio(key=state.EXAMPLES_IMPORT_MODE.name).set_value("skip").run()
+    assert at.button(key=state.EXAMPLES_IMPORT_GO.name).label == "Import 2 examples"
+    at.button(key=state.EXAMPLES_IMPORT_GO.name).click().run()
     assert not at.exception
     quiz = _datasets(studio_db)["quiz"]
     assert _outputs(studio_db, quiz.id) == ["4", "hello"]
@@ -96,14 +99,14 @@ def test_import_a_csv_with_mapped_columns_skipping_a_bad_row(studio_db, open_pag
 def test_import_adds_rows_to_the_chosen_dataset(studio_db, open_page):
     dataset_id = _dataset(studio_db, "qa", 2)
     at = open_page("examples")
-    at.session_state["examples-tab"] = "Import a file"
+    at.session_state[state.EXAMPLES_TAB.name] = "Import a file"
     at.run()
-    at.file_uploader(key="examples-import-file").upload(
+    at.file_uploader(key=state.EXAMPLES_IMPORT_UPLOAD.name).upload(
         "more.jsonl", b'{"input": "q9", "output": "a9"}\n', "application/jsonl"
     )
     at.run()
-    at.radio(key="examples-import-target").set_value("append").run()
-    at.button(key="examples-import-go").click().run()
+    at.radio(key=state.EXAMPLES_IMPORT_TARGET.name).set_value("append").run()
+    at.button(key=state.EXAMPLES_IMPORT_GO.name).click().run()
     assert not at.exception
     assert _outputs(studio_db, dataset_id) == ["a0", "a1", "a9"]
 
@@ -111,15 +114,15 @@ def test_import_adds_rows_to_the_chosen_dataset(studio_db, open_page):
 def test_create_a_dataset(studio_db, open_page):
     _dataset(studio_db, "qa", 1)
     at = open_page("examples")
-    at.text_input(key="examples-new-name").input("june answers").run()
-    at.text_area(key="examples-new-description").input("Sampled in June").run()
-    at.button(key="examples-new-create").click().run()
+    at.text_input(key=state.EXAMPLES_NEW_NAME.name).input("june answers").run()
+    at.text_area(key=state.EXAMPLES_NEW_DESCRIPTION.name).input("Sampled in June").run()
+    at.button(key=state.EXAMPLES_NEW_CREATE.name).click().run()
     assert not at.exception
     created = _datasets(studio_db)["june answers"]
     assert created.description == "Sampled in June"
-    assert at.selectbox(key="examples-dataset").value == created.id
-    at.text_input(key="examples-new-name").input("qa").run()
-    at.button(key="examples-new-create").click().run()
+    assert at.selectbox(key=state.EXAMPLES_DATASET.name).value == created.id
+    at.text_input(key=state.EXAMPLES_NEW_NAME.name).input("qa").run()
+    at.button(key=state.EXAMPLES_NEW_CREATE.name).click().run()
     assert "A dataset named 'qa' already exists" in _texts(at)
 
 
@@ -142,26 +145,26 @@ def test_edit_add_and_delete_rows_in_the_grid(studio_db, open_page):
         },
     )
     assert "Unsaved: 1 changed, 1 new, 1 deleted." in _texts(at)
-    at.button(key="examples-save").click().run()
+    at.button(key=state.EXAMPLES_SAVE.name).click().run()
     assert not at.exception
     assert _outputs(studio_db, dataset_id) == ["better", "a2", "fresh"]
     assert at.toast[0].value == "Saved: 1 changed, 1 added, 1 deleted."
     # The editor starts clean on the saved data.
     assert at.data_editor[0].value["output"].tolist() == ["better", "a2", "fresh"]
-    assert at.button(key="examples-save").disabled
+    assert at.button(key=state.EXAMPLES_SAVE.name).disabled
 
 
 def test_a_bad_cell_saves_nothing_and_says_where(studio_db, open_page):
     dataset_id = _dataset(studio_db, "qa", 2)
     at = open_page("examples")
     _edit(at, {"edited_rows": {0: {"output": "ok"}, 1: {"request_context": "{oops"}}})
-    at.button(key="examples-save").click().run()
+    at.button(key=state.EXAMPLES_SAVE.name).click().run()
     assert not at.exception
     text = _texts(at)
     assert "Nothing was saved: 1 cell needs fixing" in text
     assert "row 2, Request context: is not valid JSON" in text
     assert _outputs(studio_db, dataset_id) == ["a0", "a1"]
-    at.button(key="examples-discard").click().run()
+    at.button(key=state.EXAMPLES_DISCARD.name).click().run()
     assert "Nothing was saved" not in _texts(at)
 
 
@@ -169,7 +172,7 @@ def test_large_datasets_are_paged(studio_db, open_page):
     dataset_id = _dataset(studio_db, "big", 120)
     at = open_page("examples")
     assert len(at.data_editor[0].value) == 50
-    at.pagination(key=f"examples-page-{dataset_id}").select(3).run()
+    at.pagination(key=state.EXAMPLES_PAGE.child(dataset_id).name).select(3).run()
     assert not at.exception
     assert at.data_editor[0].value["input"].tolist()[0] == "q100"
     assert "Examples 101–120 of 120" in _texts(at)
@@ -178,29 +181,29 @@ def test_large_datasets_are_paged(studio_db, open_page):
 def test_rename_then_archive_after_a_question_then_restore(studio_db, open_page):
     dataset_id = _dataset(studio_db, "qa", 4)
     at = open_page("examples")
-    at.session_state["examples-tab"] = "Settings"
+    at.session_state[state.EXAMPLES_TAB.name] = "Settings"
     at.run()
-    at.text_input(key=f"examples-rename-{dataset_id}").input("renamed").run()
-    at.button(key="examples-rename-save").click().run()
+    at.text_input(key=state.EXAMPLES_RENAME.child(dataset_id).name).input("renamed").run()
+    at.button(key=state.EXAMPLES_RENAME_SAVE.name).click().run()
     assert set(_datasets(studio_db)) == {"renamed"}
 
-    at.button(key="examples-archive").click().run()
+    at.button(key=state.EXAMPLES_ARCHIVE.name).click().run()
     assert "hides it and its 4 examples" in _texts(at)
     assert _datasets(studio_db)["renamed"].archived_at is None  # only asked so far
-    at.button(key="examples-archive-yes").click().run()
+    at.button(key=state.EXAMPLES_ARCHIVE_YES.name).click().run()
     assert not at.exception
     assert _datasets(studio_db)["renamed"].archived_at is not None
     assert "There is no dataset to change yet." in _texts(at)
-    at.button(key=f"examples-restore-{dataset_id}").click().run()
+    at.button(key=state.EXAMPLES_RESTORE.child(dataset_id).name).click().run()
     assert _datasets(studio_db)["renamed"].archived_at is None
 
 
 def test_export_offers_csv_and_jsonl(studio_db, open_page):
     _dataset(studio_db, "qa", 2)
     at = open_page("examples")
-    at.session_state["examples-tab"] = "Export"
+    at.session_state[state.EXAMPLES_TAB.name] = "Export"
     at.run()
     assert not at.exception
     keys = {b.key for b in at.download_button}
-    assert keys == {"examples-export-csv", "examples-export-jsonl"}
+    assert keys == {state.EXAMPLES_EXPORT_CSV.name, state.EXAMPLES_EXPORT_JSONL.name}
     assert "Download the **2 examples** of **qa**" in _texts(at)

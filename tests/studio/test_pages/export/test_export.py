@@ -20,6 +20,7 @@ from scorer_runtime.store import (
     save_scorer_version,
     session_scope,
 )
+from studio import state
 from studio.pages.export.logic import check_import, export_file, path_words, run_guide
 
 ROOT = os.path.dirname(
@@ -64,7 +65,7 @@ def _judge_spec(base_url: str) -> dict:
 def _select_scorer(at, engine, name: str):
     with read_session(engine) as session:
         sid = get_scorer(session, name=name).id
-    at.selectbox(key="export.scorer").select(sid).run()
+    at.selectbox(key=state.EXPORT_SCORER.name).select(sid).run()
     return sid
 
 
@@ -115,14 +116,14 @@ def test_python_export_with_how_to_run_it_runs_as_shown(studio_db, open_page, fa
 def test_json_and_yaml_exports_hold_the_stored_spec(demo_db, open_page):
     at = open_page("export")
     _select_scorer(at, demo_db, "tone-politeness")
-    at.radio(key="export.format").set_value("json").run()
+    at.radio(key=state.EXPORT_FORMAT.name).set_value("json").run()
     assert not at.exception
     (code,) = [c for c in at.code if c.language == "json"]
     with read_session(demo_db) as session:
         scorer = get_scorer(session, name="tone-politeness")
         stored = latest_version(session, scorer_id=scorer.id).spec
     assert json.loads(code.value) == stored
-    at.radio(key="export.format").set_value("yaml").run()
+    at.radio(key=state.EXPORT_FORMAT.name).set_value("yaml").run()
     (code,) = [c for c in at.code if c.language == "yaml"]
     assert yaml.safe_load(code.value) == stored
 
@@ -131,9 +132,9 @@ def test_export_button_on_the_scorers_page_opens_that_scorer(demo_db, open_page)
     at = open_page("scorers")
     with read_session(demo_db) as session:
         sid = get_scorer(session, name="support-style").id
-    at.button(key=f"scorers.export.{sid}").click().run()
+    at.button(key=state.SCORERS_EXPORT.child(sid).name).click().run()
     assert not at.exception
-    assert at.selectbox(key="export.scorer").value == sid
+    assert at.selectbox(key=state.EXPORT_SCORER.name).value == sid
 
 
 BAD_YAML = """\
@@ -154,7 +155,7 @@ def test_import_lists_every_problem_and_saves_nothing(demo_db, demo_scorers, ope
     assert any(p.startswith("- **Line 1 · Id**") for p in problems)
     assert any("Description**: is required" in p for p in problems)
     assert any("Line 4 · Step 1 › built-in check" in p and "no_such_check" in p for p in problems)
-    assert "export.import_save" not in [b.key for b in at.button]
+    assert state.EXPORT_IMPORT_SAVE.name not in [b.key for b in at.button]
     with read_session(demo_db) as session:
         assert len(list_scorers(session)) == len(demo_scorers)
 
@@ -182,11 +183,11 @@ def test_import_as_a_new_scorer(demo_db, open_page):
     )
     at.run()
     assert any("holds a scorer, “shared-check”" in s.value for s in at.success)
-    assert at.radio(key="export.import_mode").value == "new"
-    at.text_input(key="export.import_name").input("tone-politeness").run()
-    assert at.button(key="export.import_save").disabled
-    at.text_input(key="export.import_name").input("hello-check").run()
-    at.button(key="export.import_save").click().run()
+    assert at.radio(key=state.EXPORT_IMPORT_MODE.name).value == "new"
+    at.text_input(key=state.EXPORT_IMPORT_NAME.name).input("tone-politeness").run()
+    assert at.button(key=state.EXPORT_IMPORT_SAVE.name).disabled
+    at.text_input(key=state.EXPORT_IMPORT_NAME.name).input("hello-check").run()
+    at.button(key=state.EXPORT_IMPORT_SAVE.name).click().run()
     assert not at.exception
     with read_session(demo_db) as session:
         scorer = get_scorer(session, name="hello-check")
@@ -205,16 +206,16 @@ def test_import_as_a_new_version_of_the_scorer_with_its_name(demo_db, open_page)
     at = open_page("export")
     at.get("file_uploader")[0].set_value(payload)
     at.run()
-    assert at.radio(key="export.import_mode").value == "version"
-    assert at.selectbox(key="export.import_target").value == scorer.id
-    at.button(key="export.import_save").click().run()
+    assert at.radio(key=state.EXPORT_IMPORT_MODE.name).value == "version"
+    assert at.selectbox(key=state.EXPORT_IMPORT_TARGET.name).value == scorer.id
+    at.button(key=state.EXPORT_IMPORT_SAVE.name).click().run()
     assert not at.exception
     with read_session(demo_db) as session:
         versions = list_versions(session, scorer_id=scorer.id)
     assert [v.version for v in versions] == [2, 1]
     assert versions[0].spec["description"] == "Polite, stricter."
     assert any("This file is exactly version 2 of “tone-politeness”" in i.value for i in at.info)
-    at.button(key="export.import_save").click().run()  # the same file again
+    at.button(key=state.EXPORT_IMPORT_SAVE.name).click().run()  # the same file again
     assert any("nothing new was saved" in t.value for t in at.toast)
     with read_session(demo_db) as session:
         assert len(list_versions(session, scorer_id=scorer.id)) == 2

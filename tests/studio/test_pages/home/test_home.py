@@ -15,6 +15,7 @@ from scorer_runtime.store import (
     save_scorer_version,
     session_scope,
 )
+from studio import state
 from studio.pages.home.logic import key_names_in_use, key_statuses, outcome_mix
 
 SECRET = "sk-this-value-must-never-show"
@@ -36,7 +37,7 @@ def test_empty_database_teaches_and_loads_the_demo(studio_db, demo_scorers, open
     at = open_page("home")
     assert not at.exception
     assert "Your studio is empty" in _text(at)
-    at.button(key="home.load_demo").click().run()
+    at.button(key=state.HOME_LOAD_DEMO.name).click().run()
     assert not at.exception
     with read_session(studio_db) as session:
         names = [s.name for s in list_scorers(session)]

@@ -12,6 +12,7 @@ from scorer_runtime.store import (
     save_scorer_version,
     session_scope,
 )
+from studio import state
 
 KEY_ENV = "STUDIO_PAGE_JUDGE_KEY"
 
@@ -30,7 +31,9 @@ def _profile(engine, name: str) -> dict | None:
 
 def _fill(at, **values) -> None:
     for key, value in values.items():
-        at.text_input(key=f"judge-{key}").input(value)
+        at.text_input(key=getattr(state, "JUDGES_" + key.upper().replace("-", "_")).name).input(
+            value
+        )
     at.run()
 
 
@@ -40,10 +43,10 @@ def test_create_a_judge_with_a_retry_policy(studio_db, open_page, monkeypatch):
     assert "No judges yet" in _texts(at)
     _fill(at, name="strict", model="openai/gpt-4o-mini", **{"key-env": KEY_ENV})
     assert "Not set" in _texts(at)  # the key's variable is named, shown as not set
-    at.number_input(key="judge-retry.retries").set_value(3).run()
+    at.number_input(key=state.JUDGES_RETRY.child("retries").name).set_value(3).run()
     assert "Up to 4 attempts per judge request" in _texts(at)
-    at.radio(key="judge-json-mode").set_value("system").run()
-    at.button(key="judge-save").click().run()
+    at.radio(key=state.JUDGES_JSON_MODE.name).set_value("system").run()
+    at.button(key=state.JUDGES_SAVE.name).click().run()
     assert not at.exception
     saved = _profile(studio_db, "strict")
     assert saved is not None
@@ -52,14 +55,14 @@ def test_create_a_judge_with_a_retry_policy(studio_db, open_page, monkeypatch):
     assert saved["json_prompt_injection"] == "system"
     assert saved["retry"] == {"max_retries": 3}
     assert at.toast[0].value == "Saved the judge strict."
-    assert at.selectbox(key="judges-selected").value == "strict"
-    assert at.text_input(key="judge-name").disabled
+    assert at.selectbox(key=state.JUDGES_PICK.name).value == "strict"
+    assert at.text_input(key=state.JUDGES_NAME.name).disabled
 
 
 def test_problems_are_listed_by_field_and_nothing_is_saved(studio_db, open_page):
     at = open_page("judges")
     _fill(at, name="bad", **{"api-base": "localhost:8000"})
-    at.button(key="judge-save").click().run()
+    at.button(key=state.JUDGES_SAVE.name).click().run()
     text = _texts(at)
     assert "The judge cannot be used yet" in text
     assert "Model: choose the judge's model" in text
@@ -79,14 +82,14 @@ def test_edit_a_saved_judge(studio_db, open_page, monkeypatch):
             settings={"instructions": "Grade.", "output_guard": {"patterns": ["as an ai"]}},
         )
     at = open_page("judges")
-    at.selectbox(key="judges-selected").set_value("local").run()
-    assert at.text_input(key="judge-model").value == "ollama/llama3"
-    assert at.text_area(key="judge-instructions").value == "Grade."
-    assert not at.toggle(key="judge-retry.on").value
+    at.selectbox(key=state.JUDGES_PICK.name).set_value("local").run()
+    assert at.text_input(key=state.JUDGES_MODEL.name).value == "ollama/llama3"
+    assert at.text_area(key=state.JUDGES_INSTRUCTIONS.name).value == "Grade."
+    assert not at.toggle(key=state.JUDGES_RETRY.child("on").name).value
     assert "Set" in _texts(at)
     assert "rejects unwanted answers" in _texts(at)  # settings the form keeps
-    at.text_input(key="judge-model").input("ollama/qwen2").run()
-    at.button(key="judge-save").click().run()
+    at.text_input(key=state.JUDGES_MODEL.name).input("ollama/qwen2").run()
+    at.button(key=state.JUDGES_SAVE.name).click().run()
     saved = _profile(studio_db, "local")
     assert saved["model"] == "ollama/qwen2"
     assert saved["output_guard"] == {"patterns": ["as an ai"]}
@@ -100,7 +103,7 @@ def test_test_connection_succeeds_against_the_fake_judge(
     fake_judge.reply({"ok": True})
     at = open_page("judges")
     _fill(at, model="openai/fake-judge", **{"api-base": fake_judge.base_url, "key-env": KEY_ENV})
-    at.button(key="judge-test").click().run()
+    at.button(key=state.JUDGES_TEST.name).click().run()
     assert not at.exception
     assert at.success[0].value.startswith("Connected: the judge answered in ")
     assert fake_judge.request_count == 1
@@ -112,7 +115,7 @@ def test_test_connection_explains_a_refused_key(studio_db, open_page, fake_judge
     fake_judge.fault(status=401)
     at = open_page("judges")
     _fill(at, model="openai/fake-judge", **{"api-base": fake_judge.base_url, "key-env": KEY_ENV})
-    at.button(key="judge-test").click().run()
+    at.button(key=state.JUDGES_TEST.name).click().run()
     assert "The provider refused the key" in at.error[0].value
     assert "Incorrect API key provided" in at.error[0].value
     assert "holds a valid key" in _texts(at)
@@ -125,7 +128,7 @@ def test_test_connection_explains_a_refused_connection(
     monkeypatch.setenv(KEY_ENV, "sk-test")
     at = open_page("judges")
     _fill(at, model="openai/fake-judge", **{"api-base": refused_base_url, "key-env": KEY_ENV})
-    at.button(key="judge-test").click().run()
+    at.button(key=state.JUDGES_TEST.name).click().run()
     assert "The judge could not be reached" in at.error[0].value
     assert "Check the model's base URL" in _texts(at)
 
@@ -138,30 +141,30 @@ def test_delete_asks_first_and_names_the_scorers_using_the_judge(studio_db, open
         )
     at = open_page("judges")
     assert "1 scorer" in str(at.dataframe[0].value["Used by"].tolist())
-    at.selectbox(key="judges-selected").set_value("strict").run()
-    at.button(key="judge-delete").click().run()
+    at.selectbox(key=state.JUDGES_PICK.name).set_value("strict").run()
+    at.button(key=state.JUDGES_DELETE.name).click().run()
     text = _texts(at)
     assert "1 scorer uses the judge strict" in text
     assert "politeness (version 1, the latest)" in text
     assert _profile(studio_db, "strict") is not None  # only asked so far
-    at.button(key="judge-delete-yes").click().run()
+    at.button(key=state.JUDGES_DELETE_YES.name).click().run()
     assert not at.exception
     assert _profile(studio_db, "strict") is None
-    assert at.selectbox(key="judges-selected").value == ""
-    assert at.text_input(key="judge-model").value == ""
+    assert at.selectbox(key=state.JUDGES_PICK.name).value == ""
+    assert at.text_input(key=state.JUDGES_MODEL.name).value == ""
     assert at.toast[0].value == "Deleted the judge strict."
 
 
 def test_hidden_retry_fields_come_back_with_their_defaults(studio_db, open_page):
     at = open_page("judges")
-    at.checkbox(key="judge-retry.growing").uncheck().run()
+    at.checkbox(key=state.JUDGES_RETRY.child("growing").name).uncheck().run()
     assert "Up to 3 attempts per judge request; waits 1 s, then 1 s" in _texts(at)
-    at.checkbox(key="judge-retry.growing").check().run()
-    assert at.number_input(key="judge-retry.factor").value == 2.0
-    at.toggle(key="judge-retry.on").set_value(False).run()
+    at.checkbox(key=state.JUDGES_RETRY.child("growing").name).check().run()
+    assert at.number_input(key=state.JUDGES_RETRY.child("factor").name).value == 2.0
+    at.toggle(key=state.JUDGES_RETRY.child("on").name).set_value(False).run()
     assert "No retries: a failed judge request fails the step at once." in _texts(at)
-    at.toggle(key="judge-retry.on").set_value(True).run()
-    assert at.number_input(key="judge-retry.retries").value == 2
+    at.toggle(key=state.JUDGES_RETRY.child("on").name).set_value(True).run()
+    assert at.number_input(key=state.JUDGES_RETRY.child("retries").name).value == 2
     assert "Up to 3 attempts per judge request; waits 1 s, then 2 s" in _texts(at)
 
 
@@ -170,28 +173,28 @@ def test_switching_judges_loads_each_one(studio_db, open_page):
         save_judge_profile(session, name="a", model="openai/gpt-4o-mini")
         save_judge_profile(session, name="b", model="ollama/llama3", settings={"timeout_s": 9})
     at = open_page("judges")
-    at.selectbox(key="judges-selected").set_value("a").run()
-    assert at.text_input(key="judge-model").value == "openai/gpt-4o-mini"
-    at.selectbox(key="judges-selected").set_value("b").run()
-    assert at.text_input(key="judge-model").value == "ollama/llama3"
-    assert at.number_input(key="judge-timeout").value == 9
-    at.selectbox(key="judges-selected").set_value("").run()
-    assert at.text_input(key="judge-model").value == ""
-    assert not at.text_input(key="judge-name").disabled
+    at.selectbox(key=state.JUDGES_PICK.name).set_value("a").run()
+    assert at.text_input(key=state.JUDGES_MODEL.name).value == "openai/gpt-4o-mini"
+    at.selectbox(key=state.JUDGES_PICK.name).set_value("b").run()
+    assert at.text_input(key=state.JUDGES_MODEL.name).value == "ollama/llama3"
+    assert at.number_input(key=state.JUDGES_TIMEOUT.name).value == 9
+    at.selectbox(key=state.JUDGES_PICK.name).set_value("").run()
+    assert at.text_input(key=state.JUDGES_MODEL.name).value == ""
+    assert not at.text_input(key=state.JUDGES_NAME.name).disabled
 
 
 def test_a_bad_status_code_is_explained_and_nothing_is_saved(studio_db, open_page):
     at = open_page("judges")
     _fill(at, name="busy", model="openai/gpt-4o-mini")
-    at.text_input(key="judge-retry.statuses").input("529, busy").run()
+    at.text_input(key=state.JUDGES_RETRY.child("statuses").name).input("529, busy").run()
     problem = "Retries: busy is not an HTTP status code (a number like 529)"
     assert [e.value for e in at.error] == [problem]  # said next to the fields at once
-    at.button(key="judge-save").click().run()
+    at.button(key=state.JUDGES_SAVE.name).click().run()
     assert problem in _texts(at)
     assert "The judge cannot be used yet" in _texts(at)
     assert _profile(studio_db, "busy") is None
-    at.text_input(key="judge-retry.statuses").input("529").run()
-    at.button(key="judge-save").click().run()
+    at.text_input(key=state.JUDGES_RETRY.child("statuses").name).input("529").run()
+    at.button(key=state.JUDGES_SAVE.name).click().run()
     assert _profile(studio_db, "busy")["retry"] == {"retry_on_status": [529]}
 
 
@@ -202,13 +205,15 @@ def test_a_judge_with_extra_errors_opens_with_them(studio_db, open_page):
             session, name="busy", model="openai/gpt-4o-mini", settings={"retry": policy}
         )
     at = open_page("judges")
-    at.selectbox(key="judges-selected").set_value("busy").run()
-    assert at.number_input(key="judge-retry.retries").value == 4
-    assert at.text_input(key="judge-retry.statuses").value == "529"
-    assert at.checkbox(key="judge-retry.unknown").value
+    at.selectbox(key=state.JUDGES_PICK.name).set_value("busy").run()
+    assert at.number_input(key=state.JUDGES_RETRY.child("retries").name).value == 4
+    assert at.text_input(key=state.JUDGES_RETRY.child("statuses").name).value == "529"
+    assert at.checkbox(key=state.JUDGES_RETRY.child("unknown").name).value
     assert "also retries 529; also retries unknown errors" in _texts(at)
-    at.toggle(key="judge-retry.on").set_value(False).run()
-    at.toggle(key="judge-retry.on").set_value(True).run()
-    assert at.number_input(key="judge-retry.retries").value == 4  # this judge's, not a new one's
-    at.button(key="judge-save").click().run()
+    at.toggle(key=state.JUDGES_RETRY.child("on").name).set_value(False).run()
+    at.toggle(key=state.JUDGES_RETRY.child("on").name).set_value(True).run()
+    assert (
+        at.number_input(key=state.JUDGES_RETRY.child("retries").name).value == 4
+    )  # this judge's, not a new one's
+    at.button(key=state.JUDGES_SAVE.name).click().run()
     assert _profile(studio_db, "busy")["retry"] == policy

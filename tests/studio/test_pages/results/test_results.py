@@ -13,11 +13,10 @@ from datetime import timedelta
 import pytest
 
 from scorer_runtime.store import ScoreFilter, list_scores, read_session
+from studio import state
 from studio.widgets.common import format_score
 
 from .test_results_seed import DAY0, History, seed_history
-
-W = "results.w."
 
 
 @pytest.fixture
@@ -64,7 +63,7 @@ def test_an_empty_database_explains_and_leads_to_runs(studio_db, open_page):
     assert not at.exception
     assert "No results yet" in _texts(at)
     assert not at.metric
-    at.button(key=W + "go_runs").click().run()
+    at.button(key=state.RESULTS_GO_RUNS.name).click().run()
     assert not at.exception
     assert "No results yet" not in _texts(at)  # we are on the Runs page now
 
@@ -88,7 +87,7 @@ def test_numbers_come_with_count_spread_and_outcome_mix(history, open_page):
 
 def test_the_pass_mark_changes_the_pass_rate_and_the_histogram(history, open_page):
     at = open_page("results")
-    at.slider(key=W + "threshold").set_value(0.8).run()
+    at.slider(key=state.RESULTS_THRESHOLD_SLIDER.name).set_value(0.8).run()
     scores = [r["score"] for r in history.rows if r["outcome"] == "scored"]
     passed = sum(s >= 0.8 for s in scores)
     assert _metric(at, "Pass rate") == f"{passed / len(scores):.0%}"
@@ -97,22 +96,22 @@ def test_the_pass_mark_changes_the_pass_rate_and_the_histogram(history, open_pag
     # The pass mark is remembered when the page is left and opened again.
     at.switch_page("pages/compare/page.py").run()
     at.switch_page("pages/results/page.py").run()
-    assert at.slider(key=W + "threshold").value == pytest.approx(0.8)
+    assert at.slider(key=state.RESULTS_THRESHOLD_SLIDER.name).value == pytest.approx(0.8)
 
 
 def test_filters_by_scorer_version_and_outcome(history, open_page):
     at = open_page("results")
-    at.selectbox(key=W + "scorer").set_value(history.tone).run()
+    at.selectbox(key=state.RESULTS_SCORER.name).set_value(history.tone).run()
     assert _metric(at, "Results") == "240"
-    versions = at.selectbox(key=W + "version").options
+    versions = at.selectbox(key=state.RESULTS_VERSION.name).options
     assert versions == ["All versions", "Version 2", "Version 1"]
-    at.selectbox(key=W + "version").set_value(history.tone_v2).run()
+    at.selectbox(key=state.RESULTS_VERSION.name).set_value(history.tone_v2).run()
     assert _metric(at, "Results") == "120"
     assert set(_frame(at, "Result")["Scorer"]) == {"tone v2"}
-    runs = at.selectbox(key=W + "run").options
+    runs = at.selectbox(key=state.RESULTS_RUN.name).options
     assert len(runs) == 2
     assert runs[1].startswith(f"Run {history.run2} · tone v2 on support")
-    at.multiselect(key=W + "outcomes").select("provider_error").run()
+    at.multiselect(key=state.RESULTS_OUTCOMES.name).select("provider_error").run()
     assert _metric(at, "Results") == "6"
     assert _metric(at, "Mean score") == "—"
     assert "None of these results has a score" in _texts(at)
@@ -121,11 +120,11 @@ def test_filters_by_scorer_version_and_outcome(history, open_page):
 def test_dates_filter_whole_utc_days_and_a_wrong_range_is_explained(history, open_page):
     at = open_page("results")
     day1, day2 = (DAY0 + timedelta(days=1)).date(), (DAY0 + timedelta(days=2)).date()
-    at.date_input(key=W + "since").set_value(day1).run()
-    at.date_input(key=W + "until").set_value(day2).run()
+    at.date_input(key=state.RESULTS_SINCE.name).set_value(day1).run()
+    at.date_input(key=state.RESULTS_UNTIL.name).set_value(day2).run()
     expected = sum(1 for r in history.rows if day1 <= r["created_at"].date() <= day2)
     assert _metric(at, "Results") == f"{expected:,}"
-    at.date_input(key=W + "since").set_value(day2 + timedelta(days=1)).run()
+    at.date_input(key=state.RESULTS_SINCE.name).set_value(day2 + timedelta(days=1)).run()
     assert not at.exception
     assert "is after the end date" in _texts(at)
     assert not at.metric
@@ -133,12 +132,12 @@ def test_dates_filter_whole_utc_days_and_a_wrong_range_is_explained(history, ope
 
 def test_nothing_matching_offers_to_clear_the_filters(history, open_page):
     at = open_page("results")
-    at.selectbox(key=W + "scorer").set_value(history.facts).run()
-    at.multiselect(key=W + "outcomes").select("step_error").run()
+    at.selectbox(key=state.RESULTS_SCORER.name).set_value(history.facts).run()
+    at.multiselect(key=state.RESULTS_OUTCOMES.name).select("step_error").run()
     assert "No results match these filters" in _texts(at)
-    at.button(key=W + "clear").click().run()
+    at.button(key=state.RESULTS_CLEAR.name).click().run()
     assert _metric(at, "Results") == f"{len(history.rows):,}"
-    assert at.selectbox(key=W + "scorer").value is None
+    assert at.selectbox(key=state.RESULTS_SCORER.name).value is None
 
 
 def test_pages_of_fifty_forward_and_back(studio_db, history, open_page):
@@ -146,27 +145,27 @@ def test_pages_of_fifty_forward_and_back(studio_db, history, open_page):
     everything = ScoreFilter()
     assert _table_ids(at) == _page_ids(studio_db, everything, 0)
     assert "Page 1 of 6 · results 1–50 of 260" in _texts(at)
-    at.button(key=W + "next").click().run()
-    at.button(key=W + "next").click().run()
+    at.button(key=state.RESULTS_NEXT.name).click().run()
+    at.button(key=state.RESULTS_NEXT.name).click().run()
     assert _table_ids(at) == _page_ids(studio_db, everything, 2)
     assert "Page 3 of 6 · results 101–150 of 260" in _texts(at)
-    at.button(key=W + "previous").click().run()
+    at.button(key=state.RESULTS_PREVIOUS.name).click().run()
     assert _table_ids(at) == _page_ids(studio_db, everything, 1)
     for _ in range(4):
-        at.button(key=W + "next").click().run()
+        at.button(key=state.RESULTS_NEXT.name).click().run()
     assert len(_table_ids(at)) == 10
-    assert at.button(key=W + "next").disabled
+    assert at.button(key=state.RESULTS_NEXT.name).disabled
     # A new filter starts again at page 1.
-    at.selectbox(key=W + "run").set_value(history.run1).run()
+    at.selectbox(key=state.RESULTS_RUN.name).set_value(history.run1).run()
     assert _table_ids(at) == _page_ids(studio_db, ScoreFilter(run_id=history.run1), 0)
     assert "Page 1 of 3" in _texts(at)
 
 
 def test_opening_a_failed_result_explains_it_in_plain_words(studio_db, history, open_page):
     at = open_page("results")
-    at.multiselect(key=W + "outcomes").select("provider_error").run()
+    at.multiselect(key=state.RESULTS_OUTCOMES.name).select("provider_error").run()
     first = _table_ids(at)[0]
-    at.selectbox(key=W + "open").set_value(first).run()
+    at.selectbox(key=state.RESULTS_OPEN.name).set_value(first).run()
     assert not at.exception
     text = _texts(at)
     assert "The judge could not answer in the analysis step" in text
@@ -175,7 +174,7 @@ def test_opening_a_failed_result_explains_it_in_plain_words(studio_db, history, 
     calls = _frame(at, "HTTP status")
     assert list(calls["HTTP status"]) == ["429"] * 4
     assert set(calls["Result"]) == {"Failed (rate-limited)"}
-    at.button(key=W + "close").click().run()
+    at.button(key=state.RESULTS_CLOSE.name).click().run()
     assert "The judge could not answer" not in _texts(at)
 
 
@@ -185,12 +184,12 @@ def test_another_page_can_open_results_for_one_run(history, open_page):
     at.session_state["results.filters"] = {"run_id": history.run3}
     at.switch_page("pages/results/page.py").run()
     assert not at.exception
-    assert at.selectbox(key=W + "run").value == history.run3
+    assert at.selectbox(key=state.RESULTS_RUN.name).value == history.run3
     assert _metric(at, "Results") == "20"
     # The choice is kept while visiting another page.
     at.switch_page("pages/home/page.py").run()
     at.switch_page("pages/results/page.py").run()
-    assert at.selectbox(key=W + "run").value == history.run3
+    assert at.selectbox(key=state.RESULTS_RUN.name).value == history.run3
 
 
 def test_charts_are_drawn_from_aggregates(history, open_page):
@@ -213,7 +212,7 @@ async def test_a_judged_result_shows_the_exact_prompt_and_raw_answer(
     score_id = await _batch_run(studio_db, fake_judge)
     sent = fake_judge.chat_requests[-1].json["messages"]
     at = open_page("results")
-    at.selectbox(key=W + "open").set_value(score_id).run()
+    at.selectbox(key=state.RESULTS_OPEN.name).set_value(score_id).run()
     assert not at.exception
     code = [c.value for c in at.code]
     assert ANSWER in code

@@ -27,6 +27,7 @@ from scorer_runtime.store import (
     read_session,
     session_scope,
 )
+from studio import state
 from studio.widgets.common import format_score
 
 from . import test_runs_helpers as helpers
@@ -40,7 +41,6 @@ from .test_runs_helpers import (
     wait_for,
 )
 
-W = "runs.w."
 ROOT = Path(__file__).resolve().parents[4]
 run_logs = helpers.run_logs
 """Every test that starts a run uses this fixture: its processes are killed on teardown."""
@@ -67,10 +67,10 @@ def _ids(engine, scorer: str, dataset: str) -> tuple[int, int]:
 
 
 def _choose(at, scorer_id: int, dataset_id: int, concurrency: int | None = None):
-    at.selectbox(key=W + "scorer").set_value(scorer_id).run()
-    at.selectbox(key=W + "dataset").set_value(dataset_id).run()
+    at.selectbox(key=state.RUNS_SCORER.name).set_value(scorer_id).run()
+    at.selectbox(key=state.RUNS_DATASET.name).set_value(dataset_id).run()
     if concurrency is not None:
-        at.number_input(key=W + "concurrency").set_value(concurrency).run()
+        at.number_input(key=state.RUNS_CONCURRENCY.name).set_value(concurrency).run()
     assert not at.exception, at.exception
     return at
 
@@ -87,12 +87,12 @@ def test_an_empty_studio_explains_runs_and_loads_the_demo(studio_db, open_page):
     at = open_page("runs")
     assert not at.exception
     assert "What is a run?" in _texts(at)
-    assert W + "start" not in _keys(at)
-    at.button(key=W + "load_demo").click().run()
+    assert state.RUNS_START.name not in _keys(at)
+    at.button(key=state.RUNS_LOAD_DEMO.name).click().run()
     assert not at.exception
     with read_session(studio_db) as session:
         assert latest_version(session, scorer_id=get_scorer(session, name="keyword-coverage").id)
-    assert W + "start" in _keys(at)
+    assert state.RUNS_START.name in _keys(at)
 
 
 def _keys(at) -> set[str]:
@@ -115,14 +115,14 @@ def test_the_estimate_counts_judge_calls_and_says_whether_the_key_is_set(
     assert "more if answers are re-asked or retried" in text
     assert "`OPENAI_API_KEY`, which is **not set**" in text
     assert any("judge's key is not set" in e.value for e in at.error)
-    assert at.button(key=W + "start").disabled
+    assert at.button(key=state.RUNS_START.name).disabled
 
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)
     at.run()
     text = _texts(at)
     assert "`OPENAI_API_KEY`, which is set" in text
     assert not at.error
-    assert not at.button(key=W + "start").disabled
+    assert not at.button(key=state.RUNS_START.name).disabled
     assert SECRET not in text
     with read_session(demo_db) as session:
         assert not list_runs(session)  # choosing and estimating starts nothing
@@ -133,7 +133,7 @@ def test_a_scorer_without_judge_says_it_costs_nothing(demo_db, open_page):
     at = _choose(open_page("runs"), scorer_id, dataset_id)
     assert "makes no judge calls and costs nothing" in _texts(at)
     assert "API key" not in _texts(at)
-    assert not at.button(key=W + "start").disabled
+    assert not at.button(key=state.RUNS_START.name).disabled
 
 
 def test_an_empty_dataset_and_a_broken_scorer_are_explained(demo_db, open_page):
@@ -152,7 +152,7 @@ def test_an_empty_dataset_and_a_broken_scorer_are_explained(demo_db, open_page):
     assert any("Version 1 of “broken”" in e and "'nope' is unknown" in e for e in errors)
     assert "Examples page" in _texts(at)
     assert "builder" in _texts(at)
-    assert at.button(key=W + "start").disabled
+    assert at.button(key=state.RUNS_START.name).disabled
     assert "Traceback" not in _texts(at)
 
 
@@ -162,7 +162,7 @@ def test_an_empty_dataset_and_a_broken_scorer_are_explained(demo_db, open_page):
 def test_a_run_goes_on_in_the_background_and_shows_its_summary(demo_db, open_page, run_logs):
     scorer_id, dataset_id = _ids(demo_db, "keyword-coverage", "customer_support")
     at = _choose(open_page("runs"), scorer_id, dataset_id, concurrency=2)
-    at.button(key=W + "start").click().run()
+    at.button(key=state.RUNS_START.name).click().run()
     assert not at.exception, at.exception
     run_id = _newest_run_id(demo_db)
     assert launcher(os.environ["SCORER_STUDIO_DATABASE_URL"], run_id) is not None
@@ -174,8 +174,10 @@ def test_a_run_goes_on_in_the_background_and_shows_its_summary(demo_db, open_pag
 
     at = open_page("runs")  # a new browser session: nothing was lost
     assert not at.exception, at.exception
-    assert at.selectbox(key=W + "scorer").value == scorer_id  # it starts from the run on show
-    assert at.selectbox(key=W + "dataset").value == dataset_id
+    assert (
+        at.selectbox(key=state.RUNS_SCORER.name).value == scorer_id
+    )  # it starts from the run on show
+    assert at.selectbox(key=state.RUNS_DATASET.name).value == dataset_id
     with read_session(demo_db) as session:
         summary = summarize_run(session, run_id=run_id, threshold=0.5)
     text = _texts(at)
@@ -188,12 +190,12 @@ def test_a_run_goes_on_in_the_background_and_shows_its_summary(demo_db, open_pag
     verdict = "Passes at 0.5" if summary.mean >= 0.5 else "Below the pass mark 0.5"
     assert verdict in text
 
-    at.number_input(key=W + "threshold").set_value(1.0).run()
+    at.number_input(key=state.RUNS_THRESHOLD_SLIDER.name).set_value(1.0).run()
     with read_session(demo_db) as session:
         strict = summarize_run(session, run_id=run_id, threshold=1.0)
     assert _metric(at, "Pass rate") == f"{strict.pass_rate:.0%}"
 
-    at.button(key=W + "results").click().run()
+    at.button(key=state.RUNS_RESULTS.name).click().run()
     assert not at.exception, at.exception
     assert at.session_state["results.filters"]["run_id"] == run_id
     assert any(t.value == "Results" for t in at.title)
@@ -211,7 +213,7 @@ def test_a_run_asks_the_fake_judge_with_the_key_from_the_environment(
 
     at = _choose(open_page("runs"), scorer_id, dataset_id)
     assert "asks the judge **4 times**" in _texts(at)
-    at.button(key=W + "start").click().run()
+    at.button(key=state.RUNS_START.name).click().run()
     run_id = _newest_run_id(studio_db)
     run = wait_for(studio_db, run_id, finished)
     assert run.status == "done", run.error
@@ -231,7 +233,7 @@ def test_cancel_a_slow_run_then_resume_it(studio_db, open_page, run_logs, fake_j
     scorer_id, _ = save_spec(studio_db, judge_spec(fake_judge.base_url))
 
     at = _choose(open_page("runs"), scorer_id, dataset_id, concurrency=1)
-    at.button(key=W + "start").click().run()
+    at.button(key=state.RUNS_START.name).click().run()
     run_id = _newest_run_id(studio_db)
     wait_for(studio_db, run_id, lambda r: r.status == "running" and r.done_count >= 2)
 
@@ -239,7 +241,7 @@ def test_cancel_a_slow_run_then_resume_it(studio_db, open_page, run_logs, fake_j
     assert not at.exception, at.exception
     bar = at.get("progress")[0].proto
     assert "of 12 examples have a result" in bar.text
-    at.button(key=W + "cancel").click().run()
+    at.button(key=state.RUNS_CANCEL.name).click().run()
     run = wait_for(studio_db, run_id, finished, timeout_s=30)
     assert run.status == "cancelled"
     assert 2 <= run.done_count < len(outputs)
@@ -253,7 +255,7 @@ def test_cancel_a_slow_run_then_resume_it(studio_db, open_page, run_logs, fake_j
 
     fake_judge.reset()
     fake_judge.reply({"verdict": "yes"})
-    at.button(key=W + "resume").click().run()
+    at.button(key=state.RUNS_RESUME.name).click().run()
     assert not at.exception, at.exception
     run = wait_for(studio_db, run_id, lambda r: r.status == "done")
     assert fake_judge.request_count == left  # only what had no result was asked again
@@ -271,7 +273,7 @@ def test_a_killed_run_can_be_resumed(studio_db, open_page, run_logs, fake_judge,
     dataset_id = make_dataset(studio_db, "crashy", outputs)
     scorer_id, _ = save_spec(studio_db, judge_spec(fake_judge.base_url))
     at = _choose(open_page("runs"), scorer_id, dataset_id, concurrency=1)
-    at.button(key=W + "start").click().run()
+    at.button(key=state.RUNS_START.name).click().run()
     run_id = _newest_run_id(studio_db)
     wait_for(studio_db, run_id, lambda r: r.status == "running" and r.done_count >= 1)
 
@@ -284,7 +286,7 @@ def test_a_killed_run_can_be_resumed(studio_db, open_page, run_logs, fake_judge,
     assert "Stopped unexpectedly" in _texts(at)
     fake_judge.reset()
     fake_judge.reply({"verdict": "yes"})
-    at.button(key=W + "resume").click().run()
+    at.button(key=state.RUNS_RESUME.name).click().run()
     run = wait_for(studio_db, run_id, lambda r: r.status == "done")
     assert run.done_count == len(outputs)
     with read_session(studio_db) as session:
@@ -304,15 +306,15 @@ def test_the_list_pages_runs_in_the_database_and_opens_one(demo_db, open_page):
         for run_id in ids:
             finish_run(session, run_id=run_id, status="cancelled")
     at = open_page("runs")
-    shown = {b.key for b in at.button if b.key and b.key.startswith(W + "open.")}
-    assert shown == {f"{W}open.{i}" for i in ids[-10:]}
-    at.button(key=W + "older").click().run()
-    shown = {b.key for b in at.button if b.key and b.key.startswith(W + "open.")}
-    assert shown == {f"{W}open.{i}" for i in ids[:3]}
-    at.button(key=W + f"open.{ids[0]}").click().run()
+    shown = {b.key for b in at.button if b.key and b.key.startswith(state.RUNS_OPEN.name + ".")}
+    assert shown == {state.RUNS_OPEN.child(i).name for i in ids[-10:]}
+    at.button(key=state.RUNS_OLDER.name).click().run()
+    shown = {b.key for b in at.button if b.key and b.key.startswith(state.RUNS_OPEN.name + ".")}
+    assert shown == {state.RUNS_OPEN.child(i).name for i in ids[:3]}
+    at.button(key=state.RUNS_OPEN.child(ids[0]).name).click().run()
     assert f"Run #{ids[0]}:" in _texts(at)
-    at.button(key=W + "newer").click().run()
-    assert f"{W}open.{ids[-1]}" in _keys(at)
+    at.button(key=state.RUNS_NEWER.name).click().run()
+    assert state.RUNS_OPEN.child(ids[-1]).name in _keys(at)
 
 
 def test_cancel_right_after_start_stops_the_run_before_or_as_it_begins(
@@ -323,8 +325,10 @@ def test_cancel_right_after_start_stops_the_run_before_or_as_it_begins(
     dataset_id = make_dataset(studio_db, "quick-cancel", [f"Answer {i}." for i in range(8)])
     scorer_id, _ = save_spec(studio_db, judge_spec(fake_judge.base_url))
     at = _choose(open_page("runs"), scorer_id, dataset_id, concurrency=1)
-    at.button(key=W + "start").click().run()
-    at.button(key=W + "cancel").click().run()  # most likely while its process still starts
+    at.button(key=state.RUNS_START.name).click().run()
+    at.button(
+        key=state.RUNS_CANCEL.name
+    ).click().run()  # most likely while its process still starts
     assert not at.exception, at.exception
     run_id = _newest_run_id(studio_db)
     run = wait_for(studio_db, run_id, finished, timeout_s=30)

@@ -11,6 +11,7 @@ from scorer_runtime.store import (
     save_scorer_version,
     session_scope,
 )
+from studio import state
 
 
 def _names(at) -> list[str]:
@@ -28,7 +29,7 @@ def test_empty_page_explains_and_loads_the_demo_scorers(studio_db, demo_scorers,
     assert not at.exception
     text = " ".join(m.value for m in at.markdown)
     assert "A *scorer* judges one answer" in text
-    at.button(key="scorers.empty.demo").click().run()
+    at.button(key=state.SCORERS_EMPTY_DEMO.name).click().run()
     assert not at.exception
     assert _names(at) == demo_scorers
     assert any(f"Loaded {len(demo_scorers)} demo scorers" in t.value for t in at.toast)
@@ -36,7 +37,7 @@ def test_empty_page_explains_and_loads_the_demo_scorers(studio_db, demo_scorers,
 
 def test_build_your_first_scorer_goes_to_the_builder(studio_db, open_page):
     at = open_page("scorers")
-    at.button(key="scorers.empty.build").click().run()
+    at.button(key=state.SCORERS_EMPTY_BUILD.name).click().run()
     assert not at.exception
     assert at.session_state["builder.scorer_id"] is None
     assert not any(t.value == "Scorers" for t in at.title)
@@ -45,16 +46,16 @@ def test_build_your_first_scorer_goes_to_the_builder(studio_db, open_page):
 def test_search_in_the_database_by_name_and_description(demo_db, demo_scorers, open_page):
     at = open_page("scorers")
     assert _names(at) == demo_scorers
-    at.text_input(key="scorers.search").input("tool order").run()
+    at.text_input(key=state.SCORERS_SEARCH.name).input("tool order").run()
     assert _names(at) == ["tool-call-accuracy"]  # both words in its description
-    at.text_input(key="scorers.search").input("100%_nothing").run()
+    at.text_input(key=state.SCORERS_SEARCH.name).input("100%_nothing").run()
     assert _names(at) == []
     assert any("No scorer matches" in i.value for i in at.info)
 
 
 def test_card_shows_versions_note_and_last_run(demo_db, open_page):
     at = open_page("scorers")
-    at.text_input(key="scorers.search").input("tone-politeness").run()
+    at.text_input(key=state.SCORERS_SEARCH.name).input("tone-politeness").run()
     text = " ".join(m.value for m in at.markdown)
     assert "1 version · latest is version 1" in text
     assert "“demo scorer”" in text
@@ -64,7 +65,7 @@ def test_card_shows_versions_note_and_last_run(demo_db, open_page):
 def test_open_in_the_builder_sets_the_scorer(demo_db, open_page):
     sid = _scorer_id(demo_db, "conciseness")
     at = open_page("scorers")
-    at.button(key=f"scorers.open.{sid}").click().run()
+    at.button(key=state.SCORERS_OPEN.child(sid).name).click().run()
     assert not at.exception
     assert at.session_state["builder.scorer_id"] == sid
 
@@ -72,16 +73,16 @@ def test_open_in_the_builder_sets_the_scorer(demo_db, open_page):
 def test_duplicate_asks_for_a_valid_free_name(demo_db, open_page):
     sid = _scorer_id(demo_db, "tone-politeness")
     at = open_page("scorers")
-    at.button(key=f"scorers.duplicate.{sid}").click().run()
-    name = at.text_input(key=f"scorers.copy_name.{sid}")
+    at.button(key=state.SCORERS_DUPLICATE.child(sid).name).click().run()
+    name = at.text_input(key=state.SCORERS_COPY_NAME.child(sid).name)
     assert name.value == "tone-politeness-copy"
     name.input("strict tone!").run()
-    assert at.button(key=f"scorers.copy_yes.{sid}").disabled
+    assert at.button(key=state.SCORERS_COPY_YES.child(sid).name).disabled
     assert any("Use letters, digits" in c.value for c in at.caption)
-    at.text_input(key=f"scorers.copy_name.{sid}").input("conciseness").run()
+    at.text_input(key=state.SCORERS_COPY_NAME.child(sid).name).input("conciseness").run()
     assert any("already exists" in c.value for c in at.caption)
-    at.text_input(key=f"scorers.copy_name.{sid}").input("tone-strict").run()
-    at.button(key=f"scorers.copy_yes.{sid}").click().run()
+    at.text_input(key=state.SCORERS_COPY_NAME.child(sid).name).input("tone-strict").run()
+    at.button(key=state.SCORERS_COPY_YES.child(sid).name).click().run()
     assert not at.exception
     with read_session(demo_db) as session:
         copy_ = get_scorer(session, name="tone-strict")
@@ -94,25 +95,25 @@ def test_duplicate_asks_for_a_valid_free_name(demo_db, open_page):
 def test_archive_asks_first_and_keeps_everything(demo_db, demo_scorers, open_page):
     sid = _scorer_id(demo_db, "json-format")
     at = open_page("scorers")
-    at.button(key=f"scorers.archive.{sid}").click().run()
+    at.button(key=state.SCORERS_ARCHIVE.child(sid).name).click().run()
     warning = " ".join(w.value for w in at.warning)
     assert "Nothing is deleted" in warning
     assert "1 version" in warning
     assert "0 stored scores" in warning
     with read_session(demo_db) as session:
         assert get_scorer(session, id=sid).archived_at is None  # not before the confirmation
-    at.button(key=f"scorers.archive_no.{sid}").click().run()
+    at.button(key=state.SCORERS_ARCHIVE_NO.child(sid).name).click().run()
     assert not at.warning
-    at.button(key=f"scorers.archive.{sid}").click().run()
-    at.button(key=f"scorers.archive_yes.{sid}").click().run()
+    at.button(key=state.SCORERS_ARCHIVE.child(sid).name).click().run()
+    at.button(key=state.SCORERS_ARCHIVE_YES.child(sid).name).click().run()
     assert not at.exception
     with read_session(demo_db) as session:
         assert get_scorer(session, id=sid).archived_at is not None
     assert "json-format" not in _names(at)
     assert len(_names(at)) == len(demo_scorers) - 1
-    at.checkbox(key="scorers.show_archived").check().run()
+    at.checkbox(key=state.SCORERS_SHOW_ARCHIVED.name).check().run()
     assert "json-format" in _names(at)
-    at.button(key=f"scorers.restore.{sid}").click().run()
+    at.button(key=state.SCORERS_RESTORE.child(sid).name).click().run()
     with read_session(demo_db) as session:
         assert get_scorer(session, id=sid).archived_at is None
 
@@ -129,7 +130,7 @@ def test_versions_and_a_readable_diff(demo_db, open_page):
         save_scorer_version(session, spec=spec, note="stricter wording")
         sid = scorer.id
     at = open_page("scorers")
-    at.button(key=f"scorers.versions.{sid}").click().run()
+    at.button(key=state.SCORERS_VERSIONS.child(sid).name).click().run()
     assert not at.exception
     table = next(df.value for df in at.dataframe if "Version" in df.value.columns)
     assert list(table["Version"]) == [2, 1]
@@ -140,7 +141,7 @@ def test_versions_and_a_readable_diff(demo_db, open_page):
     assert any("Explanation step** — Removed: formula results.analyze" in c for c in changes)
     diffs = [c.value for c in at.code if c.language == "diff"]
     assert any("-Label the tone" in d and "+Grade the tone" in d for d in diffs)
-    at.selectbox(key=f"scorers.diff_from.{sid}").select(2).run()
+    at.selectbox(key=state.SCORERS_DIFF_FROM.child(sid).name).select(2).run()
     assert any("are the same" in s.value for s in at.success)
 
 
@@ -153,9 +154,9 @@ def test_the_list_pages_in_the_database(studio_db, open_page):
     assert _names(at)[0] == "s00"
     assert len(_names(at)) == 20
     assert any("Page 1 of 2" in c.value for c in at.caption)
-    at.button(key="scorers.next").click().run()
+    at.button(key=state.SCORERS_NEXT.name).click().run()
     assert _names(at) == ["s20", "s21", "s22", "s23", "s24"]
-    at.button(key="scorers.prev").click().run()
+    at.button(key=state.SCORERS_PREV.name).click().run()
     assert len(_names(at)) == 20
 
 
@@ -167,5 +168,5 @@ def test_everything_archived_says_where_the_scorers_are(studio_db, open_page):
         archive_scorer(session, scorer_id=version.scorer_id)
     at = open_page("scorers")
     assert any("1 archived scorer is hidden" in i.value for i in at.info)
-    at.checkbox(key="scorers.show_archived").check().run()
+    at.checkbox(key=state.SCORERS_SHOW_ARCHIVED.name).check().run()
     assert _names(at) == ["old"]

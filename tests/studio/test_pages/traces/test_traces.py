@@ -22,6 +22,7 @@ from scorer_runtime.store import (
 )
 from scorer_runtime.store.tables import ScoreRecord
 from scorer_runtime.traces import Span, Trace, TraceScoreOutcome
+from studio import state
 
 FIXTURES = Path(__file__).resolve().parents[3] / "traces" / "fixtures"
 SUPPORT_TRACE = "5b8aa5a2d2c872e8321cf37308d69df2"
@@ -130,7 +131,7 @@ def test_trace_list_and_span_tree(studio_db, open_page):
     assert rows[SUPPORT_TRACE]["Took"] == "6.5 s"
     assert rows[SUPPORT_TRACE]["Started (UTC)"] == "2025-06-12 09:16:02"
     assert rows[SUPPORT_TRACE]["File"] == "support_agent.otlp.jsonl"
-    at.selectbox(key="traces.view").select(SUPPORT_TRACE).run()
+    at.selectbox(key=state.TRACES_VIEW.name).select(SUPPORT_TRACE).run()
     labels = [e.label for e in at.expander if "·" in e.label]
     assert labels[0].startswith("invoke_agent support-agent · Agent run · 6.5 s")
     assert any(
@@ -138,7 +139,7 @@ def test_trace_list_and_span_tree(studio_db, open_page):
         for label in labels
     )
     assert sum("Model call (claude-sonnet-4)" in label for label in labels) == 5
-    at.selectbox(key="traces.view").select(SUMMARY_TRACE).run()
+    at.selectbox(key=state.TRACES_VIEW.name).select(SUMMARY_TRACE).run()
     assert next(e.label for e in at.expander if "·" in e.label).startswith(
         "chat gpt-4o-mini · Model call"
     )
@@ -154,7 +155,7 @@ def test_imported_traces_are_listed_in_a_new_session(studio_db, open_page):
     table = trace_table(at)
     assert set(table["Trace"]) == {SUPPORT_TRACE, SUMMARY_TRACE, f"{1:032x}"}
     assert "cli.jsonl" in set(table["File"])
-    at.selectbox(key="traces.view").select(SUPPORT_TRACE).run()
+    at.selectbox(key=state.TRACES_VIEW.name).select(SUPPORT_TRACE).run()
     assert sum("Model call (claude-sonnet-4)" in e.label for e in at.expander) == 5
 
 
@@ -186,14 +187,14 @@ def test_search_narrows_the_list(studio_db, open_page):
     at = upload(open_page("traces"), "support_agent.otlp.jsonl")
     at = upload(at, "http_only.otlp.json")
     assert len(trace_table(at)) == 3
-    at.text_input(key="traces.search").input("GPT-4O").run()  # any case, part of the name
+    at.text_input(key=state.TRACES_SEARCH.name).input("GPT-4O").run()  # any case, part of the name
     assert list(trace_table(at)["Trace"]) == [SUMMARY_TRACE]
     assert "1 stored trace matching “GPT-4O”." in [m.value for m in at.markdown]
-    at.text_input(key="traces.search").input("http_only").run()  # the file name
+    at.text_input(key=state.TRACES_SEARCH.name).input("http_only").run()  # the file name
     assert list(trace_table(at)["File"]) == ["http_only.otlp.json"]
-    at.text_input(key="traces.search").input(SUPPORT_TRACE[:10]).run()  # the id
+    at.text_input(key=state.TRACES_SEARCH.name).input(SUPPORT_TRACE[:10]).run()  # the id
     assert list(trace_table(at)["Trace"]) == [SUPPORT_TRACE]
-    at.text_input(key="traces.search").input("no-such-agent").run()
+    at.text_input(key=state.TRACES_SEARCH.name).input("no-such-agent").run()
     assert not at.exception
     assert any("No stored trace matches “no-such-agent”" in i.value for i in at.info)
     assert not at.dataframe
@@ -210,17 +211,17 @@ def test_the_list_pages_in_the_database(studio_db, open_page):
         m.value for m in at.markdown
     ]
     assert any(c.value == "Page 1 of 2" for c in at.caption)
-    assert at.button(key="traces.prev").disabled
-    at.button(key="traces.next").click().run()
+    assert at.button(key=state.TRACES_PREV.name).disabled
+    at.button(key=state.TRACES_NEXT.name).click().run()
     assert not at.exception
     table = trace_table(at)
     assert list(table["What"]) == [f"invoke_agent bot-{n:02d}" for n in range(10, 0, -1)]
     assert "Showing 51–60 of 60 stored traces, the most recent first." in [
         m.value for m in at.markdown
     ]
-    assert at.button(key="traces.next").disabled
-    assert at.selectbox(key="traces.view").options[0].startswith("invoke_agent bot-10")
-    at.text_input(key="traces.search").input("bot-0").run()  # a new search: its first page
+    assert at.button(key=state.TRACES_NEXT.name).disabled
+    assert at.selectbox(key=state.TRACES_VIEW.name).options[0].startswith("invoke_agent bot-10")
+    at.text_input(key=state.TRACES_SEARCH.name).input("bot-0").run()  # a new search: its first page
     assert len(trace_table(at)) == 9
     assert not any(c.value.startswith("Page ") for c in at.caption)
 
@@ -233,12 +234,12 @@ def test_score_traces_and_store_them_linked_to_trace_and_span(
     fake_judge.reply({"verdict": "yes"}, when="Please cancel order 4821")
     fake_judge.reply({"verdict": "no"})
     at = upload(open_page("traces"), "support_agent.otlp.jsonl")
-    assert at.selectbox(key="traces.scorer").options == ["agent-answered · version 1"]
-    assert len(at.multiselect(key="traces.selected").value) == 2
+    assert at.selectbox(key=state.TRACES_SCORER.name).options == ["agent-answered · version 1"]
+    assert len(at.multiselect(key=state.TRACES_SELECTED.name).value) == 2
     captions = " ".join(c.value for c in at.caption)
     assert "up to 2 times (1 per trace)" in captions
     assert "None of the chosen traces has been scored by this version yet." in captions
-    at.button(key="traces.score").click().run()
+    at.button(key=state.TRACES_SCORE.name).click().run()
     assert not at.exception
     assert fake_judge.request_count == 2
     rows = {r.trace_id: r for r in stored(studio_db)}
@@ -260,7 +261,7 @@ def test_score_traces_and_store_them_linked_to_trace_and_span(
     summary = "**2 stored scores**: mean **0.50** over 2 scored (from 0.00 to 1.00); 2 scored."
     assert any(m.value == summary for m in at.markdown)
     assert list(trace_table(at)["Stored scores"]) == [1, 1]
-    assert at.multiselect(key="traces.selected").value == []  # both are scored now
+    assert at.multiselect(key=state.TRACES_SELECTED.name).value == []  # both are scored now
     assert any("scored every trace on this page" in c.value for c in at.caption)
 
 
@@ -269,17 +270,17 @@ def test_scoring_chooses_the_traces_not_yet_scored(studio_db, open_page, fake_ju
     agent_version(studio_db, fake_judge.base_url)
     fake_judge.reply({"verdict": "yes"})
     at = upload(open_page("traces"), "support_agent.otlp.jsonl")
-    at.multiselect(key="traces.selected").set_value([SUPPORT_TRACE]).run()
-    at.button(key="traces.score").click().run()
+    at.multiselect(key=state.TRACES_SELECTED.name).set_value([SUPPORT_TRACE]).run()
+    at.button(key=state.TRACES_SCORE.name).click().run()
     assert [r.trace_id for r in stored(studio_db)] == [SUPPORT_TRACE]
-    assert at.multiselect(key="traces.selected").value == [SUMMARY_TRACE]
-    at.multiselect(key="traces.selected").set_value([SUMMARY_TRACE, SUPPORT_TRACE]).run()
+    assert at.multiselect(key=state.TRACES_SELECTED.name).value == [SUMMARY_TRACE]
+    at.multiselect(key=state.TRACES_SELECTED.name).set_value([SUMMARY_TRACE, SUPPORT_TRACE]).run()
     assert any(
         c.value.startswith("1 of the 2 chosen traces were already scored by this version")
         and "scored again" in c.value
         for c in at.caption
     )
-    at.button(key="traces.score").click().run()
+    at.button(key=state.TRACES_SCORE.name).click().run()
     assert not at.exception
     assert fake_judge.request_count == 3
     assert sorted(r.trace_id for r in stored(studio_db)) == sorted(
@@ -298,10 +299,10 @@ def test_a_score_opens_with_what_the_scorer_saw_in_a_new_session(
     agent_version(studio_db, fake_judge.base_url)
     fake_judge.reply({"verdict": "yes"})
     at = upload(open_page("traces"), "support_agent.otlp.jsonl")
-    at.button(key="traces.score").click().run()
+    at.button(key=state.TRACES_SCORE.name).click().run()
     support = next(r for r in stored(studio_db) if r.trace_id == SUPPORT_TRACE)
     at = open_page("traces")  # nothing uploaded in this session: the trace comes from the store
-    at.selectbox(key="traces.detail").select(support.id).run()
+    at.selectbox(key=state.TRACES_DETAIL.name).select(support.id).run()
     assert not at.exception
     assert any(e.label == "The example that was scored" for e in at.expander)
     seen = " ".join(str(j.value) for j in at.json)
@@ -326,24 +327,24 @@ def test_delete_asks_first_and_keeps_the_scores(studio_db, open_page):
         )
     doomed = [traces[0].trace_id, traces[1].trace_id]
     at = open_page("traces")
-    assert at.button(key="traces.delete").disabled
-    at.multiselect(key="traces.delete.chosen").set_value(doomed).run()
-    at.button(key="traces.delete").click().run()
+    assert at.button(key=state.TRACES_DELETE.name).disabled
+    at.multiselect(key=state.TRACES_DELETE_CHOICE.name).set_value(doomed).run()
+    at.button(key=state.TRACES_DELETE.name).click().run()
     assert any(
         w.value == "Delete 2 traces? Their 3 stored scores stay in the history." for w in at.warning
     )
     assert traces_in(studio_db) == 3  # nothing gone before the answer
-    at.button(key="traces.delete.cancel").click().run()
+    at.button(key=state.TRACES_DELETE_NO.name).click().run()
     assert not any(w.value.startswith("Delete ") for w in at.warning)
     assert traces_in(studio_db) == 3
-    at.button(key="traces.delete").click().run()
-    at.button(key="traces.delete.confirm").click().run()
+    at.button(key=state.TRACES_DELETE.name).click().run()
+    at.button(key=state.TRACES_DELETE_YES.name).click().run()
     assert not at.exception
     assert any(
         t.value == "Deleted 2 traces. Their stored scores stay in the history." for t in at.toast
     )
     assert list(trace_table(at)["Trace"]) == [traces[2].trace_id]
-    assert at.multiselect(key="traces.delete.chosen").value == []
+    assert at.multiselect(key=state.TRACES_DELETE_CHOICE.name).value == []
     assert traces_in(studio_db) == 1
     assert len(stored(studio_db)) == 3  # the scores stay
     with read_session(studio_db) as session:
@@ -356,11 +357,11 @@ def test_the_demo_traces_score_with_the_keyless_demo_scorer(demo_db, open_page, 
     assert not at.exception
     assert len(trace_table(at)) == 3  # seeded from data/traces
     # Offered first: the scorer that can run here (the other demo agent scorer needs a key).
-    picker = at.selectbox(key="traces.scorer")
+    picker = at.selectbox(key=state.TRACES_SCORER.name)
     assert picker.format_func(picker.value) == "tool-health · version 1"
     assert not at.warning
     assert "never calls a judge" in " ".join(c.value for c in at.caption)
-    at.button(key="traces.score").click().run()
+    at.button(key=state.TRACES_SCORE.name).click().run()
     assert not at.exception
     scores = {r.trace_id: r for r in stored(demo_db)}
     assert len(scores) == 3
@@ -371,14 +372,14 @@ def test_the_demo_traces_score_with_the_keyless_demo_scorer(demo_db, open_page, 
 def test_a_scorer_whose_key_is_not_set_says_so_before_scoring(demo_db, open_page, monkeypatch):
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     at = open_page("traces")
-    picker = at.selectbox(key="traces.scorer")
+    picker = at.selectbox(key=state.TRACES_SCORER.name)
     picker.select_index(picker.options.index("tool-call-accuracy · version 1")).run()
     (warning,) = at.warning
     assert "OPENAI_API_KEY" in warning.value
     assert "not set on this machine" in warning.value
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     ready = open_page("traces")
-    picker = ready.selectbox(key="traces.scorer")
+    picker = ready.selectbox(key=state.TRACES_SCORER.name)
     assert picker.format_func(picker.value) == "tool-call-accuracy · version 1"  # first by name
     assert not ready.warning
 
@@ -398,7 +399,7 @@ def test_a_failing_judge_is_stored_as_a_judge_error(studio_db, open_page, fake_j
     agent_version(studio_db, fake_judge.base_url)
     fake_judge.fault(status=401, times=None)
     at = upload(open_page("traces"), "weather.otlp.json")
-    at.button(key="traces.score").click().run()
+    at.button(key=state.TRACES_SCORE.name).click().run()
     assert not at.exception
     (row,) = stored(studio_db)
     assert row.trace_id == WEATHER_TRACE
@@ -415,7 +416,7 @@ def test_a_judge_key_not_set_stops_before_any_call(studio_db, open_page, fake_ju
     with session_scope(studio_db) as session:
         save_scorer_version(session, spec=agent_spec(fake_judge.base_url, key_env="S3_UNSET_KEY"))
     at = upload(open_page("traces"), "weather.mastra.json")
-    at.button(key="traces.score").click().run()
+    at.button(key=state.TRACES_SCORE.name).click().run()
     assert not at.exception
     assert any(
         e.value.startswith("**The judge cannot be called.**") and "S3_UNSET_KEY" in e.value
