@@ -7,7 +7,7 @@ from typing import Any
 
 import streamlit as st
 
-from studio.pages.results.logic import Choice
+from studio.widgets.results_filter import Choice
 
 
 def seed(key: str, value: object) -> None:

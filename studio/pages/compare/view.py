@@ -14,9 +14,11 @@ from studio.pages.compare.logic import change_words, comparison_csv_file, verdic
 from studio.pages.compare.pick import run_caption
 from studio.pages.results import data
 from studio.pages.results.csv_export import cap_note
-from studio.pages.results.logic import PAGE_SIZE, ResultsFilter, score_range
-from studio.widgets.common import OUTCOME_LABELS, format_score
+from studio.pages.results.logic import PAGE_SIZE, score_range
+from studio.widgets.common import format_score
+from studio.widgets.results_filter import ResultsFilter
 from studio.widgets.score_detail import render_score_detail
+from studio.words import OUTCOME_LABELS
 
 W_THRESHOLD = "compare.w.threshold"
 W_ONLY_CHANGED = "compare.w.only_changed"

@@ -13,15 +13,11 @@ import streamlit as st
 from scorer_runtime.store import OUTCOMES
 from studio import state
 from studio.pages.results import data
-from studio.pages.results.logic import (
-    ResultsFilter,
-    dataset_choices,
-    scorer_choices,
-    version_choices,
-)
-from studio.widgets.common import OUTCOME_LABELS
+from studio.pages.results.logic import dataset_choices, scorer_choices, version_choices
+from studio.widgets.results_filter import ResultsFilter
 from studio.widgets.results_links import RESULTS_WIDGETS
 from studio.widgets.results_widgets import id_select, seed
+from studio.words import OUTCOME_LABELS
 
 W_SCORER, W_VERSION, W_DATASET, W_RUN, W_SINCE, W_UNTIL, W_OUTCOMES = RESULTS_WIDGETS
 

@@ -17,12 +17,12 @@ from studio.pages.runs.logic import (
     ACTIVE_PHASES,
     PHASE_LABELS,
     RunPhase,
-    format_duration,
     format_when,
     run_phase,
 )
 from studio.widgets.common import format_score
 from studio.widgets.results_links import open_results
+from studio.words import format_duration
 
 W = "runs.w."
 W_NEWER, W_OLDER = W + "newer", W + "older"
