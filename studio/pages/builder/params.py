@@ -7,7 +7,7 @@ from typing import Any
 
 import streamlit as st
 
-from studio.widgets.forms import (
+from studio.pages.builder.forms import (
     FormValueError,
     ParamWidget,
     param_widgets,

@@ -22,16 +22,7 @@ from scorer_runtime.spec import (
 from scorer_runtime.spec.draft import How
 from scorer_runtime.types import StepName
 from studio.messages import explain
-from studio.pages.builder.logic import (
-    HOW_LABELS,
-    STEP_HELP,
-    STEP_TITLES,
-    Example,
-    preview_prompt,
-    starter_step,
-)
-from studio.pages.builder.params import params_form
-from studio.widgets.forms import (
+from studio.pages.builder.forms import (
     FIELD_KINDS,
     FormValueError,
     ParamWidget,
@@ -39,6 +30,15 @@ from studio.widgets.forms import (
     read_widget,
     schema_to_fields,
 )
+from studio.pages.builder.logic import (
+    HOW_LABELS,
+    STEP_HEADINGS,
+    STEP_HELP,
+    Example,
+    preview_prompt,
+    starter_step,
+)
+from studio.pages.builder.params import params_form
 
 
 def step_editor(
@@ -53,7 +53,7 @@ def step_editor(
     """Render one step's panel; returns the step as the person has it now (None: skipped),
     and a place under the panel where the caller shows the step's problems."""
     with st.container(border=True):
-        st.subheader(STEP_TITLES[name])
+        st.subheader(STEP_HEADINGS[name])
         st.caption(STEP_HELP[name])
         options: list[How] = ["builtin", "formula", "judge"]
         if name != "generate_score":
