@@ -18,7 +18,7 @@ from studio.pages.results.logic import PAGE_SIZE, score_range
 from studio.widgets.common import format_score
 from studio.widgets.results_filter import ResultsFilter
 from studio.widgets.score_detail import render_score_detail
-from studio.words import OUTCOME_LABELS
+from studio.words import OUTCOME_LABELS, outcome_label
 
 W_THRESHOLD = "compare.w.threshold"
 W_ONLY_CHANGED = "compare.w.only_changed"
@@ -105,7 +105,7 @@ def _outcome_table(summary: CompareSummary) -> None:
         st.dataframe(
             [
                 {
-                    "Outcome": OUTCOME_LABELS.get(o, o),
+                    "Outcome": outcome_label(o),
                     "A": a.get(o, 0),
                     "B": b.get(o, 0),
                     "Change": b.get(o, 0) - a.get(o, 0),

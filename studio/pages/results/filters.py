@@ -17,7 +17,7 @@ from studio.pages.results.logic import dataset_choices, scorer_choices, version_
 from studio.widgets.results_filter import ResultsFilter
 from studio.widgets.results_links import RESULTS_WIDGETS
 from studio.widgets.results_widgets import id_select, seed
-from studio.words import OUTCOME_LABELS
+from studio.words import outcome_label
 
 W_SCORER, W_VERSION, W_DATASET, W_RUN, W_SINCE, W_UNTIL, W_OUTCOMES = RESULTS_WIDGETS
 
@@ -104,7 +104,7 @@ def _second_row() -> tuple[date | None, date | None, tuple[str, ...] | None]:
             "Outcomes",
             list(OUTCOMES),
             key=W_OUTCOMES,
-            format_func=lambda o: OUTCOME_LABELS.get(o, o),
+            format_func=outcome_label,
             placeholder="All outcomes",
             help="Scored results have a number. 'Not scorable' means the scorer decided the "
             "example cannot be scored; the others are failures (a step, the judge's service, "

@@ -12,7 +12,7 @@ from studio.pages.results.logic import score_range
 from studio.widgets.charts import histogram_chart, outcome_chart, outcome_shares, trend_chart
 from studio.widgets.common import format_score
 from studio.widgets.results_filter import ResultsFilter
-from studio.words import OUTCOME_LABELS, cost_words
+from studio.words import OUTCOME_LABELS, cost_words, outcome_label
 
 W_THRESHOLD = "results.w.threshold"
 
@@ -83,9 +83,7 @@ def render_outcomes(stats: ScoreStats) -> None:
     shares = outcome_shares(stats.outcome_counts)
     if not shares:
         return
-    words = " · ".join(
-        f"{OUTCOME_LABELS.get(s.outcome, s.outcome)} {s.count:,} ({s.share:.0%})" for s in shares
-    )
+    words = " · ".join(f"{outcome_label(s.outcome)} {s.count:,} ({s.share:.0%})" for s in shares)
     st.markdown(f"**How the results ended:** {words}")
     st.altair_chart(
         outcome_chart(shares, OUTCOME_LABELS), width="stretch", key="results.chart.outcomes"

@@ -59,16 +59,7 @@ def render_scoring(page: TracePage) -> None:
     default); say what it costs and what is scored again; score and store."""
     options = cached_options(database_url())
     if not options:
-        st.info(
-            "There is no agent scorer yet. An *agent scorer* reads what an agent did — the "
-            "user's messages, its answers and the tools it called — which is what a trace "
-            "holds. Build one and choose “agent” as its kind, or load the demo scorers "
-            "(“tool-call-accuracy” is one).",
-            icon=":material/smart_toy:",
-        )
-        st.page_link(
-            "pages/builder/page.py", label="Build an agent scorer", icon=":material/build:"
-        )
+        _no_agent_scorer()
         return
     by_id = {o.version_id: o for o in options}
     version_id = st.selectbox(
@@ -100,6 +91,18 @@ def render_scoring(page: TracePage) -> None:
         icon=":material/play_arrow:",
     ):
         _score(option, chosen)
+
+
+def _no_agent_scorer() -> None:
+    """The empty state: what an agent scorer is, and where to get one."""
+    st.info(
+        "There is no agent scorer yet. An *agent scorer* reads what an agent did — the "
+        "user's messages, its answers and the tools it called — which is what a trace "
+        "holds. Build one and choose “agent” as its kind, or load the demo scorers "
+        "(“tool-call-accuracy” is one).",
+        icon=":material/smart_toy:",
+    )
+    st.page_link("pages/builder/page.py", label="Build an agent scorer", icon=":material/build:")
 
 
 def _choose(page: TracePage, option: AgentScorerOption) -> tuple[list[str], frozenset[str]]:
