@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scorer_runtime.errors import ErrorKind, ScorerDefinitionError, ScorerRunError
+from studio.words import step_words
 
 _WHAT_TO_DO: dict[ErrorKind, str] = {
     ErrorKind.RATE_LIMITED: (
@@ -44,13 +45,6 @@ _WHAT_TO_DO: dict[ErrorKind, str] = {
     ),
 }
 
-_STEP_WORDS = {
-    "preprocess": "the preparation step",
-    "analyze": "the analysis step",
-    "generate_score": "the scoring step",
-    "generate_reason": "the explanation step",
-}
-
 
 @dataclass(frozen=True)
 class Explanation:
@@ -59,11 +53,6 @@ class Explanation:
     title: str
     detail: str
     what_to_do: str
-
-
-def step_words(step: str) -> str:
-    """A step's name in plain words ("the scoring step")."""
-    return _STEP_WORDS.get(step, step)
 
 
 def explain(error: BaseException) -> Explanation:

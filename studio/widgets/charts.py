@@ -10,11 +10,11 @@ first use: it takes half a second, and pages without charts should not pay for i
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from scorer_runtime.store import HistogramBin
+from scorer_runtime.store import OUTCOMES, HistogramBin
 from scorer_runtime.store.views import TrendPoint
-from studio.pages.results.logic import OutcomeShare
 
 if TYPE_CHECKING:
     import altair as alt
@@ -120,6 +120,23 @@ def trend_chart(
         )
     )
     return chart
+
+
+@dataclass(frozen=True, slots=True)
+class OutcomeShare:
+    """How many results ended in one outcome, and their share of all results."""
+
+    outcome: str
+    count: int
+    share: float
+
+
+def outcome_shares(counts: Mapping[str, int]) -> list[OutcomeShare]:
+    """Outcomes in their fixed order (scored first), only those that occur."""
+    total = sum(counts.values())
+    known = [o for o in OUTCOMES if counts.get(o)]
+    other = sorted(o for o in counts if o not in OUTCOMES and counts[o])
+    return [OutcomeShare(o, counts[o], counts[o] / total) for o in (*known, *other)]
 
 
 def outcome_chart(shares: Sequence[OutcomeShare], labels: Mapping[str, str]) -> alt.Chart:

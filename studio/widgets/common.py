@@ -1,4 +1,5 @@
-"""Small render helpers every page uses, so the studio looks and speaks the same everywhere."""
+"""Small render helpers every page uses, so the studio looks the same everywhere (the words
+they say come from :mod:`studio.words`)."""
 
 from __future__ import annotations
 
@@ -9,14 +10,8 @@ import streamlit as st
 
 from studio import state
 from studio.messages import explain
+from studio.words import outcome_label
 
-OUTCOME_LABELS = {
-    "scored": "Scored",
-    "not_scorable": "Not scorable",
-    "step_error": "Step failed",
-    "provider_error": "Judge unavailable",
-    "judge_format_error": "Judge answer unreadable",
-}
 BadgeColor = Literal[
     "red", "orange", "yellow", "blue", "green", "violet", "gray", "grey", "primary"
 ]
@@ -26,13 +21,6 @@ OUTCOME_COLORS: dict[str, BadgeColor] = {
     "step_error": "red",
     "provider_error": "orange",
     "judge_format_error": "orange",
-}
-RUN_STATUS_LABELS = {
-    "queued": "Waiting to start",
-    "running": "Running",
-    "cancelled": "Cancelled",
-    "failed": "Stopped by an error",
-    "done": "Finished",
 }
 
 
@@ -64,7 +52,7 @@ def show_error(error: BaseException) -> None:
 
 
 def outcome_badge(outcome: str) -> None:
-    st.badge(OUTCOME_LABELS.get(outcome, outcome), color=OUTCOME_COLORS.get(outcome, "gray"))
+    st.badge(outcome_label(outcome), color=OUTCOME_COLORS.get(outcome, "gray"))
 
 
 def format_score(score: float | None) -> str:

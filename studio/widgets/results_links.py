@@ -10,7 +10,7 @@ from __future__ import annotations
 import streamlit as st
 
 from studio import state
-from studio.pages.results.logic import ResultsFilter
+from studio.widgets.results_filter import ResultsFilter
 
 RESULTS_PAGE = "pages/results/page.py"
 COMPARE_PAGE = "pages/compare/page.py"

@@ -8,7 +8,7 @@ from typing import Any
 import streamlit as st
 
 from studio import state
-from studio.pages.results.logic import Choice
+from studio.widgets.results_filter import Choice
 
 
 def seed(key: state.Key, value: object) -> None:

@@ -13,10 +13,10 @@ from typing import Any
 
 import streamlit as st
 
-from scorer_runtime.money import format_dollars
 from studio import state
 from studio.widgets.common import outcome_badge
 from studio.widgets.score_view import JudgeView, ScoreDetail, StepView, score_detail
+from studio.words import format_cost, format_duration, plural
 
 _ROLES = {
     "system": "Instructions (system message)",
@@ -75,12 +75,12 @@ def _headline(view: ScoreDetail) -> None:
 
 
 def _totals(view: ScoreDetail) -> None:
-    parts = [f"{view.provider_calls} call{'s' if view.provider_calls != 1 else ''} to the judge"]
+    parts = [f"{plural(view.provider_calls, 'call')} to the judge"]
     if view.latency_ms is not None:
-        parts.append(f"{view.latency_ms / 1000:.2f} s")
+        parts.append(format_duration(view.latency_ms / 1000))
     tokens = view.input_tokens + view.output_tokens
     parts.append(f"{tokens:,} tokens ({view.input_tokens:,} in, {view.output_tokens:,} out)")
-    parts.append("cost unknown" if view.cost is None else format_dollars(view.cost))
+    parts.append("cost unknown" if view.cost is None else format_cost(view.cost))
     st.caption(" · ".join(parts))
 
 
@@ -137,8 +137,8 @@ def _judge(judge: JudgeView, *, key: state.Key) -> None:
         st.error(judge.error, icon=":material/error:")
     asks = "once" if judge.asks == 1 else f"{judge.asks} times (re-asked for a readable answer)"
     retried = sum(1 for c in judge.calls if not c.ok)
-    seconds = "" if judge.duration_ms is None else f" · {judge.duration_ms / 1000:.2f} s"
-    cost = "cost unknown" if judge.cost is None else format_dollars(judge.cost)
+    seconds = "" if judge.duration_ms is None else f" · {format_duration(judge.duration_ms / 1000)}"
+    cost = "cost unknown" if judge.cost is None else format_cost(judge.cost)
     st.caption(
         f"Asked {asks} · {len(judge.calls)} provider call(s), {retried} failed{seconds} · "
         f"{judge.input_tokens:,} + {judge.output_tokens:,} tokens · {cost}"

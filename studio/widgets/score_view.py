@@ -17,15 +17,9 @@ from scorer_runtime.store import NameBook, Session
 from scorer_runtime.store.views import get_score_with_example
 from scorer_runtime.types import DATA_STEPS, STEP_ORDER, STEP_RESULT_FIELD
 from studio.messages import Explanation, explain_stored
+from studio.words import STEP_TITLES
 
 STEPS = STEP_ORDER
-STEP_TITLES = {
-    "preprocess": "Prepare",
-    "analyze": "Analyse",
-    "generate_score": "Score",
-    "generate_reason": "Explain",
-}
-"""Plain titles of the four steps (the technical names are shown next to them, smaller)."""
 _RESULT_KEYS = {step: STEP_RESULT_FIELD[step] for step in DATA_STEPS}
 
 
@@ -141,7 +135,9 @@ def _judge_view(data: Mapping[str, Any]) -> JudgeView:
 def _step_results(data: Mapping[str, Any], outcome: str) -> dict[str, Any]:
     # Stored rows nest the step results; ScoreResult.to_dict() has them at the top level.
     stored = data.get("step_results") or {}
-    out = {step: stored.get(key, data.get(key)) for step, key in _RESULT_KEYS.items()}
+    out: dict[str, Any] = {
+        step: stored.get(key, data.get(key)) for step, key in _RESULT_KEYS.items()
+    }
     out["generate_score"] = data.get("score")
     out["generate_reason"] = data.get("reason") if outcome != "not_scorable" else None
     return out

@@ -31,7 +31,7 @@ from scorer_runtime.spec.draft import How
 from scorer_runtime.types import StepName
 from studio.messages import Explanation, explain
 
-STEP_TITLES: dict[StepName, str] = {
+STEP_HEADINGS: dict[StepName, str] = {
     "preprocess": "1. Prepare the data (optional)",
     "analyze": "2. Analyse (optional)",
     "generate_score": "3. Give the score (required)",

@@ -27,7 +27,7 @@ from scorer_runtime.types import STEP_ORDER, StepName
 from studio import services, state
 from studio.pages.builder.judge import judge_form
 from studio.pages.builder.logic import (
-    STEP_TITLES,
+    STEP_HEADINGS,
     check_draft,
     clean_draft,
     new_draft,
@@ -223,7 +223,7 @@ def _retries(draft: ScorerDraft, *, key: state.Key) -> None:
         own = dict(step.judge) if isinstance(step.judge, dict) else {}
         with st.container(border=True):
             mine = st.toggle(
-                f"{STEP_TITLES[slot][3:]}: its own retry policy",
+                f"{STEP_HEADINGS[slot][3:]}: its own retry policy",
                 value="retry" in own,
                 key=key.child(slot).child("own").name,
             )

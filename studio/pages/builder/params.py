@@ -8,7 +8,7 @@ from typing import Any
 import streamlit as st
 
 from studio import state
-from studio.widgets.forms import (
+from studio.pages.builder.forms import (
     FormValueError,
     ParamWidget,
     param_widgets,

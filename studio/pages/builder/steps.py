@@ -23,16 +23,7 @@ from scorer_runtime.spec.draft import How
 from scorer_runtime.types import StepName
 from studio import state
 from studio.messages import explain
-from studio.pages.builder.logic import (
-    HOW_LABELS,
-    STEP_HELP,
-    STEP_TITLES,
-    Example,
-    preview_prompt,
-    starter_step,
-)
-from studio.pages.builder.params import params_form
-from studio.widgets.forms import (
+from studio.pages.builder.forms import (
     FIELD_KINDS,
     FormValueError,
     ParamWidget,
@@ -40,6 +31,15 @@ from studio.widgets.forms import (
     read_widget,
     schema_to_fields,
 )
+from studio.pages.builder.logic import (
+    HOW_LABELS,
+    STEP_HEADINGS,
+    STEP_HELP,
+    Example,
+    preview_prompt,
+    starter_step,
+)
+from studio.pages.builder.params import params_form
 
 
 def step_editor(
@@ -54,7 +54,7 @@ def step_editor(
     """Render one step's panel; returns the step as the person has it now (None: skipped),
     and a place under the panel where the caller shows the step's problems."""
     with st.container(border=True):
-        st.subheader(STEP_TITLES[name])
+        st.subheader(STEP_HEADINGS[name])
         st.caption(STEP_HELP[name])
         options: list[How] = ["builtin", "formula", "judge"]
         if name != "generate_score":
@@ -164,18 +164,7 @@ def _answer_fields(schema: dict[str, Any] | None, *, key: state.Key) -> dict[str
     st.markdown("**What the judge answers** (one row per field)")
     fields = schema_to_fields(schema)
     if fields is None:
-        text = st.text_area(
-            "Answer format (JSON Schema)",
-            value=json.dumps(schema, indent=2),
-            help="This answer format is more detailed than the field builder shows.",
-            key=key.child("json").name,
-        )
-        try:
-            loaded: dict[str, Any] = json.loads(text)
-            return loaded
-        except json.JSONDecodeError as error:
-            st.error(f"This is not valid JSON: {error.msg} (line {error.lineno}).")
-            return dict(schema or {})
+        return _answer_json(schema, key=key)
     frame = pd.DataFrame(
         [
             {
@@ -211,6 +200,22 @@ def _answer_fields(schema: dict[str, Any] | None, *, key: state.Key) -> dict[str
         return dict(schema) if schema else None
 
 
+def _answer_json(schema: dict[str, Any] | None, *, key: state.Key) -> dict[str, Any]:
+    """The answer format as JSON Schema text, for a schema richer than the field builder."""
+    text = st.text_area(
+        "Answer format (JSON Schema)",
+        value=json.dumps(schema, indent=2),
+        help="This answer format is more detailed than the field builder shows.",
+        key=key.child("json").name,
+    )
+    try:
+        loaded: dict[str, Any] = json.loads(text)
+        return loaded
+    except json.JSONDecodeError as error:
+        st.error(f"This is not valid JSON: {error.msg} (line {error.lineno}).")
+        return dict(schema or {})
+
+
 _SCORE_WAYS = {
     "field": "A number field of the answer",
     "labels": "Map the judge's labels to scores",
@@ -234,47 +239,9 @@ def _score_from_answer(
     )
     props = (schema or {}).get("properties", {})
     if way == "field":
-        numbers = [n for n, p in props.items() if p.get("type") in ("number", "integer")]
-        if not numbers:
-            st.warning("Add a field of kind 'number' to the answer, e.g. score.")
-            return {"field": "score"}
-        field = str(calc.get("field", numbers[0]))
-        chosen = st.selectbox(
-            "Field",
-            numbers,
-            index=numbers.index(field) if field in numbers else 0,
-            key=key.child("field").name,
-        )
-        return {"field": chosen}
+        return _score_from_field(calc, props, key=key)
     if way == "labels":
-        labels = [n for n, p in props.items() if "enum" in p]
-        with_ = dict(calc.get("with", {})) if "use" in calc else {}
-        if not labels:
-            st.warning("Add a field of kind 'one of' (e.g. verdict: yes, partial, no).")
-            return {"use": "label_to_score", "with": with_ or {"mapping": {"yes": 1, "no": 0}}}
-        field = str(with_.get("field", f"judge_output.{labels[0]}")).removeprefix("judge_output.")
-        chosen = st.selectbox(
-            "Label field",
-            labels,
-            index=labels.index(field) if field in labels else 0,
-            key=key.child("label_field").name,
-        )
-        mapping = with_.get("mapping") or {c: 1.0 for c in props[chosen]["enum"]}
-        text = st.text_area(
-            "Score of each label",
-            value="\n".join(f"{k} = {v:g}" for k, v in mapping.items()),
-            help="One per line: yes = 1",
-            key=key.child("mapping").name,
-            height=100,
-        )
-        try:
-            mapping = read_widget(ParamWidget("mapping", "", "", "mapping", True), text) or {}
-        except FormValueError as error:
-            st.error(str(error))
-        return {
-            "use": "label_to_score",
-            "with": {"mapping": mapping, "field": f"judge_output.{chosen}"},
-        }
+        return _score_from_labels(calc, props, key=key)
     formula = st.text_input(
         "Formula",
         value=str(calc.get("formula", "judge_output.score")),
@@ -282,3 +249,55 @@ def _score_from_answer(
         key=key.child("formula").name,
     )
     return {"formula": formula}
+
+
+def _score_from_field(
+    calc: Mapping[str, Any], props: Mapping[str, Any], *, key: state.Key
+) -> dict[str, Any]:
+    """The score is a number field of the judge's answer."""
+    numbers = [n for n, p in props.items() if p.get("type") in ("number", "integer")]
+    if not numbers:
+        st.warning("Add a field of kind 'number' to the answer, e.g. score.")
+        return {"field": "score"}
+    field = str(calc.get("field", numbers[0]))
+    chosen = st.selectbox(
+        "Field",
+        numbers,
+        index=numbers.index(field) if field in numbers else 0,
+        key=key.child("field").name,
+    )
+    return {"field": chosen}
+
+
+def _score_from_labels(
+    calc: Mapping[str, Any], props: Mapping[str, Any], *, key: state.Key
+) -> dict[str, Any]:
+    """The score maps the labels of a 'one of' field of the judge's answer to numbers."""
+    labels = [n for n, p in props.items() if "enum" in p]
+    with_ = dict(calc.get("with", {})) if "use" in calc else {}
+    if not labels:
+        st.warning("Add a field of kind 'one of' (e.g. verdict: yes, partial, no).")
+        return {"use": "label_to_score", "with": with_ or {"mapping": {"yes": 1, "no": 0}}}
+    field = str(with_.get("field", f"judge_output.{labels[0]}")).removeprefix("judge_output.")
+    chosen = st.selectbox(
+        "Label field",
+        labels,
+        index=labels.index(field) if field in labels else 0,
+        key=key.child("label_field").name,
+    )
+    mapping = with_.get("mapping") or {c: 1.0 for c in props[chosen]["enum"]}
+    text = st.text_area(
+        "Score of each label",
+        value="\n".join(f"{k} = {v:g}" for k, v in mapping.items()),
+        help="One per line: yes = 1",
+        key=key.child("mapping").name,
+        height=100,
+    )
+    try:
+        mapping = read_widget(ParamWidget("mapping", "", "", "mapping", True), text) or {}
+    except FormValueError as error:
+        st.error(str(error))
+    return {
+        "use": "label_to_score",
+        "with": {"mapping": mapping, "field": f"judge_output.{chosen}"},
+    }

@@ -15,9 +15,9 @@ from scorer_runtime.store.views import RunPair
 from studio import state
 from studio.pages.results import data
 from studio.pages.results.logic import dataset_choices, scorer_choices, version_choices
-from studio.widgets.common import RUN_STATUS_LABELS
 from studio.widgets.results_links import go_to_runs_button
 from studio.widgets.results_widgets import id_select, seed
+from studio.words import run_status_label
 
 _MODES = {"runs": "Two runs", "versions": "Two versions of a scorer on one dataset"}
 
@@ -164,6 +164,6 @@ def run_caption(run_id: int) -> str:
     if facts is None:
         return f"Run {run_id}"
     names = data.names()
-    status = RUN_STATUS_LABELS.get(facts.status, facts.status)
+    status = run_status_label(facts.status)
     when = facts.created_at.strftime("%d %b %Y %H:%M")
     return f"Run {run_id} · {names.version(facts.scorer_version_id)} · {status} · {when}"

@@ -14,9 +14,11 @@ from studio.pages.compare.logic import change_words, comparison_csv_file, verdic
 from studio.pages.compare.pick import run_caption
 from studio.pages.results import data
 from studio.pages.results.csv_export import cap_note
-from studio.pages.results.logic import PAGE_SIZE, ResultsFilter, score_range
-from studio.widgets.common import OUTCOME_LABELS, format_score
+from studio.pages.results.logic import PAGE_SIZE, score_range
+from studio.widgets.common import format_score
+from studio.widgets.results_filter import ResultsFilter
 from studio.widgets.score_detail import render_score_detail
+from studio.words import OUTCOME_LABELS, outcome_label
 
 
 def render_threshold(pair: RunPair) -> float:
@@ -97,7 +99,7 @@ def _outcome_table(summary: CompareSummary) -> None:
         st.dataframe(
             [
                 {
-                    "Outcome": OUTCOME_LABELS.get(o, o),
+                    "Outcome": outcome_label(o),
                     "A": a.get(o, 0),
                     "B": b.get(o, 0),
                     "Change": b.get(o, 0) - a.get(o, 0),

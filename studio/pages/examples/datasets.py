@@ -29,7 +29,7 @@ def open_import() -> None:
 def _load_demo() -> None:
     try:
         with services.writing() as session:
-            loaded = load_demo(session, parts=("datasets",)).datasets
+            loaded = load_demo(session, parts=["datasets"]).datasets
     except Exception as error:  # shown on the page, never a traceback
         state.flash(f"The demo datasets could not be loaded: {error}", icon=":material/error:")
         return

@@ -22,6 +22,7 @@ from studio.pages.examples.logic import (
     import_upload,
     preview_file,
 )
+from studio.words import plural
 
 NOT_IN_FILE = "(not in the file)"
 MODES = {
@@ -137,7 +138,7 @@ def _show_check(check: FileCheck) -> None:
         st.success(message + ".", icon=":material/check_circle:")
         return
     st.warning(
-        f"{message}; **{bad:,} {'row has' if bad == 1 else 'rows have'} problems**:\n\n"
+        f"{message}; **{plural(bad, 'row has', 'rows have')} problems**:\n\n"
         + "\n".join(f"- {i}" for i in check.issues[:50])
         + (f"\n- … and {bad - 50:,} more" if bad > 50 else ""),
         icon=":material/warning:",
@@ -255,8 +256,8 @@ def _report() -> None:
     elif "issues" in report:
         issues = report["issues"]
         st.error(
-            f"**Nothing was imported from {report['file']}: {len(issues):,} "
-            f"{'row has' if len(issues) == 1 else 'rows have'} problems.**\n\n"
+            f"**Nothing was imported from {report['file']}: "
+            f"{plural(len(issues), 'row has', 'rows have')} problems.**\n\n"
             + "\n".join(f"- {i}" for i in issues[:50]),
             icon=":material/error:",
         )

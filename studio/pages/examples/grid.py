@@ -22,6 +22,7 @@ from studio.pages.examples.logic import (
     changes_from_editor,
     save_changes,
 )
+from studio.words import plural
 
 
 def grid_key(dataset_id: int, page: int) -> state.Key:
@@ -70,7 +71,7 @@ def grid(dataset: DatasetRow) -> None:
     )
     key = grid_key(dataset.id, page.page)
     # Named columns of text: an empty page still has every column to add rows in.
-    import pandas as pd  # type: ignore[import-untyped]  # loaded with Streamlit anyway
+    import pandas as pd  # loaded with Streamlit anyway
 
     table = pd.DataFrame(
         [{"id": row.id, **row.cells} for row in page.rows],
@@ -110,8 +111,8 @@ def _actions(dataset: DatasetRow, page: ExamplePage, changes: GridChanges) -> No
     if problems:
         listed = "\n".join(f"- {p}" for p in problems)
         st.error(
-            f"**Nothing was saved: {len(problems)} "
-            f"{'cell needs' if len(problems) == 1 else 'cells need'} fixing.**\n\n{listed}",
+            f"**Nothing was saved: {plural(len(problems), 'cell needs', 'cells need')} "
+            f"fixing.**\n\n{listed}",
             icon=":material/error:",
         )
         st.info(

@@ -9,7 +9,6 @@ import streamlit as st
 
 from scorer_runtime.store import database_url
 from studio import services, state
-from studio.messages import step_words
 from studio.pages.export.download import cached_scorers
 from studio.pages.export.logic import (
     ImportCheck,
@@ -20,6 +19,7 @@ from studio.pages.export.logic import (
 )
 from studio.pages.scorers.logic import scorer_name_problem
 from studio.widgets.common import show_error
+from studio.words import plural, step_words
 
 if TYPE_CHECKING:
     from scorer_runtime.spec import ScorerSpec
@@ -64,8 +64,7 @@ def render_problems(check: ImportCheck) -> None:
     """Every problem of the file, where it is in plain words and as a JSON path."""
     count = len(check.problems)
     st.error(
-        f"**{check.file_name} cannot be imported: {count} problem{'s' if count != 1 else ''}.** "
-        "Nothing was saved.",
+        f"**{check.file_name} cannot be imported: {plural(count, 'problem')}.** Nothing was saved.",
         icon=":material/error:",
     )
     for problem in check.problems:
@@ -89,7 +88,7 @@ def render_summary(check: ImportCheck) -> None:
     kind = "an agent scorer" if spec.type == "agent" else "a scorer"
     st.success(
         f"**{check.file_name}** holds {kind}, “{spec.display_name}”, with "
-        f"{len(spec.steps)} step{'s' if len(spec.steps) != 1 else ''}: {steps}. "
+        f"{plural(len(spec.steps), 'step')}: {steps}. "
         "It has no problems.",
         icon=":material/check_circle:",
     )

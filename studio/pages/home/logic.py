@@ -6,7 +6,7 @@ values are never read out: :func:`key_statuses` only says whether each variable 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from scorer_runtime.store import Session
@@ -72,13 +72,3 @@ def key_names_in_use(session: Session) -> dict[str, list[str]]:
     for use in key_name_uses(session):
         named.setdefault(use.env, []).append(f"{_NAMED_BY[use.kind]} “{use.name}”")
     return named
-
-
-def outcome_mix(counts: Mapping[str, int], labels: Mapping[str, str]) -> str:
-    """Outcome counts in words, scored first: "8 scored, 1 not scorable, 1 failed"."""
-    order: Sequence[str] = ("scored", "not_scorable")
-    failed = sum(n for o, n in counts.items() if o not in order)
-    parts = [f"{counts[o]} {labels.get(o, o).lower()}" for o in order if counts.get(o)]
-    if failed:
-        parts.append(f"{failed} failed")
-    return ", ".join(parts) or "no results yet"

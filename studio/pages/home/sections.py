@@ -9,14 +9,9 @@ import streamlit as st
 from scorer_runtime.store import database_url
 from scorer_runtime.store.views import Overview, read_overview
 from studio import services, state
-from studio.pages.home.logic import KeyStatus, key_names_in_use, key_statuses, outcome_mix
-from studio.widgets.common import (
-    OUTCOME_LABELS,
-    RUN_STATUS_LABELS,
-    empty_state,
-    format_score,
-    show_error,
-)
+from studio.pages.home.logic import KeyStatus, key_names_in_use, key_statuses
+from studio.widgets.common import empty_state, format_score, show_error
+from studio.words import noun, outcome_mix_words, run_status_label
 
 
 @st.cache_data(show_spinner=False, ttl=5)  # runs move on in another process
@@ -86,10 +81,9 @@ def render_latest_runs(overview: Overview) -> None:
             "Run": f"#{run.run_id}",
             "Scorer": f"{run.scorer} (version {run.version})",
             "Dataset": run.dataset,
-            "Status": RUN_STATUS_LABELS.get(run.status, run.status),
+            "Status": run_status_label(run.status),
             "Mean score": format_score(run.mean),
-            "Results": f"{run.done} of {run.total}: "
-            + outcome_mix(run.outcome_counts, OUTCOME_LABELS),
+            "Results": f"{run.done} of {run.total}: " + outcome_mix_words(run.outcome_counts),
             "Started": f"{run.created_at:%d %b %Y %H:%M}",
         }
         for run in overview.latest_runs
@@ -165,8 +159,8 @@ def render_judge_keys() -> list[KeyStatus]:
     if missing:
         st.warning(
             f"Saved judges or scorers need {', '.join(missing)}, which "
-            f"{'is' if len(missing) == 1 else 'are'} not set. Set "
-            f"{'it' if len(missing) == 1 else 'them'} before starting the studio (for example "
+            f"{noun(len(missing), 'is', 'are')} not set. Set "
+            f"{noun(len(missing), 'it', 'them')} before starting the studio (for example "
             "`export OPENAI_API_KEY=...`), or choose another judge.",
             icon=":material/key_off:",
         )

@@ -16,6 +16,7 @@ from studio.pages.judges.logic import (
     judge_spec,
     save_profile,
 )
+from studio.words import noun, plural
 
 
 def _problems(error: JudgeFormError | StoreError) -> None:
@@ -96,7 +97,7 @@ def _confirm_delete(profile: Profile) -> None:
     if profile.uses:
         listed = "\n".join(f"- {use.sentence()}" for use in profile.uses)
         st.warning(
-            f"**{len(profile.uses)} scorer{'s use' if len(profile.uses) != 1 else ' uses'} "
+            f"**{plural(len(profile.uses), 'scorer')} {noun(len(profile.uses), 'uses', 'use')} "
             f"the judge {profile.name}:**\n\n{listed}\n\nAfter deleting it, those versions "
             "cannot run until you choose another judge for them, or save a judge with this "
             "name again.",

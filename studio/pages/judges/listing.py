@@ -7,6 +7,7 @@ import streamlit as st
 from studio import services, state
 from studio.pages.judges.data import Profile
 from studio.pages.judges.form import load_form, new_judge
+from studio.words import plural
 
 NEW = ""
 """The picker's option for a new judge."""
@@ -38,7 +39,7 @@ def table(profiles: list[Profile]) -> None:
 
 def _used_by(profile: Profile) -> str:
     count = len(profile.uses)
-    return "no scorer" if not count else f"{count} scorer" + ("" if count == 1 else "s")
+    return "no scorer" if not count else plural(count, "scorer")
 
 
 def _on_pick(profiles: dict[str, Profile]) -> None:

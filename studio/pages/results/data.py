@@ -31,7 +31,8 @@ from scorer_runtime.store import views as cmp
 from scorer_runtime.store.views import Trends, version_trends
 from studio import services
 from studio.pages.compare.logic import example_previews
-from studio.pages.results.logic import PAGE_SIZE, Choice, ResultsFilter, run_choices
+from studio.pages.results.logic import PAGE_SIZE, run_choices
+from studio.widgets.results_filter import Choice, ResultsFilter
 from studio.widgets.score_view import load_score
 
 _TTL = 10

@@ -13,14 +13,10 @@ import streamlit as st
 from scorer_runtime.store import OUTCOMES
 from studio import state
 from studio.pages.results import data
-from studio.pages.results.logic import (
-    ResultsFilter,
-    dataset_choices,
-    scorer_choices,
-    version_choices,
-)
-from studio.widgets.common import OUTCOME_LABELS
+from studio.pages.results.logic import dataset_choices, scorer_choices, version_choices
+from studio.widgets.results_filter import ResultsFilter
 from studio.widgets.results_widgets import id_select, seed
+from studio.words import outcome_label
 
 
 def _seed_all(saved: ResultsFilter) -> None:
@@ -105,7 +101,7 @@ def _second_row() -> tuple[date | None, date | None, tuple[str, ...] | None]:
             "Outcomes",
             list(OUTCOMES),
             key=state.RESULTS_OUTCOMES.name,
-            format_func=lambda o: OUTCOME_LABELS.get(o, o),
+            format_func=outcome_label,
             placeholder="All outcomes",
             help="Scored results have a number. 'Not scorable' means the scorer decided the "
             "example cannot be scored; the others are failures (a step, the judge's service, "

@@ -7,7 +7,6 @@ import streamlit as st
 from studio import state
 from studio.pages.results import data
 from studio.pages.results.filters import clear_filters, render_filters
-from studio.pages.results.logic import ResultsFilter
 from studio.pages.results.summary import (
     render_charts,
     render_numbers,
@@ -16,6 +15,7 @@ from studio.pages.results.summary import (
 )
 from studio.pages.results.table import render_table
 from studio.widgets.common import empty_state, page_header
+from studio.widgets.results_filter import ResultsFilter
 from studio.widgets.results_links import go_to_runs_button
 
 state.show_flashes()

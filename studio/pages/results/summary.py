@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import streamlit as st
 
-from scorer_runtime.money import cost_words
 from scorer_runtime.store import ScoreStats
 from studio import state
 from studio.pages.results import data
-from studio.pages.results.logic import ResultsFilter, outcome_mix, score_range
-from studio.widgets.charts import histogram_chart, outcome_chart, trend_chart
-from studio.widgets.common import OUTCOME_LABELS, format_score
+from studio.pages.results.logic import score_range
+from studio.widgets.charts import histogram_chart, outcome_chart, outcome_shares, trend_chart
+from studio.widgets.common import format_score
+from studio.widgets.results_filter import ResultsFilter
+from studio.words import OUTCOME_LABELS, cost_words, outcome_label
 
 
 def render_threshold(
@@ -79,12 +80,10 @@ def render_numbers(filter: ResultsFilter, stats: ScoreStats, threshold: float) -
 
 def render_outcomes(stats: ScoreStats) -> None:
     """How the results ended: a split bar and the same in words."""
-    shares = outcome_mix(stats.outcome_counts)
+    shares = outcome_shares(stats.outcome_counts)
     if not shares:
         return
-    words = " · ".join(
-        f"{OUTCOME_LABELS.get(s.outcome, s.outcome)} {s.count:,} ({s.share:.0%})" for s in shares
-    )
+    words = " · ".join(f"{outcome_label(s.outcome)} {s.count:,} ({s.share:.0%})" for s in shares)
     st.markdown(f"**How the results ended:** {words}")
     st.altair_chart(
         outcome_chart(shares, OUTCOME_LABELS),

@@ -11,9 +11,10 @@ from scorer_runtime.store import ScorePage, ScoreStats
 from studio import services, state
 from studio.pages.results import data
 from studio.pages.results.csv_export import cap_note, scores_csv_file
-from studio.pages.results.logic import PAGE_SIZE, ResultsFilter, row_label, table_rows
-from studio.widgets.common import OUTCOME_LABELS
+from studio.pages.results.logic import PAGE_SIZE, row_label, table_rows
+from studio.widgets.results_filter import ResultsFilter
 from studio.widgets.score_detail import render_score_detail
+from studio.words import OUTCOME_LABELS
 
 
 def _next(cursor: tuple[datetime, int]) -> None:

@@ -17,12 +17,12 @@ from studio.pages.runs.logic import (
     ACTIVE_PHASES,
     PHASE_LABELS,
     RunPhase,
-    format_duration,
     format_when,
     run_phase,
 )
 from studio.widgets.common import format_score
 from studio.widgets.results_links import open_results
+from studio.words import format_duration
 
 _WIDTHS = [1.4, 6, 3, 3, 2.2, 4, 2, 2.6]
 _HEADERS = ("Run", "What ran", "Status", "Results", "Mean", "When (UTC)", "", "")

@@ -14,16 +14,13 @@ from studio.pages.runs.logic import (
     ACTIVE_PHASES,
     PHASE_LABELS,
     RunPhase,
-    cost_caption,
-    cost_help,
-    cost_value,
-    format_duration,
     progress_words,
     run_cost_words,
     run_phase,
     share,
 )
 from studio.widgets.common import show_error
+from studio.words import cost_caption, cost_help, cost_value, format_duration
 
 _PHASE_NOTES = {
     "queued": "The run is waiting for its process to start.",

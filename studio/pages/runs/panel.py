@@ -10,8 +10,6 @@ from scorer_runtime.batch.launch import launch_error, launcher, log_tail
 from scorer_runtime.store import database_url
 from scorer_runtime.store.views import RunLine
 from studio import state
-from studio.pages.home.logic import outcome_mix as outcome_words
-from studio.pages.results.logic import outcome_mix
 from studio.pages.runs import data
 from studio.pages.runs.live import live_progress
 from studio.pages.runs.logic import (
@@ -19,17 +17,21 @@ from studio.pages.runs.logic import (
     PHASE_LABELS,
     RESUMABLE_PHASES,
     RunPhase,
-    cost_caption,
-    cost_help,
-    cost_value,
-    format_duration,
     format_when,
     run_phase,
 )
 from studio.pages.runs.start import render_plan
-from studio.widgets.charts import outcome_chart
-from studio.widgets.common import OUTCOME_LABELS, format_score, show_error
+from studio.widgets.charts import outcome_chart, outcome_shares
+from studio.widgets.common import format_score, show_error
 from studio.widgets.results_links import open_results
+from studio.words import (
+    OUTCOME_LABELS,
+    cost_caption,
+    cost_help,
+    cost_value,
+    format_duration,
+    outcome_mix_words,
+)
 
 
 def render_run(line: RunLine) -> None:
@@ -168,9 +170,9 @@ def _render_summary(line: RunLine) -> None:
     )
     if (unknown := cost_caption(cost)) is not None:
         st.caption(unknown)
-    words = outcome_words(summary.outcome_counts, OUTCOME_LABELS)
+    words = outcome_mix_words(summary.outcome_counts)
     st.markdown(f"**How the {summary.done:,} results ended:** {words}.")
-    shares = outcome_mix(summary.outcome_counts)
+    shares = outcome_shares(summary.outcome_counts)
     if shares:
         st.altair_chart(
             outcome_chart(shares, OUTCOME_LABELS),

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from studio.messages import step_words
+from studio.words import step_words
 
 ChangeKind = Literal["added", "removed", "changed"]
 

@@ -10,7 +10,8 @@ from scorer_runtime.store.views import ScorerLine, ScorerPage, scorer_page
 from studio import services, state
 from studio.pages.scorers.actions import render_actions, render_pending
 from studio.pages.scorers.versions import render_versions
-from studio.widgets.common import RUN_STATUS_LABELS, empty_state, format_score, show_error
+from studio.widgets.common import empty_state, format_score, show_error
+from studio.words import noun, plural, run_status_label
 
 
 @st.cache_data(show_spinner=False, ttl=30)
@@ -47,7 +48,7 @@ def load_demo() -> None:
     """Save the demo scorers whose names are free, and say how many."""
     try:
         with services.writing() as session:
-            saved = stored.load_demo(session, parts=("scorers",)).scorers
+            saved = stored.load_demo(session, parts=["scorers"]).scorers
     except Exception as error:  # shown in plain words; nothing was written
         show_error(error)
         return
@@ -68,7 +69,7 @@ def render_empty(search: str) -> None:
     hidden = cached_page(database_url(), "", 0, True).total
     if hidden:
         st.info(
-            f"{hidden} archived scorer{'s are' if hidden != 1 else ' is'} hidden. Tick “Show "
+            f"{plural(hidden, 'archived scorer')} {noun(hidden, 'is', 'are')} hidden. Tick “Show "
             "archived scorers” to see and bring them back.",
             icon=":material/archive:",
         )
@@ -101,12 +102,12 @@ def render_empty(search: str) -> None:
 def _last_run(line: ScorerLine) -> str:
     if line.last_run_id is None:
         return "Never run on a dataset yet."
-    status = RUN_STATUS_LABELS.get(line.last_run_status or "", line.last_run_status or "")
+    status = run_status_label(line.last_run_status)
     if line.last_run_mean is None:
         return f"Last run #{line.last_run_id}: no score yet ({status.lower()})."
     return (
         f"Last run #{line.last_run_id}: mean score **{format_score(line.last_run_mean)}** over "
-        f"{line.last_run_scored} scored example{'s' if line.last_run_scored != 1 else ''} "
+        f"{plural(line.last_run_scored, 'scored example')} "
         f"({status.lower()})."
     )
 
@@ -114,7 +115,7 @@ def _last_run(line: ScorerLine) -> str:
 def _versions(line: ScorerLine) -> str:
     if line.latest_version is None or line.latest_at is None:
         return "No saved version."
-    count = f"{line.versions} version{'s' if line.versions != 1 else ''}"
+    count = plural(line.versions, "version")
     note = f": “{line.latest_note}”" if line.latest_note else ""
     return f"{count} · latest is version {line.latest_version}, {line.latest_at:%d %b %Y}{note}"
 
@@ -161,7 +162,7 @@ def render_list() -> None:
         render_empty(search)
         return
     if search:
-        st.caption(f"{page.total} scorer{'s' if page.total != 1 else ''} match “{search}”.")
+        st.caption(f"{plural(page.total, 'scorer')} match “{search}”.")
     for line in page.lines:
         render_card(line)
     render_pager(page)

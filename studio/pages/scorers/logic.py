@@ -20,6 +20,7 @@ from scorer_runtime.store import (
     scorer_counts,
     scorer_name_taken,
 )
+from studio.words import plural
 
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
@@ -37,14 +38,10 @@ class ArchiveImpact:
         """The confirmation text: what happens, and what is kept."""
         return (
             f"Archiving hides “{self.name}” from the lists. Nothing is deleted: its "
-            f"{_n(self.versions, 'version')}, {_n(self.runs, 'run')} and "
-            f"{_n(self.scores, 'stored score')} are kept, and you can bring it back later "
+            f"{plural(self.versions, 'version')}, {plural(self.runs, 'run')} and "
+            f"{plural(self.scores, 'stored score')} are kept, and you can bring it back later "
             "with “Show archived scorers”."
         )
-
-
-def _n(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def archive_impact(session: Session, *, scorer_id: int) -> ArchiveImpact:

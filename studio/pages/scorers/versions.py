@@ -8,6 +8,7 @@ from scorer_runtime.store import database_url
 from studio import services, state
 from studio.pages.scorers.diff import SpecChange, json_text_diff, spec_changes
 from studio.pages.scorers.logic import VersionLine, scorer_versions
+from studio.words import plural
 
 _KIND_WORDS = {"added": "Added", "removed": "Removed", "changed": "Changed"}
 _KIND_ICONS = {
@@ -75,10 +76,7 @@ def render_comparison(scorer_id: int, versions: list[VersionLine]) -> None:
     if not changes:
         st.success(f"Versions {before} and {after} are the same.", icon=":material/check:")
         return
-    st.markdown(
-        f"**{len(changes)} change{'s' if len(changes) != 1 else ''}** from version {before} "
-        f"to version {after}:"
-    )
+    st.markdown(f"**{plural(len(changes), 'change')}** from version {before} to version {after}:")
     for change in changes:
         render_change(change)
     with st.expander("The same difference as JSON (for engineers)"):

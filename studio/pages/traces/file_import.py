@@ -9,6 +9,7 @@ from scorer_runtime.store import save_traces
 from studio import services, state
 from studio.pages.traces.logic import ACCEPTED_SUFFIXES, ImportReport, read_upload
 from studio.widgets.common import empty_state, show_error
+from studio.words import plural
 
 _CHOICES_OF_A_PAGE = (
     state.TRACES_VIEW,
@@ -79,7 +80,7 @@ def render_report(report: ImportReport) -> None:
     if not report.problems:
         return
     count = len(report.problems)
-    head = f"**{count} problem{'s' if count != 1 else ''} in {report.file_name}**" + (
+    head = f"**{plural(count, 'problem')} in {report.file_name}**" + (
         ": nothing could be imported." if not report.read else "."
     )
     with st.container(border=True):

@@ -11,6 +11,7 @@ from studio import services, state
 from studio.pages.traces.file_import import render_empty
 from studio.pages.traces.logic import TracePage, delete_question, list_row, trace_label, trace_page
 from studio.widgets.common import show_error
+from studio.words import noun, plural
 
 
 @st.cache_data(show_spinner=False, ttl=30)
@@ -145,7 +146,7 @@ def _confirm(pending: tuple[str, ...]) -> None:
         st.warning(delete_question(len(pending), scores), icon=":material/warning:")
         yes, no = st.columns(2)
         confirmed = yes.button(
-            f"Yes, delete {len(pending)} trace{'s' if len(pending) != 1 else ''}",
+            f"Yes, delete {plural(len(pending), 'trace')}",
             key=state.TRACES_DELETE_YES.name,
             type="primary",
             icon=":material/delete_forever:",
@@ -162,7 +163,7 @@ def _confirm(pending: tuple[str, ...]) -> None:
         return
     state.reset(state.TRACES_CONFIRM_DELETE)
     state.forget(state.TRACES_DELETE_CHOICE)
-    owner = "Its" if deleted == 1 else "Their"
+    owner = noun(deleted, "Its", "Their")
     kept = f" {owner} stored scores stay in the history." if scores else ""
-    state.flash(f"Deleted {deleted} trace{'s' if deleted != 1 else ''}.{kept}")
+    state.flash(f"Deleted {plural(deleted, 'trace')}.{kept}")
     st.rerun()

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from scorer_runtime.traces import Span, Trace, TraceProblem, read_traces
+from studio.words import format_duration, noun, plural
 
 if TYPE_CHECKING:
     from scorer_runtime.store import Session, TraceSaveSummary, TraceSummary
@@ -138,7 +139,7 @@ def import_words(file_name: str, summary: TraceSaveSummary) -> str:
 
 
 def _traces(count: int) -> str:
-    return f"{count} trace{'s' if count != 1 else ''}"
+    return plural(count, "trace")
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +164,7 @@ class TracePage:
         first = self.page * self.per_page + 1
         last = self.page * self.per_page + len(self.lines)
         matching = f" matching “{search}”" if search else ""
-        stored = f"{self.total} stored trace{'s' if self.total != 1 else ''}{matching}"
+        stored = f"{plural(self.total, 'stored trace')}{matching}"
         if self.total == 1:
             return f"{stored}."
         if self.total == len(self.lines):
@@ -192,7 +193,7 @@ def list_row(line: TraceSummary, stored_scores: int) -> dict[str, Any]:
         "What": line.name,
         "Agent": line.agent or "—",
         "Started (UTC)": f"{line.started_at:%Y-%m-%d %H:%M:%S}",
-        "Took": format_duration(line.duration_ms),
+        "Took": format_duration(_seconds(line.duration_ms)),
         "Spans": line.span_count,
         "Model calls": line.model_calls,
         "Tool calls": line.tool_calls,
@@ -209,32 +210,23 @@ def trace_label(line: TraceSummary) -> str:
 
 def delete_question(traces: int, scores: int) -> str:
     """The question asked before deleting: what goes, and that the scores stay."""
-    owner = "Its" if traces == 1 else "Their"
     if scores == 0:
-        kept = "It has no stored score." if traces == 1 else "None of them has a stored score."
-    elif scores == 1:
-        kept = f"{owner} 1 stored score stays in the history."
+        kept = noun(traces, "It has no stored score.", "None of them has a stored score.")
     else:
-        kept = f"{owner} {scores} stored scores stay in the history."
+        owner = noun(traces, "Its", "Their")
+        kept = f"{owner} {plural(scores, 'stored score')} {noun(scores, 'stays', 'stay')} in the "
+        kept += "history."
     return f"Delete {_traces(traces)}? {kept}"
+
+
+def _seconds(ms: float | None) -> float | None:
+    """Milliseconds (as traces store them) in seconds, the unit of :func:`format_duration`."""
+    return None if ms is None else ms / 1000
 
 
 def short_id(identifier: str, length: int = 8) -> str:
     """The start of a long id, enough to tell traces apart."""
     return identifier if len(identifier) <= length + 1 else identifier[:length] + "…"
-
-
-def format_duration(ms: float | None) -> str:
-    """A duration for people: "850 ms", "1.2 s", "2 min 5 s", "—" when unknown."""
-    if ms is None:
-        return "—"
-    if ms < 1000:
-        return f"{ms:.0f} ms"
-    seconds = ms / 1000
-    if seconds < 60:
-        return f"{seconds:.1f} s"
-    minutes, rest = divmod(round(seconds), 60)
-    return f"{minutes} min {rest} s"
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,7 +254,7 @@ class SpanLine:
         failed = " · :red[failed]" if self.span.status == "error" else ""
         return (
             f"{indent}{self.span.name} · {detail} · "
-            f"{format_duration(self.span.duration_ms)}{failed}"
+            f"{format_duration(_seconds(self.span.duration_ms))}{failed}"
         )
 
     def facts(self) -> dict[str, Any]:
@@ -271,7 +263,7 @@ class SpanLine:
         facts: dict[str, Any] = {
             "Span id": self.span.span_id,
             "Started": f"{self.span.start_time:%Y-%m-%d %H:%M:%S.%f}"[:-3] + " UTC",
-            "Took": format_duration(self.span.duration_ms),
+            "Took": format_duration(_seconds(self.span.duration_ms)),
             "Agent": info.agent_name,
             "Model": info.model,
             "Tool": info.tool_name,

@@ -12,7 +12,6 @@ from scorer_runtime.store import database_url, get_version_by_id, scored_trace_i
 from scorer_runtime.store.views import TraceScoreLine, trace_scores
 from scorer_runtime.traces import TraceScoreOutcome
 from studio import services, state
-from studio.pages.home.logic import outcome_mix
 from studio.pages.traces.logic import TracePage, short_id, trace_label
 from studio.pages.traces.scoring import (
     AgentScorerOption,
@@ -25,8 +24,9 @@ from studio.pages.traces.scoring import (
     trace_score_data,
     trace_scoring_cost_note,
 )
-from studio.widgets.common import OUTCOME_LABELS, format_score, show_error
+from studio.widgets.common import format_score, show_error
 from studio.widgets.score_detail import render_score_detail
+from studio.words import outcome_label, outcome_mix_words, plural
 
 
 @st.cache_data(show_spinner=False, ttl=30)
@@ -56,16 +56,7 @@ def render_scoring(page: TracePage) -> None:
     default); say what it costs and what is scored again; score and store."""
     options = cached_options(database_url())
     if not options:
-        st.info(
-            "There is no agent scorer yet. An *agent scorer* reads what an agent did — the "
-            "user's messages, its answers and the tools it called — which is what a trace "
-            "holds. Build one and choose “agent” as its kind, or load the demo scorers "
-            "(“tool-call-accuracy” is one).",
-            icon=":material/smart_toy:",
-        )
-        st.page_link(
-            "pages/builder/page.py", label="Build an agent scorer", icon=":material/build:"
-        )
+        _no_agent_scorer()
         return
     by_id = {o.version_id: o for o in options}
     version_id = st.selectbox(
@@ -90,13 +81,25 @@ def render_scoring(page: TracePage) -> None:
             icon=":material/key_off:",
         )
     if st.button(
-        f"Score {len(chosen)} trace{'s' if len(chosen) != 1 else ''}",
+        f"Score {plural(len(chosen), 'trace')}",
         key=state.TRACES_SCORE.name,
         type="primary",
         disabled=not chosen,
         icon=":material/play_arrow:",
     ):
         _score(option, chosen)
+
+
+def _no_agent_scorer() -> None:
+    """The empty state: what an agent scorer is, and where to get one."""
+    st.info(
+        "There is no agent scorer yet. An *agent scorer* reads what an agent did — the "
+        "user's messages, its answers and the tools it called — which is what a trace "
+        "holds. Build one and choose “agent” as its kind, or load the demo scorers "
+        "(“tool-call-accuracy” is one).",
+        icon=":material/smart_toy:",
+    )
+    st.page_link("pages/builder/page.py", label="Build an agent scorer", icon=":material/build:")
 
 
 def _choose(page: TracePage, option: AgentScorerOption) -> tuple[list[str], frozenset[str]]:
@@ -173,7 +176,7 @@ def render_scores(page: TracePage) -> None:
                 "Span": line.span_id or "—",
                 "Scorer": f"{line.scorer} v{line.version}",
                 "Score": format_score(line.score),
-                "Outcome": OUTCOME_LABELS.get(line.outcome, line.outcome),
+                "Outcome": outcome_label(line.outcome),
                 "Why": line.reason or line.error or "",
                 "When (UTC)": f"{line.created_at:%Y-%m-%d %H:%M:%S}",
             }
@@ -202,19 +205,19 @@ def _summary(lines: list[TraceScoreLine]) -> str:
     """The scores in numbers with their context: how many, the mean, the spread, the mix."""
     scores = [line.score for line in lines if line.outcome == "scored" and line.score is not None]
     counts = Counter(line.outcome for line in lines)
-    mix = outcome_mix(counts, OUTCOME_LABELS)
+    mix = outcome_mix_words(counts)
     if not scores:
-        return f"**{len(lines)} stored score{'s' if len(lines) != 1 else ''}**: {mix}."
+        return f"**{plural(len(lines), 'stored score')}**: {mix}."
     mean = sum(scores) / len(scores)
     spread = f"from {format_score(min(scores))} to {format_score(max(scores))}"
     return (
-        f"**{len(lines)} stored score{'s' if len(lines) != 1 else ''}**: mean "
+        f"**{plural(len(lines), 'stored score')}**: mean "
         f"**{format_score(mean)}** over {len(scores)} scored ({spread}); {mix}."
     )
 
 
 def _score_label(line: TraceScoreLine) -> str:
-    outcome = OUTCOME_LABELS.get(line.outcome, line.outcome)
+    outcome = outcome_label(line.outcome)
     return (
         f"{short_id(line.trace_id)} · {line.scorer} v{line.version} · "
         f"{format_score(line.score)} ({outcome}) · {line.created_at:%d %b %H:%M:%S}"

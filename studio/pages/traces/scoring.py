@@ -21,6 +21,7 @@ from scorer_runtime.store.views import (
     stored_trace_score,
 )
 from scorer_runtime.traces import TraceScoreOutcome
+from studio.words import noun, plural
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +101,7 @@ def rescore_words(chosen: Sequence[str], scored: Collection[str], *, listed: int
     else:
         who = f"{again} of the {len(chosen)} chosen traces were"
     return (
-        f"{who} already scored by this version: {'it is' if again == 1 else 'they are'} "
+        f"{who} already scored by this version: {noun(again, 'it is', 'they are')} "
         "scored again, a new score is added and the earlier one stays in the history."
     )
 
@@ -111,7 +112,7 @@ def trace_scoring_cost_note(option: AgentScorerOption, traces: int) -> str:
         return "This scorer never calls a judge: scoring costs nothing."
     calls = option.judge_steps * traces
     return (
-        f"This asks the judge up to {calls} time{'s' if calls != 1 else ''} "
+        f"This asks the judge up to {plural(calls, 'time')} "
         f"({option.judge_steps} per trace), more if a request is retried."
     )
 
@@ -121,7 +122,7 @@ def outcome_words(option: AgentScorerOption, outcomes: Sequence[TraceScoreOutcom
     counts = Counter(o.status for o in outcomes)
     words = ", ".join(f"{n} {status.replace('_', ' ')}" for status, n in sorted(counts.items()))
     count = len(outcomes)
-    return f"Scored {count} trace{'s' if count != 1 else ''} with {option.label()}: {words}."
+    return f"Scored {plural(count, 'trace')} with {option.label()}: {words}."
 
 
 def _or(value: object, missing: str) -> str:

@@ -14,16 +14,17 @@ from scorer_runtime.store import (
     score_histogram,
 )
 from scorer_runtime.store.views.results_page import TrendPoint, version_trends
-from studio.pages.results.logic import OutcomeShare
 from studio.widgets.charts import (
     FAIL_HEX,
     OUTCOME_HEX,
     PASS_HEX,
+    OutcomeShare,
     histogram_chart,
     outcome_chart,
+    outcome_shares,
     trend_chart,
 )
-from studio.widgets.common import OUTCOME_LABELS
+from studio.words import OUTCOME_LABELS
 
 from ..test_pages.results.test_results_seed import seed_history
 
@@ -111,3 +112,11 @@ def test_chart_size_does_not_grow_with_the_number_of_scores(count):
     values = _values(spec, spec["layer"][0])
     assert len(values) == 10
     assert sum(v["count"] for v in values) == count
+
+
+def test_outcome_shares_is_in_a_fixed_order_with_shares():
+    mix = outcome_shares({"provider_error": 1, "scored": 3, "odd": 0, "not_scorable": 0})
+    assert [(m.outcome, m.count, m.share) for m in mix] == [
+        ("scored", 3, 0.75),
+        ("provider_error", 1, 0.25),
+    ]

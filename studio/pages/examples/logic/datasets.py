@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from scorer_runtime.store import Session
 from scorer_runtime.store.views import dataset_usage, numbered_example_page
 from studio.pages.examples.logic.grid import GridRow, row_of
+from studio.words import plural
 
 PAGE_SIZE = 50
 """Examples per page of the grid: enough to scan, few enough to edit comfortably."""
@@ -28,21 +29,17 @@ class ArchiveImpact:
     def sentence(self, name: str) -> str:
         """The impact in words, for the confirmation."""
         hides = (
-            f"Archiving “{name}” hides it and its {_plural(self.examples, 'example')} from "
+            f"Archiving “{name}” hides it and its {plural(self.examples, 'example')} from "
             "the studio's lists."
         )
         if self.runs or self.scores:
             kept = (
-                f" Nothing is deleted: its {_plural(self.runs, 'run')} and "
-                f"{_plural(self.scores, 'score')} stay in the history."
+                f" Nothing is deleted: its {plural(self.runs, 'run')} and "
+                f"{plural(self.scores, 'score')} stay in the history."
             )
         else:
             kept = " Nothing is deleted, and no run has used it yet."
         return f"{hides}{kept} You can restore it at any time (Settings → Archived datasets)."
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count:,} {noun}" + ("" if count == 1 else "s")
 
 
 def archive_impact(session: Session, *, dataset_id: int) -> ArchiveImpact:

@@ -23,6 +23,7 @@ from scorer_runtime.store import (
     update_example,
 )
 from scorer_runtime.store.views import example_score_counts
+from studio.words import plural
 
 COLUMN_LABELS: dict[str, str] = {
     "input": "Input",
@@ -140,9 +141,8 @@ class GridSaveError(ValueError):
 
     def __init__(self, problems: Sequence[GridProblem]) -> None:
         self.problems = list(problems)
-        noun = "problem" if len(self.problems) == 1 else "problems"
         listed = "; ".join(str(p) for p in self.problems[:10])
-        super().__init__(f"{len(self.problems)} {noun}, nothing was saved: {listed}")
+        super().__init__(f"{plural(len(self.problems), 'problem')}, nothing was saved: {listed}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,7 +221,7 @@ def _undeletable(
         GridProblem(
             _row_name(numbers, example_id),
             None,
-            f"it has {count} stored score{'s' if count != 1 else ''}, so it cannot be deleted "
+            f"it has {plural(count, 'stored score')}, so it cannot be deleted "
             "(the scores point at it). Keep it, or archive the dataset and import a new one",
         )
         for example_id, count in counts.items()

@@ -10,7 +10,6 @@ from studio.pages.judges.logic.connection import (
     ConnectionResult,
     check_connection,
     probe_spec,
-    seconds_text,
 )
 from studio.pages.judges.logic.form import (
     FIELD_LABELS,
@@ -54,6 +53,5 @@ __all__ = [
     "profile_uses",
     "profile_uses_by_name",
     "save_profile",
-    "seconds_text",
     "spec_uses_profile",
 ]

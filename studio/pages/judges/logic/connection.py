@@ -1,5 +1,5 @@
 """Test a judge's connection: one tiny real request through the runtime, and its outcome in
-plain words ("Connected: the judge answered in 0.4 s", or what failed and what to do).
+plain words ("Connected: the judge answered in 400 ms", or what failed and what to do).
 
 The request is a one-step prompt scorer asking for ``{"ok": true}``, compiled from a spec
 like any scorer, so it goes through exactly the client, processors and answer parsing that
@@ -18,6 +18,7 @@ from scorer_runtime.errors import ErrorKind, ScorerRunError
 from scorer_runtime.judge.client import supports_response_schema
 from scorer_runtime.spec import JudgeSpec, compile_spec
 from studio.messages import explain
+from studio.words import format_duration
 
 CONNECTION_TIMEOUT_S = 15.0
 """The longest a connection test waits for the judge (the profile's own timeout if shorter)."""
@@ -64,11 +65,6 @@ class ConnectionResult:
     def ok(self) -> bool:
         """Whether the judge was reached and answered."""
         return self.status != "failed"
-
-
-def seconds_text(seconds: float) -> str:
-    """'0.4 s', or '35 ms' under a tenth of a second."""
-    return f"{seconds:.1f} s" if seconds >= 0.1 else f"{seconds * 1000:.0f} ms"
 
 
 def probe_spec(judge: JudgeSpec, *, timeout_s: float = CONNECTION_TIMEOUT_S) -> dict[str, Any]:
@@ -126,7 +122,7 @@ def check_connection(
     seconds = execution.duration_ms / 1000 if execution else time.perf_counter() - started
     return ConnectionResult(
         "connected",
-        f"Connected: the judge answered in {seconds_text(seconds)}",
+        f"Connected: the judge answered in {format_duration(seconds)}",
         seconds=seconds,
         answer=execution.raw_output if execution else None,
     )
@@ -162,7 +158,7 @@ def _failure(error: ScorerRunError, timeout_s: float) -> ConnectionResult:
         return ConnectionResult(
             "format",
             f"Connected, but the judge's answer was not in the shape asked for "
-            f"(it answered in {seconds_text(seconds)})",
+            f"(it answered in {format_duration(seconds)})",
             detail,
             said.what_to_do,
             seconds=seconds,
@@ -171,7 +167,7 @@ def _failure(error: ScorerRunError, timeout_s: float) -> ConnectionResult:
     title = _TITLES.get(kind, "The test request failed") if kind else "The test request failed"
     what_to_do = said.what_to_do
     if kind is ErrorKind.TIMEOUT:
-        title = f"The judge did not answer within {timeout_s:g} s"
+        title = f"The judge did not answer within {format_duration(timeout_s)}"
     if kind is ErrorKind.INVALID_REQUEST:
         what_to_do += _MODEL_HINT
     return ConnectionResult("failed", title, detail, what_to_do, answer=answer)

@@ -14,6 +14,7 @@ from typing import Any
 from scorer_runtime.spec import ScorerDraft
 from scorer_runtime.store import Session
 from scorer_runtime.store.views import profile_usage_by_name
+from studio.words import noun
 
 
 def spec_uses_profile(spec: Mapping[str, Any], name: str) -> bool:
@@ -33,8 +34,8 @@ class ProfileUse:
     def sentence(self) -> str:
         """'support-style (versions 2, 3, latest)'."""
         listed = ", ".join(str(v) for v in self.versions)
-        noun = "version" if len(self.versions) == 1 else "versions"
-        return f"{self.scorer} ({noun} {listed}{', the latest' if self.latest else ''})"
+        versions = noun(len(self.versions), "version")
+        return f"{self.scorer} ({versions} {listed}{', the latest' if self.latest else ''})"
 
 
 def profile_uses(session: Session, *, name: str) -> list[ProfileUse]:

@@ -4,7 +4,7 @@
 says where each run is (the runs, with their names, counts and mean, are read by
 ``scorer_runtime.store.views.runs_page``; a run's process is started and watched by
 ``scorer_runtime.batch.launch``).
-``words`` puts a run's numbers in plain words.
+``progress`` puts how far a run is in plain words (durations and money: ``studio.words``).
 """
 
 from studio.pages.runs.logic.history import (
@@ -16,7 +16,6 @@ from studio.pages.runs.logic.history import (
     run_phase,
 )
 from studio.pages.runs.logic.plan import (
-    STEP_WORDS,
     KeyCheck,
     Problem,
     RunPlan,
@@ -25,13 +24,7 @@ from studio.pages.runs.logic.plan import (
     plan_problems,
     plan_run,
 )
-from studio.pages.runs.logic.words import (
-    UNPRICED_WHY,
-    cost_caption,
-    cost_help,
-    cost_value,
-    format_cost,
-    format_duration,
+from studio.pages.runs.logic.progress import (
     format_when,
     progress_words,
     run_cost_words,
@@ -43,18 +36,11 @@ __all__ = [
     "PAGE_SIZE",
     "PHASE_LABELS",
     "RESUMABLE_PHASES",
-    "STEP_WORDS",
-    "UNPRICED_WHY",
     "KeyCheck",
     "Problem",
     "RunPhase",
     "RunPlan",
-    "cost_caption",
-    "cost_help",
-    "cost_value",
     "estimate_text",
-    "format_cost",
-    "format_duration",
     "format_when",
     "key_checks",
     "plan_problems",

@@ -15,6 +15,8 @@ from typing import Literal
 from scorer_runtime.batch.launch import Launcher, runner_is_gone
 from scorer_runtime.store import STALE_AFTER, utc_now
 from scorer_runtime.store.views import RunLine
+from scorer_runtime.types import RUN_STATUSES
+from studio.words import RUN_STATUS_LABELS
 
 PAGE_SIZE = 10
 """Runs per page of the list (pages come from the database, newest first)."""
@@ -33,17 +35,13 @@ RunPhase = Literal[
 """Where a run is, as a person sees it (the stored status plus what the processes say)."""
 
 PHASE_LABELS: dict[RunPhase, str] = {
-    "queued": "Waiting to start",
+    **{status: RUN_STATUS_LABELS[status] for status in RUN_STATUSES},
     "starting": "Starting…",
-    "running": "Running",
     "stopping": "Stopping…",
-    "cancelled": "Cancelled",
-    "failed": "Stopped by an error",
-    "done": "Finished",
     "stalled": "Stopped unexpectedly",
     "not_started": "Did not start",
 }
-"""Every phase in plain words (the stored statuses word for word as ``RUN_STATUS_LABELS``)."""
+"""Every phase in plain words (the stored statuses in the words of ``RUN_STATUS_LABELS``)."""
 
 ACTIVE_PHASES: frozenset[RunPhase] = frozenset({"queued", "starting", "running", "stopping"})
 """Phases in which the page follows the run live."""

@@ -20,14 +20,7 @@ from scorer_runtime.store import (
     get_scorer,
     get_version_by_id,
 )
-
-STEP_WORDS = {
-    "preprocess": "the preparation step",
-    "analyze": "the analysis step",
-    "generate_score": "the scoring step",
-    "generate_reason": "the explanation step",
-}
-"""Step names in plain words (as the studio's error messages say them)."""
+from studio.words import noun, plural, step_words
 
 GoTo = Literal["examples", "builder"]
 """The page that fixes a problem."""
@@ -129,7 +122,7 @@ def key_checks(plan: RunPlan, environ: Mapping[str, str]) -> list[KeyCheck]:
 
 
 def _steps_in_words(steps: tuple[str, ...]) -> str:
-    words = [STEP_WORDS.get(s, s) for s in steps]
+    words = [step_words(s) for s in steps]
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
@@ -143,13 +136,11 @@ def estimate_text(plan: RunPlan, *, remaining: int | None = None) -> str:
         )
     asks = len(plan.prompt_steps)
     calls = examples * asks
-    noun = "example" if examples == 1 else "examples"
-    per = "question" if asks == 1 else "questions"
     which = "left to score" if remaining is not None else "in the dataset"
     return (
-        f"This run asks the judge **{calls:,} times**: {examples:,} {noun} {which} × {asks} "
-        f"{per} each ({_steps_in_words(plan.prompt_steps)}). It can be more if answers are "
-        "re-asked or retried; each call may cost money with your provider."
+        f"This run asks the judge **{calls:,} times**: {plural(examples, 'example')} {which} × "
+        f"{plural(asks, 'question')} each ({_steps_in_words(plan.prompt_steps)}). It can be more "
+        "if answers are re-asked or retried; each call may cost money with your provider."
     )
 
 
@@ -184,7 +175,7 @@ def plan_problems(plan: RunPlan, environ: Mapping[str, str]) -> list[Problem]:
             Problem(
                 "The judge's key is not set",
                 f"The judge reads its API key from {names}, which "
-                f"{'is' if len(missing) == 1 else 'are'} not set on the computer running the "
+                f"{noun(len(missing), 'is', 'are')} not set on the computer running the "
                 "studio.",
                 f"Set it where the studio is started (for example `export {missing[0]}=...` "
                 "before `make run`) and restart the studio; or give the scorer a judge that "

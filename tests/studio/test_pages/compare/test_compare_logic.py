@@ -17,7 +17,7 @@ from studio.pages.compare.logic import (
     verdict_words,
     write_comparison_csv,
 )
-from studio.widgets.common import OUTCOME_LABELS
+from studio.words import OUTCOME_LABELS
 
 from ..results.test_results_seed import History, seed_history
 

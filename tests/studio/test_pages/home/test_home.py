@@ -16,7 +16,7 @@ from scorer_runtime.store import (
     session_scope,
 )
 from studio import state
-from studio.pages.home.logic import key_names_in_use, key_statuses, outcome_mix
+from studio.pages.home.logic import key_names_in_use, key_statuses
 
 SECRET = "sk-this-value-must-never-show"
 
@@ -126,10 +126,3 @@ def test_key_names_in_use_say_who_names_each_variable(studio_db):
     with read_session(studio_db) as session:
         named = key_names_in_use(session)
     assert named == {"SHARED": ["judge “fast”", "scorer “tone”"]}
-
-
-def test_outcome_mix_in_words():
-    labels = {"scored": "Scored", "not_scorable": "Not scorable"}
-    counts = {"scored": 3, "not_scorable": 1, "step_error": 1, "provider_error": 2}
-    assert outcome_mix(counts, labels) == "3 scored, 1 not scorable, 3 failed"
-    assert outcome_mix({}, labels) == "no results yet"

@@ -185,7 +185,7 @@ def test_a_slow_judge_times_out(fake_judge, key_set):
     fake_judge.fault(latency_s=3)
     fake_judge.reply({"ok": True})
     result = check_connection(_judge(fake_judge), timeout_s=0.5)
-    assert (result.status, result.title) == ("failed", "The judge did not answer within 0.5 s")
+    assert (result.status, result.title) == ("failed", "The judge did not answer within 500 ms")
 
 
 def test_an_answer_that_is_not_json_is_connected_but_flagged(fake_judge, key_set):

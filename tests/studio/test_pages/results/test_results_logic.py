@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
-from datetime import date, timedelta
+from datetime import timedelta
 
 import pytest
 
@@ -24,15 +24,9 @@ from studio.pages.results.csv_export import (
     scores_csv_file,
     write_scores_csv,
 )
-from studio.pages.results.logic import (
-    ResultsFilter,
-    outcome_mix,
-    row_label,
-    run_choices,
-    score_range,
-    table_rows,
-)
-from studio.widgets.common import OUTCOME_LABELS
+from studio.pages.results.logic import row_label, run_choices, score_range, table_rows
+from studio.widgets.results_filter import ResultsFilter
+from studio.words import OUTCOME_LABELS
 
 from .test_results_seed import DAY0, History, seed_history
 
@@ -54,30 +48,6 @@ def test_until_is_an_inclusive_utc_day_and_since_is_inclusive(studio_db, history
         page = list_scores(session, filter=chosen.score_filter(), limit=1000)
     assert len(page.rows) == len(expected) > 0
     assert {r.created_at.date() for r in page.rows} == {r["created_at"].date() for r in expected}
-
-
-def test_a_start_after_the_end_is_explained_in_plain_words():
-    problem = ResultsFilter(since=date(2026, 11, 5), until=date(2026, 11, 1)).problem()
-    assert problem is not None
-    assert "05 Nov 2026" in problem
-    assert "after the end date" in problem
-    assert ResultsFilter(since=date(2026, 11, 1), until=date(2026, 11, 1)).problem() is None
-
-
-def test_a_remembered_filter_round_trips_and_junk_is_dropped():
-    chosen = ResultsFilter(1, 2, 3, 4, date(2026, 1, 2), date(2026, 1, 3), ("scored",))
-    assert ResultsFilter.from_state(chosen.to_state()) == chosen
-    junk = {"scorer_id": "x", "run_id": True, "since": "not a date", "outcomes": ["nope"]}
-    assert ResultsFilter.from_state(junk) == ResultsFilter()
-    assert ResultsFilter.from_state({"run_id": "7"}).run_id == 7
-
-
-def test_outcome_mix_is_in_a_fixed_order_with_shares():
-    mix = outcome_mix({"provider_error": 1, "scored": 3, "odd": 0, "not_scorable": 0})
-    assert [(m.outcome, m.count, m.share) for m in mix] == [
-        ("scored", 3, 0.75),
-        ("provider_error", 1, 0.25),
-    ]
 
 
 def test_score_range_is_zero_to_one_unless_the_scores_leave_it(studio_db, history):

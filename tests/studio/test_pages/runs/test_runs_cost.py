@@ -12,7 +12,7 @@ import asyncio
 import time
 
 from scorer_runtime.batch import BatchRunner, run_batch, summarize_run
-from scorer_runtime.money import cost_words, format_dollars
+from scorer_runtime.money import format_dollars
 from scorer_runtime.store import (
     create_run,
     get_run,
@@ -23,13 +23,7 @@ from scorer_runtime.store import (
 )
 from scorer_runtime.store.views import run_line
 from scorer_runtime.stored import compile_version
-from studio.pages.runs.logic import (
-    UNPRICED_WHY,
-    cost_caption,
-    cost_help,
-    cost_value,
-    run_cost_words,
-)
+from studio.pages.runs.logic import run_cost_words
 
 from .test_runs_helpers import KEY_ENV, judge_spec, make_dataset, save_spec
 
@@ -93,27 +87,6 @@ def _results_caption(open_page, run_id: int) -> str:
     at.switch_page("pages/results/page.py").run()
     assert not at.exception, at.exception
     return next(c.value for c in at.caption if "judge cost" in c.value)
-
-
-# -- the wording, free of Streamlit ------------------------------------------------------------
-
-
-def test_metric_value_help_and_caption_of_each_case():
-    partial = cost_words(0.0123, 38, 2)
-    assert cost_value(partial) == "$0.0123"
-    assert cost_help(partial).startswith("38 of 40 results priced; the rest are unknown: the")
-    assert cost_caption(partial) == (
-        "Judge cost: $0.0123 (38 of 40 results priced; the rest are unknown). " + UNPRICED_WHY
-    )
-    assert cost_caption(partial, so_far=True).startswith("Known cost so far: $0.0123 (38 of")
-    unknown = cost_words(0.0, 0, 40)
-    assert cost_value(unknown) == "Unknown"
-    assert cost_caption(unknown, so_far=True).startswith("Cost so far: unknown (40 results on")
-    priced = cost_words(0.5, 40, 0)
-    assert (cost_value(priced), cost_caption(priced)) == ("$0.5000", None)
-    free = cost_words(0.0, 0, 0)
-    assert (cost_value(free), cost_caption(free)) == ("$0", None)
-    assert "Nothing was spent on judge calls" in cost_help(free)
 
 
 # -- finished runs: the Runs page and the Results page ---------------------------------------

@@ -38,8 +38,6 @@ from scorer_runtime.store.runs import STALE_AFTER
 from scorer_runtime.store.views import RunLine, run_line
 from studio.pages.runs.logic import (
     estimate_text,
-    format_cost,
-    format_duration,
     format_when,
     key_checks,
     plan_problems,
@@ -259,18 +257,10 @@ def test_a_run_whose_process_fails_to_start_says_why(studio_db, run_logs, fake_j
     assert stop_launcher(url, run_id) is False  # nothing left to stop
 
 
-# -- words ---------------------------------------------------------------------------------------
+# -- progress in words ----------------------------------------------------------------------------
 
 
-def test_numbers_in_words():
-    assert format_duration(None) == "—"
-    assert format_duration(4.25) == "4.2 s"
-    assert format_duration(42) == "42 s"
-    assert format_duration(185) == "3 min 5 s"
-    assert format_duration(120) == "2 min"
-    assert format_duration(3720) == "1 h 2 min"
-    assert format_cost(0.01234) == "$0.0123"
-    assert format_cost(None) == "—"
+def test_progress_in_words():
     assert format_when(None) == "—"
     assert format_when(utc_now().replace(2026, 11, 30, 14, 3)) == "30 Nov 2026, 14:03 UTC"
     assert progress_words(12, 24, 0) == "12 of 24 examples have a result"

@@ -135,7 +135,7 @@ def test_trace_list_and_span_tree(studio_db, open_page):
     labels = [e.label for e in at.expander if "·" in e.label]
     assert labels[0].startswith("invoke_agent support-agent · Agent run · 6.5 s")
     assert any(
-        "↳ execute_tool issue_refund · Tool call (issue_refund) · 1.0 s · :red[failed]" in label
+        "↳ execute_tool issue_refund · Tool call (issue_refund) · 1 s · :red[failed]" in label
         for label in labels
     )
     assert sum("Model call (claude-sonnet-4)" in label for label in labels) == 5

@@ -23,7 +23,6 @@ from scorer_runtime.traces import Span, Trace, TraceScoreOutcome
 from studio.pages.traces.logic import (
     ImportReport,
     delete_question,
-    format_duration,
     import_words,
     list_row,
     read_upload,
@@ -154,13 +153,6 @@ def test_unreadable_uploads_are_problems_not_crashes():
     assert "Nothing could be imported" in report.what_to_do()
     partial = ImportReport("x.json", "u", empty.problems, read=2)
     assert "the missing spans are added to the traces already stored" in partial.what_to_do()
-
-
-def test_durations_read_like_people_say_them():
-    assert format_duration(None) == "—"
-    assert format_duration(850) == "850 ms"
-    assert format_duration(1234) == "1.2 s"
-    assert format_duration(125_000) == "2 min 5 s"
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from studio.widgets.forms import answer_schema_from_rows
+from studio.pages.builder.forms import answer_schema_from_rows
 
 COLUMNS = ["name", "kind", "description", "choices", "required"]
 

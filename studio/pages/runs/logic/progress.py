@@ -1,0 +1,32 @@
+"""A run's progress in plain words: how far it is, what it cost so far, when it started.
+
+Durations, amounts and counts are worded by :mod:`studio.words`, like on every page.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from scorer_runtime.store.views import RunLine
+from studio.words import CostWords, cost_words, noun
+
+
+def run_cost_words(line: RunLine) -> CostWords:
+    """The run's cost so far in words, saying how much of it is known."""
+    return cost_words(line.cost, line.priced, line.unpriced)
+
+
+def format_when(moment: datetime | None) -> str:
+    """A stored time (UTC) as ``30 Nov 2026, 14:03 UTC`` (``—`` when not yet)."""
+    return "—" if moment is None else f"{moment:%d %b %Y, %H:%M} UTC"
+
+
+def progress_words(done: int, total: int, failed: int) -> str:
+    """``12 of 24 examples have a result (2 failed)``."""
+    text = f"{done:,} of {total:,} {noun(total, 'example has', 'examples have')} a result"
+    return f"{text} ({failed:,} failed)" if failed else text
+
+
+def share(done: int, total: int) -> float:
+    """The part done, between 0 and 1 (1 for an empty run, which has nothing left)."""
+    return 1.0 if total <= 0 else min(max(done / total, 0.0), 1.0)
