@@ -26,10 +26,12 @@ from scorer_runtime.store import (
     get_run,
     get_score,
     list_scores,
+    load_names,
     make_engine,
     read_session,
     session_scope,
 )
+from studio.widgets.score_view import load_score, score_detail
 
 __all__ = ["db_url", "engine", "run_logs"]
 
@@ -249,7 +251,12 @@ def test_after_a_real_run_the_key_is_nowhere_in_the_database_file(
     with read_session(engine) as session:
         rows = list_scores(session, filter=ScoreFilter(run_id=1)).rows
         evidence = [get_score(session, score_id=r.id).judge for r in rows]
+        names = load_names(session)
+        # What the studio's drill-down into each score shows.
+        shown = [score_detail(load_score(session, score_id=r.id, names=names)) for r in rows]
     engine.dispose()
+    assert all(ODD_KEY not in repr(view) for view in shown)
+    assert any("[redacted]" in repr(view) for view in shown)
     errors = sorted(_one_line(r.error) for r in rows)
     assert any("Authentication failed: key [redacted] is not valid" in e for e in errors)
     assert any("HTTP 500: The judge's server answered with an HTML page" in e for e in errors)
