@@ -101,8 +101,8 @@ def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
 # Every shape of KEY_SHAPES contains one of these. Substring tests cost a fraction of the
 # regex (measured here: 8x less for a short message), and most texts hold none of them; the
 # store runs this on every row it writes.
-_MARKERS = ("sk-", "AKIA", "ASIA", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_")
-_MARKERS += ("xox", "AIza", "gsk_", "hf_")
+_MARKERS: tuple[str, ...] = ("sk-", "AKIA", "ASIA", "xox", "AIza", "gsk_", "hf_", "github_pat_")
+_MARKERS += ("ghp_", "gho_", "ghu_", "ghs_", "ghr_")
 _MARKERS_ANY_CASE = ("bearer", "api")
 
 
