@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from scorer_runtime.secrets import environment_secrets, redact
 from scorer_runtime.store import DATABASE_URL_ENV
 
 RUNS_DIR_NAME = "scorer-studio-runs"
@@ -154,12 +155,13 @@ def stop_launcher(database_url: str, run_id: int) -> bool:
 
 
 def log_tail(database_url: str, run_id: int, *, lines: int = 30) -> str:
-    """The last lines the run's process wrote ("" when there is no log)."""
+    """The last lines the run's process wrote ("" when there is no log), redacted: what the
+    process printed was redacted already, this also covers what a library printed."""
     try:
         text = log_path(database_url, run_id).read_text(encoding="utf-8", errors="replace")
     except OSError:
         return ""
-    return "\n".join(text.splitlines()[-lines:])
+    return redact("\n".join(text.splitlines()[-lines:]), environment_secrets())
 
 
 def launch_error(database_url: str, run_id: int) -> str | None:

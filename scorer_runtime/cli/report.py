@@ -9,6 +9,7 @@ from scorer_runtime.batch.summary import BatchSummary
 
 if TYPE_CHECKING:
     from rich.table import Table
+    from rich.text import Text
 
     from scorer_runtime.store import DatasetInfo, ScorerInfo, ScorerVersionInfo
     from scorer_runtime.store.scores import ScoreRow
@@ -23,6 +24,13 @@ def _short(text: str | None, width: int = 60) -> str:
         return ""
     line = " ".join(text.split())
     return line if len(line) <= width else line[: width - 1] + "…"
+
+
+def _text(value: str) -> Text:
+    """Stored text shown as it is: "[redacted]" in an error is not rich markup."""
+    from rich.text import Text
+
+    return Text(value)
 
 
 def summary_table(summary: BatchSummary) -> Table:
@@ -49,7 +57,7 @@ def summary_table(summary: BatchSummary) -> Table:
         needs = f"needs mean ≥ {summary.threshold:g}"
         table.add_row("verdict", f"[{style}]{summary.verdict}[/] ({needs})")
     if summary.error:
-        table.add_row("error", summary.error)
+        table.add_row("error", _text(summary.error))
     return table
 
 
@@ -67,7 +75,7 @@ def scores_table(rows: Sequence[ScoreRow], *, title: str) -> Table:
             str(row.example_id or row.trace_id or "—"),
             row.outcome,
             _num(row.score),
-            _short(row.error or row.reason),
+            _text(_short(row.error or row.reason)),
             _num(row.latency_ms, 0),
         )
     return table

@@ -30,7 +30,17 @@ def console(*, stderr: bool = False) -> Console:
 
 
 def fail(message: str, code: int = ERROR_EXIT) -> typer.Exit:
-    """Print ``error: message`` on stderr; return the Exit to raise."""
+    """Print ``error: message`` on stderr; return the Exit to raise.
+
+    The message is redacted first: it may quote a provider, and a launched run's output is
+    its log file.
+    """
+    from rich.markup import escape
+
+    from scorer_runtime.secrets import environment_secrets, redact
+
+    # Escaped: "[redacted]" (or any bracket a provider wrote) is text, not rich markup.
+    message = escape(redact(message, environment_secrets()))
     console(stderr=True).print(f"[red]error:[/] {message}")
     return typer.Exit(code)
 

@@ -4,6 +4,11 @@ litellm is imported lazily (it takes seconds) with its cost map read locally, ne
 the network. Every call passes ``num_retries=0`` and ``max_retries=0``: retries belong to the
 error processors alone, so provider attempts never multiply. Whatever litellm raises is
 turned into a :class:`~scorer_runtime.errors.ProviderError`.
+
+Everything this module hands back is redacted (:func:`scorer_runtime.secrets.redact`) with
+the call's key: an error message, an answer's text. An answer that is not a chat completion
+(an HTML page, an empty body, JSON without ``choices``) becomes a ProviderError saying what
+came back (:mod:`scorer_runtime.judge.bad_answers`), never an ``IndexError``.
 """
 
 from __future__ import annotations
@@ -19,8 +24,10 @@ from types import ModuleType
 from typing import Any
 
 from scorer_runtime.errors import ProviderError, Transport
+from scorer_runtime.judge import bad_answers
 from scorer_runtime.processors.base import JudgeMessage
 from scorer_runtime.results import Usage
+from scorer_runtime.secrets import redact
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,13 +95,22 @@ async def complete(
             warnings.simplefilter("ignore", UserWarning)
             response = await litellm.acompletion(**kwargs)
     except Exception as e:
-        raise to_provider_error(e) from e
-    return _completion(litellm, response, model)
+        error = to_provider_error(e, secrets=(api_key,))
+        # The library's exception still holds what the server said, key and all: it is not
+        # chained when the key was in it, so no traceback can print it.
+        leaked = redact(str(e), (api_key,)) != str(e)
+        raise error from (None if leaked else e)
+    return _completion(litellm, response, model, api_key)
 
 
-def _completion(litellm: ModuleType, response: Any, model: str) -> Completion:
-    choice = response.choices[0]
-    text = choice.message.content or ""
+def _completion(litellm: ModuleType, response: Any, model: str, api_key: str | None) -> Completion:
+    choices = getattr(response, "choices", None)
+    if not choices:  # litellm lets an empty list through
+        raise ProviderError(
+            bad_answers.empty_choices_message(), code=bad_answers.INVALID_RESPONSE_CODE
+        )
+    message = getattr(choices[0], "message", None)
+    text = redact(str(getattr(message, "content", None) or ""), (api_key,))
     usage = getattr(response, "usage", None)
     tokens = Usage(
         input_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
@@ -187,27 +203,46 @@ def clean_message(text: str) -> str:
     return _LITELLM_PREFIX.sub("", text).strip() or text.strip()
 
 
-def to_provider_error(error: BaseException) -> ProviderError:
-    """Describe a failed litellm call in the library-independent ProviderError shape."""
+def to_provider_error(error: BaseException, *, secrets: Sequence[str | None] = ()) -> ProviderError:
+    """Describe a failed litellm call in the library-independent ProviderError shape, its
+    message redacted with ``secrets`` (the call's key) and every key-shaped text."""
     transport = _transport(error)
     status = getattr(error, "status_code", None)
     body = _error_body(error)
     headers = _headers(error)
     hint = headers.get("x-should-retry")
     message = clean_message(str(body.get("message") or getattr(error, "message", None) or error))
+    code = _str_or_none(body.get("code"))
+    status_code = None if transport is not None else (int(status) if status else None)
+    not_completion = bad_answers.from_library_message(message)
+    if not_completion is not None:
+        # litellm reports these as a made-up 500; the server most likely said 200.
+        message, code, status_code = not_completion, bad_answers.INVALID_RESPONSE_CODE, None
+    else:
+        message = bad_answers.http_body_message(message, _response_text(error)) or message
     cause = error.__cause__ or error.__context__
     if transport is not None and cause is not None:
         message = f"{message} ({type(cause).__name__}: {cause})"
     return ProviderError(
-        message=message,
+        message=redact(message, secrets),
         # A transport failure got no HTTP response: litellm's 500/408 there is made up.
-        status_code=None if transport is not None else (int(status) if status else None),
+        status_code=status_code,
         headers=headers if transport is None else {},
-        code=_str_or_none(body.get("code")),
+        code=code,
         type=_str_or_none(body.get("type")),
         retryable=None if hint is None else hint.strip().lower() == "true",
         transport=transport,
     )
+
+
+def _response_text(error: BaseException) -> str | None:
+    """The body of the HTTP response behind an error, when there was one."""
+    response = getattr(error, "response", None)
+    try:
+        text = getattr(response, "text", None)
+    except Exception:  # a streamed response that was never read
+        return None
+    return text if isinstance(text, str) else None
 
 
 def _str_or_none(value: Any) -> str | None:

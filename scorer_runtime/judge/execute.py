@@ -8,6 +8,11 @@ The flow for one step:
 3. pass the answer through the output processors, then parse and validate it;
 4. on a *format* failure only, re-ask once with the schema in the system message — a new
    request with its own retry budget.
+
+Every text of the evidence that the judge's server sent back (errors, a failed call's raw
+answer) and the exception a failure raises are redacted with the judge's key before anything
+sees them (:func:`scorer_runtime.secrets.redact`); the client has already done so for what
+it returns, this also covers what processors raise.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from scorer_runtime.processors.base import (
     RetryDecision,
 )
 from scorer_runtime.results import JudgeExecution, ProviderCall
+from scorer_runtime.secrets import redact
 from scorer_runtime.types import StepName
 
 
@@ -117,8 +123,12 @@ async def execute(request: JudgeRequest) -> tuple[Any, JudgeExecution]:
                     ) from e
         execution.parsed_output = parsed
     except Exception as e:
+        secrets = (request.judge.api_key,)
+        e = _scrubbed(e, secrets)
         execution.status = "failed"
         execution.error = str(e)
+        if execution.raw_output is not None:
+            execution.raw_output = redact(execution.raw_output, secrets)
         kind = getattr(e, "kind", None)
         execution.error_kind = kind if isinstance(kind, ErrorKind) else None
         execution.exception = e
@@ -126,6 +136,26 @@ async def execute(request: JudgeRequest) -> tuple[Any, JudgeExecution]:
     finally:
         execution.duration_ms = (time.perf_counter() - started) * 1000
     return parsed, execution
+
+
+def _scrubbed(error: Exception, secrets: tuple[str | None, ...]) -> Exception:
+    """``error`` with no secret in its message (nor its raw answer); when one was found, its
+    chain is cut too, so no traceback of it can print the original text."""
+    text = str(error)
+    raw = getattr(error, "raw_output", None)
+    clean_raw = redact(raw, secrets) if isinstance(raw, str) else raw
+    if redact(text, secrets) == text and clean_raw == raw:
+        return error
+    if isinstance(error, ProviderError):
+        error.message = redact(error.message, secrets)
+        error.args = (error.message,)
+    else:
+        error.args = (redact(text, secrets),)
+    if isinstance(error, JudgeFormatError):
+        error.raw_output = clean_raw
+    error.__cause__ = None
+    error.__suppress_context__ = True
+    return error
 
 
 async def _call_with_retries(

@@ -18,6 +18,7 @@ from typing import Literal
 
 from scorer_runtime.errors import OutputRejectedError
 from scorer_runtime.processors.base import JudgeMessage, ProcessorContext
+from scorer_runtime.secrets import KEY_SHAPES, secret_span
 
 __all__ = ["OutputGuard", "RedactPII", "TruncateInput"]
 
@@ -62,18 +63,7 @@ class _Rule:
 # Order matters: keys first (their digits must not be read as phones or cards), then e-mail,
 # cards before phones (a 16-digit card must not be half-eaten as a phone number).
 _DEFAULT_RULES = (
-    _Rule(
-        "api_key",
-        re.compile(
-            r"(?<![\w-])sk-[A-Za-z0-9_-]{20,}"  # OpenAI sk-..., sk-proj-..., Anthropic sk-ant-...
-            r"|\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"  # AWS access key ids
-            r"|\bgh[pousr]_[A-Za-z0-9]{30,}\b|\bgithub_pat_\w{22,}"  # GitHub tokens
-            r"|\bxox[abposr]-[A-Za-z0-9-]{10,}"  # Slack tokens
-            r"|\bAIza[0-9A-Za-z_-]{35}"  # Google API keys
-            # Only the token after "Bearer" is secret; the word stays for readability.
-            r"|(?i:\bbearer\s+)(?P<redact>[A-Za-z0-9._~+/=-]{20,})"
-        ),
-    ),
+    _Rule("api_key", KEY_SHAPES),  # the shapes scorer_runtime.secrets redacts everywhere
     _Rule(
         "email",
         re.compile(
@@ -156,6 +146,9 @@ class RedactPII:
             text = match.group(0)
             if rule.accept is not None and not rule.accept(text):
                 return text
+            if rule.pattern is KEY_SHAPES:
+                start, end = secret_span(match)
+                return text[:start] + label + text[end:]
             if "redact" in rule.pattern.groupindex and match.group("redact") is not None:
                 start, end = match.span("redact")
                 offset = match.start()

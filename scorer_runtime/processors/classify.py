@@ -17,6 +17,7 @@ HTTP 429, or code/type containing ``rate_limit``      rate_limited       yes (no
 message about the context length / too many tokens    context_length     never
 HTTP 408, or code/type containing ``timeout``         timeout            yes
 code/type naming a server-side failure                server_error       yes
+code ``invalid_response`` (not a chat completion)     server_error       yes
 HTTP 409 or >= 500                                    server_error       yes
 other HTTP 4xx (400, 404, 413, 422, ...)              invalid_request    no
 code/type containing ``invalid_request``              invalid_request    no
@@ -61,6 +62,10 @@ _SERVER_MARKERS = (
     "overloaded",
     "service_unavailable",
     "temporarily_unavailable",
+    # The judge client's code for an answer that is not a chat completion (an HTML page, an
+    # empty body): a gateway or proxy answered in the model server's place, which is as
+    # transient as a 502 from the same gateway.
+    "invalid_response",
 )
 _INVALID_REQUEST_MARKERS = ("invalid_request",)
 

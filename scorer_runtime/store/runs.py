@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import case, func, update
 from sqlmodel import Session, col, select
 
+from scorer_runtime.secrets import environment_secrets, redact
 from scorer_runtime.store.datasets import count_examples
 from scorer_runtime.store.errors import ConflictError, not_found
 from scorer_runtime.store.info import info_of
@@ -198,7 +199,9 @@ def finish_run(
         raise ValueError(f"status must be one of {', '.join(RUN_STATUSES)}")
     run = _run(session, run_id=run_id)
     done, failed, cost = run_counts(session, run_id=run_id)
-    run.status, run.error = status, error
+    run.status = status
+    # A run stops on an exception whose text may be a provider's: stored redacted.
+    run.error = None if error is None else redact(error, environment_secrets())
     run.done_count, run.failed_count, run.cost = done, failed, cost
     run.finished_at = run.heartbeat_at = utc_now()
     session.add(run)

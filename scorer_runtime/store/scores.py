@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, Connection, insert, tuple_
 from sqlmodel import Session, col, select
 
+from scorer_runtime.secrets import environment_secrets, redact, redact_evidence
 from scorer_runtime.store.bulk import gc_paused, insert_scores_sqlite
 from scorer_runtime.store.errors import not_found
 from scorer_runtime.store.info import info_of
@@ -88,16 +89,28 @@ def add_scores(session: Session, *, rows: Sequence[Mapping[str, Any]]) -> None:
     """Insert score rows in bulk (one statement, executemany).
 
     A row for a (run, example) pair that already has a score is ignored, on SQLite and
-    PostgreSQL alike, so a resumed or doubled run never stores an example twice.
+    PostgreSQL alike, so a resumed or doubled run never stores an example twice. Errors and
+    the judge's texts in the evidence are redacted on the way in (key-shaped text, and the
+    values of the process's ``*_KEY``/``*_TOKEN`` variables), whoever made the rows.
     """
     if not rows:
         return
     connection = session.connection()
     template = {name: _DEFAULTS.get(name) for name in _COLUMNS}
     template["created_at"] = utc_now()
+    secrets = environment_secrets()
     with gc_paused(len(rows) >= 1000):
-        values = [_normalise(row, template) for row in rows]
+        values = [_redacted(_normalise(row, template), secrets) for row in rows]
         _insert(connection, values)
+
+
+def _redacted(row: dict[str, Any], secrets: tuple[str, ...]) -> dict[str, Any]:
+    # Runs once per row: a row without an error or evidence costs two lookups.
+    if row["error"]:
+        row["error"] = redact(row["error"], secrets)
+    if row["judge"]:
+        row["judge"] = redact_evidence(row["judge"], secrets)
+    return row
 
 
 def _insert(connection: Connection, values: list[dict[str, Any]]) -> None:

@@ -105,9 +105,20 @@ class _FaultRule(_Rule):
     body: Any
     headers: dict[str, str]
     drop: DropMode | None
+    raw: bytes | None = None
+    """A body sent as is (not JSON-encoded), with the rule's Content-Type header."""
 
 
 _R = TypeVar("_R", bound=_Rule)
+
+
+def _raw_response(status: int, raw: bytes, headers: dict[str, str]) -> web.Response:
+    """A response whose body is ``raw`` as is; Content-Type from ``headers`` or text/html."""
+    named = {key.lower(): value for key, value in headers.items()}
+    content_type = named.pop("content-type", "text/html")
+    response = web.Response(status=status, body=raw, headers=named)
+    response.content_type = content_type.split(";")[0].strip()
+    return response
 
 
 def _take(rules: list[_R], prompt: str) -> _R | None:
@@ -295,6 +306,7 @@ class FakeOpenAIServer:
         when: str | None = None,
         times: int | None = 1,
         after: int = 0,
+        raw: str | bytes | None = None,
     ) -> None:
         """Inject a fault for matching chat requests; faults are tried before replies.
 
@@ -315,7 +327,10 @@ class FakeOpenAIServer:
             raise ValueError(f"unknown drop mode: {drop!r}")
         if status is None and drop is None and latency_s <= 0:
             raise ValueError("a fault needs a status, a drop mode or a latency")
-        rule = _FaultRule(when, times, latency_s, after, status, body, dict(headers or {}), drop)
+        raw_bytes = raw.encode() if isinstance(raw, str) else raw
+        rule = _FaultRule(
+            when, times, latency_s, after, status, body, dict(headers or {}), drop, raw_bytes
+        )
         with self._lock:
             self._faults.append(rule)
 
@@ -360,6 +375,8 @@ class FakeOpenAIServer:
                 return await self._abort(request)
             if fault.drop == "mid_body":
                 return await self._cut_mid_body(request, body)
+            if fault.status is not None and fault.raw is not None:
+                return _raw_response(fault.status, fault.raw, fault.headers)
             if fault.status is not None:
                 payload = fault.body if fault.body is not None else error_body(fault.status)
                 return web.json_response(payload, status=fault.status, headers=fault.headers)
