@@ -24,6 +24,10 @@ SPEC_TEXT_LIMITS: dict[str, tuple[str, int]] = {
 MAX_SPEC_OTHER_TEXT_BYTES = 64 * KB
 """The cap on any other text in a spec (names, models, step settings)."""
 
+MAX_SPEC_STEPS = 100
+"""How many steps a scorer may have (checking each unknown step costs a few milliseconds of
+name suggestions: 10,000 of them took a minute)."""
+
 MAX_SPEC_VALUES = 50_000
 """How many values (texts, numbers, lists, objects) a spec file may hold in all."""
 

@@ -23,6 +23,7 @@ from scorer_runtime.limits import (
     MAX_NESTING,
     MAX_SPEC_FILE_BYTES,
     MAX_SPEC_OTHER_TEXT_BYTES,
+    MAX_SPEC_STEPS,
     MAX_SPEC_VALUES,
     SPEC_TEXT_LIMITS,
     size_words,
@@ -30,6 +31,10 @@ from scorer_runtime.limits import (
 from scorer_runtime.spec.models import SpecError, SpecProblem
 
 _STANDARD_TAG = "tag:yaml.org,2002:"
+_PLAIN_TAGS = frozenset(
+    _STANDARD_TAG + name for name in ("str", "int", "float", "bool", "null", "map", "seq")
+)
+"""The explicit tags a spec may carry (``!!str 1``); ``!!python/…`` and the like are refused."""
 _PART = re.compile(r"\[(\d+)\]|([^.\[\]]+)")
 _KEY_MESSAGE = "a key must be a plain word or text, not a list or object"
 
@@ -214,7 +219,7 @@ class _Walk:
                 _line(event),
             )
         tag = event.tag
-        if tag not in (None, "!") and not str(tag).startswith(_STANDARD_TAG):
+        if tag not in (None, "!") and tag not in _PLAIN_TAGS:
             self._refuse(f"uses the YAML tag {tag}; a scorer file holds plain data", _line(event))
 
     def _add(self, frame: _Frame, value: Any, line: int) -> None:
@@ -305,7 +310,11 @@ def _constructor() -> Any:
 
 def text_problems(data: Any) -> list[SpecProblem]:
     """Every text in ``data`` over its cap (a description 64 KB, a prompt template 256 KB…),
-    each at its JSON path, with the size and the limit in the message."""
+    each at its JSON path, with the size and the limit in the message; and too many steps."""
+    steps = data.get("steps") if isinstance(data, Mapping) else None
+    if isinstance(steps, list) and len(steps) > MAX_SPEC_STEPS:
+        message = f"the scorer has {len(steps):,} steps; the limit is {MAX_SPEC_STEPS}"
+        return [SpecProblem("steps", message)]
     problems: list[SpecProblem] = []
     todo: list[tuple[str, Any, str]] = [("", data, "")]
     while todo:  # no recursion: the depth is already capped, but a loop needs no stack
