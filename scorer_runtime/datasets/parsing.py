@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 from scorer_runtime import safe_json
 from scorer_runtime.datasets.cells import CellError, check_value, parse_cell
-from scorer_runtime.limits import MAX_FIELD_BYTES, size_words
+from scorer_runtime.limits import MAX_FIELD_BYTES, MAX_PROBLEMS_SHOWN, more_words, size_words
 from scorer_runtime.store.datasets import EXAMPLE_FIELDS, ExampleData
 
 FileFormat = Literal["csv", "jsonl"]
@@ -57,12 +57,16 @@ class ImportFailure(ValueError):
 
     def __init__(self, issues: Sequence[ImportIssue], *, source: str = "the file", hint: str = ""):
         self.issues = list(issues)
-        shown = "\n".join(f"  {issue}" for issue in self.issues[:20])
-        more = f"\n  … and {len(self.issues) - 20} more" if len(self.issues) > 20 else ""
-        plural = "problem" if len(self.issues) == 1 else "problems"
+        if len(self.issues) == 1:  # one problem, one line
+            tail = f" {hint}" if hint else ""
+            super().__init__(f"Nothing was imported from {source}: {self.issues[0]}.{tail}")
+            return
+        shown = "\n".join(f"  {issue}" for issue in self.issues[:MAX_PROBLEMS_SHOWN])
+        more = more_words(len(self.issues))
+        more = f"\n  … {more}" if more else ""
         tail = f"\n{hint}" if hint else ""
         super().__init__(
-            f"{len(self.issues)} {plural} in {source}; nothing was imported:\n{shown}{more}{tail}"
+            f"{len(self.issues)} problems in {source}; nothing was imported:\n{shown}{more}{tail}"
         )
 
 
