@@ -120,6 +120,7 @@ class _Walk:
         self.source = source
         self.lines: dict[str, int] = {}
         self.problems: list[SpecProblem] = []
+        self.documents = self.values = 0
 
     def duplicates(self) -> list[SpecProblem]:
         """The keys named twice (empty when the text cannot be walked)."""
@@ -159,53 +160,58 @@ class _Walk:
 
         stack: list[_Frame] = []
         root: Any = None
-        documents = count = 0
         for event in events:
-            if isinstance(event, ev.DocumentStartEvent):
-                documents += 1
-                if documents > 1:
-                    self._refuse(
-                        "the file holds more than one YAML document (a second ---); "
-                        "a scorer file holds one scorer",
-                        _line(event),
-                    )
+            if isinstance(event, ev.DocumentStartEvent | ev.NodeEvent):
+                self._check_event(event)
+            if isinstance(event, ev.CollectionStartEvent):
+                stack.append(self._open(event, stack))
                 continue
-            if not isinstance(event, ev.NodeEvent | ev.CollectionEndEvent):
-                continue
-            if isinstance(event, ev.CollectionEndEvent):
-                done = stack.pop()
-                if stack:
-                    self._add(stack[-1], done.value, done.line)
-                else:
-                    root = done.value
-                continue
-            self._check_node(event)
-            count += 1
-            if count > MAX_SPEC_VALUES:
-                self._refuse(
-                    f"the file holds more than {MAX_SPEC_VALUES:,} values (the limit); "
-                    "a scorer spec needs far fewer",
-                    _line(event),
-                )
             if isinstance(event, ev.ScalarEvent):
-                value = _scalar(event)
-                if stack:
-                    self._add(stack[-1], value, _line(event))
-                else:
-                    root = value
+                value, line = _scalar(event), _line(event)
+            elif isinstance(event, ev.CollectionEndEvent):
+                done = stack.pop()
+                value, line = done.value, done.line
+            else:
                 continue
-            if len(stack) >= MAX_NESTING:
-                self._refuse(safe_json.too_deep_message(MAX_NESTING), _line(event))
-            if stack and stack[-1].awaiting_key:
-                self._refuse(_KEY_MESSAGE, _line(event))
-            path = stack[-1].child_path() if stack else ""
-            mapping = isinstance(event, ev.MappingStartEvent)
-            stack.append(_Frame({} if mapping else [], path, _line(event)))
+            if stack:
+                self._add(stack[-1], value, line)
+            else:
+                root = value
         return root
 
-    def _check_node(self, event: Any) -> None:
+    def _open(self, event: Any, stack: list[_Frame]) -> _Frame:
+        """The frame of a list or object that starts, once its depth and place are fine."""
         from yaml import events as ev
 
+        if len(stack) >= MAX_NESTING:
+            self._refuse(safe_json.too_deep_message(MAX_NESTING), _line(event))
+        if stack and stack[-1].awaiting_key:
+            self._refuse(_KEY_MESSAGE, _line(event))
+        path = stack[-1].child_path() if stack else ""
+        mapping = isinstance(event, ev.MappingStartEvent)
+        return _Frame({} if mapping else [], path, _line(event))
+
+    def _check_event(self, event: Any) -> None:
+        """Refuse a second document, too many values, aliases, anchors and odd tags."""
+        from yaml import events as ev
+
+        if isinstance(event, ev.DocumentStartEvent):
+            self.documents += 1
+            if self.documents > 1:
+                self._refuse(
+                    "the file holds more than one YAML document (a second ---); "
+                    "a scorer file holds one scorer",
+                    _line(event),
+                )
+            return
+        self.lines.setdefault("", _line(event))  # the whole spec: where it starts
+        self.values += 1
+        if self.values > MAX_SPEC_VALUES:
+            self._refuse(
+                f"the file holds more than {MAX_SPEC_VALUES:,} values (the limit); "
+                "a scorer spec needs far fewer",
+                _line(event),
+            )
         if isinstance(event, ev.AliasEvent):
             self._refuse(
                 f"uses the YAML alias *{event.anchor}; a scorer file never needs anchors or "
