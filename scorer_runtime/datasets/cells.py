@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from scorer_runtime import safe_json
+
 LENIENT_FIELDS = frozenset({"input", "output"})
 
 
@@ -31,7 +33,9 @@ def parse_cell(field: str, text: str) -> Any:
     value: Any = text
     if stripped[0] in '{["':
         try:
-            value = json.loads(stripped)
+            value = safe_json.loads(stripped)
+        except safe_json.JsonLimitError as e:  # too deep, NaN: an error even where text is fine
+            raise CellError(f"cannot be read: {e.message}") from None
         except json.JSONDecodeError as e:
             if field in LENIENT_FIELDS or stripped[0] == '"':
                 value = text

@@ -30,7 +30,7 @@ from scorer_runtime.store.datasets import (
 )
 from scorer_runtime.store.errors import NotFoundError
 
-_SKIP_HINT = "Fix those rows, or import with skip bad rows to import only the good ones."
+_SKIP_HINT = "Fix the file, or import with skip bad rows to import only the good rows."
 
 
 @dataclass(frozen=True, slots=True)

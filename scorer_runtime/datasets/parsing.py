@@ -11,12 +11,15 @@ from __future__ import annotations
 import csv
 import io
 import json
+import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from scorer_runtime import safe_json
 from scorer_runtime.datasets.cells import CellError, check_value, parse_cell
+from scorer_runtime.limits import MAX_FIELD_BYTES, MAX_PROBLEMS_SHOWN, more_words, size_words
 from scorer_runtime.store.datasets import EXAMPLE_FIELDS, ExampleData
 
 FileFormat = Literal["csv", "jsonl"]
@@ -54,12 +57,16 @@ class ImportFailure(ValueError):
 
     def __init__(self, issues: Sequence[ImportIssue], *, source: str = "the file", hint: str = ""):
         self.issues = list(issues)
-        shown = "\n".join(f"  {issue}" for issue in self.issues[:20])
-        more = f"\n  … and {len(self.issues) - 20} more" if len(self.issues) > 20 else ""
-        plural = "problem" if len(self.issues) == 1 else "problems"
+        if len(self.issues) == 1:  # one problem, one line
+            tail = f" {hint}" if hint else ""
+            super().__init__(f"Nothing was imported from {source}: {self.issues[0]}.{tail}")
+            return
+        shown = "\n".join(f"  {issue}" for issue in self.issues[:MAX_PROBLEMS_SHOWN])
+        more = more_words(len(self.issues))
+        more = f"\n  … {more}" if more else ""
         tail = f"\n{hint}" if hint else ""
         super().__init__(
-            f"{len(self.issues)} {plural} in {source}; nothing was imported:\n{shown}{more}{tail}"
+            f"{len(self.issues)} problems in {source}; nothing was imported:\n{shown}{more}{tail}"
         )
 
 
@@ -119,8 +126,18 @@ def _label(name: str, column: str, noun: str = "column") -> str:
 
 
 def _build(
-    values: Mapping[str, Any], columns: Mapping[str, str], line: int, noun: str
+    values: Mapping[str, Any], columns: Mapping[str, str], line: int, noun: str, size: int
 ) -> ExampleData | ImportIssue:
+    if size > MAX_FIELD_BYTES:  # a row under the cap cannot hold a field over it
+        for name in EXAMPLE_FIELDS:
+            field_size = _size(values.get(name))
+            if field_size > MAX_FIELD_BYTES:
+                limit = size_words(MAX_FIELD_BYTES)
+                return ImportIssue(
+                    line,
+                    f"{_label(name, columns[name], noun)} is {size_words(field_size)}; "
+                    f"the limit for one field is {limit}",
+                )
     clean: dict[str, Any] = {}
     for name in EXAMPLE_FIELDS:
         value = values.get(name)
@@ -135,14 +152,57 @@ def _build(
     return ExampleData(**clean)
 
 
+def _size(value: Any) -> int:
+    if value is None:
+        return 0
+    if isinstance(value, str):
+        return len(value.encode("utf-8"))
+    return len(json.dumps(value, ensure_ascii=False).encode("utf-8"))
+
+
+# Appended after the text: a record of its own unless a quote left open swallows it.
+_END = "\ue000scorer-studio-end-of-file\ue000"
+
+
+class _OpenQuote(Exception):
+    """A quote opened on ``line`` is never closed: the rest of the file would be one cell."""
+
+    def __init__(self, line: int, lines: int) -> None:
+        self.line, self.lines = line, lines
+
+
 def _csv_rows(text: str) -> Iterator[tuple[int, list[str]]]:
-    """(first line, cells) of each CSV record; a quoted cell may span several lines."""
-    reader = csv.reader(io.StringIO(text))
+    """(first line, cells) of each CSV record; a quoted cell may span several lines.
+
+    Raises :class:`_OpenQuote` when a quote is never closed (the reader would otherwise
+    merge every later row into one cell, silently).
+    """
+    _allow_long_cells()
+    reader = csv.reader(io.StringIO(f"{text}\n{_END}"))
     start = 1
+    previous: tuple[int, list[str]] | None = None
     for cells in reader:
-        if any(c.strip() for c in cells):
-            yield start, cells
+        if previous is not None:
+            yield previous
+        previous = (start, cells) if any(c.strip() for c in cells) else None
         start = reader.line_num + 1
+    if previous is None or previous[1] == [_END]:
+        return
+    # The open cell holds everything from its quote to the end: count back its lines.
+    last_line = text.count("\n") + 2
+    quote_line = last_line - previous[1][-1].count("\n")
+    raise _OpenQuote(quote_line, text.count("\n") + (0 if text.endswith("\n") else 1))
+
+
+def _allow_long_cells() -> None:
+    """Let the reader return cells up to the whole file (its default stops at 128 KB with an
+    error naming no row), so a long cell is refused by the field cap, with its line.
+
+    The limit is process-wide and only ever raised here, which no other reader minds.
+    """
+    wanted = min(sys.maxsize, 2**31 - 1)
+    if csv.field_size_limit() < wanted:
+        csv.field_size_limit(wanted)
 
 
 def _parse_csv(text: str, columns: dict[str, str], explicit: set[str]) -> ParsedExamples:
@@ -150,6 +210,13 @@ def _parse_csv(text: str, columns: dict[str, str], explicit: set[str]) -> Parsed
         rows = list(_csv_rows(text))
     except csv.Error as e:
         return ParsedExamples(issues=[ImportIssue(1, f"the CSV cannot be read: {e}")], fatal=True)
+    except _OpenQuote as e:
+        message = (
+            f'a quote (") opens a cell on this line and is never closed, so lines {e.line}'
+            f'–{e.lines} would become one cell; close the quote, or double it ("") if it '
+            "is part of the text"
+        )
+        return ParsedExamples(issues=[ImportIssue(e.line, message)], fatal=True)
     if not rows:
         return ParsedExamples(issues=[ImportIssue(1, "the file is empty")], fatal=True)
     header_line, header = rows[0]
@@ -164,7 +231,8 @@ def _parse_csv(text: str, columns: dict[str, str], explicit: set[str]) -> Parsed
                 ImportIssue(line, f"{len(cells)} cells, but the header has {len(header)} columns")
             )
             continue
-        _add(out, line, _csv_values(cells, index, columns, line), columns, "column")
+        size = sum(map(len, cells)) * 4  # UTF-8 takes at most 4 bytes a character
+        _add(out, line, _csv_values(cells, index, columns, line), columns, "column", size)
     return out
 
 
@@ -187,8 +255,12 @@ def _add(
     values: dict[str, Any] | ImportIssue,
     columns: Mapping[str, str],
     noun: str,
+    size: int,
 ) -> None:
-    built = values if isinstance(values, ImportIssue) else _build(values, columns, line, noun)
+    if isinstance(values, ImportIssue):
+        built: ExampleData | ImportIssue = values
+    else:
+        built = _build(values, columns, line, noun, size)
     if isinstance(built, ImportIssue):
         out.issues.append(built)
     else:
@@ -218,7 +290,10 @@ def _parse_jsonl(text: str, columns: dict[str, str]) -> ParsedExamples:
         if not raw.strip():
             continue
         try:
-            obj = json.loads(raw)
+            obj = safe_json.loads(raw)
+        except safe_json.JsonLimitError as e:  # too deep, NaN or Infinity: refused
+            out.issues.append(ImportIssue(line, e.message))
+            continue
         except json.JSONDecodeError as e:
             out.issues.append(ImportIssue(line, f"not valid JSON: {e.msg} (column {e.colno})"))
             continue
@@ -236,7 +311,8 @@ def _parse_jsonl(text: str, columns: dict[str, str]) -> ParsedExamples:
                 ImportIssue(line, f"{_label(missing[0], columns[missing[0]], 'key')} is missing")
             )
             continue
-        _add(out, line, {name: obj.get(key) for name, key in columns.items()}, columns, "key")
+        values = {name: obj.get(key) for name, key in columns.items()}
+        _add(out, line, values, columns, "key", len(raw) * 4)
     if not out.examples and not out.issues:
         out.issues.append(ImportIssue(1, "the file is empty"))
         return ParsedExamples(issues=out.issues, fatal=True)

@@ -8,13 +8,13 @@ and template errors, step order, missing judge settings). Each problem carries a
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from scorer_runtime.limits import MAX_SPEC_FILE_BYTES, size_words
 from scorer_runtime.spec.models import (
     JudgeSpec,
     ScorerSpec,
@@ -23,6 +23,7 @@ from scorer_runtime.spec.models import (
 )
 from scorer_runtime.spec.models.checks import meaning_problems
 from scorer_runtime.spec.models.problems import add_lines, validation_problems
+from scorer_runtime.spec.reading import SpecText, parse_spec_text, text_problems
 
 if TYPE_CHECKING:
     from scorer_runtime.spec.registry import StepRegistry
@@ -44,10 +45,10 @@ def load_spec(
     (default: :func:`~scorer_runtime.spec.default_registry`); judge profile names against
     ``judge_profiles`` when given.
     """
-    data, text, origin = read_source(source)
+    data, read, origin = read_source(source)
     spec, problems = _check(data, registry, judge_profiles)
     if problems or spec is None:
-        raise SpecError(add_lines(problems, text), source=origin)
+        raise SpecError(add_lines(problems, read), source=origin)
     return spec
 
 
@@ -59,14 +60,16 @@ def spec_problems(
 ) -> list[SpecProblem]:
     """Every problem of a spec, ``[]`` when it is fine (for forms that show them all)."""
     try:
-        data, text, _ = read_source(source)
+        data, read, _ = read_source(source)
     except SpecError as error:
         return error.problems
-    return add_lines(_check(data, registry, judge_profiles)[1], text)
+    return add_lines(_check(data, registry, judge_profiles)[1], read)
 
 
-def read_source(source: SpecSource) -> tuple[Any, str | None, str | None]:
-    """Parse ``source`` into plain data; also return the text (for line numbers) and a name."""
+def read_source(source: SpecSource) -> tuple[Any, SpecText | None, str | None]:
+    """Parse ``source`` into plain data; also return the text read (for line numbers) and a
+    name. Text is checked before anything else is done with it: its size, its nesting, and
+    (YAML) anchors and aliases, so a hostile file is refused before it can expand."""
     if isinstance(source, ScorerSpec):
         return source, None, None
     if isinstance(source, Mapping):
@@ -75,36 +78,38 @@ def read_source(source: SpecSource) -> tuple[Any, str | None, str | None]:
     # upload, a form) can never make the loader read a file on the server.
     if isinstance(source, Path):
         path = Path(source)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as error:
-            problem = f"cannot read the file: {error.strerror or error}"
-            raise SpecError([SpecProblem("", problem)], source=path.name) from None
-        return parse_text(text, source=path.name), text, path.name
+        data, read = parse_spec_text(_read_file(path), source=path.name)
+        return data, read, path.name
     if isinstance(source, str):
-        return parse_text(source), source, None
+        data, read = parse_spec_text(source)
+        return data, read, None
     raise SpecError(
         [SpecProblem("", f"expected a spec, a dict, text or a path, not {type(source).__name__}")]
     )
 
 
-def parse_text(text: str, *, source: str | None = None) -> Any:
-    """JSON or YAML text as plain data; :class:`SpecError` with the line on a syntax error."""
-    if text.lstrip().startswith("{"):
-        try:
-            return json.loads(text)
-        except json.JSONDecodeError as error:
-            problem = SpecProblem("", f"not valid JSON: {error.msg}", error.lineno)
-            raise SpecError([problem], source=source) from None
-    import yaml
-
+def _read_file(path: Path) -> str:
+    """The file's text; SpecError when it cannot be read or is over the size limit (checked
+    before reading, so a huge file is never loaded)."""
     try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
-        what = getattr(error, "problem", None) or str(error)
-        raise SpecError([SpecProblem("", f"not valid YAML: {what}", line)], source=source) from None
+        size = path.stat().st_size
+        if size > MAX_SPEC_FILE_BYTES:
+            limit = size_words(MAX_SPEC_FILE_BYTES)
+            problem = f"the file is {size_words(size)}; the limit for a scorer file is {limit}"
+            raise SpecError([SpecProblem("", problem)], source=path.name)
+        return path.read_text(encoding="utf-8-sig")
+    except OSError as error:
+        problem = f"cannot read the file: {error.strerror or error}"
+        raise SpecError([SpecProblem("", problem)], source=path.name) from None
+    except UnicodeDecodeError as error:
+        problem = f"the file is not UTF-8 text (byte {error.start}); save it as UTF-8"
+        raise SpecError([SpecProblem("", problem)], source=path.name) from None
+
+
+def parse_text(text: str, *, source: str | None = None) -> Any:
+    """JSON or YAML text as plain data; :class:`SpecError` with the line when it cannot or
+    must not be read (see :func:`~scorer_runtime.spec.reading.parse_spec_text`)."""
+    return parse_spec_text(text, source=source)[0]
 
 
 def _check(
@@ -120,6 +125,9 @@ def _check(
         return data, meaning_problems(data, data.model_dump(by_alias=True), registry, profiles)
     if not isinstance(data, Mapping):
         return None, [SpecProblem("", _not_an_object(data))]
+    too_long = text_problems(data)
+    if too_long:  # nothing is compiled from text over its cap (a 10 MB template, say)
+        return None, too_long
     spec: ScorerSpec | None = None
     problems: list[SpecProblem] = []
     try:

@@ -14,6 +14,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
+from scorer_runtime import safe_json
+from scorer_runtime.limits import MAX_TRACE_NESTING
 from scorer_runtime.traces.errors import TraceImportError, TraceProblem
 from scorer_runtime.traces.mastra import spans_from_mastra
 from scorer_runtime.traces.model import Span, Trace
@@ -123,9 +125,14 @@ def _json_problem(error: json.JSONDecodeError, line: int | None) -> TraceProblem
     return TraceProblem(f"not valid JSON: {error.msg} ({where}column {error.colno})", line)
 
 
+def _loads(text: str) -> Any:
+    """JSON with the depth checked before parsing, and no NaN (see :mod:`safe_json`)."""
+    return safe_json.loads(text, max_depth=MAX_TRACE_NESTING)
+
+
 def _is_document(line: str) -> bool:
     try:
-        value = json.loads(line)
+        value = _loads(line)
     except ValueError:
         return False
     return isinstance(value, dict) and bool(_DOCUMENT_KEYS.intersection(value))
@@ -143,7 +150,11 @@ def _documents(text: str, problems: list[TraceProblem]) -> list[tuple[int | None
         problems.append(TraceProblem(f"there is nothing to import: {_EXPECTED}"))
         return []
     try:
-        return [(None, json.loads(text))]
+        return [(None, _loads(text))]
+    except safe_json.JsonLimitError as e:
+        if not _looks_like_json_lines(text):  # one document: too deep, or NaN in it
+            problems.append(TraceProblem(e.message, e.line))
+            return []
     except json.JSONDecodeError as e:
         # "Extra data" after a first complete document: a JSON-lines file.
         if not e.msg.startswith("Extra data") and not _looks_like_json_lines(text):
@@ -154,7 +165,9 @@ def _documents(text: str, problems: list[TraceProblem]) -> list[tuple[int | None
         if not raw.strip():
             continue
         try:
-            documents.append((number, json.loads(raw)))
+            documents.append((number, _loads(raw)))
+        except safe_json.JsonLimitError as e:
+            problems.append(TraceProblem(e.message, number))
         except json.JSONDecodeError as e:
             problems.append(_json_problem(e, number))
     return documents

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 import math
 import re
 from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from scorer_runtime import safe_json
 from scorer_runtime.agent.normalize import short_repr
+from scorer_runtime.limits import MAX_TRACE_NESTING
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _HEX = re.compile(r"^[0-9a-fA-F]+$")
@@ -33,8 +34,8 @@ def decode_json_text(value: Any) -> Any:
     text = value.strip()
     if not text or text[0] not in "[{":
         return value
-    try:
-        decoded = json.loads(text)
+    try:  # nested too deep, or NaN: kept as the text it is
+        decoded = safe_json.loads(text, max_depth=MAX_TRACE_NESTING)
     except ValueError:
         return value
     return decoded if isinstance(decoded, dict | list) else value
@@ -45,7 +46,7 @@ def parse_json_text(value: Any, what: str) -> Any:
     if not isinstance(value, str):
         return value
     try:
-        return json.loads(value)
+        return safe_json.loads(value, max_depth=MAX_TRACE_NESTING)
     except ValueError as e:
         raise ValueProblem(f"{what} is not valid JSON ({e})") from None
 

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import difflib
 import json
-import re
 import types
 import typing
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import BaseModel, ValidationError
 
+from scorer_runtime.limits import MAX_PROBLEMS_SHOWN, more_words
 from scorer_runtime.spec.models.base import TAGS
 
 
@@ -44,8 +44,11 @@ class SpecError(ValueError):
         count = len(self.problems)
         if count == 1:
             return f"{what} has a problem: {self.problems[0]}"
-        listing = "\n".join(f"  - {problem}" for problem in self.problems)
-        return f"{what} has {count} problems:\n{listing}"
+        shown = [f"  - {problem}" for problem in self.problems[:MAX_PROBLEMS_SHOWN]]
+        if count > MAX_PROBLEMS_SHOWN:  # 10,000 bad steps make a list nobody reads
+            shown.append(f"  … {more_words(count)}")
+        listing = "\n".join(shown)
+        return f"{what} has {count:,} problems:\n{listing}"
 
 
 def json_path(loc: Iterable[int | str]) -> str:
@@ -155,51 +158,21 @@ def _unique(problems: Iterable[SpecProblem]) -> list[SpecProblem]:
     return list(dict.fromkeys(problems))
 
 
-def add_lines(problems: Sequence[SpecProblem], text: str | None) -> list[SpecProblem]:
-    """``problems`` with the line of their path in ``text`` (JSON or YAML) filled in."""
-    if not text or not problems:
-        return list(problems)
-    root = _compose(text)
-    if root is None:
+class LineFinder(Protocol):
+    """What gives a JSON path its line in the source text."""
+
+    def line_of(self, path: str) -> int | None:
+        """The line of ``path`` (its nearest parent's when it is missing), None if unknown."""
+        ...
+
+
+def add_lines(problems: Sequence[SpecProblem], lines: LineFinder | None) -> list[SpecProblem]:
+    """``problems`` with the line of their path in the source text filled in."""
+    if lines is None or not problems:
         return list(problems)
     return [
         problem
         if problem.line is not None
-        else SpecProblem(problem.path, problem.message, _line_of(root, problem.path))
+        else SpecProblem(problem.path, problem.message, lines.line_of(problem.path))
         for problem in problems
     ]
-
-
-def _compose(text: str) -> Any:
-    import yaml
-
-    try:  # JSON is (nearly) YAML: one position-aware parser serves both formats.
-        return yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError:
-        return None
-
-
-_PART = re.compile(r"\[(\d+)\]|([^.\[\]]+)")
-
-
-def _line_of(root: Any, path: str) -> int | None:
-    """The line of the deepest node along ``path`` (a missing key: its parent's line)."""
-    import yaml
-
-    node = root
-    line = int(root.start_mark.line) + 1
-    for index, key in _PART.findall(path):
-        child = None
-        if index and isinstance(node, yaml.SequenceNode) and int(index) < len(node.value):
-            child = node.value[int(index)]
-            line = int(child.start_mark.line) + 1
-        elif key and isinstance(node, yaml.MappingNode):
-            for key_node, value_node in node.value:
-                if getattr(key_node, "value", None) == key:
-                    child = value_node
-                    line = int(key_node.start_mark.line) + 1
-                    break
-        if child is None:
-            break
-        node = child
-    return line

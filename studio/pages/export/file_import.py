@@ -62,7 +62,7 @@ def render_import() -> None:
 
 def render_problems(check: ImportCheck) -> None:
     """Every problem of the file, where it is in plain words and as a JSON path."""
-    count = len(check.problems)
+    count = len(check.problems) + check.more
     st.error(
         f"**{check.file_name} cannot be imported: {plural(count, 'problem')}.** Nothing was saved.",
         icon=":material/error:",
@@ -72,6 +72,8 @@ def render_problems(check: ImportCheck) -> None:
             f"- **{problem.where}**: {problem.message}",
             help=f"JSON path: {problem.path or '(the whole file)'}",
         )
+    if check.more:
+        st.markdown(f"- … and {check.more:,} more")
     st.info(
         "Fix each problem in the file (line numbers and field names are given above) and "
         "upload it again. Exporting the scorer again from the studio it came from gives a "

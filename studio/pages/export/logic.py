@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
+from scorer_runtime.limits import MAX_PROBLEMS_SHOWN
 from scorer_runtime.store import (
     ConflictError,
     Session,
@@ -141,6 +142,9 @@ class ImportCheck:
     file_name: str
     spec: ScorerSpec | None = None
     problems: list[ImportProblem] = field(default_factory=list)
+    """The first problems (at most MAX_PROBLEMS_SHOWN: 10,000 are no help to anyone)."""
+    more: int = 0
+    """How many more problems the file has than ``problems`` lists."""
 
     @property
     def ok(self) -> bool:
@@ -195,7 +199,8 @@ def check_import(
     text = text if "\n" in text else text + "\n"
     problems = spec_problems(text, registry=registry, judge_profiles=judge_profiles)
     if problems:
-        return ImportCheck(file_name, problems=[_problem(p) for p in problems])
+        shown = [_problem(p) for p in problems[:MAX_PROBLEMS_SHOWN]]
+        return ImportCheck(file_name, problems=shown, more=len(problems) - len(shown))
     spec = load_spec(text, registry=registry, judge_profiles=judge_profiles)
     return ImportCheck(file_name, spec=spec)
 

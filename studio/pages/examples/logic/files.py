@@ -7,16 +7,17 @@ the studio reports exactly the row errors the command line does.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import itertools
-import json
 import re
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from scorer_runtime import safe_json
 from scorer_runtime.datasets import (
     FileFormat,
     ImportFailure,
@@ -100,10 +101,9 @@ def preview_file(text: str, format: FileFormat, *, limit: int = 5) -> FilePrevie
     is read (unreadable lines are skipped: the full check reports them with their lines)."""
     if format == "csv":
         records = (r for r in csv.reader(io.StringIO(text)) if any(c.strip() for c in r))
-        try:
-            head = list(itertools.islice(records, limit + 1))
-        except csv.Error:
-            head = []
+        head: list[list[str]] = []
+        with contextlib.suppress(csv.Error):  # keep the rows before a bad one (the check
+            head.extend(itertools.islice(records, limit + 1))  # names its line)
         if not head:
             return FilePreview(format, [], [])
         header = [h.strip() for h in head[0]]
@@ -113,9 +113,9 @@ def preview_file(text: str, format: FileFormat, *, limit: int = 5) -> FilePrevie
     rows = []
     lines = (line for line in text.splitlines() if line.strip())
     for line in itertools.islice(lines, max(limit, JSONL_KEY_SCAN)):
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError:
+        try:  # the runtime's reader: a row nested 100,000 deep is skipped, not a crash
+            obj = safe_json.loads(line)
+        except ValueError:
             continue
         if isinstance(obj, dict):
             columns += [str(k) for k in obj if str(k) not in columns]

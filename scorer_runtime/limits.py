@@ -1,0 +1,58 @@
+"""The limits on files a person hands the studio (scorer specs, example files, traces).
+
+One place for every cap, so the README, the messages and the checks agree. Each limit is
+far above what a real file needs and far below what hangs or exhausts the process: a file
+over a limit is refused with a message naming the limit, before it is expanded or stored.
+"""
+
+from __future__ import annotations
+
+KB = 1024
+MB = 1024 * KB
+
+MAX_SPEC_FILE_BYTES = 1 * MB
+"""A scorer spec file (JSON or YAML), from ``scorers import`` or the studio's upload."""
+
+SPEC_TEXT_LIMITS: dict[str, tuple[str, int]] = {
+    "description": ("description", 64 * KB),
+    "template": ("prompt template", 256 * KB),
+    "instructions": ("judge instructions", 256 * KB),
+    "formula": ("formula", 16 * KB),
+}
+"""The cap on a text field of a spec, by its key: (the field in words, bytes)."""
+
+MAX_SPEC_OTHER_TEXT_BYTES = 64 * KB
+"""The cap on any other text in a spec (names, models, step settings)."""
+
+MAX_SPEC_STEPS = 100
+"""How many steps a scorer may have (checking each unknown step costs a few milliseconds of
+name suggestions: 10,000 of them took a minute)."""
+
+MAX_SPEC_VALUES = 50_000
+"""How many values (texts, numbers, lists, objects) a spec file may hold in all."""
+
+MAX_NESTING = 64
+"""How deep lists and objects may nest in a spec file or in one example row."""
+
+MAX_TRACE_NESTING = 128
+"""How deep lists and objects may nest in a trace file (OTLP attribute values nest)."""
+
+MAX_FIELD_BYTES = 1 * MB
+"""One field of one example (a CSV cell, a JSONL value)."""
+
+MAX_PROBLEMS_SHOWN = 20
+"""How many problems a message lists before "and N more"."""
+
+
+def size_words(size: int) -> str:
+    """A size in bytes as people read it: ``10.0 MB``, ``64 KB``, ``300 bytes``."""
+    for unit, name in ((MB, "MB"), (KB, "KB")):
+        if size >= unit:
+            value = size / unit
+            return f"{value:.0f} {name}" if size % unit == 0 else f"{value:.1f} {name}"
+    return f"{size} bytes"
+
+
+def more_words(total: int, shown: int = MAX_PROBLEMS_SHOWN) -> str:
+    """``and N more`` for a list cut at ``shown`` items (empty when nothing was cut)."""
+    return f"and {total - shown:,} more" if total > shown else ""
