@@ -13,7 +13,6 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from scorer_runtime.store import (
-    OUTCOMES,
     NameBook,
     RunInfo,
     ScoreFilter,
@@ -22,6 +21,7 @@ from scorer_runtime.store import (
     Session,
     list_runs,
 )
+from scorer_runtime.types import OUTCOMES
 
 PAGE_SIZE = 50
 """Rows per page of the results table."""

@@ -30,7 +30,6 @@ from studio.pages.judges.logic.usage import (
     ProfileUse,
     profile_uses,
     profile_uses_by_name,
-    spec_uses_profile,
 )
 
 __all__ = [
@@ -55,5 +54,4 @@ __all__ = [
     "profile_uses_by_name",
     "save_profile",
     "seconds_text",
-    "spec_uses_profile",
 ]
