@@ -46,10 +46,6 @@ if TYPE_CHECKING:
         TraceSelectionPlan,
         plan_trace_scoring,
         score_stored_traces,
-        store_trace_outcomes,
-        stored_outcome,
-        trace_score,
-        trace_score_row,
     )
 
 _MODULES = {
@@ -74,10 +70,6 @@ _MODULES = {
         "TraceSelectionPlan",
         "plan_trace_scoring",
         "score_stored_traces",
-        "store_trace_outcomes",
-        "stored_outcome",
-        "trace_score",
-        "trace_score_row",
     ),
 }
 
@@ -106,11 +98,7 @@ __all__ = [
     "score_example",
     "score_stored_traces",
     "stop_launcher",
-    "store_trace_outcomes",
-    "stored_outcome",
     "summarize_run",
-    "trace_score",
-    "trace_score_row",
 ]
 
 
