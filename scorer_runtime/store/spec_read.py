@@ -59,17 +59,21 @@ def _salvage(data: Mapping[str, Any], name: str) -> ScorerSpec:
         [s for s in steps if _valid_alone("steps", [s])] if isinstance(steps, list) else []
     )
     kept.setdefault("description", _PLACEHOLDER_DESCRIPTION)
-    if "id" not in kept:
-        # A scorer's name need not be a valid id: build the spec without checking the id.
-        return ScorerSpec.model_construct(**{**_validated(kept, "placeholder"), "id": name})
-    return ScorerSpec.model_validate(kept)
+    spec_id = kept.pop("id", None)
+    try:
+        fields = _validated(kept)
+    except ValidationError:  # parts valid alone but not together: keep the description only
+        fields = _validated({"description": kept["description"]})
+    # A scorer's name need not be a valid id: the id is set without checking it.
+    return ScorerSpec.model_construct(**fields, id=spec_id or name)
 
 
-def _validated(parts: dict[str, Any], id_: str) -> dict[str, Any]:
+def _validated(parts: dict[str, Any]) -> dict[str, Any]:
+    """The validated values of ``parts`` (with a placeholder id), by field name."""
     from scorer_runtime.spec import ScorerSpec
 
-    spec = ScorerSpec.model_validate({**parts, "id": id_})
-    return {key: getattr(spec, key) for key in spec.model_fields_set}
+    spec = ScorerSpec.model_validate({**_MINIMAL, **parts})
+    return {key: getattr(spec, key) for key in spec.model_fields_set if key != "id"}
 
 
 _MINIMAL: dict[str, Any] = {"id": "x", "description": "x", "steps": []}
