@@ -29,6 +29,7 @@ from bench_judge import fake_server
 from common import Figure, print_table
 
 from scorer_runtime.batch import WorkerPool, run_batch
+from scorer_runtime.spec import load_spec
 from scorer_runtime.store import (
     ExampleData,
     add_examples,
@@ -109,7 +110,7 @@ def setup(url: str, examples: int) -> Iterator[Bench]:
         engine = make_engine(f"sqlite:///{Path(tmp) / 'p2.db'}")
         ensure_schema(engine)
         with session_scope(engine) as session:
-            version = save_scorer_version(session, spec=judge_spec(url))
+            version = save_scorer_version(session, spec=load_spec(judge_spec(url)))
             dataset = create_dataset(session, name="p2")
             assert dataset.id is not None
             assert version.id is not None

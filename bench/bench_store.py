@@ -25,6 +25,7 @@ from typing import Any
 
 from common import Figure
 
+from scorer_runtime.spec import ScorerSpec
 from scorer_runtime.store import (
     ExampleData,
     ScoreFilter,
@@ -54,7 +55,8 @@ def _setup(engine: Any, scorers: int) -> tuple[list[tuple[int, int]], list[int]]
     with session_scope(engine) as session:
         for i in range(scorers):
             for v in range(2):
-                record = save_scorer_version(session, spec={"id": f"scorer-{i}", "v": v})
+                spec = {"id": f"scorer-{i}", "description": f"version {v}", "steps": []}
+                record = save_scorer_version(session, spec=ScorerSpec.model_validate(spec))
                 versions.append((record.scorer_id, record.id))
         datasets = []
         for d in range(5):

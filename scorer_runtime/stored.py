@@ -43,10 +43,22 @@ def _judge_profile_data(session: Session) -> dict[str, dict[str, Any]]:
 
 
 def load_stored_spec(session: Session, version: ScorerVersionInfo) -> ScorerSpec:
-    """The spec of a stored version, checked (SpecError lists every problem)."""
+    """The spec of a stored version, checked against the saved judge profiles and the step
+    registry (SpecError lists every problem, those of a stored row that no longer reads as a
+    spec included)."""
     from scorer_runtime.spec import load_spec
 
+    _refuse_unreadable(version)
     return load_spec(version.spec, judge_profiles=judge_profiles(session))
+
+
+def _refuse_unreadable(version: ScorerVersionInfo) -> None:
+    """Raise SpecError for a version whose stored row no longer validates: what the store
+    could read of it is for showing, never for running."""
+    if version.problems:
+        from scorer_runtime.spec import SpecError
+
+        raise SpecError(version.problems, source=f"of version {version.version}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,8 +96,10 @@ class ScorerSource:
 def scorer_source(
     session: Session, version: ScorerVersionInfo, *, api_base: str | None = None
 ) -> ScorerSource:
-    """How to build the scorer of a stored version (``api_base`` as for compile_version)."""
-    return ScorerSource(dict(version.spec), _judge_profile_data(session), api_base)
+    """How to build the scorer of a stored version (``api_base`` as for compile_version);
+    SpecError for a stored row that no longer reads as a spec."""
+    _refuse_unreadable(version)
+    return ScorerSource(spec_as_data(version.spec), _judge_profile_data(session), api_base)
 
 
 def compile_version(
@@ -116,7 +130,12 @@ def _with_api_base(scorer: Scorer[Any, Any], api_base: str | None) -> Scorer[Any
 
 def check_judges(scorer: Scorer[Any, Any]) -> None:
     """Fail before a run, not on every example, when a prompt step's judge cannot be called
-    (no model, no instructions, the key's environment variable not set)."""
+    (no model, no instructions, the key's environment variable not set).
+
+    It walks the *compiled* scorer, not :meth:`ScorerSpec.judge_refs`: the judge a step
+    calls is the scorer's judge overridden by the step's own, profiles resolved, which only
+    exists once the spec is compiled.
+    """
     from scorer_runtime.judge.config import JudgeConfigError, resolve_judge
 
     for step in scorer.steps:
@@ -129,10 +148,11 @@ def check_judges(scorer: Scorer[Any, Any]) -> None:
 
 
 def spec_as_data(spec: ScorerSpec) -> dict[str, Any]:
-    """A spec as the plain JSON the store keeps (defaults left out, as files write it)."""
-    from scorer_runtime.spec.export import spec_data
+    """A spec as the plain JSON the store keeps (the values it was written with; what a
+    version's ``content_hash`` is computed from)."""
+    from scorer_runtime.store.spec_read import stored_spec_data
 
-    return spec_data(spec)
+    return stored_spec_data(spec)
 
 
 def import_spec_file(
@@ -144,7 +164,7 @@ def import_spec_file(
     spec = load_spec(path, judge_profiles=judge_profiles(session))
     return save_scorer_version(
         session,
-        spec=spec_as_data(spec),
+        spec=spec,
         name=name or spec.id,
         description=spec.description,
         note=note or f"imported from {path.name}",

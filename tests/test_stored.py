@@ -7,6 +7,7 @@ from pathlib import Path
 from sqlmodel import Session
 from store.fixtures import db_url, engine
 
+from scorer_runtime.spec import load_spec
 from scorer_runtime.store import save_scorer_version, session_scope
 from scorer_runtime.store.views import dataset_rows
 from scorer_runtime.stored import load_demo
@@ -19,12 +20,16 @@ DEMO_SCORERS = sorted(p.stem for p in (DATA / "scorers").glob("*.json"))
 
 
 def _spec(name: str, description: str = "d") -> dict:
-    return {"id": name, "description": description, "steps": []}
+    return {
+        "id": name,
+        "description": description,
+        "steps": [{"step": "generate_score", "formula": "1"}],
+    }
 
 
 def test_loading_the_demo_scorers_leaves_existing_ones_alone(engine):
     with session_scope(engine) as session:
-        save_scorer_version(session, spec=_spec("conciseness", "my own"))
+        save_scorer_version(session, spec=load_spec(_spec("conciseness", "my own")))
         saved = load_demo(session, data_dir=DATA, parts=("scorers",)).scorers
     assert "conciseness" not in saved
     assert "tone-politeness" in saved

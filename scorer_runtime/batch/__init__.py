@@ -4,9 +4,10 @@
 concurrency, store one outcome per example as results complete, can be cancelled from any
 process, and resume where a crash or cancel stopped them; a big run of a judge scorer is
 spread over worker processes (:class:`WorkerPool`), built from a :class:`ScorerSource`.
-``launch_run`` starts a run as a detached ``scorer-studio run`` process; ``launcher`` and
-``runner_is_gone`` tell whether the process of a run still lives. Example files live in
-:mod:`scorer_runtime.datasets`, the command line in :mod:`scorer_runtime.cli`.
+``launch_run`` starts a run as a detached ``scorer-studio run`` process; ``launcher`` tells
+whether that process still lives (whether a run's runner does:
+:mod:`scorer_runtime.process`). Example files live in :mod:`scorer_runtime.datasets`, the
+command line in :mod:`scorer_runtime.cli`.
 
 Names load on first use, so importing the package (or the CLI that uses it) stays cheap;
 using it loads SQLAlchemy through the store, which is why the runtime core never imports it.
@@ -25,7 +26,6 @@ if TYPE_CHECKING:
         launch_run,
         launcher,
         log_tail,
-        runner_is_gone,
         stop_launcher,
     )
     from scorer_runtime.batch.outcome import (
@@ -46,10 +46,6 @@ if TYPE_CHECKING:
         TraceSelectionPlan,
         plan_trace_scoring,
         score_stored_traces,
-        store_trace_outcomes,
-        stored_outcome,
-        trace_score,
-        trace_score_row,
     )
 
 _MODULES = {
@@ -59,7 +55,6 @@ _MODULES = {
         "launch_run",
         "launcher",
         "log_tail",
-        "runner_is_gone",
         "stop_launcher",
     ),
     "outcome": ("ExampleInput", "ExampleScore", "outcome_of_error", "score_example"),
@@ -75,10 +70,6 @@ _MODULES = {
         "TraceSelectionPlan",
         "plan_trace_scoring",
         "score_stored_traces",
-        "store_trace_outcomes",
-        "stored_outcome",
-        "trace_score",
-        "trace_score_row",
     ),
 }
 
@@ -104,15 +95,10 @@ __all__ = [
     "outcome_of_error",
     "plan_trace_scoring",
     "run_batch",
-    "runner_is_gone",
     "score_example",
     "score_stored_traces",
     "stop_launcher",
-    "store_trace_outcomes",
-    "stored_outcome",
     "summarize_run",
-    "trace_score",
-    "trace_score_row",
 ]
 
 

@@ -5,8 +5,9 @@ starts the command line in its own session, with its output in a log file under 
 temp dir. The process outlives whoever started it; the run row in the database is how it is
 followed. A small record next to the log (pid and launch time) tells whether the process that
 was started for a run is still alive — before it has marked the run running, that is the only
-sign it exists — and lets the caller stop a run that has not begun. :func:`runner_is_gone`
-tells whether the process a running run names as its runner has ended. Streamlit-free.
+sign it exists — and lets the caller stop a run that has not begun. Whether the process a
+running run names as its runner has ended is :func:`scorer_runtime.process.runner_is_gone`.
+Streamlit-free.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ import hashlib
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from scorer_runtime.process import pid_alive
 from scorer_runtime.secrets import environment_secrets, redact
 from scorer_runtime.store import DATABASE_URL_ENV
 
@@ -113,23 +114,6 @@ def launch_run(
     record = {"pid": process.pid, "launched_at": launched.isoformat()}
     record_path(database_url, run_id).write_text(json.dumps(record), encoding="utf-8")
     return Launcher(process.pid, launched, alive=True)
-
-
-def pid_alive(pid: int) -> bool:
-    """Whether a process with this id exists on this machine."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # alive, under another user
-        return True
-    return True
-
-
-def runner_is_gone(runner: str | None) -> bool:
-    """Whether the recorded runner (``host:pid``) was a process on this host that has ended."""
-    host, _, pid = (runner or "").rpartition(":")
-    return host == socket.gethostname() and pid.isdigit() and not pid_alive(int(pid))
 
 
 def launcher(database_url: str, run_id: int) -> Launcher | None:

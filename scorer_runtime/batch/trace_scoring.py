@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from scorer_runtime.batch.outcome import ExampleScore, example_score
 from scorer_runtime.errors import ErrorKind
-from scorer_runtime.store.tables import Outcome
 from scorer_runtime.traces import TraceScoreOutcome, in_sample
+from scorer_runtime.types import Outcome
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine

@@ -167,13 +167,13 @@ def history(
     """Show SCORER's newest scores."""
     from scorer_runtime.cli.report import scores_table
     from scorer_runtime.store import (
-        OUTCOMES,
         ScoreFilter,
         get_dataset,
         get_scorer,
         get_version,
         list_scores,
     )
+    from scorer_runtime.types import OUTCOMES
 
     bad = sorted(set(outcome or ()) - set(OUTCOMES))
     if bad:

@@ -51,6 +51,7 @@ def scorers_show(
 ) -> None:
     """Show a scorer's versions and the spec of one of them."""
     from scorer_runtime.cli.report import versions_table
+    from scorer_runtime.spec.export import spec_data
     from scorer_runtime.store import get_scorer, get_version, list_versions
 
     with session() as opened:
@@ -62,7 +63,7 @@ def scorers_show(
     out.print(f"[bold]{scorer.name}[/]: {scorer.description}")
     out.print(versions_table(versions))
     out.print(f"Spec of version {shown.version}:")
-    out.print_json(json.dumps(shown.spec))
+    out.print_json(json.dumps(spec_data(shown.spec)))
 
 
 @scorers_app.command("export")

@@ -33,8 +33,9 @@ def build_context(
 ) -> dict[str, Any]:
     """The context for one step call: plain data under the names in :data:`CONTEXT_NAMES`.
 
-    ``results`` holds ``preprocess_step_result``, ``analyze_step_result`` and
-    ``generate_score_step_result``; ``extra`` the caller's extra keys of the run.
+    ``results`` holds each step result under its name in
+    :data:`~scorer_runtime.types.STEP_RESULT_FIELD` (``analyze_step_result``, ...); ``extra``
+    the caller's extra keys of the run.
     """
     res = results or StepResults()
     return {
@@ -42,11 +43,7 @@ def build_context(
         "output": plain(run.output) if run else None,
         "ground_truth": plain(run.ground_truth) if run else None,
         "request_context": plain(run.request_context) if run else None,
-        "results": {
-            "preprocess_step_result": plain(res.preprocess_step_result),
-            "analyze_step_result": plain(res.analyze_step_result),
-            "generate_score_step_result": plain(res.generate_score_step_result),
-        },
+        "results": {field: plain(value) for field, value in res.to_dict().items()},
         "score": score,
         "judge_output": plain(judge_output),
         "extra": plain(dict(run.extra)) if run else {},

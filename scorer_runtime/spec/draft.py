@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from scorer_runtime.spec.models import JudgeSpec, ScorerKind, ScorerSpec, SpecProblem
 from scorer_runtime.spec.models.scorer import key_envs_of
@@ -192,15 +192,6 @@ class ScorerDraft(BaseModel):
                 spec.model_dump(mode="json", by_alias=True, exclude_unset=True)
             )
         return cls.model_validate(dict(spec))
-
-    @classmethod
-    def read(cls, data: object) -> ScorerDraft:
-        """A stored spec (data or :class:`ScorerSpec`) as a draft, to ask it which steps,
-        judges and keys it uses; never raises (data that is no draft gives an empty one)."""
-        try:
-            return cls.from_spec(data) if isinstance(data, ScorerSpec | Mapping) else cls()
-        except ValidationError:
-            return cls()
 
     def problems(
         self,

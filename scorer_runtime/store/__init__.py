@@ -6,8 +6,8 @@ explicit session and only flush; :func:`session_scope` is the one place that com
     engine = make_engine()          # SCORER_STUDIO_DATABASE_URL, else ./data/scorer_studio.db
     ensure_schema(engine)
     with session_scope(engine) as session:
-        version = save_scorer_version(session, spec=spec)   # a ScorerSpec, or plain data
-    version.scorer_spec()                                   # the ScorerSpec again
+        version = save_scorer_version(session, spec=spec)   # a ScorerSpec (load_spec checks data)
+    version.spec                                            # the ScorerSpec again
 
 What leaves the store is a frozen ``*Info`` dataclass (``ScorerInfo``, ``RunInfo``, ...) with
 the table row's field names, never the row: the ``*Record`` tables stay in
@@ -58,7 +58,6 @@ from scorer_runtime.store.datasets import (
 from scorer_runtime.store.drafts import DraftInfo, delete_draft, get_draft, list_drafts, save_draft
 from scorer_runtime.store.engine import (
     DATABASE_URL_ENV,
-    DEFAULT_DATABASE_FILE,
     database_url,
     describe_url,
     make_engine,
@@ -80,7 +79,6 @@ from scorer_runtime.store.migrate import (
     SchemaError,
     current_revision,
     ensure_schema,
-    head_revision,
     upgrade,
 )
 from scorer_runtime.store.names import NameBook, load_names
@@ -124,13 +122,7 @@ from scorer_runtime.store.scores import (
     iter_score_rows,
     list_scores,
 )
-from scorer_runtime.store.tables import (
-    OUTCOMES,
-    RUN_STATUSES,
-    Outcome,
-    RunStatus,
-    utc_now,
-)
+from scorer_runtime.store.tables import utc_now
 from scorer_runtime.store.traces import (
     TraceSaveSummary,
     TraceSummary,
@@ -146,10 +138,7 @@ from scorer_runtime.store.traces import (
 
 __all__ = [
     "DATABASE_URL_ENV",
-    "DEFAULT_DATABASE_FILE",
     "EXAMPLE_FIELDS",
-    "OUTCOMES",
-    "RUN_STATUSES",
     "STALE_AFTER",
     "ConflictError",
     "CostTotal",
@@ -164,9 +153,7 @@ __all__ = [
     "LabelInfo",
     "NameBook",
     "NotFoundError",
-    "Outcome",
     "RunInfo",
-    "RunStatus",
     "SchemaError",
     "ScoreFilter",
     "ScoreInfo",
@@ -217,7 +204,6 @@ __all__ = [
     "get_traces",
     "get_version",
     "get_version_by_id",
-    "head_revision",
     "iter_score_rows",
     "jsonable",
     "judge_profile_dict",

@@ -23,7 +23,8 @@ from sqlalchemy.sql.functions import GenericFunction
 from sqlmodel import Session, col, select
 
 from scorer_runtime.store.scores import ScoreFilter
-from scorer_runtime.store.tables import OUTCOMES, ScoreRecord
+from scorer_runtime.store.tables import ScoreRecord
+from scorer_runtime.types import OUTCOMES
 
 
 class _floor_nonneg(GenericFunction[int]):

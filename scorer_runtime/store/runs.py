@@ -8,26 +8,24 @@ stopped was killed and may be resumed.
 
 from __future__ import annotations
 
-import os
-import socket
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy import case, func, update
 from sqlmodel import Session, col, select
 
+from scorer_runtime.process import runner_is_gone, this_runner
 from scorer_runtime.secrets import environment_secrets, redact
 from scorer_runtime.store.datasets import count_examples
 from scorer_runtime.store.errors import ConflictError, not_found
 from scorer_runtime.store.info import info_of
 from scorer_runtime.store.tables import (
-    RUN_STATUSES,
     RunRecord,
-    RunStatus,
     ScoreRecord,
     ScorerVersionRecord,
     utc_now,
 )
+from scorer_runtime.types import RUN_STATUSES, RunStatus
 
 STALE_AFTER = timedelta(seconds=30)
 """A running run whose heartbeat is older than this is taken as crashed."""
@@ -43,7 +41,7 @@ class RunInfo:
     scorer_id: int
     scorer_version_id: int
     dataset_id: int
-    status: str
+    status: RunStatus
     concurrency: int
     total: int
     done_count: int
@@ -121,25 +119,6 @@ def is_stale(run: RunInfo | RunRecord, *, now: datetime | None = None) -> bool:
     return beat is None or (now or utc_now()) - beat > STALE_AFTER
 
 
-def this_runner() -> str:
-    """``host:pid`` of this process, as stored on the runs it runs."""
-    return f"{socket.gethostname()}:{os.getpid()}"
-
-
-def _runner_is_gone(runner: str | None) -> bool:
-    """Whether the recorded runner was a process on this host that no longer exists."""
-    host, _, pid = (runner or "").rpartition(":")
-    if host != socket.gethostname() or not pid.isdigit():
-        return False
-    try:
-        os.kill(int(pid), 0)
-    except ProcessLookupError:
-        return True
-    except PermissionError:  # alive, under another user
-        return False
-    return False
-
-
 def start_run(session: Session, *, run_id: int) -> RunInfo:
     """Mark a run running (also when resuming); refuses a run another process is running.
 
@@ -147,7 +126,7 @@ def start_run(session: Session, *, run_id: int) -> RunInfo:
     (killed), is taken over.
     """
     run = _run(session, run_id=run_id)
-    if run.status == "running" and not is_stale(run) and not _runner_is_gone(run.runner):
+    if run.status == "running" and not is_stale(run) and not runner_is_gone(run.runner):
         raise ConflictError(
             f"run {run_id} is being run by another process right now (last heartbeat "
             f"{(utc_now() - (run.heartbeat_at or utc_now())).total_seconds():.0f} s ago); "
@@ -182,7 +161,7 @@ def request_cancel(session: Session, *, run_id: int) -> RunInfo:
     """Ask the process running ``run_id`` to stop; a queued run is cancelled at once."""
     run = _run(session, run_id=run_id)
     run.cancel_requested = True
-    crashed = run.status == "running" and (is_stale(run) or _runner_is_gone(run.runner))
+    crashed = run.status == "running" and (is_stale(run) or runner_is_gone(run.runner))
     if run.status == "queued" or crashed:
         run.status = "cancelled"
         run.finished_at = utc_now()

@@ -7,8 +7,6 @@ older spec again (a revert) makes a new version, so "latest" is always what was 
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -19,6 +17,7 @@ from sqlmodel import Session, col, select
 from scorer_runtime.store.canonical import content_hash
 from scorer_runtime.store.errors import ConflictError, not_found
 from scorer_runtime.store.info import info_of
+from scorer_runtime.store.spec_read import read_stored_spec, stored_spec_data
 from scorer_runtime.store.tables import (
     RunRecord,
     ScoreRecord,
@@ -28,7 +27,7 @@ from scorer_runtime.store.tables import (
 )
 
 if TYPE_CHECKING:
-    from scorer_runtime.spec import ScorerSpec
+    from scorer_runtime.spec import ScorerSpec, SpecProblem
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,64 +46,80 @@ class ScorerInfo:
 class ScorerVersionInfo:
     """One immutable version of a scorer as the store hands it out.
 
-    ``spec`` is the stored JSON (what was saved, kept as it was even when the spec format
-    has moved on); :meth:`scorer_spec` is its typed, validated form.
+    ``spec`` is the typed spec that was saved. A row that no longer validates (saved before
+    specs were checked on save, or before the format moved on) still reads: ``spec`` is then
+    what could be read of it and ``problems`` says why it fell back; such a version cannot
+    be compiled or run (see :mod:`scorer_runtime.store.spec_read`).
     """
 
     id: int
     scorer_id: int
     version: int
-    spec: dict[str, Any]
+    spec: ScorerSpec
     content_hash: str
     note: str
     created_at: datetime
-
-    def scorer_spec(self) -> ScorerSpec:
-        """The spec as a validated :class:`~scorer_runtime.spec.ScorerSpec` (raises
-        pydantic's ValidationError for a stored spec that is not a valid one)."""
-        from scorer_runtime.spec import ScorerSpec
-
-        return ScorerSpec.model_validate(self.spec)
+    problems: tuple[SpecProblem, ...] = ()
+    """Why the stored spec does not validate; ``()`` for every version saved as a spec."""
 
 
-def _spec_name(spec: Mapping[str, Any]) -> str | None:
-    value = spec.get("id") or spec.get("name")
-    return str(value) if value else None
+def version_info(session: Session, record: ScorerVersionRecord) -> ScorerVersionInfo:
+    """The version a row holds, its stored JSON read back as a spec (leniently, for old rows)."""
+    assert record.id is not None, "flush the record before handing it out"
+    spec, problems = read_stored_spec(record.spec, fallback_id=_scorer_name(session, record))
+    return ScorerVersionInfo(
+        id=record.id,
+        scorer_id=record.scorer_id,
+        version=record.version,
+        spec=spec,
+        content_hash=record.content_hash,
+        note=record.note,
+        created_at=record.created_at,
+        problems=problems,
+    )
+
+
+def _scorer_name(session: Session, record: ScorerVersionRecord) -> str:
+    scorer = session.get(ScorerRecord, record.scorer_id)
+    return scorer.name if scorer is not None else f"scorer-{record.scorer_id}"
 
 
 def save_scorer_version(
     session: Session,
     *,
-    spec: ScorerSpec | Mapping[str, Any],
+    spec: ScorerSpec,
     name: str | None = None,
     description: str | None = None,
     note: str = "",
 ) -> ScorerVersionInfo:
     """Save ``spec`` as the next version of scorer ``name``.
 
-    A :class:`~scorer_runtime.spec.ScorerSpec` (valid by construction) is stored as the JSON
-    a spec file holds (defaults left out); plain data is stored as given. ``name`` defaults to
-    the spec's ``id``; the scorer is created on its first save. Returns the latest version
-    unchanged when its spec is identical.
+    Only a :class:`~scorer_runtime.spec.ScorerSpec` is saved (valid by construction): a
+    caller holding data checks it first with :func:`~scorer_runtime.spec.load_spec`, which
+    reports every problem at once. It is stored with exactly the values it was written with
+    (:func:`~scorer_runtime.store.spec_read.stored_spec_data`). ``name`` defaults to the
+    spec's ``id``; the scorer is created on its first save.
+    Returns the latest version unchanged when its spec is identical.
     """
-    if not isinstance(spec, Mapping):
-        from scorer_runtime.spec.export import spec_data
+    from scorer_runtime.spec import ScorerSpec
 
-        spec = spec_data(spec)
-    scorer_name = name or _spec_name(spec)
-    if not scorer_name:
-        raise ConflictError("the scorer has no name: give one, or an 'id' in the spec")
-    data = copy.deepcopy(dict(spec))
+    if not isinstance(spec, ScorerSpec):
+        raise TypeError(
+            f"save_scorer_version takes a ScorerSpec, not {type(spec).__name__}: "
+            "check plain data with scorer_runtime.spec.load_spec first"
+        )
+    scorer_name = name or spec.id
+    data = stored_spec_data(spec)
     digest = content_hash(data)
     scorer = session.exec(select(ScorerRecord).where(ScorerRecord.name == scorer_name)).first()
     if scorer is None:
-        desc = description if description is not None else str(data.get("description") or "")
+        desc = description if description is not None else spec.description
         scorer = ScorerRecord(name=scorer_name, description=desc)
         session.add(scorer)
         session.flush()
     latest = _latest_version(session, scorer_id=_id(scorer))
     if latest is not None and latest.content_hash == digest:
-        return info_of(ScorerVersionInfo, latest)
+        return version_info(session, latest)
     if description is not None:
         scorer.description = description
     scorer.updated_at = utc_now()
@@ -117,7 +132,7 @@ def save_scorer_version(
     )
     session.add(record)
     session.flush()
-    return info_of(ScorerVersionInfo, record)
+    return version_info(session, record)
 
 
 def _id(record: Any) -> int:
@@ -128,7 +143,7 @@ def _id(record: Any) -> int:
 def latest_version(session: Session, *, scorer_id: int) -> ScorerVersionInfo | None:
     """The scorer's newest version (None for a scorer with no version)."""
     found = _latest_version(session, scorer_id=scorer_id)
-    return info_of(ScorerVersionInfo, found) if found is not None else None
+    return version_info(session, found) if found is not None else None
 
 
 def _latest_version(session: Session, *, scorer_id: int) -> ScorerVersionRecord | None:
@@ -177,7 +192,7 @@ def get_version(
     if found is None:
         versions = [str(v.version) for v in list_versions(session, scorer_id=scorer_id)]
         raise not_found("version", version if version is not None else "latest", versions)
-    return info_of(ScorerVersionInfo, found)
+    return version_info(session, found)
 
 
 def get_version_by_id(session: Session, *, version_id: int) -> ScorerVersionInfo:
@@ -185,7 +200,7 @@ def get_version_by_id(session: Session, *, version_id: int) -> ScorerVersionInfo
     found = session.get(ScorerVersionRecord, version_id)
     if found is None:
         raise not_found("scorer version", version_id)
-    return info_of(ScorerVersionInfo, found)
+    return version_info(session, found)
 
 
 def list_versions(session: Session, *, scorer_id: int) -> list[ScorerVersionInfo]:
@@ -195,7 +210,7 @@ def list_versions(session: Session, *, scorer_id: int) -> list[ScorerVersionInfo
         .where(ScorerVersionRecord.scorer_id == scorer_id)
         .order_by(col(ScorerVersionRecord.version).desc())
     )
-    return [info_of(ScorerVersionInfo, found) for found in session.exec(query).all()]
+    return [version_info(session, found) for found in session.exec(query).all()]
 
 
 def list_scorers(session: Session, *, include_archived: bool = False) -> list[ScorerInfo]:
@@ -277,13 +292,28 @@ def duplicate_scorer(
     if scorer_name_taken(session, name=new_name):
         raise ConflictError(f"a scorer named {new_name!r} already exists; choose another name")
     source = get_scorer(session, id=scorer_id)
-    spec = copy.deepcopy(get_version(session, scorer_id=scorer_id, version=version).spec)
-    if "id" in spec:
-        spec["id"] = new_name
+    copied = get_version(session, scorer_id=scorer_id, version=version)
+    if copied.problems:
+        raise ConflictError(f"version {copied.version} of {source.name!r} is not a valid spec")
     return save_scorer_version(
         session,
-        spec=spec,
+        spec=_renamed(copied.spec, new_name),
         name=new_name,
         description=source.description,
         note=f"copy of {source.name}",
     )
+
+
+def _renamed(spec: ScorerSpec, new_id: str) -> ScorerSpec:
+    from pydantic import ValidationError
+
+    from scorer_runtime.spec import ScorerSpec
+
+    try:
+        return ScorerSpec.model_validate(
+            {**spec.model_dump(mode="json", by_alias=True, exclude_unset=True), "id": new_id}
+        )
+    except ValidationError:
+        raise ConflictError(
+            f"{new_id!r} cannot name a scorer: use letters, digits, -, _ and ."
+        ) from None

@@ -19,7 +19,8 @@ from scorer_runtime.secrets import environment_secrets, redact, redact_evidence
 from scorer_runtime.store.bulk import gc_paused, insert_scores_sqlite
 from scorer_runtime.store.errors import not_found
 from scorer_runtime.store.info import info_of
-from scorer_runtime.store.tables import OUTCOMES, ScoreRecord, utc_now
+from scorer_runtime.store.tables import ScoreRecord, utc_now
+from scorer_runtime.types import OUTCOMES, Outcome
 
 _COLUMNS = tuple(c.name for c in ScoreRecord.__table__.columns if c.name != "id")  # type: ignore[attr-defined]
 _COLUMN_SET = frozenset(_COLUMNS)
@@ -143,7 +144,7 @@ class ScoreRow:
     trace_id: str | None
     span_id: str | None
     score: float | None
-    outcome: str
+    outcome: Outcome
     reason: str | None
     error: str | None
     latency_ms: float | None
@@ -226,7 +227,7 @@ class ScoreInfo:
     trace_id: str | None
     span_id: str | None
     score: float | None
-    outcome: str
+    outcome: Outcome
     reason: str | None
     error: str | None
     failed_step: str | None

@@ -12,13 +12,9 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import JSONB
-from sqlmodel import Field, SQLModel
+from sqlmodel import AutoString, Field, SQLModel
 
-# Re-exported: the store's public names for the shared literals (defined in scorer_runtime.types).
-from scorer_runtime.types import OUTCOMES as OUTCOMES
-from scorer_runtime.types import RUN_STATUSES as RUN_STATUSES
-from scorer_runtime.types import Outcome as Outcome
-from scorer_runtime.types import RunStatus as RunStatus
+from scorer_runtime.types import Outcome, RunStatus
 
 JSON_TYPE = sa.JSON(none_as_null=True).with_variant(JSONB(none_as_null=True), "postgresql")
 """JSON, with Python None stored as SQL NULL (not the JSON text ``null``)."""
@@ -128,7 +124,7 @@ class RunRecord(SQLModel, table=True):
     scorer_id: int = Field(foreign_key="scorers.id", nullable=False)
     scorer_version_id: int = Field(foreign_key="scorer_versions.id", nullable=False, index=True)
     dataset_id: int = Field(foreign_key="datasets.id", nullable=False)
-    status: str = Field(default="queued", max_length=20)
+    status: RunStatus = Field(default="queued", sa_type=AutoString(20))
     concurrency: int = 4
     total: int = 0
     done_count: int = 0
@@ -199,7 +195,7 @@ class ScoreRecord(SQLModel, table=True):
     trace_id: str | None = Field(default=None, max_length=100)
     span_id: str | None = Field(default=None, max_length=100)
     score: float | None = None
-    outcome: str = Field(max_length=30)
+    outcome: Outcome = Field(sa_type=AutoString(30))
     reason: str | None = None
     error: str | None = None
     failed_step: str | None = Field(default=None, max_length=30)

@@ -13,8 +13,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from scorer_runtime.store import OUTCOMES, HistogramBin
+from scorer_runtime.store import HistogramBin
 from scorer_runtime.store.views import TrendPoint
+from scorer_runtime.types import OUTCOMES
 
 if TYPE_CHECKING:
     import altair as alt

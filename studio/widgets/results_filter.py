@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from scorer_runtime.store import OUTCOMES, ScoreFilter
+from scorer_runtime.store import ScoreFilter
+from scorer_runtime.types import OUTCOMES
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,9 +13,9 @@ from scorer_runtime.batch.launch import (
     cli_command,
     launcher,
     log_path,
-    runner_is_gone,
     stop_launcher,
 )
+from scorer_runtime.process import runner_is_gone
 from scorer_runtime.store import utc_now
 
 __all__ = ["run_logs"]

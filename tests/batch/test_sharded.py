@@ -31,6 +31,7 @@ from scorer_runtime.batch import (
 )
 from scorer_runtime.batch.pool import shares
 from scorer_runtime.batch.wire import encode, example_message, result_message, score_of
+from scorer_runtime.spec import load_spec
 from scorer_runtime.store import (
     ExampleData,
     ScoreFilter,
@@ -102,7 +103,7 @@ FORMULA_SPEC = {
 def _stored_version(engine, spec, outputs):
     dataset_id = make_dataset(engine, "answers", [ExampleData(output=o) for o in outputs])
     with session_scope(engine) as session:
-        version = save_scorer_version(session, spec=spec)
+        version = save_scorer_version(session, spec=load_spec(spec))
         source = scorer_source(session, version)
     return version.id, dataset_id, source
 

@@ -8,13 +8,10 @@ from pathlib import Path
 import pytest
 from cli.helpers import KEY_ENV, agent_verdict_spec
 
-from scorer_runtime.batch import (
-    plan_trace_scoring,
-    score_stored_traces,
-    stored_outcome,
-    trace_score_row,
-)
+from scorer_runtime.batch import plan_trace_scoring, score_stored_traces
+from scorer_runtime.batch.trace_scoring import stored_outcome, trace_score_row
 from scorer_runtime.judge.config import JudgeConfigError
+from scorer_runtime.spec import load_spec
 from scorer_runtime.store import (
     ScoreFilter,
     get_score,
@@ -40,7 +37,9 @@ def stored(engine, fake_judge, monkeypatch):
     with session_scope(engine) as session:
         for name in ("support_agent.otlp.jsonl", "weather.otlp.json", HTTP_TRACE_FILE):
             save_traces(session, traces=load_traces(FIXTURES / name), source=name)
-        version = save_scorer_version(session, spec=agent_verdict_spec(fake_judge.base_url))
+        version = save_scorer_version(
+            session, spec=load_spec(agent_verdict_spec(fake_judge.base_url))
+        )
     return version
 
 
@@ -175,7 +174,7 @@ def test_many_traces_are_read_and_scored_a_batch_at_a_time(engine, monkeypatch):
     }
     with session_scope(engine) as session:
         assert save_traces(session, traces=traces).saved == 1200
-        version = save_scorer_version(session, spec=spec)
+        version = save_scorer_version(session, spec=load_spec(spec))
     ids = [t.trace_id for t in traces[:300]]
     seen: list[TraceScoreOutcome] = []
     outcomes = score_stored_traces(engine, version, ids, on_outcome=seen.append)

@@ -16,6 +16,7 @@ from urllib.parse import quote
 import pytest
 from sqlalchemy import Engine, create_engine, event, text
 
+from scorer_runtime.spec import ScorerSpec, load_spec
 from scorer_runtime.store import (
     ExampleData,
     add_examples,
@@ -74,12 +75,32 @@ def make_dataset(engine: Engine, name: str, examples: list[ExampleData]) -> int:
         return dataset.id
 
 
+SCORE_ONE: dict[str, Any] = {"step": "generate_score", "formula": "1"}
+"""The smallest generate_score step: every example scores 1."""
+
+
+def judge_step(step: str = "analyze", **fields: Any) -> dict[str, Any]:
+    """A valid prompt step asking the judge whether the output is polite (``{"ok": bool}``)."""
+    schema = {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}
+    return {
+        "step": step,
+        "description": "Ask the judge",
+        "template": "Is this polite? {{ output }}",
+        "output_schema": schema,
+        **fields,
+    }
+
+
+def valid_spec(id: str = "tone", description: str = "test scorer", **fields: Any) -> ScorerSpec:
+    """A small valid spec, checked by ``load_spec``: ``id``, ``description``, the ``fields``
+    given and, unless ``steps`` is among them, one formula step scoring 1."""
+    return load_spec({"id": id, "description": description, "steps": [SCORE_ONE], **fields})
+
+
 def make_version(engine: Engine, name: str = "tone", **spec: Any) -> tuple[int, int]:
-    """A scorer version with a small spec; returns (scorer_id, version_id)."""
+    """A scorer version with a small valid spec; returns (scorer_id, version_id)."""
     with session_scope(engine) as session:
-        version = save_scorer_version(
-            session, spec={"id": name, "description": "test scorer", **spec}
-        )
+        version = save_scorer_version(session, spec=valid_spec(name, **spec))
         assert version.id is not None
         return version.scorer_id, version.id
 

@@ -25,6 +25,7 @@ from scorer_runtime.store import (
     save_scorer_version,
     session_scope,
 )
+from store.fixtures import valid_spec
 
 DAY0 = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
 SUPPORT_SIZE = 120
@@ -146,10 +147,10 @@ def seed_history(engine: Engine) -> History:
     """
     h = History()
     with session_scope(engine) as session:
-        base = {"description": "How polite the answer is", "steps": []}
-        v1 = save_scorer_version(session, spec={"id": "tone", **base})
-        v2 = save_scorer_version(session, spec={"id": "tone", **base, "name": "Tone v2"})
-        f1 = save_scorer_version(session, spec={"id": "facts", "description": "Facts"})
+        polite = "How polite the answer is"
+        v1 = save_scorer_version(session, spec=valid_spec("tone", polite))
+        v2 = save_scorer_version(session, spec=valid_spec("tone", polite, name="Tone v2"))
+        f1 = save_scorer_version(session, spec=valid_spec("facts", "Facts"))
         h.tone, h.tone_v1, h.tone_v2 = v1.scorer_id, int(v1.id or 0), int(v2.id or 0)
         h.facts, h.facts_v1 = f1.scorer_id, int(f1.id or 0)
     h.support, h.support_examples = _examples(engine, "support", SUPPORT_SIZE)

@@ -48,7 +48,7 @@ def runs(engine):
     """Three runs (two versions of one scorer, one of another) of mixed priced, unpriced and
     judge-free results, in random order; returns (rows, run ids, scorer ids)."""
     rng = random.Random(11)
-    versions = [make_version(engine, "tone"), make_version(engine, "tone", v=2)]
+    versions = [make_version(engine, "tone"), make_version(engine, "tone", description="second")]
     versions.append(make_version(engine, "length"))
     dataset_id = make_dataset(engine, "d", [ExampleData(output=f"a{i}") for i in range(60)])
     rows, run_ids = [], []

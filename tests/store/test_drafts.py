@@ -13,6 +13,7 @@ from scorer_runtime.store import (
     save_scorer_version,
     session_scope,
 )
+from store.fixtures import valid_spec
 
 
 def test_a_draft_is_saved_updated_listed_and_deleted(engine):
@@ -45,7 +46,7 @@ def test_a_draft_can_belong_to_a_saved_scorer(engine):
     with session_scope(engine) as session:
         version = save_scorer_version(
             session,
-            spec={"id": "tone", "description": "d", "steps": []},
+            spec=valid_spec("tone"),
         )
         draft = save_draft(session, spec={"id": "tone"}, scorer_id=version.scorer_id)
         assert draft.scorer_id == version.scorer_id

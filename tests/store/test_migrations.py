@@ -18,13 +18,12 @@ from scorer_runtime.store import (
     ensure_schema,
     get_dataset,
     get_scorer,
-    head_revision,
     list_scores,
     make_engine,
     read_session,
     upgrade,
 )
-from scorer_runtime.store.migrate import MIGRATIONS_DIR
+from scorer_runtime.store.migrate import MIGRATIONS_DIR, head_revision
 from scorer_runtime.store.tables import TABLES
 
 FIRST = "0001_initial"

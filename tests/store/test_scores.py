@@ -11,7 +11,6 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from scorer_runtime.store import (
-    OUTCOMES,
     ExampleData,
     ScoreFilter,
     add_scores,
@@ -26,6 +25,7 @@ from scorer_runtime.store import (
     score_stats,
     session_scope,
 )
+from scorer_runtime.types import OUTCOMES
 from store.fixtures import make_dataset, make_version
 
 START = datetime(2026, 10, 1, tzinfo=UTC)
@@ -35,8 +35,11 @@ START = datetime(2026, 10, 1, tzinfo=UTC)
 def history(engine):
     """1,200 scores over two scorers (two versions each) and ten days, in random order."""
     rng = random.Random(7)
-    versions = [make_version(engine, "tone"), make_version(engine, "tone", v=2)]
-    versions += [make_version(engine, "length"), make_version(engine, "length", v=2)]
+    versions = [make_version(engine, "tone"), make_version(engine, "tone", description="second")]
+    versions += [
+        make_version(engine, "length"),
+        make_version(engine, "length", description="second"),
+    ]
     datasets = [make_dataset(engine, f"d{i}", [ExampleData(output="a")]) for i in range(2)]
     rows = []
     for i in range(1200):

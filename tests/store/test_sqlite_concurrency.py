@@ -10,13 +10,15 @@ from store.fixtures import make_version
 
 WRITER = """
 import sys
+from scorer_runtime.spec import ScorerSpec
 from scorer_runtime.store import add_scores, make_engine, save_scorer_version, session_scope
 url, tag, scorer_id, version_id = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 engine = make_engine(url)
 for batch in range(60):
     with session_scope(engine) as session:
         # Read, then write in the same transaction: the case that fails without BEGIN IMMEDIATE.
-        save_scorer_version(session, spec={"id": f"w-{tag}", "batch": batch})
+        spec = {"id": f"w-{tag}", "description": f"batch {batch}", "steps": []}
+        save_scorer_version(session, spec=ScorerSpec.model_validate(spec))
         add_scores(session, rows=[
             {"scorer_id": scorer_id, "scorer_version_id": version_id, "outcome": "scored",
              "score": 1.0, "reason": f"{tag}-{batch}-{i}"}

@@ -27,6 +27,7 @@ from scorer_runtime.store import (
 )
 from scorer_runtime.store.views import trace_score_counts, trace_scores
 from scorer_runtime.traces import Span, Trace, load_traces
+from store.fixtures import valid_spec
 
 FIXTURES = Path(__file__).resolve().parents[1] / "traces" / "fixtures"
 SUPPORT_TRACE = "5b8aa5a2d2c872e8321cf37308d69df2"
@@ -135,9 +136,7 @@ def test_missing_traces_are_named(engine):
 def test_deleting_traces_keeps_their_scores(engine):
     with session_scope(engine) as session:
         save_traces(session, traces=[small_trace(1), small_trace(2)])
-        version = save_scorer_version(
-            session, spec={"id": "fn", "steps": [{"step": "generate_score", "formula": "1"}]}
-        )
+        version = save_scorer_version(session, spec=valid_spec("fn"))
         row = {
             "scorer_id": version.scorer_id,
             "scorer_version_id": version.id,
@@ -161,9 +160,7 @@ def test_deleting_traces_keeps_their_scores(engine):
 
 def test_score_counts_per_trace(engine):
     with session_scope(engine) as session:
-        version = save_scorer_version(
-            session, spec={"id": "fn", "steps": [{"step": "generate_score", "formula": "1"}]}
-        )
+        version = save_scorer_version(session, spec=valid_spec("fn"))
         row = {"scorer_id": version.scorer_id, "scorer_version_id": version.id}
         rows = [{**row, "trace_id": t, "score": 1.0, "outcome": "scored"} for t in "aab"]
         add_scores(session, rows=rows)

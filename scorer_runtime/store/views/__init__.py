@@ -35,7 +35,6 @@ from scorer_runtime.store.views.examples_page import (
 from scorer_runtime.store.views.judge_usage import (
     ProfileUsage,
     profile_usage_by_name,
-    spec_profile_names,
 )
 from scorer_runtime.store.views.overview import (
     KeyNameUse,
@@ -43,7 +42,6 @@ from scorer_runtime.store.views.overview import (
     key_name_uses,
     latest_runs,
     read_overview,
-    spec_key_names,
 )
 from scorer_runtime.store.views.results_page import (
     MAX_TREND_VERSIONS,
@@ -119,8 +117,6 @@ __all__ = [
     "run_line",
     "runs_page",
     "scorer_page",
-    "spec_key_names",
-    "spec_profile_names",
     "stored_trace_score",
     "trace_score_counts",
     "trace_scores",

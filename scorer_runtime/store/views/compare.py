@@ -24,6 +24,7 @@ from scorer_runtime.store.info import info_of
 from scorer_runtime.store.runs import RunInfo
 from scorer_runtime.store.scores import ScoreFilter
 from scorer_runtime.store.tables import ExampleRecord, RunRecord, ScoreRecord
+from scorer_runtime.types import Outcome, RunStatus
 
 Change = Literal["flipped", "changed", "same"]
 """``flipped``: pass became fail or back; ``changed``: any other verdict change (an error, a
@@ -48,7 +49,7 @@ class SideScore:
     """One run's result for an example (``score_id`` None when the run has none)."""
 
     score_id: int | None
-    outcome: str | None
+    outcome: Outcome | None
     score: float | None
     verdict: str
 
@@ -282,7 +283,7 @@ class RunFacts:
     scorer_id: int
     scorer_version_id: int
     dataset_id: int
-    status: str
+    status: RunStatus
     created_at: datetime
 
 

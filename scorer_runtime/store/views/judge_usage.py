@@ -3,24 +3,12 @@ would break)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from sqlmodel import Session, col, select
 
+from scorer_runtime.store.spec_read import read_stored_spec
 from scorer_runtime.store.tables import ScorerRecord, ScorerVersionRecord
-
-
-def spec_profile_names(spec: Any) -> set[str]:
-    """The judge profiles a spec (plain data) names, on the scorer or on any step."""
-    if not isinstance(spec, Mapping):
-        return set()
-    refs = [spec.get("judge")]
-    steps = spec.get("steps")
-    if isinstance(steps, list):
-        refs += [step.get("judge") for step in steps if isinstance(step, Mapping)]
-    return {ref for ref in refs if isinstance(ref, str)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,9 +35,10 @@ def profile_usage_by_name(session: Session) -> dict[str, list[ProfileUsage]]:
     )
     found: dict[str, dict[str, list[int]]] = {}
     latest: dict[str, int] = {}
-    for scorer, version, spec in session.exec(query).all():
+    for scorer, version, data in session.exec(query).all():
         latest[scorer] = version
-        for name in spec_profile_names(spec):
+        spec, _ = read_stored_spec(data, fallback_id=scorer)
+        for name in {ref for ref in spec.judge_refs() if isinstance(ref, str)}:
             found.setdefault(name, {}).setdefault(scorer, []).append(version)
     return {
         name: [

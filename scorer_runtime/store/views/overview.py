@@ -6,13 +6,13 @@ What a home page or a status command shows first. Key *values* are never stored,
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from sqlalchemy import ColumnElement, func
 from sqlmodel import Session, col, select
 
+from scorer_runtime.store.spec_read import read_stored_spec
 from scorer_runtime.store.tables import (
     DatasetRecord,
     ExampleRecord,
@@ -22,6 +22,9 @@ from scorer_runtime.store.tables import (
     ScorerVersionRecord,
 )
 from scorer_runtime.store.views.run_lines import RunLine, runs_page
+
+if TYPE_CHECKING:
+    from scorer_runtime.spec import ScorerSpec
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,11 +98,12 @@ def key_name_uses(session: Session) -> list[KeyNameUse]:
         if env
     ]
     for scorer_name, spec in _latest_specs(session):
-        uses += [KeyNameUse(env, "scorer", scorer_name) for env in spec_key_names(spec)]
+        # A judge given by profile name names its key through the profile, listed above.
+        uses += [KeyNameUse(env, "scorer", scorer_name) for env in spec.key_envs()]
     return uses
 
 
-def _latest_specs(session: Session) -> list[tuple[str, dict[str, object]]]:
+def _latest_specs(session: Session) -> list[tuple[str, ScorerSpec]]:
     latest = (
         select(ScorerVersionRecord.scorer_id, func.max(ScorerVersionRecord.version).label("v"))
         .group_by(col(ScorerVersionRecord.scorer_id))
@@ -115,17 +119,7 @@ def _latest_specs(session: Session) -> list[tuple[str, dict[str, object]]]:
         )
         .where(col(ScorerRecord.archived_at).is_(None))
     )
-    return [(str(name), dict(spec)) for name, spec in session.exec(query).all()]
-
-
-def spec_key_names(spec: Mapping[str, object]) -> list[str]:
-    """The key variables a spec's judges name (the scorer's judge and any step's own).
-
-    A judge given by profile name (a string) names none itself: its profile does.
-    """
-    judges = [spec.get("judge")]
-    steps = spec.get("steps")
-    if isinstance(steps, list):
-        judges += [step.get("judge") for step in steps if isinstance(step, Mapping)]
-    names = [j.get("api_key_env") for j in judges if isinstance(j, Mapping)]
-    return sorted({str(n) for n in names if n})
+    return [
+        (str(name), read_stored_spec(data, fallback_id=str(name))[0])
+        for name, data in session.exec(query).all()
+    ]

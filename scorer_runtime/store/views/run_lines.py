@@ -16,13 +16,13 @@ from sqlmodel.sql.expression import Select
 
 from scorer_runtime.store.aggregates import priced_unpriced_columns
 from scorer_runtime.store.tables import (
-    OUTCOMES,
     DatasetRecord,
     RunRecord,
     ScoreRecord,
     ScorerRecord,
     ScorerVersionRecord,
 )
+from scorer_runtime.types import OUTCOMES, RunStatus
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +37,7 @@ class RunLine:
     version: int
     dataset_id: int
     dataset: str
-    status: str
+    status: RunStatus
     cancel_requested: bool
     concurrency: int
     total: int

@@ -10,11 +10,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import cast
 
 from sqlalchemy import ColumnElement, func, or_
 from sqlmodel import Session, col, select
 
+from scorer_runtime.store.spec_read import read_stored_spec
 from scorer_runtime.store.tables import RunRecord, ScoreRecord, ScorerRecord, ScorerVersionRecord
+from scorer_runtime.types import RunStatus
 
 SCORER_PAGE_SIZE = 20
 """How many scorers one page of the list holds unless asked otherwise."""
@@ -36,7 +39,7 @@ class ScorerLine:
     display_name: str = ""
     """The spec's display name (its ``name``), else the scorer's name."""
     last_run_id: int | None = None
-    last_run_status: str | None = None
+    last_run_status: RunStatus | None = None
     last_run_mean: float | None = None
     last_run_scored: int = 0
 
@@ -107,7 +110,7 @@ def scorer_page(
     return ScorerPage(lines, total, page, page_size)
 
 
-_RunFacts = tuple[int | None, str | None, float | None, int]
+_RunFacts = tuple[int | None, RunStatus | None, float | None, int]
 """(run id, status, mean score, scored count) of a scorer's newest run."""
 
 
@@ -120,6 +123,7 @@ def _line(
     sid = int(scorer.id or 0)
     version = latest.get(sid)
     run = runs.get(sid, (None, None, None, 0))
+    spec = read_stored_spec(version.spec, fallback_id=scorer.name)[0] if version else None
     return ScorerLine(
         scorer_id=sid,
         name=scorer.name,
@@ -129,8 +133,8 @@ def _line(
         latest_version=version.version if version else None,
         latest_note=version.note if version else "",
         latest_at=version.created_at if version else None,
-        agent=bool(version and version.spec.get("type") == "agent"),
-        display_name=str((version.spec.get("name") if version else None) or scorer.name),
+        agent=spec is not None and spec.type == "agent",
+        display_name=(spec.name if spec else None) or scorer.name,
         last_run_id=run[0],
         last_run_status=run[1],
         last_run_mean=run[2],
@@ -168,10 +172,14 @@ def _last_runs(session: Session, ids: Sequence[int]) -> dict[int, _RunFacts]:
     run_ids = {int(r): int(s) for s, r in newest if r is not None}
     if not run_ids:
         return {}
-    statuses = dict(
-        session.exec(
-            select(RunRecord.id, RunRecord.status).where(col(RunRecord.id).in_(run_ids))
-        ).all()
+    # The column holds RunStatus values; select() widens a Literal column type to str.
+    statuses = cast(
+        "dict[int, RunStatus]",
+        dict(
+            session.exec(
+                select(RunRecord.id, RunRecord.status).where(col(RunRecord.id).in_(run_ids))
+            ).all()
+        ),
     )
     run_id = col(ScoreRecord.run_id)
     means = {
@@ -183,6 +191,5 @@ def _last_runs(session: Session, ids: Sequence[int]) -> dict[int, _RunFacts]:
         ).all()
     }
     return {
-        scorer: (run, str(statuses[run]), *means.get(run, (None, 0)))
-        for run, scorer in run_ids.items()
+        scorer: (run, statuses[run], *means.get(run, (None, 0))) for run, scorer in run_ids.items()
     }

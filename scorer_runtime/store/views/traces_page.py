@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy import func
 from sqlalchemy import select as sa_select
@@ -14,9 +14,14 @@ from sqlmodel import Session, col, select
 
 from scorer_runtime.store.errors import NotFoundError
 from scorer_runtime.store.scores import ScoreInfo, get_score
+from scorer_runtime.store.spec_read import read_stored_spec
 from scorer_runtime.store.tables import ScoreRecord, ScorerRecord, ScorerVersionRecord
 from scorer_runtime.store.traces import get_trace
 from scorer_runtime.traces.model import Trace
+from scorer_runtime.types import Outcome
+
+if TYPE_CHECKING:
+    from scorer_runtime.spec import ScorerSpec
 
 
 def trace_score_counts(session: Session, *, trace_ids: Sequence[str]) -> dict[str, int]:
@@ -41,7 +46,7 @@ class TraceScoreLine:
     scorer: str
     version: int
     score: float | None
-    outcome: str
+    outcome: Outcome
     reason: str | None
     error: str | None
     created_at: datetime
@@ -86,7 +91,7 @@ class AgentScorerVersion:
     version_id: int
     version: int
     note: str
-    spec: dict[str, Any]
+    spec: ScorerSpec
 
 
 def agent_scorer_versions(session: Session) -> list[AgentScorerVersion]:
@@ -109,7 +114,7 @@ def agent_scorer_versions(session: Session) -> list[AgentScorerVersion]:
                 version_id=version.id,
                 version=version.version,
                 note=version.note,
-                spec=version.spec,
+                spec=read_stored_spec(version.spec, fallback_id=name)[0],
             )
         )
     return versions

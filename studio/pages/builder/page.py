@@ -251,7 +251,9 @@ def _save(draft: ScorerDraft, problems: list[DraftProblem], *, key: state.Key) -
     if st.button("Save as a new version", type="primary", key=key.child("save").name):
         try:
             with services.writing() as session:
-                spec = clean_draft(draft).to_data()
+                spec = clean_draft(draft).to_spec()  # problems were shown above
+                if isinstance(spec, list):
+                    raise ValueError("; ".join(f"{p.field}: {p.message}" for p in spec))
                 version = save_scorer_version(session, spec=spec, note=note)
                 saved = (version.scorer_id, version.version)
         except Exception as error:

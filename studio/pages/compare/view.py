@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 
 import streamlit as st
 
-from scorer_runtime.store import OUTCOMES
 from scorer_runtime.store.views import CompareRow, CompareSummary, RunPair
+from scorer_runtime.types import OUTCOMES
 from studio import services, state
 from studio.pages.compare.logic import change_words, comparison_csv_file, verdict_words
 from studio.pages.compare.pick import run_caption

@@ -250,8 +250,6 @@ def save_import(
 
     The spec's id becomes the scorer's name, so exported code scores under the same name.
     """
-    from scorer_runtime.stored import spec_as_data
-
     if mode == "new":
         target = (name or spec.id).strip()
         problem = scorer_name_problem(session, target)
@@ -267,7 +265,7 @@ def save_import(
     if renamed:
         spec = spec.model_copy(update={"id": target})
     record = save_scorer_version(
-        session, spec=spec_as_data(spec), name=target, description=spec.description, note=note
+        session, spec=spec, name=target, description=spec.description, note=note
     )
     unchanged = previous is not None and previous.id == record.id
     return SavedImport(record.scorer_id, target, record.version, unchanged, renamed)

@@ -10,7 +10,7 @@ from datetime import date
 
 import streamlit as st
 
-from scorer_runtime.store import OUTCOMES
+from scorer_runtime.types import OUTCOMES
 from studio import state
 from studio.pages.results import data
 from studio.pages.results.logic import dataset_choices, scorer_choices, version_choices

@@ -11,7 +11,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from scorer_runtime.store import NameBook, RunInfo, ScoreRow, ScoreStats, Session, list_runs
+from scorer_runtime.store import (
+    NameBook,
+    RunInfo,
+    ScoreRow,
+    ScoreStats,
+    Session,
+    list_runs,
+)
 from studio.widgets.results_filter import Choice
 
 PAGE_SIZE = 50

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scorer_runtime.names import id_from_name
 from scorer_runtime.store import (
@@ -21,6 +21,9 @@ from scorer_runtime.store import (
     scorer_name_taken,
 )
 from studio.words import plural
+
+if TYPE_CHECKING:
+    from scorer_runtime.spec import ScorerSpec
 
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
@@ -85,12 +88,19 @@ class VersionLine:
     version: int
     created_at: datetime
     note: str
-    spec: dict[str, Any]
+    spec: ScorerSpec
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The spec as the JSON a file holds (defaults left out): what a comparison reads."""
+        from scorer_runtime.spec.export import spec_data
+
+        return spec_data(self.spec)
 
 
 def scorer_versions(session: Session, *, scorer_id: int) -> list[VersionLine]:
-    """Every version of a scorer, newest first, as plain data (cached by the page)."""
+    """Every version of a scorer, newest first (cached by the page)."""
     return [
-        VersionLine(v.version, v.created_at, v.note, dict(v.spec))
+        VersionLine(v.version, v.created_at, v.note, v.spec)
         for v in list_versions(session, scorer_id=scorer_id)
     ]

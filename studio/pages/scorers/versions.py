@@ -72,7 +72,7 @@ def render_comparison(scorer_id: int, versions: list[VersionLine]) -> None:
     if before is None or after is None:
         return
     old, new = by_number[before], by_number[after]
-    changes = spec_changes(old.spec, new.spec)
+    changes = spec_changes(old.data, new.data)
     if not changes:
         st.success(f"Versions {before} and {after} are the same.", icon=":material/check:")
         return
@@ -82,7 +82,7 @@ def render_comparison(scorer_id: int, versions: list[VersionLine]) -> None:
     with st.expander("The same difference as JSON (for engineers)"):
         st.code(
             json_text_diff(
-                old.spec, new.spec, before_name=f"version {before}", after_name=f"version {after}"
+                old.data, new.data, before_name=f"version {before}", after_name=f"version {after}"
             ),
             language="diff",
         )

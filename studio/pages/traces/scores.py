@@ -204,7 +204,7 @@ def render_scores(page: TracePage) -> None:
 def _summary(lines: list[TraceScoreLine]) -> str:
     """The scores in numbers with their context: how many, the mean, the spread, the mix."""
     scores = [line.score for line in lines if line.outcome == "scored" and line.score is not None]
-    counts = Counter(line.outcome for line in lines)
+    counts: Counter[str] = Counter(line.outcome for line in lines)
     mix = outcome_mix_words(counts)
     if not scores:
         return f"**{plural(len(lines), 'stored score')}**: {mix}."

@@ -13,7 +13,6 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scorer_runtime.spec import ScorerDraft
 from scorer_runtime.store import Session, jsonable
 from scorer_runtime.store.views import (
     AgentScorerVersion,
@@ -51,7 +50,7 @@ def agent_scorer_options(session: Session) -> list[AgentScorerOption]:
 
 
 def _option(version: AgentScorerVersion) -> AgentScorerOption:
-    spec = ScorerDraft.read(version.spec)  # a stored spec is not checked on save
+    spec = version.spec
     return AgentScorerOption(
         scorer_id=version.scorer_id,
         name=version.name,

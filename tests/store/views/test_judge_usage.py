@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from scorer_runtime.spec import ScorerSpec
 from scorer_runtime.store import (
     archive_scorer,
     read_session,
@@ -10,26 +11,12 @@ from scorer_runtime.store import (
     session_scope,
 )
 from scorer_runtime.store.judges import judge_profile_exists
-from scorer_runtime.store.views import ProfileUsage, profile_usage_by_name, spec_profile_names
+from scorer_runtime.store.views import ProfileUsage, profile_usage_by_name
+from store.fixtures import SCORE_ONE, judge_step, valid_spec
 
 
-def _spec(scorer_id: str, **extra) -> dict:
-    return {"id": scorer_id, "description": "d", "steps": [], **extra}
-
-
-def test_spec_profile_names_reads_the_scorer_and_every_step():
-    spec = _spec(
-        "x",
-        judge="strict",
-        steps=[
-            {"step": "analyze", "judge": "lenient"},
-            {"step": "generate_score", "judge": {"model": "openai/x"}},  # inline: no profile
-            "not a step",
-        ],
-    )
-    assert spec_profile_names(spec) == {"strict", "lenient"}
-    assert spec_profile_names({"judge": {"model": "openai/x"}}) == set()
-    assert spec_profile_names(["not", "a", "spec"]) == set()
+def _spec(scorer_id: str, **extra) -> ScorerSpec:
+    return valid_spec(scorer_id, "d", **extra)
 
 
 def test_usage_lists_versions_and_whether_the_latest_still_names_it(engine):
@@ -38,7 +25,7 @@ def test_usage_lists_versions_and_whether_the_latest_still_names_it(engine):
         save_scorer_version(session, spec=_spec("b", judge="strict", name="B"))
         save_scorer_version(session, spec=_spec("b", judge={"model": "openai/x"}))
         old = save_scorer_version(
-            session, spec=_spec("a", steps=[{"step": "analyze", "judge": "strict"}])
+            session, spec=_spec("a", steps=[judge_step("analyze", judge="strict"), SCORE_ONE])
         )
         archive_scorer(session, scorer_id=old.scorer_id)  # archived scorers still count
         save_scorer_version(session, spec=_spec("c", judge="lenient"))

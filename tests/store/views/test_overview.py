@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from scorer_runtime.spec import ScorerSpec
 from scorer_runtime.store import (
     ExampleData,
     add_examples,
@@ -21,12 +22,12 @@ from scorer_runtime.store.views.overview import (
     key_name_uses,
     latest_runs,
     read_overview,
-    spec_key_names,
 )
+from store.fixtures import valid_spec
 
 
-def _spec(scorer_id: str, **extra) -> dict:
-    return {"id": scorer_id, "description": "d", "steps": [], **extra}
+def _spec(scorer_id: str, **extra) -> ScorerSpec:
+    return valid_spec(scorer_id, "d", **extra)
 
 
 def test_an_empty_database_is_empty(engine):
@@ -103,12 +104,3 @@ def test_key_name_uses_profiles_first_then_live_latest_versions(engine):
     with read_session(engine) as session:
         uses = key_name_uses(session)
     assert uses == [KeyNameUse("FAST_KEY", "judge", "fast"), KeyNameUse("NEW", "scorer", "tone")]
-
-
-def test_spec_key_names_reads_scorer_and_step_judges():
-    spec = {
-        "judge": {"api_key_env": "A_KEY"},
-        "steps": [{"step": "analyze", "judge": {"api_key_env": "B_KEY"}}, {"step": "x"}],
-    }
-    assert spec_key_names(spec) == ["A_KEY", "B_KEY"]
-    assert spec_key_names({"judge": "profile-name", "steps": []}) == []

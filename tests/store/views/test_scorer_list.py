@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from scorer_runtime.spec import ScorerSpec
 from scorer_runtime.store import (
     add_scores,
     archive_scorer,
@@ -15,11 +16,11 @@ from scorer_runtime.store import (
 )
 from scorer_runtime.store.scorers import free_scorer_name, scorer_counts, scorer_name_taken
 from scorer_runtime.store.views.scorer_list import scorer_page
-from store.fixtures import counting_selects
+from store.fixtures import counting_selects, valid_spec
 
 
-def _spec(scorer_id: str, description: str = "d", **extra) -> dict:
-    return {"id": scorer_id, "description": description, "steps": [], **extra}
+def _spec(scorer_id: str, description: str = "d", **extra) -> ScorerSpec:
+    return valid_spec(scorer_id, description, **extra)
 
 
 def test_search_matches_every_word_and_escapes_wildcards(engine):

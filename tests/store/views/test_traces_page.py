@@ -5,10 +5,10 @@ scorer's name, version number and trace — also after the trace was deleted."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 import pytest
 
+from scorer_runtime.spec import ScorerSpec
 from scorer_runtime.store import (
     NotFoundError,
     add_scores,
@@ -21,19 +21,15 @@ from scorer_runtime.store import (
 )
 from scorer_runtime.store.views import agent_scorer_versions, stored_trace_score, trace_scores
 from scorer_runtime.traces import Span, Trace
+from store.fixtures import valid_spec
 
 T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 TRACE_ID = f"{7:032x}"
 SPAN_ID = f"{7:016x}"
 
 
-def _agent_spec(name: str, note: str = "") -> dict[str, Any]:
-    return {
-        "id": name,
-        "type": "agent",
-        "description": note or "an agent scorer",
-        "steps": [{"step": "generate_score", "formula": "1"}],
-    }
+def _agent_spec(name: str, note: str = "") -> ScorerSpec:
+    return valid_spec(name, note or "an agent scorer", type="agent")
 
 
 def test_agent_scorer_versions_by_name_newest_first(engine):
@@ -41,7 +37,7 @@ def test_agent_scorer_versions_by_name_newest_first(engine):
         save_scorer_version(session, spec=_agent_spec("tools"))
         save_scorer_version(session, spec=_agent_spec("tools", "second"), note="better")
         save_scorer_version(session, spec=_agent_spec("answers"))
-        save_scorer_version(session, spec={"id": "plain", "description": "not an agent"})
+        save_scorer_version(session, spec=valid_spec("plain", "not an agent"))
         gone = save_scorer_version(session, spec=_agent_spec("gone"))
         archive_scorer(session, scorer_id=gone.scorer_id)
     with read_session(engine) as session:
@@ -51,14 +47,14 @@ def test_agent_scorer_versions_by_name_newest_first(engine):
         ("tools", 2, "better"),
         ("tools", 1, ""),
     ]
-    assert versions[1].spec["description"] == "second"
+    assert versions[1].spec.description == "second"
     assert versions[1].scorer_id == versions[2].scorer_id
     assert versions[1].version_id != versions[2].version_id
 
 
 def test_no_agent_scorer_no_versions(engine):
     with session_scope(engine) as session:
-        save_scorer_version(session, spec={"id": "plain", "description": "not an agent"})
+        save_scorer_version(session, spec=valid_spec("plain", "not an agent"))
     with read_session(engine) as session:
         assert agent_scorer_versions(session) == []
 

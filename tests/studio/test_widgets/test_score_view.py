@@ -10,7 +10,7 @@ import pytest
 
 from scorer_runtime.batch import outcome_of_error, run_batch
 from scorer_runtime.errors import ScorerRunError
-from scorer_runtime.spec import compile_spec
+from scorer_runtime.spec import compile_spec, load_spec
 from scorer_runtime.store import (
     ExampleData,
     ScoreFilter,
@@ -42,7 +42,7 @@ def judge_key(monkeypatch):
 async def _batch_run(engine, fake_judge) -> int:
     """Score two examples with the demo tone scorer; the first judge call is rate-limited."""
     with session_scope(engine) as session:
-        version = save_scorer_version(session, spec=TONE)
+        version = save_scorer_version(session, spec=load_spec(TONE))
         dataset = create_dataset(session, name="two")
         add_examples(
             session,

@@ -29,7 +29,6 @@ from studio.pages.judges.logic.usage import (
     ProfileUse,
     profile_uses,
     profile_uses_by_name,
-    spec_uses_profile,
 )
 
 __all__ = [
@@ -53,5 +52,4 @@ __all__ = [
     "profile_uses",
     "profile_uses_by_name",
     "save_profile",
-    "spec_uses_profile",
 ]

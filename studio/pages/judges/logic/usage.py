@@ -7,19 +7,11 @@ reading is :func:`scorer_runtime.store.views.profile_usage_by_name`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
-from scorer_runtime.spec import ScorerDraft
 from scorer_runtime.store import Session
 from scorer_runtime.store.views import profile_usage_by_name
 from studio.words import noun
-
-
-def spec_uses_profile(spec: Mapping[str, Any], name: str) -> bool:
-    """Whether a spec (plain data) names the profile, on the scorer or on any judge step."""
-    return name in ScorerDraft.read(spec).judge_refs()
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
-from scorer_runtime.batch.launch import Launcher, runner_is_gone
+from scorer_runtime.batch.launch import Launcher
+from scorer_runtime.process import runner_is_gone
 from scorer_runtime.store import STALE_AFTER, utc_now
 from scorer_runtime.store.views import RunLine
 from scorer_runtime.types import RUN_STATUSES

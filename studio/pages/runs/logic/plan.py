@@ -102,7 +102,10 @@ def _judges_of(scorer: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The steps that ask the judge, and the key variables their judges read.
 
     Compiling already refused a prompt step whose judge lacks a model or instructions, so
-    the key is all that is left to check.
+    the key is all that is left to check. This reads the *compiled* scorer, not
+    :meth:`ScorerSpec.key_envs`: only the judge each prompt step really calls (the scorer's
+    judge overridden by the step's own, profiles resolved) counts, so a scorer judge's key
+    that every step replaces, or a scorer without prompt steps, asks for no key here.
     """
     prompt_steps: list[str] = []
     envs: list[str] = []

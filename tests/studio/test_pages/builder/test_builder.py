@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sqlmodel import select
 
+from scorer_runtime.spec import load_spec
 from scorer_runtime.store import (
     get_judge_profile,
     judge_profile_dict,
@@ -233,7 +234,7 @@ def test_a_policy_from_the_judges_page_loads_into_the_builder_unchanged(studio_d
         ],
     }
     with session_scope(studio_db) as session:
-        scorer_id = save_scorer_version(session, spec=spec).scorer_id
+        scorer_id = save_scorer_version(session, spec=load_spec(spec)).scorer_id
 
     at = open_page("builder")
     at.session_state["builder.scorer_id"] = scorer_id

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from scorer_runtime.datasets import ImportFailure
+from scorer_runtime.spec import load_spec
 from scorer_runtime.store import (
     ExampleData,
     add_examples,
@@ -62,7 +63,16 @@ def _examples(engine, dataset_id):
 
 def _score(engine, dataset_id: int, example_id: int) -> None:
     with session_scope(engine) as session:
-        version = save_scorer_version(session, spec={"id": "len", "description": "d"})
+        version = save_scorer_version(
+            session,
+            spec=load_spec(
+                {
+                    "id": "len",
+                    "description": "d",
+                    "steps": [{"step": "generate_score", "formula": "1"}],
+                }
+            ),
+        )
         run = create_run(session, scorer_version_id=version.id, dataset_id=dataset_id)
         add_scores(
             session,

@@ -11,6 +11,7 @@ import sys
 import yaml
 
 from scorer_runtime.spec import load_spec
+from scorer_runtime.spec.export import spec_data
 from scorer_runtime.store import (
     get_scorer,
     latest_version,
@@ -78,7 +79,7 @@ def test_empty_database_offers_to_build_or_import(studio_db, open_page):
 
 def test_python_export_with_how_to_run_it_runs_as_shown(studio_db, open_page, fake_judge, tmp_path):
     with session_scope(studio_db) as session:
-        save_scorer_version(session, spec=_judge_spec(fake_judge.base_url))
+        save_scorer_version(session, spec=load_spec(_judge_spec(fake_judge.base_url)))
     at = open_page("export")
     assert not at.exception
     (python,) = [c for c in at.code if c.language == "python"]
@@ -121,7 +122,7 @@ def test_json_and_yaml_exports_hold_the_stored_spec(demo_db, open_page):
     (code,) = [c for c in at.code if c.language == "json"]
     with read_session(demo_db) as session:
         scorer = get_scorer(session, name="tone-politeness")
-        stored = latest_version(session, scorer_id=scorer.id).spec
+        stored = spec_data(latest_version(session, scorer_id=scorer.id).spec)
     assert json.loads(code.value) == stored
     at.radio(key=state.EXPORT_FORMAT.name).set_value("yaml").run()
     (code,) = [c for c in at.code if c.language == "yaml"]
@@ -192,7 +193,7 @@ def test_import_as_a_new_scorer(demo_db, open_page):
     with read_session(demo_db) as session:
         scorer = get_scorer(session, name="hello-check")
         version = latest_version(session, scorer_id=scorer.id)
-    assert version.spec["id"] == "hello-check"
+    assert version.spec.id == "hello-check"
     assert version.note == "imported from shared.json"
     assert any("Saved “hello-check” version 1" in t.value for t in at.toast)
 
@@ -200,7 +201,7 @@ def test_import_as_a_new_scorer(demo_db, open_page):
 def test_import_as_a_new_version_of_the_scorer_with_its_name(demo_db, open_page):
     with read_session(demo_db) as session:
         scorer = get_scorer(session, name="tone-politeness")
-        spec = dict(latest_version(session, scorer_id=scorer.id).spec)
+        spec = spec_data(latest_version(session, scorer_id=scorer.id).spec)
     spec["description"] = "Polite, stricter."
     payload = ("tone.yaml", yaml.safe_dump(spec).encode(), "application/x-yaml")
     at = open_page("export")
@@ -213,7 +214,7 @@ def test_import_as_a_new_version_of_the_scorer_with_its_name(demo_db, open_page)
     with read_session(demo_db) as session:
         versions = list_versions(session, scorer_id=scorer.id)
     assert [v.version for v in versions] == [2, 1]
-    assert versions[0].spec["description"] == "Polite, stricter."
+    assert versions[0].spec.description == "Polite, stricter."
     assert any("This file is exactly version 2 of “tone-politeness”" in i.value for i in at.info)
     at.button(key=state.EXPORT_IMPORT_SAVE.name).click().run()  # the same file again
     assert any("nothing new was saved" in t.value for t in at.toast)

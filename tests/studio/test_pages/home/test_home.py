@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from store.fixtures import SCORE_ONE, judge_step, valid_spec
+
 from scorer_runtime.store import (
     add_scores,
     create_run,
@@ -119,10 +121,12 @@ def test_key_statuses_list_well_known_and_named_variables():
 
 
 def test_key_names_in_use_say_who_names_each_variable(studio_db):
-    step_judge = {"step": "analyze", "judge": {"model": "openai/x", "api_key_env": "SHARED"}}
+    step_judge = judge_step(
+        judge={"model": "openai/x", "instructions": "Grade.", "api_key_env": "SHARED"}
+    )
     with session_scope(studio_db) as session:
         save_judge_profile(session, name="fast", model="openai/x", api_key_env="SHARED")
-        save_scorer_version(session, spec={"id": "tone", "description": "d", "steps": [step_judge]})
+        save_scorer_version(session, spec=valid_spec("tone", steps=[step_judge, SCORE_ONE]))
     with read_session(studio_db) as session:
         named = key_names_in_use(session)
     assert named == {"SHARED": ["judge “fast”", "scorer “tone”"]}

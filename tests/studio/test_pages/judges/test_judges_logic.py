@@ -4,6 +4,7 @@ over real HTTP to the fake judge."""
 from __future__ import annotations
 
 import pytest
+from store.fixtures import SCORE_ONE, judge_step, valid_spec
 
 from scorer_runtime.spec import JudgeSpec
 from scorer_runtime.store import (
@@ -25,7 +26,6 @@ from studio.pages.judges.logic import (
     profile_uses,
     profile_uses_by_name,
     save_profile,
-    spec_uses_profile,
 )
 from studio.widgets.forms import RetryForm
 
@@ -113,15 +113,13 @@ def test_save_profile_needs_a_name(studio_db):
 
 
 def test_profile_uses_finds_scorer_and_step_references(studio_db):
-    on_scorer = {"id": "a", "description": "d", "judge": "strict", "steps": []}
-    on_step = {"id": "b", "description": "d", "steps": [{"step": "analyze", "judge": "strict"}]}
-    other = {"id": "b", "description": "d", "judge": {"model": "openai/x"}, "steps": []}
+    on_scorer = valid_spec("a", judge="strict")
+    on_step = valid_spec("b", steps=[judge_step(judge="strict"), SCORE_ONE])
+    other = valid_spec("b", judge={"model": "openai/x"})
     with session_scope(studio_db) as session:
         save_scorer_version(session, spec=on_scorer)
         save_scorer_version(session, spec=on_step)
         save_scorer_version(session, spec=other)  # b's latest no longer names it
-    assert spec_uses_profile(on_step, "strict")
-    assert not spec_uses_profile(other, "strict")
     with read_session(studio_db) as session:
         uses = profile_uses(session, name="strict")
         assert profile_uses(session, name="lenient") == []

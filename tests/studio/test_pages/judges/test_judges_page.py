@@ -3,6 +3,7 @@ fake judge over real HTTP, and delete after a question naming the scorers that u
 
 from __future__ import annotations
 
+from scorer_runtime.spec import load_spec
 from scorer_runtime.store import (
     get_judge_profile,
     judge_profile_dict,
@@ -137,7 +138,15 @@ def test_delete_asks_first_and_names_the_scorers_using_the_judge(studio_db, open
     with session_scope(studio_db) as session:
         save_judge_profile(session, name="strict", model="openai/gpt-4o-mini")
         save_scorer_version(
-            session, spec={"id": "politeness", "description": "d", "judge": "strict", "steps": []}
+            session,
+            spec=load_spec(
+                {
+                    "id": "politeness",
+                    "description": "d",
+                    "judge": "strict",
+                    "steps": [{"step": "generate_score", "formula": "1"}],
+                }
+            ),
         )
     at = open_page("judges")
     assert "1 scorer" in str(at.dataframe[0].value["Used by"].tolist())

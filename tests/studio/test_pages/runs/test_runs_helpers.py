@@ -10,6 +10,7 @@ import pytest
 from batch.launch_fixtures import run_logs as run_logs  # the fixture, for the Runs tests
 from sqlalchemy import Engine
 
+from scorer_runtime.spec import ScorerSpec
 from scorer_runtime.store import (
     add_examples,
     create_dataset,
@@ -63,9 +64,13 @@ def judge_spec(base_url: str, *, name: str = "polite-check") -> dict[str, Any]:
 
 
 def save_spec(engine: Engine, spec: dict[str, Any]) -> tuple[int, int]:
-    """Save ``spec`` as a scorer version: (scorer id, version id)."""
+    """Save ``spec`` as a scorer version: (scorer id, version id).
+
+    Only its shape is checked, so a test can store a version whose meaning no longer checks
+    (a formula function since removed): what the Runs page must explain, not crash on.
+    """
     with session_scope(engine) as session:
-        version = save_scorer_version(session, spec=spec)
+        version = save_scorer_version(session, spec=ScorerSpec.model_validate(spec))
         assert version.id is not None
         return version.scorer_id, version.id
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import copy
-
+from scorer_runtime.spec import load_spec
+from scorer_runtime.spec.export import spec_data
 from scorer_runtime.store import (
     get_scorer,
     latest_version,
@@ -87,7 +87,7 @@ def test_duplicate_asks_for_a_valid_free_name(demo_db, open_page):
     with read_session(demo_db) as session:
         copy_ = get_scorer(session, name="tone-strict")
         version = latest_version(session, scorer_id=copy_.id)
-        assert version.spec["id"] == "tone-strict"
+        assert version.spec.id == "tone-strict"
         assert version.note == "copy of tone-politeness"
     assert "tone-strict" in _names(at)
 
@@ -121,13 +121,13 @@ def test_archive_asks_first_and_keeps_everything(demo_db, demo_scorers, open_pag
 def test_versions_and_a_readable_diff(demo_db, open_page):
     with session_scope(demo_db) as session:
         scorer = get_scorer(session, name="tone-politeness")
-        spec = copy.deepcopy(latest_version(session, scorer_id=scorer.id).spec)
+        spec = spec_data(latest_version(session, scorer_id=scorer.id).spec)
         spec["judge"]["temperature"] = 0.5
         spec["steps"][0]["template"] = spec["steps"][0]["template"].replace(
             "Label the tone", "Grade the tone"
         )
         del spec["steps"][2]  # no explanation step any more
-        save_scorer_version(session, spec=spec, note="stricter wording")
+        save_scorer_version(session, spec=load_spec(spec), note="stricter wording")
         sid = scorer.id
     at = open_page("scorers")
     at.button(key=state.SCORERS_VERSIONS.child(sid).name).click().run()
@@ -148,8 +148,12 @@ def test_versions_and_a_readable_diff(demo_db, open_page):
 def test_the_list_pages_in_the_database(studio_db, open_page):
     with session_scope(studio_db) as session:
         for n in range(25):
-            spec = {"id": f"s{n:02d}", "description": "d", "steps": []}
-            save_scorer_version(session, spec=spec)
+            spec = {
+                "id": f"s{n:02d}",
+                "description": "d",
+                "steps": [{"step": "generate_score", "formula": "1"}],
+            }
+            save_scorer_version(session, spec=load_spec(spec))
     at = open_page("scorers")
     assert _names(at)[0] == "s00"
     assert len(_names(at)) == 20
@@ -164,7 +168,16 @@ def test_everything_archived_says_where_the_scorers_are(studio_db, open_page):
     from scorer_runtime.store import archive_scorer
 
     with session_scope(studio_db) as session:
-        version = save_scorer_version(session, spec={"id": "old", "description": "d", "steps": []})
+        version = save_scorer_version(
+            session,
+            spec=load_spec(
+                {
+                    "id": "old",
+                    "description": "d",
+                    "steps": [{"step": "generate_score", "formula": "1"}],
+                }
+            ),
+        )
         archive_scorer(session, scorer_id=version.scorer_id)
     at = open_page("scorers")
     assert any("1 archived scorer is hidden" in i.value for i in at.info)

@@ -6,6 +6,7 @@ The list's search and pages are tested with the store (tests/store/test_scorer_l
 from __future__ import annotations
 
 from scorer_runtime.names import id_from_name
+from scorer_runtime.spec import load_spec
 from scorer_runtime.store import (
     add_scores,
     create_dataset,
@@ -24,13 +25,18 @@ from studio.pages.scorers.logic import (
 
 
 def _spec(name: str, description: str = "d", **extra) -> dict:
-    return {"id": name, "description": description, "steps": [], **extra}
+    return {
+        "id": name,
+        "description": description,
+        "steps": [{"step": "generate_score", "formula": "1"}],
+        **extra,
+    }
 
 
 def test_archive_impact_says_what_is_kept(studio_db):
     with session_scope(studio_db) as session:
-        v1 = save_scorer_version(session, spec=_spec("a"))
-        v2 = save_scorer_version(session, spec=_spec("a", "changed"), note="second")
+        v1 = save_scorer_version(session, spec=load_spec(_spec("a")))
+        v2 = save_scorer_version(session, spec=load_spec(_spec("a", "changed")), note="second")
         dataset = create_dataset(session, name="ds")
         old = create_run(session, scorer_version_id=v1.id, dataset_id=dataset.id)
         new = create_run(session, scorer_version_id=v2.id, dataset_id=dataset.id)
@@ -78,8 +84,8 @@ def test_archive_impact_says_what_is_kept(studio_db):
 
 def test_names_for_new_scorers(studio_db):
     with session_scope(studio_db) as session:
-        save_scorer_version(session, spec=_spec("tone"))
-        save_scorer_version(session, spec=_spec("tone-copy"))
+        save_scorer_version(session, spec=load_spec(_spec("tone")))
+        save_scorer_version(session, spec=load_spec(_spec("tone-copy")))
     with read_session(studio_db) as session:
         assert copy_name(session, "tone") == "tone-copy-2"
         assert scorer_name_problem(session, "tone") is not None

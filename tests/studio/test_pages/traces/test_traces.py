@@ -11,7 +11,8 @@ import pytest
 from cli.helpers import agent_verdict_spec
 from sqlmodel import select
 
-from scorer_runtime.batch import store_trace_outcomes
+from scorer_runtime.batch.trace_scoring import store_trace_outcomes
+from scorer_runtime.spec import load_spec
 from scorer_runtime.store import (
     count_traces,
     get_trace,
@@ -73,7 +74,7 @@ def small_traces(count: int) -> list[Trace]:
 def agent_version(engine, base_url: str) -> tuple[int, int]:
     """Save the agent scorer; its (scorer id, version id)."""
     with session_scope(engine) as session:
-        version = save_scorer_version(session, spec=agent_spec(base_url))
+        version = save_scorer_version(session, spec=load_spec(agent_spec(base_url)))
         return version.scorer_id, version.id
 
 
@@ -315,7 +316,7 @@ def test_a_score_opens_with_what_the_scorer_saw_in_a_new_session(
 
 def test_delete_asks_first_and_keeps_the_scores(studio_db, open_page):
     with session_scope(studio_db) as session:
-        version = save_scorer_version(session, spec=agent_spec("http://127.0.0.1:9"))
+        version = save_scorer_version(session, spec=load_spec(agent_spec("http://127.0.0.1:9")))
         traces = small_traces(3)
         save_traces(session, traces=traces, source="three.jsonl")
         outcomes = [
@@ -414,7 +415,9 @@ def test_a_failing_judge_is_stored_as_a_judge_error(studio_db, open_page, fake_j
 def test_a_judge_key_not_set_stops_before_any_call(studio_db, open_page, fake_judge, monkeypatch):
     monkeypatch.delenv("S3_UNSET_KEY", raising=False)
     with session_scope(studio_db) as session:
-        save_scorer_version(session, spec=agent_spec(fake_judge.base_url, key_env="S3_UNSET_KEY"))
+        save_scorer_version(
+            session, spec=load_spec(agent_spec(fake_judge.base_url, key_env="S3_UNSET_KEY"))
+        )
     at = upload(open_page("traces"), "weather.mastra.json")
     at.button(key=state.TRACES_SCORE.name).click().run()
     assert not at.exception

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from scorer_runtime.batch import store_trace_outcomes
+from scorer_runtime.batch.trace_scoring import store_trace_outcomes
+from scorer_runtime.spec import load_spec
 from scorer_runtime.store import (
     ensure_schema,
     make_engine,
@@ -203,7 +204,7 @@ def test_agent_scorers_and_score_counts_per_trace(tmp_path):
     engine = engine_at(tmp_path, "s.db")
     spec = json.loads((DATA / "scorers" / "tool-call-accuracy.json").read_text())
     with session_scope(engine) as session:
-        version = save_scorer_version(session, spec=spec)
+        version = save_scorer_version(session, spec=load_spec(spec))
         outcomes = [
             TraceScoreOutcome("tool-call-accuracy", trace_id, None, "not_scorable", reason="r")
             for trace_id in ("t1", "t1", "t2")
