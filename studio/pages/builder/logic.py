@@ -16,7 +16,7 @@ from typing import Any
 
 from scorer_runtime.batch import outcome_of_error
 from scorer_runtime.errors import ScorerRunError
-from scorer_runtime.names import id_from_name
+from scorer_runtime.ids import id_from_name
 from scorer_runtime.run import ScorerRun
 from scorer_runtime.spec import (
     DraftProblem,

@@ -6,7 +6,7 @@ from typing import Any
 
 import streamlit as st
 
-from scorer_runtime.names import id_from_name
+from scorer_runtime.ids import id_from_name
 from scorer_runtime.spec import DraftProblem, JudgeSpec, ScorerDraft
 from scorer_runtime.spec.draft import problems_by_field, problems_under
 from scorer_runtime.spec.models import ScorerKind

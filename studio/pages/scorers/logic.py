@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from scorer_runtime.names import id_from_name
+from scorer_runtime.ids import id_from_name
 from scorer_runtime.store import (
     Session,
     free_scorer_name,

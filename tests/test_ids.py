@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from scorer_runtime.names import id_from_name
+from scorer_runtime.ids import id_from_name
 
 
 def test_an_id_keeps_letters_digits_and_joins_the_rest_with_dashes():
