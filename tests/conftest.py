@@ -12,7 +12,8 @@ import socket
 from collections.abc import Iterator
 
 import pytest
-from fakes.openai_server import FakeOpenAIServer
+
+from tests.fakes.openai_server import FakeOpenAIServer
 
 
 @pytest.fixture(scope="session")

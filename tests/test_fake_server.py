@@ -11,7 +11,8 @@ from typing import Any
 import httpx
 import litellm
 import pytest
-from fakes.openai_server import DropMode, FakeOpenAIServer
+
+from tests.fakes.openai_server import DropMode, FakeOpenAIServer
 
 MODEL = "openai/fake-judge"
 # One attempt: litellm retries nothing (num_retries), nor does the openai client (max_retries).

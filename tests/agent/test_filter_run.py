@@ -8,13 +8,6 @@ from typing import Any
 
 import pytest
 
-from agent.agent_fixtures import (
-    CAMEL_INPUT,
-    CAMEL_OUTPUT,
-    FORECAST,
-    LEGACY_OUTPUT,
-    make_run,
-)
 from scorer_runtime.agent import (
     AgentMessage,
     AgentRunInput,
@@ -28,6 +21,13 @@ from scorer_runtime.agent import (
     get_user_message_from_run_input,
 )
 from scorer_runtime.run import ScorerRun
+from tests.agent.agent_fixtures import (
+    CAMEL_INPUT,
+    CAMEL_OUTPUT,
+    FORECAST,
+    LEGACY_OUTPUT,
+    make_run,
+)
 
 # --- filter_run -------------------------------------------------------------------------
 

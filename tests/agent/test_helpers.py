@@ -8,14 +8,6 @@ from typing import Any
 
 import pytest
 
-from agent.agent_fixtures import (
-    CAMEL_INPUT,
-    CAMEL_OUTPUT,
-    LEGACY_OUTPUT,
-    PARIS,
-    snake,
-    tool_part,
-)
 from scorer_runtime.agent import (
     ToolCallInfo,
     extract_agent_response_messages,
@@ -32,6 +24,14 @@ from scorer_runtime.agent import (
     get_user_message_from_run_input,
     to_agent_input,
     to_agent_output,
+)
+from tests.agent.agent_fixtures import (
+    CAMEL_INPUT,
+    CAMEL_OUTPUT,
+    LEGACY_OUTPUT,
+    PARIS,
+    snake,
+    tool_part,
 )
 
 # --- Helpers ----------------------------------------------------------------------------

@@ -8,15 +8,6 @@ from typing import Any
 
 import pytest
 
-from agent.agent_fixtures import (
-    CAMEL_INPUT,
-    CAMEL_OUTPUT,
-    LEGACY_OUTPUT,
-    SOURCE,
-    make_run,
-    snake,
-    text_part,
-)
 from scorer_runtime.agent import (
     AgentMessage,
     AgentRunInput,
@@ -36,6 +27,15 @@ from scorer_runtime.agent import (
     normalize,
     to_agent_input,
     to_agent_output,
+)
+from tests.agent.agent_fixtures import (
+    CAMEL_INPUT,
+    CAMEL_OUTPUT,
+    LEGACY_OUTPUT,
+    SOURCE,
+    make_run,
+    snake,
+    text_part,
 )
 
 # --- Types and normalisation ------------------------------------------------------------

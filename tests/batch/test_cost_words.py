@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import pytest
 from rich.console import Console
-from store.fixtures import make_dataset, make_version
 
-from batch.judged import verdict_scorer
 from scorer_runtime import create_scorer
 from scorer_runtime.batch import BatchRunner, run_batch
 from scorer_runtime.cli.report import summary_table
@@ -24,6 +22,8 @@ from scorer_runtime.store import (
     request_cancel,
     session_scope,
 )
+from tests.batch.judged import verdict_scorer
+from tests.store.fixtures import make_dataset, make_version
 
 PRICED, UNPRICED = "openai/gpt-4o-mini", "openai/fake-judge"
 

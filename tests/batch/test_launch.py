@@ -8,7 +8,6 @@ import socket
 import subprocess
 import sys
 
-from batch.launch_fixtures import run_logs
 from scorer_runtime.batch.launch import (
     cli_command,
     launcher,
@@ -17,6 +16,7 @@ from scorer_runtime.batch.launch import (
 )
 from scorer_runtime.process import runner_is_gone
 from scorer_runtime.store import utc_now
+from tests.batch.launch_fixtures import run_logs
 
 __all__ = ["run_logs"]
 

@@ -6,9 +6,7 @@ import asyncio
 import threading
 
 import pytest
-from store.fixtures import make_dataset, make_version
 
-from batch.judged import verdict_scorer
 from scorer_runtime import ErrorKind, ScorerRunError, create_scorer, not_scorable
 from scorer_runtime.batch import BatchRunner, outcome_of_error, run_batch
 from scorer_runtime.results import ScoreResult
@@ -23,6 +21,8 @@ from scorer_runtime.store import (
     request_cancel,
     session_scope,
 )
+from tests.batch.judged import verdict_scorer
+from tests.store.fixtures import make_dataset, make_version
 
 
 def _stored(engine, run_id):

@@ -17,7 +17,6 @@ import time
 
 import pytest
 import pytest_asyncio
-from store.fixtures import make_dataset
 
 from scorer_runtime.batch import (
     BatchRunner,
@@ -46,6 +45,7 @@ from scorer_runtime.store import (
     session_scope,
 )
 from scorer_runtime.stored import ScorerSource, scorer_source
+from tests.store.fixtures import make_dataset
 
 in_module_loop = pytest.mark.asyncio(loop_scope="module")  # where the shared pool lives
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from cli.helpers import KEY_ENV, agent_verdict_spec
 
 from scorer_runtime.batch import plan_trace_scoring, score_stored_traces
 from scorer_runtime.batch.trace_scoring import stored_outcome, trace_score_row
@@ -22,6 +21,7 @@ from scorer_runtime.store import (
     session_scope,
 )
 from scorer_runtime.traces import TraceScoreOutcome, load_traces, sample_trace_ids
+from tests.cli.helpers import KEY_ENV, agent_verdict_spec
 
 FIXTURES = Path(__file__).resolve().parents[1] / "traces" / "fixtures"
 SUPPORT_TRACE = "5b8aa5a2d2c872e8321cf37308d69df2"

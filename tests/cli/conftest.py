@@ -1,5 +1,5 @@
 """Fixtures of the CLI tests: the store's fresh database per test."""
 
-from store.fixtures import db_url, engine
+from tests.store.fixtures import db_url, engine
 
 __all__ = ["db_url", "engine"]

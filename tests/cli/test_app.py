@@ -10,8 +10,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_studio_entry_script_is_the_installed_studio_packages_app_file(tmp_path):
-    # In a fresh interpreter away from the repository: inside pytest, tests/studio shadows
-    # the studio package, which is exactly what the installed CLI never sees.
+    # In a fresh interpreter away from the repository, as the installed CLI runs: only the
+    # installed package can answer there, never a studio/ folder next to the working directory.
     code = "from scorer_runtime.cli.app import studio_entry\nwith studio_entry() as p: print(p)"
     done = subprocess.run(
         [sys.executable, "-c", code],

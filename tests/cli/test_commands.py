@@ -6,7 +6,6 @@ import json
 
 import pytest
 
-from cli.helpers import KEY_ENV, cli, verdict_spec, write_examples, write_spec
 from scorer_runtime.money import format_dollars
 from scorer_runtime.store import (
     ScoreFilter,
@@ -19,6 +18,7 @@ from scorer_runtime.store import (
     read_session,
     score_stats,
 )
+from tests.cli.helpers import KEY_ENV, cli, verdict_spec, write_examples, write_spec
 
 
 @pytest.fixture

@@ -12,7 +12,6 @@ import time
 
 import pytest
 
-from cli.helpers import cli, cli_process, verdict_spec, write_examples, write_spec
 from scorer_runtime.store import (
     ScoreFilter,
     get_run,
@@ -20,6 +19,7 @@ from scorer_runtime.store import (
     make_engine,
     read_session,
 )
+from tests.cli.helpers import cli, cli_process, verdict_spec, write_examples, write_spec
 
 EXAMPLES = 60
 

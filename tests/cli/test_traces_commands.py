@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from cli.helpers import KEY_ENV, agent_verdict_spec, cli, write_spec
 from scorer_runtime.store import ScoreFilter, list_scores, make_engine, read_session
+from tests.cli.helpers import KEY_ENV, agent_verdict_spec, cli, write_spec
 
 FIXTURES = Path(__file__).resolve().parents[1] / "traces" / "fixtures"
 SUPPORT_TRACE = "5b8aa5a2d2c872e8321cf37308d69df2"

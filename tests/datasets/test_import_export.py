@@ -196,7 +196,7 @@ ROUND_TRIP = [
 
 @pytest.mark.parametrize("suffix", ["csv", "jsonl"])
 def test_export_then_import_gives_the_same_examples(engine, tmp_path, suffix):
-    from store.fixtures import make_dataset
+    from tests.store.fixtures import make_dataset
 
     dataset_id = make_dataset(engine, "source", ROUND_TRIP)
     path = tmp_path / f"out.{suffix}"

@@ -10,8 +10,15 @@ from collections.abc import Generator, Iterator
 import pytest
 from playwright.sync_api import Browser, sync_playwright
 
-from e2e.browser import CHROMIUM, VIEWPORT, StudioPage, launch_chromium
-from e2e.server import JUDGE_KEY_ENV, ROOT, StudioServer, running_studio, seed_database, sqlite_url
+from tests.e2e.browser import CHROMIUM, VIEWPORT, StudioPage, launch_chromium
+from tests.e2e.server import (
+    JUDGE_KEY_ENV,
+    ROOT,
+    StudioServer,
+    running_studio,
+    seed_database,
+    sqlite_url,
+)
 
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
 """Where every page a test visits is kept as a full-page screenshot (git-ignored)."""

@@ -10,8 +10,8 @@ import pytest
 from PIL import Image
 from playwright.sync_api import Browser
 
-from e2e.browser import VIEWPORT, StudioPage
-from e2e.server import StudioServer, start_streamlit_app
+from tests.e2e.browser import VIEWPORT, StudioPage
+from tests.e2e.server import StudioServer, start_streamlit_app
 
 pytestmark = pytest.mark.e2e
 

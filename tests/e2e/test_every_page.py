@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from e2e.browser import StudioPage
+from tests.e2e.browser import StudioPage
 
 pytestmark = pytest.mark.e2e
 

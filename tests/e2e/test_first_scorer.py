@@ -9,14 +9,14 @@ import re
 import statistics
 
 import pytest
-from fakes.openai_server import FakeOpenAIServer
 from sqlmodel import select
 
-from e2e.browser import StudioPage
-from e2e.server import JUDGE_KEY_ENV, ROOT
 from scorer_runtime.store import make_engine, read_session
 from scorer_runtime.store.tables import RunRecord, ScoreRecord, ScorerRecord, ScorerVersionRecord
 from studio import state
+from tests.e2e.browser import StudioPage
+from tests.e2e.server import JUDGE_KEY_ENV, ROOT
+from tests.fakes.openai_server import FakeOpenAIServer
 
 pytestmark = pytest.mark.e2e
 

@@ -9,17 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from hostile.inputs import DATASETS, SPECS, TRACES, Hostile
-from hostile.running import (
-    CPU_LIMIT_S,
-    MEMORY_LIMIT_MB,
-    Watched,
-    describe,
-    message_problems,
-    row_counts,
-    run_cli,
-    run_in_process,
-)
 from scorer_runtime.store import (
     ExampleData,
     add_examples,
@@ -28,6 +17,17 @@ from scorer_runtime.store import (
     make_engine,
     save_scorer_version,
     session_scope,
+)
+from tests.hostile.inputs import DATASETS, SPECS, TRACES, Hostile
+from tests.hostile.running import (
+    CPU_LIMIT_S,
+    MEMORY_LIMIT_MB,
+    Watched,
+    describe,
+    message_problems,
+    row_counts,
+    run_cli,
+    run_in_process,
 )
 
 ALL = [*SPECS, *DATASETS, *TRACES]

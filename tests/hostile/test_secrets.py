@@ -10,9 +10,6 @@ from __future__ import annotations
 import time
 
 import pytest
-from batch.launch_fixtures import run_logs
-from cli.helpers import KEY_ENV, cli, verdict_spec, write_examples, write_spec
-from store.fixtures import db_url, engine, make_dataset, make_version
 
 from scorer_runtime import Judge, PromptStep, ScorerRunError, create_scorer
 from scorer_runtime.batch.launch import launch_error, launch_run, log_path, log_tail
@@ -32,6 +29,9 @@ from scorer_runtime.store import (
     session_scope,
 )
 from studio.widgets.score_view import load_score, score_detail
+from tests.batch.launch_fixtures import run_logs
+from tests.cli.helpers import KEY_ENV, cli, verdict_spec, write_examples, write_spec
+from tests.store.fixtures import db_url, engine, make_dataset, make_version
 
 __all__ = ["db_url", "engine", "run_logs"]
 

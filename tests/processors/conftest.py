@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from processors.retry_helpers import FakeSleep
+from tests.processors.retry_helpers import FakeSleep
 
 
 @pytest.fixture

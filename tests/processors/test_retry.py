@@ -8,7 +8,13 @@ from typing import Any
 
 import pytest
 
-from processors.retry_helpers import (
+from scorer_runtime.errors import ProviderError
+from scorer_runtime.processors import (
+    ErrorProcessor,
+    RetryMatcher,
+    StreamErrorRetryProcessor,
+)
+from tests.processors.retry_helpers import (
     AUTH,
     BAD_REQUEST,
     CONTEXT,
@@ -17,12 +23,6 @@ from processors.retry_helpers import (
     ctx,
     err,
     processor,
-)
-from scorer_runtime.errors import ProviderError
-from scorer_runtime.processors import (
-    ErrorProcessor,
-    RetryMatcher,
-    StreamErrorRetryProcessor,
 )
 
 

@@ -12,19 +12,19 @@ from typing import Any
 
 import pytest
 
-from processors.retry_helpers import (
-    RATE_LIMITED,
-    FakeSleep,
-    ctx,
-    err,
-    processor,
-)
 from scorer_runtime.errors import ProviderError
 from scorer_runtime.processors import (
     RetryContext,
     RetryMatcher,
     StreamErrorRetryProcessor,
     parse_retry_after_ms,
+)
+from tests.processors.retry_helpers import (
+    RATE_LIMITED,
+    FakeSleep,
+    ctx,
+    err,
+    processor,
 )
 
 # --- delays and Retry-After ----------------------------------------------------------------

@@ -1,5 +1,5 @@
 """Fixtures of the store tests (defined in fixtures.py, shared with batch and CLI tests)."""
 
-from store.fixtures import db_url, engine
+from tests.store.fixtures import db_url, engine
 
 __all__ = ["db_url", "engine"]

@@ -25,7 +25,7 @@ from scorer_runtime.store import (
     save_scorer_version,
     session_scope,
 )
-from store.fixtures import valid_spec
+from tests.store.fixtures import valid_spec
 
 DAY0 = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
 SUPPORT_SIZE = 120

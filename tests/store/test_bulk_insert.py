@@ -22,7 +22,7 @@ from scorer_runtime.store import (
 )
 from scorer_runtime.store.canonical import json_text
 from scorer_runtime.store.tables import ScoreRecord
-from store.fixtures import make_version
+from tests.store.fixtures import make_version
 
 TOKYO = timezone(timedelta(hours=9))
 

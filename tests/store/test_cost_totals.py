@@ -27,7 +27,7 @@ from scorer_runtime.store import (
 )
 from scorer_runtime.store.aggregates import cost_total, priced_unpriced_columns
 from scorer_runtime.store.tables import ScoreRecord
-from store.fixtures import counting_selects, make_dataset, make_version
+from tests.store.fixtures import counting_selects, make_dataset, make_version
 
 START = datetime(2026, 11, 1, tzinfo=UTC)
 # (attempts, cost): priced judge calls, one priced at $0 (a free model), an unpriced one, a

@@ -13,7 +13,7 @@ from scorer_runtime.store import (
     session_scope,
     update_dataset,
 )
-from store.fixtures import make_dataset
+from tests.store.fixtures import make_dataset
 
 
 def test_dataset_names_keep_archived_names_taken(engine):

@@ -13,7 +13,7 @@ from scorer_runtime.store import (
     save_scorer_version,
     session_scope,
 )
-from store.fixtures import valid_spec
+from tests.store.fixtures import valid_spec
 
 
 def test_a_draft_is_saved_updated_listed_and_deleted(engine):

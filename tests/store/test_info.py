@@ -20,7 +20,7 @@ from scorer_runtime.store import (
 )
 from scorer_runtime.store.tables import ScorerVersionRecord
 from scorer_runtime.stored import compile_version, scorer_source, spec_as_data
-from store.fixtures import SCORE_ONE, valid_spec
+from tests.store.fixtures import SCORE_ONE, valid_spec
 
 DEMO_SPEC = Path(__file__).parents[2] / "data" / "scorers" / "keyword-coverage.json"
 

@@ -42,7 +42,7 @@ from scorer_runtime.store import (
 )
 from scorer_runtime.store.tables import ScorerVersionRecord
 from scorer_runtime.stored import spec_as_data
-from store.fixtures import make_dataset, make_version, valid_spec
+from tests.store.fixtures import make_dataset, make_version, valid_spec
 
 SPEC = valid_spec("tone", "Is it polite?")
 

@@ -26,7 +26,7 @@ from scorer_runtime.store import (
     session_scope,
 )
 from scorer_runtime.types import OUTCOMES
-from store.fixtures import make_dataset, make_version
+from tests.store.fixtures import make_dataset, make_version
 
 START = datetime(2026, 10, 1, tzinfo=UTC)
 

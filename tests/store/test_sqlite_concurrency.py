@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 from scorer_runtime.store import ScoreFilter, make_engine, read_session, score_stats
-from store.fixtures import make_version
+from tests.store.fixtures import make_version
 
 WRITER = """
 import sys

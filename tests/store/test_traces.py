@@ -27,7 +27,7 @@ from scorer_runtime.store import (
 )
 from scorer_runtime.store.views import trace_score_counts, trace_scores
 from scorer_runtime.traces import Span, Trace, load_traces
-from store.fixtures import valid_spec
+from tests.store.fixtures import valid_spec
 
 FIXTURES = Path(__file__).resolve().parents[1] / "traces" / "fixtures"
 SUPPORT_TRACE = "5b8aa5a2d2c872e8321cf37308d69df2"

@@ -26,7 +26,7 @@ from scorer_runtime.store.views.compare import (
     latest_run,
     run_facts,
 )
-from store.history import History, seed_history
+from tests.store.history import History, seed_history
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ from scorer_runtime.store.views import (
     example_score_counts,
     numbered_example_page,
 )
-from store.fixtures import counting_selects, make_dataset, make_version
+from tests.store.fixtures import counting_selects, make_dataset, make_version
 
 
 def _examples(count: int) -> list[ExampleData]:

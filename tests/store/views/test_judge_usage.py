@@ -12,7 +12,7 @@ from scorer_runtime.store import (
 )
 from scorer_runtime.store.judges import judge_profile_exists
 from scorer_runtime.store.views import ProfileUsage, profile_usage_by_name
-from store.fixtures import SCORE_ONE, judge_step, valid_spec
+from tests.store.fixtures import SCORE_ONE, judge_step, valid_spec
 
 
 def _spec(scorer_id: str, **extra) -> ScorerSpec:

@@ -23,7 +23,7 @@ from scorer_runtime.store.views.overview import (
     latest_runs,
     read_overview,
 )
-from store.fixtures import valid_spec
+from tests.store.fixtures import valid_spec
 
 
 def _spec(scorer_id: str, **extra) -> ScorerSpec:

@@ -21,7 +21,7 @@ from scorer_runtime.store.aggregates import pass_count, score_spread
 from scorer_runtime.store.scores import iter_score_rows
 from scorer_runtime.store.views import get_score_with_example
 from scorer_runtime.store.views.results_page import version_trends
-from store.history import History, seed_history
+from tests.store.history import History, seed_history
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ from scorer_runtime.store import (
 )
 from scorer_runtime.store.tables import RunRecord
 from scorer_runtime.store.views import run_line, runs_page
-from store.fixtures import counting_selects, make_dataset, make_version
+from tests.store.fixtures import counting_selects, make_dataset, make_version
 
 
 def _scores(

@@ -16,7 +16,7 @@ from scorer_runtime.store import (
 )
 from scorer_runtime.store.scorers import free_scorer_name, scorer_counts, scorer_name_taken
 from scorer_runtime.store.views.scorer_list import scorer_page
-from store.fixtures import counting_selects, valid_spec
+from tests.store.fixtures import counting_selects, valid_spec
 
 
 def _spec(scorer_id: str, description: str = "d", **extra) -> ScorerSpec:

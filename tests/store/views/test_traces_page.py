@@ -21,7 +21,7 @@ from scorer_runtime.store import (
 )
 from scorer_runtime.store.views import agent_scorer_versions, stored_trace_score, trace_scores
 from scorer_runtime.traces import Span, Trace
-from store.fixtures import valid_spec
+from tests.store.fixtures import valid_spec
 
 T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 TRACE_ID = f"{7:032x}"

@@ -5,7 +5,7 @@ Not a test module of its own: the other ``test_results*``/``test_compare*`` modu
 :func:`seed_history` from here.
 """
 
-from store.history import (
+from tests.store.history import (
     DAY0,
     OTHER_SIZE,
     SUPPORT_SIZE,

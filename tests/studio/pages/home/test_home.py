@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from store.fixtures import SCORE_ONE, judge_step, valid_spec
-
 from scorer_runtime.store import (
     add_scores,
     create_run,
@@ -19,6 +17,7 @@ from scorer_runtime.store import (
 )
 from studio import state
 from studio.pages.home.logic import key_names_in_use, key_statuses
+from tests.store.fixtures import SCORE_ONE, judge_step, valid_spec
 
 SECRET = "sk-this-value-must-never-show"
 

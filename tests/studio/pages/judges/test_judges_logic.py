@@ -4,7 +4,6 @@ over real HTTP to the fake judge."""
 from __future__ import annotations
 
 import pytest
-from store.fixtures import SCORE_ONE, judge_step, valid_spec
 
 from scorer_runtime.spec import JudgeSpec
 from scorer_runtime.store import (
@@ -28,6 +27,7 @@ from studio.pages.judges.logic import (
     save_profile,
 )
 from studio.widgets.forms import RetryForm
+from tests.store.fixtures import SCORE_ONE, judge_step, valid_spec
 
 KEY_ENV = "STUDIO_TEST_JUDGE_KEY"
 

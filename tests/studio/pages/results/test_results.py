@@ -206,7 +206,7 @@ def test_charts_are_drawn_from_aggregates(history, open_page):
 async def test_a_judged_result_shows_the_exact_prompt_and_raw_answer(
     studio_db, fake_judge, monkeypatch, open_page
 ):
-    from ...test_widgets.test_score_view import ANSWER, _batch_run
+    from tests.studio.widgets.test_score_view import ANSWER, _batch_run
 
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     score_id = await _batch_run(studio_db, fake_judge)

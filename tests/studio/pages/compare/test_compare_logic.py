@@ -18,8 +18,7 @@ from studio.pages.compare.logic import (
     write_comparison_csv,
 )
 from studio.words import OUTCOME_LABELS
-
-from ..results.test_results_seed import History, seed_history
+from tests.studio.pages.results.test_results_seed import History, seed_history
 
 
 @pytest.fixture

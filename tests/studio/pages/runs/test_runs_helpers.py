@@ -7,7 +7,6 @@ import time
 from typing import Any
 
 import pytest
-from batch.launch_fixtures import run_logs as run_logs  # the fixture, for the Runs tests
 from sqlalchemy import Engine
 
 from scorer_runtime.spec import ScorerSpec
@@ -20,6 +19,7 @@ from scorer_runtime.store import (
     session_scope,
 )
 from scorer_runtime.store.tables import RunRecord
+from tests.batch.launch_fixtures import run_logs as run_logs  # the fixture, for the Runs tests
 
 KEY_ENV = "RUNS_TEST_JUDGE_KEY"
 VERDICT = {

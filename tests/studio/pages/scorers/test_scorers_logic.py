@@ -5,7 +5,7 @@ The list's search and pages are tested with the store (tests/store/test_scorer_l
 
 from __future__ import annotations
 
-from scorer_runtime.names import id_from_name
+from scorer_runtime.ids import id_from_name
 from scorer_runtime.spec import load_spec
 from scorer_runtime.store import (
     add_scores,

@@ -8,7 +8,6 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from cli.helpers import agent_verdict_spec
 from sqlmodel import select
 
 from scorer_runtime.batch.trace_scoring import store_trace_outcomes
@@ -24,6 +23,7 @@ from scorer_runtime.store import (
 from scorer_runtime.store.tables import ScoreRecord
 from scorer_runtime.traces import Span, Trace, TraceScoreOutcome
 from studio import state
+from tests.cli.helpers import agent_verdict_spec
 
 FIXTURES = Path(__file__).resolve().parents[3] / "traces" / "fixtures"
 SUPPORT_TRACE = "5b8aa5a2d2c872e8321cf37308d69df2"

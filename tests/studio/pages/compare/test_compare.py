@@ -7,8 +7,7 @@ import pytest
 from scorer_runtime.store import read_session
 from scorer_runtime.store.views.compare import RunPair, compare_summary, iter_comparison
 from studio import state
-
-from ..results.test_results_seed import History, seed_history
+from tests.studio.pages.results.test_results_seed import History, seed_history
 
 
 @pytest.fixture
