@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from scorer_runtime.spec import load_spec
 from scorer_runtime.store import (
     ExampleData,
     add_examples,
@@ -49,7 +50,7 @@ def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "steps": [{"step": "generate_score", "formula": "1.0"}],
     }
     with session_scope(engine) as session:
-        save_scorer_version(session, spec=spec, name="kept", description="Kept.")
+        save_scorer_version(session, spec=load_spec(spec), name="kept", description="Kept.")
         dataset = create_dataset(session, name="kept")
         assert dataset.id is not None
         add_examples(session, dataset_id=dataset.id, examples=[ExampleData(output="a")])
