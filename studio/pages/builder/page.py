@@ -335,12 +335,13 @@ top[1].button("Start a new scorer", on_click=_start_new, key=key.child("new").na
 _drafts_to_continue(key=key.child("drafts"))
 
 stage_key = key.child("stage")
+if not state.has(stage_key):  # set here, not as a default: Next and Back set it too
+    state.put(stage_key, "basics")
 stage = (
     st.segmented_control(
         "Where you are",
         list(STAGES),
         format_func=STAGES.__getitem__,
-        default="basics",
         required=True,
         key=stage_key.name,
     )
