@@ -105,6 +105,9 @@ BUILDER_SAVED_DIGEST = Key("builder.saved_digest", _none)
 """The canonical JSON of the draft as last written to the database (to skip idle writes)."""
 BUILDER_LOADED_FOR = Key("builder.loaded_for", _none)
 """Which saved scorer (id) the draft was loaded from, so a new choice reloads it."""
+BUILDER_TOUCHED = Key("builder.touched", set)
+"""The builder stages the person has acted on (typed or chosen in, moved past, or Try it /
+Save): a blank form shows no problems until its stage is here."""
 # widgets (pass key=X.name)
 BUILDER_FORM = Key("builder.form")
 """The builder's widgets, one family per draft generation (BUILDER_GEN): ``builder.form.0``

@@ -7,8 +7,7 @@ from typing import Any
 import streamlit as st
 
 from scorer_runtime.ids import id_from_name
-from scorer_runtime.spec import DraftProblem, JudgeSpec, ScorerDraft
-from scorer_runtime.spec.draft import problems_by_field, problems_under
+from scorer_runtime.spec import JudgeSpec, ScorerDraft
 from scorer_runtime.spec.models import ScorerKind
 from scorer_runtime.store import (
     canonical_json,
@@ -33,11 +32,13 @@ from studio.pages.builder.logic import (
     new_draft,
     try_draft,
 )
+from studio.pages.builder.problems import ProblemWords, problems_in_words, step_place
 from studio.pages.builder.steps import step_editor
 from studio.pages.builder.try_it import example_picker, try_result
 from studio.pages.runs.start import preselect_scorer
 from studio.widgets.common import page_header, show_error
 from studio.widgets.retry_form import render_retry_form
+from studio.words import plural
 
 STAGES = {
     "basics": "1 · Basics",
@@ -70,6 +71,7 @@ def _load_draft() -> ScorerDraft:
         )
         state.put(state.BUILDER_LOADED_FOR, scorer_id)
         state.put(state.BUILDER_GEN, state.get(state.BUILDER_GEN) + 1)
+        state.reset(state.BUILDER_TOUCHED)
     if draft is None:
         draft = new_draft()
     state.put(state.BUILDER_DRAFT, draft)
@@ -83,6 +85,7 @@ def _start_new() -> None:
         state.BUILDER_SCORER_ID,
         state.BUILDER_LOADED_FOR,
         state.BUILDER_SAVED_DIGEST,
+        state.BUILDER_TOUCHED,
         state.TRY_RESULT,
     ):
         state.reset(key)
@@ -101,12 +104,22 @@ def _continue_draft(draft_id: int) -> None:
     state.put(state.BUILDER_LOADED_FOR, scorer_id)
 
 
-def _autosave(draft: ScorerDraft) -> None:
-    """Write the draft to the database when it changed, so closing the tab loses nothing."""
+def _touch(*stages: str) -> None:
+    """The person acted on these stages: their problems may show from now on."""
+    state.put(state.BUILDER_TOUCHED, state.get(state.BUILDER_TOUCHED) | set(stages))
+
+
+def _autosave(draft: ScorerDraft, stage: str) -> None:
+    """Write the draft to the database when it changed, so closing the tab loses nothing.
+
+    A change since the last write is the person typing or choosing: ``stage`` is touched."""
     data = draft.to_data()
     digest = canonical_json(data)
-    if digest == state.get(state.BUILDER_SAVED_DIGEST):
+    previous = state.get(state.BUILDER_SAVED_DIGEST)
+    if digest == previous:
         return
+    if previous is not None:
+        _touch(stage)
     # Drafts are read by no cached page, so this write does not clear the read caches.
     with session_scope(services.engine()) as session:
         record = save_draft(
@@ -237,11 +250,12 @@ def _retries(draft: ScorerDraft, *, key: state.Key) -> None:
         draft.put_step(slot, step)
 
 
-def _save(draft: ScorerDraft, problems: list[DraftProblem], *, key: state.Key) -> None:
+def _save(draft: ScorerDraft, problems: list[ProblemWords], *, key: state.Key) -> None:
     if problems:
         st.warning("Fix these first:")
         for problem in problems:
-            st.markdown(f"- **{problem.field or 'the scorer'}**: {problem.message}")
+            lead = f"**{problem.place}**: " if problem.place else ""
+            st.markdown(f"- {lead}{problem.sentence}")
         return
     note = st.text_input(
         "What changed? (a note kept with this version)",
@@ -253,7 +267,8 @@ def _save(draft: ScorerDraft, problems: list[DraftProblem], *, key: state.Key) -
             with services.writing() as session:
                 spec = clean_draft(draft).to_spec()  # problems were shown above
                 if isinstance(spec, list):
-                    raise ValueError("; ".join(f"{p.field}: {p.message}" for p in spec))
+                    words = problems_in_words(spec, draft=draft, registry=services.registry())
+                    raise ValueError(" ".join(str(w) for w in words))
                 version = save_scorer_version(session, spec=spec, note=note)
                 saved = (version.scorer_id, version.version)
         except Exception as error:
@@ -293,6 +308,7 @@ def _try(
         else "This scorer needs no judge: trying it costs nothing."
     )
     if st.button("Try it on this example", type="primary", key=key.child("run").name):
+        _touch(*STAGES)
         with st.spinner("Scoring…"):
             outcome = try_draft(draft, example, registry=services.registry(), profiles=profiles)
         state.put(state.TRY_RESULT, outcome)
@@ -319,12 +335,13 @@ top[1].button("Start a new scorer", on_click=_start_new, key=key.child("new").na
 _drafts_to_continue(key=key.child("drafts"))
 
 stage_key = key.child("stage")
+if not state.has(stage_key):  # set here, not as a default: Next and Back set it too
+    state.put(stage_key, "basics")
 stage = (
     st.segmented_control(
         "Where you are",
         list(STAGES),
         format_func=STAGES.__getitem__,
-        default="basics",
         required=True,
         key=stage_key.name,
     )
@@ -347,22 +364,31 @@ with main:
     elif stage == "retries":
         _retries(draft, key=key.child("retries"))
 state.put(state.BUILDER_DRAFT, draft)
+# Moving on from a stage (Next, or choosing a later one) counts as acting on it.
+_touch(*list(STAGES)[: list(STAGES).index(stage) + (stage == "save")])
 if stage != "save":
-    _autosave(draft)
-problems = check_draft(clean_draft(draft), registry=services.registry(), profiles=profiles)
-grouped = problems_by_field(problems)
+    _autosave(draft, stage)
+problems = problems_in_words(
+    check_draft(clean_draft(draft), registry=services.registry(), profiles=profiles),
+    draft=draft,
+    registry=services.registry(),
+)
+touched = state.get(state.BUILDER_TOUCHED)
+shown = [p for p in problems if p.stage in touched]
 for slot, place in places.items():
-    for message in problems_under(grouped, f"steps.{slot}"):
-        place.error(message, icon=":material/error:")
+    for problem in shown:
+        if problem.stage == "steps" and problem.place == step_place(slot):
+            place.error(problem.sentence, icon=":material/error:")
 with main:
     if stage == "try":
         _try(draft, example, profiles, key=key.child("try"))
     elif stage == "save":
         _save(draft, problems, key=key.child("save"))
-    elif stage in ("basics", "judge"):
-        for path in ("id", "name", "description", "type", "judge"):
-            for message in problems_under(grouped, path):
-                st.error(f"{path}: {message}", icon=":material/error:")
+    elif stage in ("basics", "judge", "retries"):
+        here = ("retries",) if stage == "retries" else ("basics", "judge")
+        for problem in shown:
+            if problem.stage in here:
+                st.error(str(problem), icon=":material/error:")
     order = list(STAGES)
     position = order.index(stage)
     back, _, forward = st.columns([1, 3, 1])
@@ -381,5 +407,5 @@ with main:
             type="primary",
             key=key.child("next").name,
         )
-if problems and stage not in ("save",):
-    st.caption(f"{len(problems)} thing(s) to fix before saving; see the Save step.")
+if problems and stage != "save" and state.get(state.BUILDER_TOUCHED):
+    st.caption(f"{plural(len(problems), 'thing')} to fix before saving (see 6 · Save).")

@@ -257,3 +257,52 @@ def test_a_policy_from_the_judges_page_loads_into_the_builder_unchanged(studio_d
     saved = _saved_spec(studio_db)
     assert saved["judge"]["retry"] == policy
     assert saved["steps"][0]["judge"] == {"retry": {"max_retries": 2, "delay": {"initial_ms": 200}}}
+
+
+def _said(at) -> str:
+    return " ".join(e.value for e in at.error) + " " + " ".join(c.value for c in at.caption)
+
+
+def test_a_blank_form_shows_no_problems_until_the_person_acts(studio_db, open_page):
+    at = open_page("builder")
+    assert not at.exception
+    assert [e.value for e in at.error] == []
+    assert "to fix" not in _said(at)
+
+    at.button(key=f"{B0}.next").click().run()  # Next on an empty Basics stage
+    assert not at.exception, at.exception
+    errors = [e.value for e in at.error]
+    assert "Give the scorer a name." in errors
+    assert "Say in a sentence what the scorer judges." in errors
+    assert "2 things to fix before saving" in _said(at)
+    assert "String should" not in _said(at)
+    assert "id:" not in _said(at)
+
+    _stage(at, "save")  # and Save stays refused
+    assert any("Fix these first" in w.value for w in at.warning)
+    assert all(b.key != f"{B0}.save.save" for b in at.button)
+    said = " ".join(m.value for m in at.markdown)
+    assert "Give the scorer a name." in said
+    assert "String should" not in said
+
+
+def test_typing_shows_the_problems_of_that_stage_only(studio_db, open_page):
+    at = open_page("builder")
+    at.text_input(key=f"{B0}.basics.name").input("Polite answers").run()
+    assert [e.value for e in at.error] == ["Say in a sentence what the scorer judges."]
+    assert "1 thing to fix before saving" in _said(at)
+
+
+def test_a_built_in_missing_a_parameter_names_it_by_its_label(studio_db, open_page):
+    at = open_page("builder")
+    at.text_input(key=f"{B0}.basics.name").input("Threshold check").run()
+    at.text_area(key=f"{B0}.basics.description").input("Passes over one half").run()
+    _stage(at, "steps")
+    assert [e.value for e in at.error] == []
+    at.radio(key=f"{B0}.steps.generate_score.how").set_value("builtin").run()
+    at.selectbox(key=f"{B0}.steps.generate_score.builtin.use").set_value("threshold").run()
+    assert not at.exception, at.exception
+    errors = [e.value for e in at.error]
+    assert "Threshold is needed." in errors
+    assert "this parameter is required" not in _said(at)
+    assert "with." not in _said(at)
