@@ -10,26 +10,17 @@ from scorer_runtime.ids import id_from_name
 from scorer_runtime.spec import JudgeSpec, ScorerDraft
 from scorer_runtime.spec.models import ScorerKind
 from scorer_runtime.store import (
-    canonical_json,
-    delete_draft,
-    get_draft,
-    get_scorer,
-    judge_profile_dict,
-    latest_version,
     list_drafts,
-    list_judge_profiles,
-    save_draft,
     save_scorer_version,
-    session_scope,
 )
 from scorer_runtime.types import STEP_ORDER, StepName
 from studio import services, state
+from studio.pages.builder import data
 from studio.pages.builder.judge import judge_form
 from studio.pages.builder.logic import (
     STEP_HEADINGS,
     check_draft,
     clean_draft,
-    new_draft,
     try_draft,
 )
 from studio.pages.builder.problems import ProblemWords, problems_in_words, step_place
@@ -50,88 +41,6 @@ STAGES = {
 }
 
 
-@st.cache_data(show_spinner=False, ttl=30)
-def _profiles(url: str) -> dict[str, dict[str, Any]]:
-    with services.reading() as session:
-        return {p.name: judge_profile_dict(p) for p in list_judge_profiles(session)}
-
-
-def _load_draft() -> ScorerDraft:
-    """The draft in this session; a saved scorer's latest spec when one was chosen to edit."""
-    scorer_id = state.get(state.BUILDER_SCORER_ID)
-    draft: ScorerDraft | None = state.get(state.BUILDER_DRAFT)
-    if scorer_id is not None and state.get(state.BUILDER_LOADED_FOR) != scorer_id:
-        with services.reading() as session:
-            version = latest_version(session, scorer_id=scorer_id)
-            scorer = get_scorer(session, id=scorer_id)
-        draft = (
-            ScorerDraft.from_spec(version.spec)
-            if version
-            else new_draft().model_copy(update={"id": scorer.name})
-        )
-        state.put(state.BUILDER_LOADED_FOR, scorer_id)
-        state.put(state.BUILDER_GEN, state.get(state.BUILDER_GEN) + 1)
-        state.reset(state.BUILDER_TOUCHED)
-    if draft is None:
-        draft = new_draft()
-    state.put(state.BUILDER_DRAFT, draft)
-    return draft
-
-
-def _start_new() -> None:
-    for key in (
-        state.BUILDER_DRAFT,
-        state.BUILDER_DRAFT_ID,
-        state.BUILDER_SCORER_ID,
-        state.BUILDER_LOADED_FOR,
-        state.BUILDER_SAVED_DIGEST,
-        state.BUILDER_TOUCHED,
-        state.TRY_RESULT,
-    ):
-        state.reset(key)
-    state.put(state.BUILDER_GEN, state.get(state.BUILDER_GEN) + 1)
-
-
-def _continue_draft(draft_id: int) -> None:
-    """Pick up a draft left earlier (in this browser or another)."""
-    with services.reading() as session:
-        record = get_draft(session, draft_id=draft_id)
-        draft, scorer_id = ScorerDraft.model_validate(record.spec), record.scorer_id
-    _start_new()
-    state.put(state.BUILDER_DRAFT, draft)
-    state.put(state.BUILDER_DRAFT_ID, draft_id)
-    state.put(state.BUILDER_SCORER_ID, scorer_id)
-    state.put(state.BUILDER_LOADED_FOR, scorer_id)
-
-
-def _touch(*stages: str) -> None:
-    """The person acted on these stages: their problems may show from now on."""
-    state.put(state.BUILDER_TOUCHED, state.get(state.BUILDER_TOUCHED) | set(stages))
-
-
-def _autosave(draft: ScorerDraft, stage: str) -> None:
-    """Write the draft to the database when it changed, so closing the tab loses nothing.
-
-    A change since the last write is the person typing or choosing: ``stage`` is touched."""
-    data = draft.to_data()
-    digest = canonical_json(data)
-    previous = state.get(state.BUILDER_SAVED_DIGEST)
-    if digest == previous:
-        return
-    if previous is not None:
-        _touch(stage)
-    # Drafts are read by no cached page, so this write does not clear the read caches.
-    with session_scope(services.engine()) as session:
-        record = save_draft(
-            session,
-            spec=data,
-            draft_id=state.get(state.BUILDER_DRAFT_ID),
-            scorer_id=state.get(state.BUILDER_SCORER_ID),
-        )
-        state.put(state.BUILDER_DRAFT_ID, record.id)
-    state.put(state.BUILDER_SAVED_DIGEST, digest)
-
-
 def _drafts_to_continue(*, key: state.Key) -> None:
     with services.reading() as session:
         drafts = [(d.id, d.title, d.updated_at) for d in list_drafts(session)]
@@ -146,7 +55,7 @@ def _drafts_to_continue(*, key: state.Key) -> None:
         )
         st.button(
             "Continue this draft",
-            on_click=_continue_draft,
+            on_click=data.continue_draft,
             args=(chosen,),
             key=key.child("go").name,
         )
@@ -276,22 +185,13 @@ def _save(draft: ScorerDraft, problems: list[ProblemWords], *, key: state.Key) -
             return
         state.put(state.BUILDER_SCORER_ID, saved[0])
         state.put(state.BUILDER_LOADED_FOR, saved[0])
-        _forget_draft()
+        data.forget_draft()
         preselect_scorer(saved[0])
         st.success(f"Saved version {saved[1]}. Run it on a dataset, or hand it to engineers.")
         st.page_link(
             "pages/runs/page.py", label="Run it on a dataset", icon=":material/play_circle:"
         )
         st.page_link("pages/export/page.py", label="Export as code", icon=":material/ios_share:")
-
-
-def _forget_draft() -> None:
-    """The version is saved: the draft has served its purpose."""
-    draft_id = state.get(state.BUILDER_DRAFT_ID)
-    if draft_id is not None:
-        with session_scope(services.engine()) as session:
-            delete_draft(session, draft_id=draft_id)
-    state.reset(state.BUILDER_DRAFT_ID)
 
 
 def _try(
@@ -308,7 +208,7 @@ def _try(
         else "This scorer needs no judge: trying it costs nothing."
     )
     if st.button("Try it on this example", type="primary", key=key.child("run").name):
-        _touch(*STAGES)
+        data.touch(*STAGES)
         with st.spinner("Scoring…"):
             outcome = try_draft(draft, example, registry=services.registry(), profiles=profiles)
         state.put(state.TRY_RESULT, outcome)
@@ -323,7 +223,7 @@ page_header(
     "Describe what a good answer looks like, step by step. Every step shows what it does on "
     "an example; nothing is saved until you save a version.",
 )
-draft = _load_draft()
+draft = data.load_draft()
 gen = state.get(state.BUILDER_GEN)
 key = state.BUILDER_FORM.child(gen)
 editing = state.get(state.BUILDER_SCORER_ID) is not None
@@ -331,7 +231,7 @@ top = st.columns([4, 1])
 top[0].markdown(
     f"Editing **{draft.name or draft.id}** (a new version)" if editing else "A new scorer"
 )
-top[1].button("Start a new scorer", on_click=_start_new, key=key.child("new").name)
+top[1].button("Start a new scorer", on_click=data.start_new, key=key.child("new").name)
 _drafts_to_continue(key=key.child("drafts"))
 
 stage_key = key.child("stage")
@@ -351,7 +251,7 @@ main, side = st.columns([3, 2], gap="large")
 with side, st.container(border=True):
     st.markdown("**Example to try on**")
     example = example_picker(key=key.child("example"))
-raw_profiles = _profiles(str(services.engine().url))
+raw_profiles = data.profiles(str(services.engine().url))
 profiles = {name: JudgeSpec.model_validate(data) for name, data in raw_profiles.items()}
 places: dict[StepName, Any] = {}
 with main:
@@ -365,9 +265,9 @@ with main:
         _retries(draft, key=key.child("retries"))
 state.put(state.BUILDER_DRAFT, draft)
 # Moving on from a stage (Next, or choosing a later one) counts as acting on it.
-_touch(*list(STAGES)[: list(STAGES).index(stage) + (stage == "save")])
+data.touch(*list(STAGES)[: list(STAGES).index(stage) + (stage == "save")])
 if stage != "save":
-    _autosave(draft, stage)
+    data.autosave(draft, stage)
 problems = problems_in_words(
     check_draft(clean_draft(draft), registry=services.registry(), profiles=profiles),
     draft=draft,
