@@ -1,7 +1,10 @@
 """The studio's entry point: navigation only.
 
-Every page's entry script is ``pages/<page>/page.py``; the explicit ``url_path`` keeps each
+Every page's entry script is ``app_pages/<page>/page.py``; the explicit ``url_path`` keeps each
 page's address its own name (Streamlit would otherwise name them all after ``page.py``).
+The folder is not called ``pages/``: Streamlit takes a ``pages/`` folder beside the entry script
+for its older automatic navigation until ``st.navigation`` first runs, so the first visit after
+a start at a page's address (a bookmark) showed "Page not found".
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ page = st.navigation(
     {
         "": [
             st.Page(
-                "pages/home/page.py",
+                "app_pages/home/page.py",
                 url_path="home",
                 title="Home",
                 icon=":material/home:",
@@ -23,27 +26,33 @@ page = st.navigation(
         ],
         "Build": [
             st.Page(
-                "pages/scorers/page.py", url_path="scorers", title="Scorers", icon=":material/rule:"
+                "app_pages/scorers/page.py",
+                url_path="scorers",
+                title="Scorers",
+                icon=":material/rule:",
             ),
             st.Page(
-                "pages/builder/page.py",
+                "app_pages/builder/page.py",
                 url_path="builder",
                 title="Build a scorer",
                 icon=":material/build:",
             ),
             st.Page(
-                "pages/judges/page.py", url_path="judges", title="Judges", icon=":material/gavel:"
+                "app_pages/judges/page.py",
+                url_path="judges",
+                title="Judges",
+                icon=":material/gavel:",
             ),
         ],
         "Data": [
             st.Page(
-                "pages/examples/page.py",
+                "app_pages/examples/page.py",
                 url_path="examples",
                 title="Examples",
                 icon=":material/dataset:",
             ),
             st.Page(
-                "pages/traces/page.py",
+                "app_pages/traces/page.py",
                 url_path="traces",
                 title="Traces",
                 icon=":material/timeline:",
@@ -51,16 +60,19 @@ page = st.navigation(
         ],
         "Evaluate": [
             st.Page(
-                "pages/runs/page.py", url_path="runs", title="Runs", icon=":material/play_circle:"
+                "app_pages/runs/page.py",
+                url_path="runs",
+                title="Runs",
+                icon=":material/play_circle:",
             ),
             st.Page(
-                "pages/results/page.py",
+                "app_pages/results/page.py",
                 url_path="results",
                 title="Results",
                 icon=":material/insights:",
             ),
             st.Page(
-                "pages/compare/page.py",
+                "app_pages/compare/page.py",
                 url_path="compare",
                 title="Compare runs",
                 icon=":material/compare:",
@@ -68,7 +80,7 @@ page = st.navigation(
         ],
         "Share": [
             st.Page(
-                "pages/export/page.py",
+                "app_pages/export/page.py",
                 url_path="export",
                 title="Export & import",
                 icon=":material/ios_share:",

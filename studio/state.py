@@ -207,7 +207,7 @@ JUDGES_SELECTED = Key("judges.selected", _none)
 JUDGES_CONFIRM_DELETE = Key("judges.confirm_delete", _none)
 """The judge profile whose deletion waits for a "yes" (None: no question open)."""
 JUDGES_CONNECTION = Key("judges.connection", _none)
-"""The last connection test's outcome (a pages.judges.logic.ConnectionResult), or None."""
+"""The last connection test's outcome (a app_pages.judges.logic.ConnectionResult), or None."""
 # widgets (pass key=X.name)
 JUDGES_NAME = Key("judges.name")
 JUDGES_MODEL = Key("judges.model")
@@ -365,7 +365,7 @@ EXPORT_IMPORT_TARGET = Key("export.import_target")
 # -- Traces -----------------------------------------------------------------------------------
 TRACES_IMPORT = Key("traces.import", _none)
 """The last trace file imported on the traces page and what saving it did (a
-pages.traces.logic.ImportReport), shown while the file stays in the uploader; or None."""
+app_pages.traces.logic.ImportReport), shown while the file stays in the uploader; or None."""
 TRACES_PAGE = Key("traces.page", int)
 """The page of the stored traces list being shown (0 is the first; pages come from the
 database)."""

@@ -12,9 +12,9 @@ import streamlit as st
 from studio import state
 from studio.widgets.results_filter import ResultsFilter
 
-RESULTS_PAGE = "pages/results/page.py"
-COMPARE_PAGE = "pages/compare/page.py"
-RUNS_PAGE = "pages/runs/page.py"
+RESULTS_PAGE = "app_pages/results/page.py"
+COMPARE_PAGE = "app_pages/compare/page.py"
+RUNS_PAGE = "app_pages/runs/page.py"
 
 
 def preset_results(filter: ResultsFilter, *, score_id: int | None = None) -> None:

@@ -118,7 +118,7 @@ def _forget_dataset(database: Path, name: str) -> None:
 
 
 def _studio_spec(hostile: Hostile, data: bytes, database: Path) -> tuple[bool, str]:
-    from studio.pages.export.logic import check_import
+    from studio.app_pages.export.logic import check_import
 
     check = check_import(data, hostile.file_name)
     lines = [f"{p.where}: {p.message}" for p in check.problems]
@@ -129,7 +129,7 @@ def _studio_spec(hostile: Hostile, data: bytes, database: Path) -> tuple[bool, s
 
 def _studio_dataset(hostile: Hostile, data: bytes, database: Path) -> tuple[bool, str]:
     from scorer_runtime.datasets import ImportFailure
-    from studio.pages.examples.logic import (
+    from studio.app_pages.examples.logic import (
         check_file,
         decode_upload,
         file_format,
@@ -164,7 +164,7 @@ def _studio_dataset(hostile: Hostile, data: bytes, database: Path) -> tuple[bool
 
 
 def _studio_traces(hostile: Hostile, data: bytes, database: Path) -> tuple[bool, str]:
-    from studio.pages.traces.logic import read_upload
+    from studio.app_pages.traces.logic import read_upload
 
     loaded = read_upload(data, hostile.file_name)
     lines = [f"{p.where}: {p.message}" for p in loaded.problems]

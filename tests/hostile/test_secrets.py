@@ -157,7 +157,7 @@ def test_a_key_echoed_in_the_judges_raw_answer_is_redacted(fake_judge, monkeypat
 
 def test_the_judges_page_connection_test_shows_the_redacted_message(fake_judge, monkeypatch):
     from scorer_runtime.spec import JudgeSpec
-    from studio.pages.judges.logic import check_connection
+    from studio.app_pages.judges.logic import check_connection
 
     monkeypatch.setenv("ECHO_JUDGE", ODD_KEY)
     fake_judge.fault(status=401, body={"error": {"message": f"Bad key {ODD_KEY}"}})

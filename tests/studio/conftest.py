@@ -43,12 +43,12 @@ def demo_db(studio_db: Engine) -> Engine:
 
 @pytest.fixture
 def open_page() -> Callable[..., AppTest]:
-    """``open_page("examples")`` runs the studio on that page (its pages/<name>/page.py)."""
+    """``open_page("examples")`` runs the studio on that page (its app_pages/<name>/page.py)."""
 
     def _open(name: str, *, timeout: float = 30) -> AppTest:
         at = AppTest.from_file(str(APP), default_timeout=timeout)
         at.run()
-        at.switch_page(f"pages/{name}/page.py")
+        at.switch_page(f"app_pages/{name}/page.py")
         at.run()
         return at
 

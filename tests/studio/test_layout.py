@@ -1,5 +1,5 @@
 """The studio's layout, checked by reading imports (no Streamlit): one folder per page under
-studio/pages/ with its entry script page.py, and studio/widgets/ holding only what two or more
+studio/app_pages/ with its entry script page.py, and studio/widgets/ holding only what two or more
 pages use (directly, or through another widget)."""
 
 from __future__ import annotations
@@ -10,21 +10,21 @@ from collections.abc import Iterator
 from pathlib import Path
 
 STUDIO = Path(__file__).resolve().parents[2] / "studio"
-PAGES = STUDIO / "pages"
+PAGES = STUDIO / "app_pages"
 WIDGETS = STUDIO / "widgets"
 
 # A page may import another page's module where that page owns the concept. Each one is listed
 # here, so a new one is a decision rather than an accident. (page, module it imports)
 CROSS_PAGE_IMPORTS = {
-    ("builder", "studio.pages.judges.logic"),
-    ("builder", "studio.pages.runs.start"),
-    ("compare", "studio.pages.results.csv_export"),
-    ("compare", "studio.pages.results.data"),
-    ("compare", "studio.pages.results.logic"),
-    ("export", "studio.pages.scorers.diff"),
-    ("export", "studio.pages.scorers.logic"),
-    ("results", "studio.pages.compare.logic"),
-    ("runs", "studio.pages.home.sections"),
+    ("builder", "studio.app_pages.judges.logic"),
+    ("builder", "studio.app_pages.runs.start"),
+    ("compare", "studio.app_pages.results.csv_export"),
+    ("compare", "studio.app_pages.results.data"),
+    ("compare", "studio.app_pages.results.logic"),
+    ("export", "studio.app_pages.scorers.diff"),
+    ("export", "studio.app_pages.scorers.logic"),
+    ("results", "studio.app_pages.compare.logic"),
+    ("runs", "studio.app_pages.home.sections"),
 }
 
 
@@ -57,7 +57,7 @@ def _page_folders() -> list[Path]:
 
 def _page_of(module: str) -> str | None:
     parts = module.split(".")
-    return parts[2] if len(parts) > 3 and parts[1] == "pages" else None
+    return parts[2] if len(parts) > 3 and parts[1] == "app_pages" else None
 
 
 def widget_users() -> dict[str, set[str]]:
@@ -95,7 +95,7 @@ def test_every_page_folder_has_its_entry_script():
 def test_the_navigation_names_every_page_script():
     app = (STUDIO / "app.py").read_text(encoding="utf-8")
     for folder in _page_folders():
-        assert f'"pages/{folder.name}/page.py"' in app
+        assert f'"app_pages/{folder.name}/page.py"' in app
 
 
 def test_widgets_are_used_by_two_pages_or_more():
@@ -130,12 +130,12 @@ def test_nothing_outside_the_pages_imports_a_page():
     # Widgets, state, services, messages and words sit below the pages: a shape that a widget
     # and a page share lives in the widget (or in scorer_runtime), never in a page.
     reaching = {
-        module: sorted(n for n in names if n.startswith("studio.pages."))
+        module: sorted(n for n in names if n.startswith("studio.app_pages."))
         for module, names in _studio_imports().items()
-        if _page_of(module) is None and module != "studio.pages"
+        if _page_of(module) is None and module != "studio.app_pages"
     }
     reaching = {module: names for module, names in reaching.items() if names}
-    assert not reaching, f"modules outside studio/pages/ importing a page: {reaching}"
+    assert not reaching, f"modules outside studio/app_pages/ importing a page: {reaching}"
 
 
 STATE = STUDIO / "state.py"
@@ -183,3 +183,9 @@ def test_state_keys_share_one_naming_style_and_are_unique():
     assert not odd, f"keys not in page.snake_case style: {odd}"
     names = [k.name for k in keys.values()]
     assert len(names) == len(set(names)), sorted(n for n in names if names.count(n) > 1)
+
+
+def test_no_pages_folder_sits_beside_the_entry_script():
+    # Streamlit treats studio/pages/ as its older automatic navigation until st.navigation
+    # first runs: the first visit after a start at /builder (a bookmark) said "Page not found".
+    assert not (STUDIO / "pages").exists()

@@ -25,7 +25,7 @@ from studio.widgets.charts import (
     trend_chart,
 )
 from studio.words import OUTCOME_LABELS
-from tests.studio.pages.results.test_results_seed import seed_history
+from tests.studio.app_pages.results.test_results_seed import seed_history
 
 
 def _layers(spec: dict) -> list[dict]:

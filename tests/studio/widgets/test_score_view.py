@@ -25,7 +25,7 @@ from scorer_runtime.store import (
 )
 from scorer_runtime.stored import compile_version
 from studio.widgets.score_view import load_score, score_detail
-from tests.studio.pages.results.test_results_seed import History, seed_history
+from tests.studio.app_pages.results.test_results_seed import History, seed_history
 
 ROOT = Path(__file__).resolve().parents[3]
 TONE = json.loads((ROOT / "data" / "scorers" / "tone-politeness.json").read_text())

@@ -1,0 +1,120 @@
+"""The builder's reads and writes: judge profiles, and the draft's life in this session and in
+the database (load, start again, continue one left earlier, autosave, forget once saved).
+
+The draft lives in session state (``state.BUILDER_DRAFT``) and, as the person types, in the
+``drafts`` table, so closing the tab loses nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from scorer_runtime.spec import ScorerDraft
+from scorer_runtime.store import (
+    canonical_json,
+    delete_draft,
+    get_draft,
+    get_scorer,
+    judge_profile_dict,
+    latest_version,
+    list_judge_profiles,
+    save_draft,
+    session_scope,
+)
+from studio import services, state
+from studio.app_pages.builder.logic import new_draft
+
+
+@st.cache_data(show_spinner=False, ttl=30)
+def profiles(url: str) -> dict[str, dict[str, Any]]:
+    """The saved judge profiles as spec data, by name (cached per database URL)."""
+    with services.reading() as session:
+        return {p.name: judge_profile_dict(p) for p in list_judge_profiles(session)}
+
+
+def load_draft() -> ScorerDraft:
+    """The draft in this session; a saved scorer's latest spec when one was chosen to edit."""
+    scorer_id = state.get(state.BUILDER_SCORER_ID)
+    draft: ScorerDraft | None = state.get(state.BUILDER_DRAFT)
+    if scorer_id is not None and state.get(state.BUILDER_LOADED_FOR) != scorer_id:
+        with services.reading() as session:
+            version = latest_version(session, scorer_id=scorer_id)
+            scorer = get_scorer(session, id=scorer_id)
+        draft = (
+            ScorerDraft.from_spec(version.spec)
+            if version
+            else new_draft().model_copy(update={"id": scorer.name})
+        )
+        state.put(state.BUILDER_LOADED_FOR, scorer_id)
+        state.put(state.BUILDER_GEN, state.get(state.BUILDER_GEN) + 1)
+        state.reset(state.BUILDER_TOUCHED)
+    if draft is None:
+        draft = new_draft()
+    state.put(state.BUILDER_DRAFT, draft)
+    return draft
+
+
+def start_new() -> None:
+    """Forget the draft being edited: the builder starts again from a blank form."""
+    for key in (
+        state.BUILDER_DRAFT,
+        state.BUILDER_DRAFT_ID,
+        state.BUILDER_SCORER_ID,
+        state.BUILDER_LOADED_FOR,
+        state.BUILDER_SAVED_DIGEST,
+        state.BUILDER_TOUCHED,
+        state.TRY_RESULT,
+    ):
+        state.reset(key)
+    state.put(state.BUILDER_GEN, state.get(state.BUILDER_GEN) + 1)
+
+
+def continue_draft(draft_id: int) -> None:
+    """Pick up a draft left earlier (in this browser or another)."""
+    with services.reading() as session:
+        record = get_draft(session, draft_id=draft_id)
+        draft, scorer_id = ScorerDraft.model_validate(record.spec), record.scorer_id
+    start_new()
+    state.put(state.BUILDER_DRAFT, draft)
+    state.put(state.BUILDER_DRAFT_ID, draft_id)
+    state.put(state.BUILDER_SCORER_ID, scorer_id)
+    state.put(state.BUILDER_LOADED_FOR, scorer_id)
+
+
+def touch(*stages: str) -> None:
+    """The person acted on these stages: their problems may show from now on."""
+    state.put(state.BUILDER_TOUCHED, state.get(state.BUILDER_TOUCHED) | set(stages))
+
+
+def autosave(draft: ScorerDraft, stage: str) -> None:
+    """Write the draft to the database when it changed, so closing the tab loses nothing.
+
+    A change since the last write is the person typing or choosing: ``stage`` is touched."""
+    data = draft.to_data()
+    digest = canonical_json(data)
+    previous = state.get(state.BUILDER_SAVED_DIGEST)
+    if digest == previous:
+        return
+    if previous is not None:
+        touch(stage)
+    # Drafts are read by no cached page, so this write does not clear the read caches.
+    with session_scope(services.engine()) as session:
+        record = save_draft(
+            session,
+            spec=data,
+            draft_id=state.get(state.BUILDER_DRAFT_ID),
+            scorer_id=state.get(state.BUILDER_SCORER_ID),
+        )
+        state.put(state.BUILDER_DRAFT_ID, record.id)
+    state.put(state.BUILDER_SAVED_DIGEST, digest)
+
+
+def forget_draft() -> None:
+    """The version is saved: the draft has served its purpose."""
+    draft_id = state.get(state.BUILDER_DRAFT_ID)
+    if draft_id is not None:
+        with session_scope(services.engine()) as session:
+            delete_draft(session, draft_id=draft_id)
+    state.reset(state.BUILDER_DRAFT_ID)

@@ -1,0 +1,117 @@
+"""The builder's judge form (the retry policy has its own, shared form: retry_form.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import streamlit as st
+
+from scorer_runtime.spec.draft import JudgeValue
+from studio import state
+from studio.app_pages.judges.logic import JSON_MODES, json_mode_of, json_mode_value
+from studio.services import env_is_set
+
+
+def judge_form(
+    judge: JudgeValue | None, profiles: Sequence[str], *, key: state.Key
+) -> JudgeValue | None:
+    """The scorer's judge: a saved profile's name, or settings (plain data); returns the new
+    value (a draft's judge, as ``ScorerDraft.judge`` holds it)."""
+    ways = ["inline", "profile"]
+    labels = {"inline": "Set up a judge here", "profile": "Use a saved judge"}
+    way = st.radio(
+        "Which judge?",
+        ways,
+        index=1 if isinstance(judge, str) else 0,
+        format_func=labels.__getitem__,
+        horizontal=True,
+        key=key.child("way").name,
+    )
+    if way == "profile":
+        if not profiles:
+            st.info("No judge is saved yet. Save one on the Judges page, or set one up here.")
+            st.page_link(
+                "app_pages/judges/page.py", label="Open the Judges page", icon=":material/gavel:"
+            )
+            return judge
+        current = judge if isinstance(judge, str) and judge in profiles else profiles[0]
+        chosen: str = st.selectbox(
+            "Saved judge",
+            list(profiles),
+            index=list(profiles).index(current),
+            key=key.child("profile").name,
+        )
+        return chosen
+    settings = dict(judge) if isinstance(judge, Mapping) else {}
+    return judge_settings(settings, key=key.child("settings"))
+
+
+def judge_settings(
+    settings: Mapping[str, Any], *, key: state.Key, instructions: bool = True
+) -> dict[str, Any]:
+    """Model, where the key lives, how the answer is asked for, and the instructions."""
+    out = {
+        k: v
+        for k, v in settings.items()
+        if k not in ("model", "api_base", "api_key_env", "json_prompt_injection")
+    }
+    col1, col2 = st.columns(2)
+    out["model"] = col1.text_input(
+        "Model",
+        value=str(settings.get("model") or ""),
+        placeholder="openai/gpt-4o-mini",
+        help="Provider and model, e.g. openai/gpt-4o-mini, anthropic/claude-3-5-haiku-latest, "
+        "ollama/llama3. Technical name: a litellm model string.",
+        key=key.child("model").name,
+    )
+    env = col2.text_input(
+        "Name of the environment variable holding the API key",
+        value=str(settings.get("api_key_env") or ""),
+        placeholder="OPENAI_API_KEY",
+        help="The studio stores only this NAME, never the key itself.",
+        key=key.child("env").name,
+    )
+    out["api_key_env"] = env.strip()
+    if env.strip():
+        col2.caption(
+            "✅ set on this machine"
+            if env_is_set(env.strip())
+            else "⚠️ not set on this machine: the judge cannot be called yet"
+        )
+    with st.expander("More judge settings"):
+        out["api_base"] = st.text_input(
+            "Server address (optional)",
+            value=str(settings.get("api_base") or ""),
+            placeholder="http://localhost:11434/v1",
+            help="Only for a self-hosted or OpenAI-compatible server.",
+            key=key.child("base").name,
+        )
+        mode = st.selectbox(
+            "How the answer format is asked for",
+            list(JSON_MODES),
+            index=list(JSON_MODES).index(json_mode_of(settings.get("json_prompt_injection"))),
+            format_func=lambda m: JSON_MODES[m][0],
+            help="If a model fails with structured answers, describe the answer in the prompt.",
+            key=key.child("json").name,
+        )
+        out["json_prompt_injection"] = json_mode_value(mode)
+        out["temperature"] = st.number_input(
+            "Temperature",
+            min_value=0.0,
+            max_value=2.0,
+            step=0.1,
+            value=float(settings.get("temperature") or 0.0),
+            help="0 gives the most consistent grades.",
+            key=key.child("temperature").name,
+        )
+    if instructions:
+        out["instructions"] = st.text_area(
+            "Instructions for the judge",
+            value=str(settings.get("instructions") or ""),
+            placeholder="You are a strict, fair evaluator of customer-support answers…",
+            help="Who the judge is and how it grades; sent before every question.",
+            key=key.child("instructions").name,
+            height=120,
+        )
+    return {k: v for k, v in out.items() if v not in (None, "")}

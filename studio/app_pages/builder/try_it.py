@@ -1,0 +1,108 @@
+"""The example the builder previews on, and the "try it" result view."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import streamlit as st
+
+from scorer_runtime.store import list_datasets, list_examples
+from studio import services, state
+from studio.app_pages.builder.logic import Example, TryOutcome
+from studio.widgets.score_detail import render_score_detail
+
+
+@st.cache_data(show_spinner=False, ttl=30)
+def _datasets(url: str) -> list[tuple[int, str]]:
+    with services.reading() as session:
+        return [(d.id, d.name) for d in list_datasets(session) if d.id is not None]
+
+
+@st.cache_data(show_spinner=False, ttl=30)
+def _examples(url: str, dataset_id: int) -> list[dict[str, Any]]:
+    with services.reading() as session:
+        rows = list_examples(session, dataset_id=dataset_id, limit=50)
+        return [
+            {
+                "id": r.id,
+                "input": r.input,
+                "output": r.output,
+                "ground_truth": r.ground_truth,
+                "request_context": r.request_context,
+            }
+            for r in rows
+        ]
+
+
+def _short(value: Any, width: int = 60) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _parse(text: str) -> Any:
+    """Typed text: JSON when it is JSON (lists, objects), else the text itself."""
+    stripped = text.strip()
+    if stripped[:1] in ("[", "{"):
+        try:
+            return json.loads(stripped)
+        except json.JSONDecodeError:
+            pass
+    return text
+
+
+def example_picker(*, key: state.Key) -> Example | None:
+    """Choose an example from a dataset, or type one."""
+    url = str(services.engine().url)
+    datasets = _datasets(url)
+    ways = ["dataset", "typed"] if datasets else ["typed"]
+    labels = {"dataset": "From a dataset", "typed": "Type one"}
+    way = st.radio(
+        "Example", ways, format_func=labels.__getitem__, horizontal=True, key=key.child("way").name
+    )
+    if way == "dataset":
+        names = dict(datasets)
+        dataset_id = st.selectbox(
+            "Dataset", list(names), format_func=names.__getitem__, key=key.child("dataset").name
+        )
+        rows = _examples(url, int(dataset_id))
+        if not rows:
+            st.caption("This dataset has no examples yet.")
+            return None
+        index = st.selectbox(
+            "Example",
+            range(len(rows)),
+            format_func=lambda i: f"{i + 1}. {_short(rows[i]['input'])}",
+            key=key.child("row").name,
+        )
+        row = rows[int(index)]
+        with st.expander("See the example"):
+            st.json({k: v for k, v in row.items() if k != "id"}, expanded=False)
+        return Example(row["input"], row["output"], row["ground_truth"], row["request_context"])
+    question = st.text_area(
+        "Question (input)",
+        placeholder="How do I reset my password?",
+        key=key.child("input").name,
+        height=80,
+    )
+    answer = st.text_area(
+        "Answer to score (output)",
+        placeholder="Open Settings, then Security, then Reset password.",
+        key=key.child("output").name,
+        height=80,
+    )
+    truth = st.text_area("Expected answer (optional)", key=key.child("truth").name, height=68)
+    if not answer.strip():
+        return None
+    return Example(_parse(question), _parse(answer), _parse(truth) if truth.strip() else None)
+
+
+def try_result(outcome: TryOutcome) -> None:
+    """The same drill-down the Results page shows: each step's result, the exact prompts, the
+    judge's raw answers, attempts, latency and cost."""
+    if outcome.result is None:
+        if outcome.error is not None:
+            st.error(f"**{outcome.error.title}.** {outcome.error.detail}", icon=":material/error:")
+            st.info(outcome.error.what_to_do, icon=":material/lightbulb:")
+        return
+    render_score_detail(outcome.result, key=state.BUILDER_TRY_DETAIL)

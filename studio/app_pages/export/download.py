@@ -1,0 +1,185 @@
+"""Export a saved scorer version: Python for engineers (with how to run it), JSON or YAML."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import streamlit as st
+
+from scorer_runtime.store import database_url
+from studio import services, state
+from studio.app_pages.export.logic import (
+    EXPORT_FORMATS,
+    ExportFile,
+    ExportFormat,
+    ImportProblem,
+    RunGuide,
+    export_file,
+    path_words,
+    run_guide,
+)
+from studio.widgets.common import empty_state
+
+
+@dataclass(frozen=True, slots=True)
+class VersionChoice:
+    """A version in the picker."""
+
+    version_id: int
+    version: int
+    note: str
+    saved: str
+
+
+@dataclass(frozen=True, slots=True)
+class Exported:
+    """An export, or the problems that prevent it."""
+
+    file: ExportFile | None = None
+    guide: RunGuide | None = None
+    problems: list[ImportProblem] = field(default_factory=list)
+
+
+@st.cache_data(show_spinner=False, ttl=30)
+def cached_scorers(db: str) -> dict[int, str]:
+    """Live scorers by id, in name order."""
+    from scorer_runtime.store import load_names
+
+    with services.reading() as session:
+        return load_names(session).live_scorers()
+
+
+@st.cache_data(show_spinner=False, ttl=30)
+def cached_versions(db: str, scorer_id: int) -> list[VersionChoice]:
+    """A scorer's versions, newest first."""
+    from scorer_runtime.store import list_versions
+
+    with services.reading() as session:
+        return [
+            VersionChoice(int(v.id or 0), v.version, v.note, f"{v.created_at:%d %b %Y}")
+            for v in list_versions(session, scorer_id=scorer_id)
+        ]
+
+
+@st.cache_data(show_spinner=False, ttl=30)
+def cached_export(db: str, version_id: int, format: ExportFormat) -> Exported:
+    """A stored version exported (judge profiles written out in full)."""
+    from scorer_runtime.spec import SpecError
+    from scorer_runtime.store import get_version_by_id
+    from scorer_runtime.stored import judge_profiles, load_stored_spec
+
+    with services.reading() as session:
+        profiles = judge_profiles(session)
+        try:
+            spec = load_stored_spec(session, get_version_by_id(session, version_id=version_id))
+            made = export_file(spec, format, registry=services.registry(), judge_profiles=profiles)
+        except SpecError as error:
+            problems = [
+                ImportProblem(path_words(p.path), p.path, p.line, p.message) for p in error.problems
+            ]
+            return Exported(problems=problems)
+    return Exported(made, run_guide(spec, profiles))
+
+
+def _pick_scorer(scorers: dict[int, str]) -> int | None:
+    wanted = state.get(state.EXPORT_SCORER_ID)
+    if wanted in scorers:
+        state.put(state.EXPORT_SCORER, wanted)
+        state.reset(state.EXPORT_SCORER_ID)
+    ids = list(scorers)
+    chosen: int | None = st.selectbox(
+        "Scorer",
+        ids,
+        format_func=lambda i: scorers[i],
+        key=state.EXPORT_SCORER.name,
+        help="The scorer to hand over.",
+    )
+    return chosen
+
+
+def _pick_version(scorer_id: int) -> VersionChoice | None:
+    versions = cached_versions(database_url(), scorer_id)
+    if not versions:
+        st.info("This scorer has no saved version to export yet.")
+        return None
+    chosen: VersionChoice | None = st.selectbox(
+        "Version",
+        versions,
+        format_func=lambda v: (
+            f"Version {v.version} · {v.saved}" + (f" · {v.note}" if v.note else "")
+        ),
+        key=state.EXPORT_VERSION.child(scorer_id).name,
+        help="The newest version is first. Scores always name the version that made them.",
+    )
+    return chosen
+
+
+def render_export() -> None:
+    """Pick a scorer, a version and a format; show the code and offer the download."""
+    scorers = cached_scorers(database_url())
+    if not scorers:
+        empty_state(
+            "**There is no scorer to export yet.** Build one, or import a scorer file below."
+        )
+        st.page_link("app_pages/builder/page.py", label="Build a scorer", icon=":material/build:")
+        return
+    scorer_id = _pick_scorer(scorers)
+    version = _pick_version(scorer_id) if scorer_id is not None else None
+    if version is None:
+        return
+    format: ExportFormat = (
+        st.radio(
+            "Export as",
+            list(EXPORT_FORMATS),
+            format_func=EXPORT_FORMATS.__getitem__,
+            horizontal=True,
+            key=state.EXPORT_FORMAT.name,
+            help="Python code runs the scorer as it is; JSON and YAML files import back here.",
+        )
+        or "python"
+    )
+    exported = cached_export(database_url(), version.version_id, format)
+    if exported.file is None:
+        render_export_problems(exported.problems)
+        return
+    render_file(exported.file, exported.guide)
+
+
+def render_export_problems(problems: list[ImportProblem]) -> None:
+    """Why a stored version cannot be exported, and what to do."""
+    st.error(
+        "This version cannot be exported as it is: "
+        + "; ".join(f"{p.where}: {p.message}" for p in problems),
+        icon=":material/error:",
+    )
+    st.info(
+        "Open the scorer in the builder, fix what is named and save a new version; or save the "
+        "judge profile it refers to on the Judges page.",
+        icon=":material/lightbulb:",
+    )
+
+
+def render_file(file: ExportFile, guide: RunGuide | None) -> None:
+    """The highlighted file, its download button, and for Python how to run it."""
+    st.download_button(
+        f"Download {file.file_name}",
+        data=file.text,
+        file_name=file.file_name,
+        mime=file.mime,
+        key=state.EXPORT_DOWNLOAD.name,
+        icon=":material/download:",
+        on_click="ignore",
+        type="primary",
+    )
+    if file.format == "python" and guide is not None:
+        with st.container(border=True):
+            st.markdown("**How an engineer runs this**")
+            for number, step in enumerate(guide.steps(), start=1):
+                st.markdown(f"{number}. {step}")
+            st.code(guide.command, language="bash", wrap_lines=True)
+    else:
+        st.caption(
+            "Import this file back on this page (as a new scorer or a new version), or load it "
+            "in Python with `scorer_runtime.spec.load_spec` and run it with `compile_spec`."
+        )
+    st.code(file.text, language=file.language, line_numbers=True)

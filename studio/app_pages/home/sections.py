@@ -1,0 +1,167 @@
+"""The home page's sections: the database at a glance, getting started, usable judges."""
+
+from __future__ import annotations
+
+import os
+
+import streamlit as st
+
+from scorer_runtime.store import database_url
+from scorer_runtime.store.views import Overview, read_overview
+from studio import services, state
+from studio.app_pages.home.logic import KeyStatus, key_names_in_use, key_statuses
+from studio.widgets.common import empty_state, format_score, show_error
+from studio.words import noun, outcome_mix_words, run_status_label
+
+
+@st.cache_data(show_spinner=False, ttl=5)  # runs move on in another process
+def cached_overview(db: str) -> Overview:
+    """What the database holds (``db`` keys the cache: one per database)."""
+    with services.reading() as session:
+        return read_overview(session)
+
+
+@st.cache_data(show_spinner=False, ttl=30)
+def cached_key_names(db: str) -> dict[str, list[str]]:
+    """Key variables named by saved judges and scorers (never their values)."""
+    with services.reading() as session:
+        return key_names_in_use(session)
+
+
+def load_demo_data() -> None:
+    """Load the demo scorers and datasets into an empty database, and say what was loaded."""
+    from scorer_runtime.stored import load_demo
+
+    try:
+        with services.writing() as session:
+            result = load_demo(session, only_into_empty=True)
+    except Exception as error:  # shown in plain words; nothing was written
+        show_error(error)
+        return
+    if result.skipped_reason:
+        state.flash(f"Nothing loaded: {result.skipped_reason}.", icon=":material/info:")
+    else:
+        state.flash(
+            f"Loaded {len(result.scorers)} demo scorers and {len(result.datasets)} datasets."
+        )
+
+
+def render_overview() -> Overview:
+    """The counts, and the latest runs with status and mean score."""
+    overview = cached_overview(database_url())
+    if overview.is_empty:
+        empty_state(
+            "**Your studio is empty.** A *scorer* judges answers your AI gives; a *dataset* "
+            "holds examples to try it on. Start with the guide below, or load the demo "
+            "scorers and datasets to look around first.",
+            action=("Load the demo scorers and datasets", load_demo_data),
+            key=state.HOME_LOAD_DEMO,
+        )
+        return overview
+    scorers, datasets, runs = st.columns(3)
+    scorers.metric("Scorers", overview.scorers, help=f"{overview.versions} saved versions in all")
+    datasets.metric("Datasets", overview.datasets, help=f"{overview.examples} examples in all")
+    runs.metric("Runs", overview.runs, help="Scorers run on a dataset, all time")
+    st.caption(
+        f"{overview.versions} scorer versions · {overview.examples} examples in the datasets."
+    )
+    render_latest_runs(overview)
+    return overview
+
+
+def render_latest_runs(overview: Overview) -> None:
+    """The newest runs: what ran on what, where it is, and the mean with its context."""
+    st.subheader("Latest runs")
+    if not overview.latest_runs:
+        st.caption("No run yet. Run a scorer on a dataset to see its scores here.")
+        st.page_link("app_pages/runs/page.py", label="Start a run", icon=":material/play_circle:")
+        return
+    rows = [
+        {
+            "Run": f"#{run.run_id}",
+            "Scorer": f"{run.scorer} (version {run.version})",
+            "Dataset": run.dataset,
+            "Status": run_status_label(run.status),
+            "Mean score": format_score(run.mean),
+            "Results": f"{run.done} of {run.total}: " + outcome_mix_words(run.outcome_counts),
+            "Started": f"{run.created_at:%d %b %Y %H:%M}",
+        }
+        for run in overview.latest_runs
+    ]
+    st.dataframe(rows, hide_index=True, key=state.HOME_LATEST_RUNS.name)
+    st.page_link("app_pages/results/page.py", label="See all results", icon=":material/insights:")
+
+
+_GUIDE = (
+    (
+        "1. Add examples",
+        "Collect answers your AI gave (input, output and, if you have it, the right answer) "
+        "in a dataset. Import a CSV or JSONL file, or type them in.",
+        "app_pages/examples/page.py",
+        "Go to examples",
+        ":material/dataset:",
+    ),
+    (
+        "2. Build a scorer",
+        "Say what a good answer looks like: built-in checks, small formulas, or ask an LLM "
+        "judge. Try it on one example as you go.",
+        "app_pages/builder/page.py",
+        "Build a scorer",
+        ":material/build:",
+    ),
+    (
+        "3. Run it and read the results",
+        "Score a whole dataset, then look at the scores, the judge's reasons and how they "
+        "change from version to version.",
+        "app_pages/runs/page.py",
+        "Run a scorer",
+        ":material/play_circle:",
+    ),
+)
+
+
+def render_getting_started() -> None:
+    """Three steps, each with a link to the page that does it."""
+    st.subheader("Getting started")
+    for column, (title, text, page, label, icon) in zip(st.columns(3), _GUIDE, strict=True):
+        with column.container(border=True):
+            st.markdown(f"**{title}**")
+            st.caption(text)
+            st.page_link(page, label=label, icon=icon)
+
+
+def _needed_by(names: tuple[str, ...], shown: int = 2) -> str:
+    if len(names) <= shown + 1:
+        return ", ".join(names)
+    return f"{', '.join(names[:shown])} and {len(names) - shown} more"
+
+
+def render_judge_keys() -> list[KeyStatus]:
+    """Which providers' key variables are set (never their values)."""
+    st.subheader("Judge providers you can use")
+    st.caption(
+        "A judge reads its API key from an environment variable of the computer running the "
+        "studio. Only whether a variable is set is shown here, never its value. Local models "
+        "(for example Ollama) need no key."
+    )
+    statuses = key_statuses(os.environ, cached_key_names(database_url()))
+    rows = [
+        {
+            "Provider": status.provider,
+            "Key variable": status.env,
+            "Set": "Set" if status.is_set else "Not set",
+            "Needed by": _needed_by(status.used_by),
+        }
+        for status in statuses
+    ]
+    st.dataframe(rows, hide_index=True, key=state.HOME_KEYS.name)
+    missing = [s.env for s in statuses if s.used_by and not s.is_set]
+    if missing:
+        st.warning(
+            f"Saved judges or scorers need {', '.join(missing)}, which "
+            f"{noun(len(missing), 'is', 'are')} not set. Set "
+            f"{noun(len(missing), 'it', 'them')} before starting the studio (for example "
+            "`export OPENAI_API_KEY=...`), or choose another judge.",
+            icon=":material/key_off:",
+        )
+    return statuses

@@ -1,0 +1,184 @@
+"""The judge form: its widgets (every one keyed), loading a profile into them, and reading
+them back as a :class:`~studio.app_pages.judges.logic.JudgeForm`.
+
+Widget values live under the keys below; :func:`load_form` writes them before the widgets
+are drawn (when another judge is chosen), so a widget never gets a value and a default.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from studio import services, state
+from studio.app_pages.judges.logic import JSON_MODES, MODEL_EXAMPLES, JudgeForm, kept_in_words
+from studio.widgets.forms import RetryForm, retry_policy
+from studio.widgets.retry_form import load_retry_form, read_retry_form, render_retry_form
+
+_FIELDS = {
+    state.JUDGES_NAME: "name",
+    state.JUDGES_MODEL: "model",
+    state.JUDGES_API_BASE: "api_base",
+    state.JUDGES_KEY_ENV: "api_key_env",
+    state.JUDGES_INSTRUCTIONS: "instructions",
+    state.JUDGES_TEMPERATURE: "temperature",
+    state.JUDGES_TIMEOUT: "timeout_s",
+    state.JUDGES_JSON_MODE: "json_mode",
+}
+NEW_JUDGE_RETRY = retry_policy(RetryForm())
+"""The retry policy a new judge starts with (the usual one)."""
+DEFAULT_INSTRUCTIONS = (
+    "You are a careful, strict reviewer. You grade answers that an AI assistant gave to "
+    "users. Judge only what is written, be consistent, and answer briefly."
+)
+
+
+def load_form(form: JudgeForm) -> None:
+    """Put a form's values into the widgets (call before they are drawn, or in a callback)."""
+    for key, name in _FIELDS.items():
+        state.put(key, getattr(form, name))
+    load_retry_form(form.retry, key=state.JUDGES_RETRY)
+
+
+def ensure_loaded(form: JudgeForm) -> None:
+    """Load ``form`` when the widgets have no values yet (first visit, or back from another
+    page, where Streamlit forgets the values of widgets that were not drawn)."""
+    if not state.has(state.JUDGES_MODEL):
+        load_form(form)
+    else:  # retry fields hidden while retries were off come back with this judge's values
+        load_retry_form(form.retry, key=state.JUDGES_RETRY, missing_only=True)
+
+
+def read_form(kept: dict[str, Any]) -> JudgeForm:
+    """The form as the widgets hold it now."""
+    values = {name: state.peek(key) for key, name in _FIELDS.items()}
+    return JudgeForm(
+        name=str(values["name"] or ""),
+        model=str(values["model"] or ""),
+        api_base=str(values["api_base"] or ""),
+        api_key_env=str(values["api_key_env"] or ""),
+        instructions=str(values["instructions"] or ""),
+        temperature=values["temperature"],
+        timeout_s=values["timeout_s"],
+        json_mode=values["json_mode"] or "auto",
+        retry=read_retry_form(key=state.JUDGES_RETRY),
+        kept=kept,
+    )
+
+
+def new_judge() -> JudgeForm:
+    """What a new judge starts with: sensible defaults and two retries."""
+    return JudgeForm(instructions=DEFAULT_INSTRUCTIONS, temperature=0.0)
+
+
+def render(*, editing: bool, kept: dict[str, Any]) -> None:
+    """Draw the form's widgets."""
+    _basics(editing)
+    _key_variable()
+    _grading()
+    st.markdown("**When a request fails**")
+    _retries()
+    if kept:
+        st.caption(
+            "This judge also "
+            + "; ".join(kept_in_words(kept))
+            + ". These settings come from its file and are kept as they are."
+        )
+
+
+def _basics(editing: bool) -> None:
+    st.text_input(
+        "Name",
+        key=state.JUDGES_NAME.name,
+        disabled=editing,
+        placeholder="gpt-4o-mini-strict",
+        help="How scorers refer to this judge. To rename a judge, create a new one and "
+        "delete this one (scorers refer to judges by name).",
+    )
+    st.text_input(
+        "Model",
+        key=state.JUDGES_MODEL.name,
+        placeholder=MODEL_EXAMPLES,
+        help="Which AI model grades, written as provider/model: "
+        f"{MODEL_EXAMPLES}. (Technically a litellm model string; see docs.litellm.ai.)",
+    )
+    st.text_input(
+        "Base URL (optional)",
+        key=state.JUDGES_API_BASE.name,
+        placeholder="http://localhost:11434 (leave empty for the provider's own address)",
+        help="Only for a model served somewhere other than the provider's usual address: a "
+        "local server (Ollama, vLLM) or any OpenAI-compatible endpoint.",
+    )
+
+
+def _key_variable() -> None:
+    name_col, status_col = st.columns([3, 1], vertical_alignment="bottom")
+    with name_col:
+        st.text_input(
+            "Key variable",
+            key=state.JUDGES_KEY_ENV.name,
+            placeholder="OPENAI_API_KEY",
+            help="The NAME of the environment variable that holds the API key, never the key "
+            "itself: the studio reads the key when it calls the judge and never stores or "
+            "shows it. Leave empty for local models that need no key.",
+        )
+    env = str(state.peek(state.JUDGES_KEY_ENV) or "").strip()
+    with status_col:
+        if not env:
+            st.badge("No key", color="gray", help="Requests are sent without a key.")
+        elif services.env_is_set(env):
+            st.badge("Set", icon=":material/check:", color="green", help=f"{env} is set.")
+        else:
+            st.badge(
+                "Not set",
+                icon=":material/warning:",
+                color="orange",
+                help=f"{env} is not set where the studio runs: set it, then restart the studio.",
+            )
+
+
+def _grading() -> None:
+    st.text_area(
+        "Instructions",
+        key=state.JUDGES_INSTRUCTIONS.name,
+        height=110,
+        placeholder=DEFAULT_INSTRUCTIONS,
+        help="What the judge is told before every question: who it is and how it grades. "
+        "(They become the judge's system message.)",
+    )
+    temperature, timeout = st.columns(2)
+    temperature.number_input(
+        "Temperature (optional)",
+        key=state.JUDGES_TEMPERATURE.name,
+        min_value=0.0,
+        max_value=2.0,
+        step=0.1,
+        help="How much the judge's answers vary. 0 gives the most consistent grades; leave "
+        "empty for the provider's default.",
+    )
+    timeout.number_input(
+        "Timeout (seconds)",
+        key=state.JUDGES_TIMEOUT.name,
+        placeholder="60",
+        min_value=1.0,
+        max_value=3600.0,
+        step=5.0,
+        help="How long to wait for one answer before giving up on that request.",
+    )
+    modes = list(JSON_MODES)
+    st.radio(
+        "Answer format",
+        modes,
+        format_func=lambda m: JSON_MODES[m][0],
+        captions=[JSON_MODES[m][1] for m in modes],
+        key=state.JUDGES_JSON_MODE.name,
+        help="How the judge is made to answer in the exact shape a scorer asks for "
+        "(technically: native structured output, or JSON prompt injection).",
+    )
+
+
+def _retries() -> None:
+    # ensure_loaded has already put this judge's values into every retry widget (also those
+    # Streamlit forgot while hidden), so the policy given here is only a fallback.
+    render_retry_form(NEW_JUDGE_RETRY, key=state.JUDGES_RETRY, label="Retry failed requests")

@@ -1,0 +1,60 @@
+"""Results: every score ever computed — filter, see the numbers and charts, open one score."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from studio import state
+from studio.app_pages.results import data
+from studio.app_pages.results.filters import clear_filters, render_filters
+from studio.app_pages.results.summary import (
+    render_charts,
+    render_numbers,
+    render_outcomes,
+    render_threshold,
+)
+from studio.app_pages.results.table import render_table
+from studio.widgets.common import empty_state, page_header
+from studio.widgets.results_filter import ResultsFilter
+from studio.widgets.results_links import go_to_runs_button
+
+state.show_flashes()
+page_header(
+    "Results",
+    "Every score your scorers have given: how they spread, how they change from version to "
+    "version, and how each one was reached.",
+)
+
+if data.stats(ResultsFilter()).total == 0:
+    empty_state(
+        "**No results yet.** Results appear here once a scorer has run on a dataset: each "
+        "example's score and reason, charts of how scores spread and move over time, and a "
+        "look inside any single score — the prompt the judge got and what it answered.\n\n"
+        "Start a run on the Runs page: pick a scorer and a dataset, then press *Run*."
+    )
+    go_to_runs_button(state.RESULTS_GO_RUNS, "Start a run")
+    st.stop()
+
+top = st.columns([6, 1])
+with top[1]:
+    st.button(
+        "Refresh", key=state.RESULTS_REFRESH.name, on_click=data.refresh, icon=":material/refresh:"
+    )
+chosen = render_filters()
+problem = chosen.problem()
+if problem:
+    st.warning(problem, icon=":material/event_busy:")
+    st.stop()
+
+stats = data.stats(chosen)
+if stats.total == 0:
+    st.info("No results match these filters.", icon=":material/filter_alt_off:")
+    st.button("Clear filters", key=state.RESULTS_CLEAR.name, on_click=clear_filters)
+    st.stop()
+
+threshold = render_threshold(stats)
+render_numbers(chosen, stats, threshold)
+render_outcomes(stats)
+render_charts(chosen, stats, threshold)
+st.subheader("Each result")
+render_table(chosen, stats)

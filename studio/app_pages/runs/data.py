@@ -1,0 +1,200 @@
+"""The Runs page's reads and actions: cached choices and plans, live run rows, and start /
+cancel / resume (each a write through ``services.writing()``, which clears the caches).
+
+Choices and plans are cached per database URL; a run's row is read fresh on every render,
+since a process outside the studio is moving it.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from datetime import datetime
+
+import streamlit as st
+
+from scorer_runtime.batch import BatchSummary, summarize_run
+from scorer_runtime.batch.launch import launch_run, stop_launcher
+from scorer_runtime.store import (
+    create_run,
+    database_url,
+    example_counts,
+    finish_run,
+    get_run,
+    list_datasets,
+    list_scorers,
+    list_versions,
+    request_cancel,
+)
+from scorer_runtime.store.views import RunLine, RunsPage, run_line, runs_page
+from studio import services
+from studio.app_pages.runs.logic import (
+    PAGE_SIZE,
+    Problem,
+    RunPlan,
+    plan_problems,
+    plan_run,
+)
+
+_cached = st.cache_data(show_spinner=False, ttl=30)
+
+
+@dataclass(frozen=True, slots=True)
+class ScorerChoice:
+    """A scorer to pick: id, name and what it judges."""
+
+    id: int
+    name: str
+    description: str
+
+
+@dataclass(frozen=True, slots=True)
+class VersionChoice:
+    """A version to pick (newest first)."""
+
+    id: int
+    version: int
+    note: str
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class DatasetChoice:
+    """A dataset to pick, with its number of examples."""
+
+    id: int
+    name: str
+    examples: int
+
+
+def scorers() -> list[ScorerChoice]:
+    """Scorers that are not archived, by name."""
+    return _scorers(database_url())
+
+
+@_cached
+def _scorers(url: str) -> list[ScorerChoice]:
+    with services.reading() as session:
+        return [
+            ScorerChoice(s.id, s.name, s.description)
+            for s in list_scorers(session)
+            if s.id is not None
+        ]
+
+
+def versions(scorer_id: int) -> list[VersionChoice]:
+    """The scorer's versions, newest first."""
+    return _versions(database_url(), scorer_id)
+
+
+@_cached
+def _versions(url: str, scorer_id: int) -> list[VersionChoice]:
+    with services.reading() as session:
+        return [
+            VersionChoice(v.id, v.version, v.note, v.created_at)
+            for v in list_versions(session, scorer_id=scorer_id)
+            if v.id is not None
+        ]
+
+
+def datasets() -> list[DatasetChoice]:
+    """Datasets that are not archived, by name, with their example counts."""
+    return _datasets(database_url())
+
+
+@_cached
+def _datasets(url: str) -> list[DatasetChoice]:
+    with services.reading() as session:
+        counts = example_counts(session)
+        return [
+            DatasetChoice(d.id, d.name, counts.get(d.id, 0))
+            for d in list_datasets(session)
+            if d.id is not None
+        ]
+
+
+def plan(version_id: int, dataset_id: int) -> RunPlan:
+    """What a run of this version on this dataset needs (compiled once, then cached)."""
+    return _plan(database_url(), version_id, dataset_id)
+
+
+@_cached
+def _plan(url: str, version_id: int, dataset_id: int) -> RunPlan:
+    with services.reading() as session:
+        return plan_run(session, version_id=version_id, dataset_id=dataset_id)
+
+
+def problems(chosen: RunPlan) -> list[Problem]:
+    """What stops the run, checked against the studio's environment now (keys can change)."""
+    return plan_problems(chosen, os.environ)
+
+
+def line(run_id: int) -> RunLine | None:
+    """The run's row, names and mean, read now."""
+    with services.reading() as session:
+        return run_line(session, run_id=run_id)
+
+
+def page(before_id: int | None) -> RunsPage:
+    """A page of runs, newest first, read now (runs move while the page is open)."""
+    with services.reading() as session:
+        return runs_page(session, before_id=before_id, limit=PAGE_SIZE)
+
+
+def summary(run_id: int, threshold: float) -> BatchSummary:
+    """The run's mean, median, pass rate, outcome mix and cost, with the verdict."""
+    with services.reading() as session:
+        return summarize_run(session, run_id=run_id, threshold=threshold)
+
+
+def start(chosen: RunPlan, concurrency: int) -> int:
+    """Store a new run of the plan and start its process in the background; its id."""
+    with services.writing() as session:
+        run = create_run(
+            session,
+            scorer_version_id=chosen.version_id,
+            dataset_id=chosen.dataset_id,
+            concurrency=concurrency,
+        )
+        assert run.id is not None
+        run_id = run.id
+    _launch(run_id, chosen.scorer, chosen.dataset, concurrency)
+    return run_id
+
+
+def resume(run: RunLine) -> None:
+    """Start a process that scores the run's examples that have no result yet."""
+    _launch(run.run_id, run.scorer, run.dataset, run.concurrency)
+
+
+def _launch(run_id: int, scorer: str, dataset: str, concurrency: int) -> None:
+    try:
+        launch_run(
+            database_url=database_url(),
+            run_id=run_id,
+            scorer=scorer,
+            dataset=dataset,
+            concurrency=concurrency,
+        )
+    except OSError as error:
+        # The run row exists: say on it why nothing runs, so the page shows it.
+        with services.writing() as session:
+            finish_run(
+                session,
+                run_id=run_id,
+                status="failed",
+                error=f"the run's process could not be started: {error.strerror or error}",
+            )
+        raise
+
+
+def cancel(run_id: int) -> None:
+    """Ask the run to stop after the examples in flight; a run not begun stops at once."""
+    with services.reading() as session:
+        begun = get_run(session, run_id=run_id).status == "running"
+    if not begun:
+        # A process started for it has not marked it running yet: end that process first,
+        # or it would mark the run running (and clear the request) a moment later.
+        stop_launcher(database_url(), run_id)
+    with services.writing() as session:
+        request_cancel(session, run_id=run_id)

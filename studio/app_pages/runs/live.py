@@ -1,0 +1,96 @@
+"""A run in progress, followed live: a progress bar with done / total, failures and cost so far,
+refreshed every second from the run's row, and a Cancel button."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from scorer_runtime.batch.launch import launcher
+from scorer_runtime.store import database_url, utc_now
+from scorer_runtime.store.views import RunLine
+from studio import state
+from studio.app_pages.runs import data
+from studio.app_pages.runs.logic import (
+    ACTIVE_PHASES,
+    PHASE_LABELS,
+    RunPhase,
+    progress_words,
+    run_cost_words,
+    run_phase,
+    share,
+)
+from studio.widgets.common import show_error
+from studio.words import cost_caption, cost_help, cost_value, format_duration
+
+_PHASE_NOTES = {
+    "queued": "The run is waiting for its process to start.",
+    "starting": "The run's process is starting (loading the scorer and the judge client).",
+    "stopping": "Stopping: the examples being scored right now are finished and saved first.",
+}
+
+
+def _cancel(run_id: int) -> None:
+    try:
+        data.cancel(run_id)
+    except Exception as error:  # shown in plain words on the next render
+        state.flash(f"Could not cancel the run: {error}", icon=":material/error:")
+    else:
+        state.flash(f"Run #{run_id} is stopping; what finished is kept.", icon=":material/stop:")
+
+
+def _numbers(line: RunLine, phase: RunPhase) -> None:
+    cols = st.columns(4)
+    cols[0].metric("Where it is", PHASE_LABELS[phase])
+    cols[1].metric(
+        "Results", f"{line.done:,} / {line.total:,}", help="Examples with a stored result."
+    )
+    cols[2].metric(
+        "Failures",
+        f"{line.failed:,}",
+        help="Examples whose scoring failed (the judge unavailable, an unreadable answer, a "
+        "step error). They are recorded, not retried; the run goes on.",
+    )
+    cost = run_cost_words(line)
+    cols[3].metric("Cost so far", cost_value(cost), help=cost_help(cost, so_far=True))
+    if (unknown := cost_caption(cost, so_far=True)) is not None:
+        st.caption(unknown)
+
+
+def _note(line: RunLine, phase: RunPhase) -> str:
+    elapsed = (utc_now() - (line.started_at or line.created_at)).total_seconds()
+    said = [
+        _PHASE_NOTES.get(phase, ""),
+        f"Running for {format_duration(elapsed)}.",
+        "Updates every second; you can leave this page or close the tab — the run goes on in "
+        "the background and every result is saved as it comes.",
+    ]
+    return " ".join(part for part in said if part)
+
+
+@st.fragment(run_every=1)
+def live_progress(run_id: int) -> None:
+    """Redrawn every second on its own; hands over to the whole page when the run ends."""
+    try:
+        line = data.line(run_id)
+    except Exception as error:  # the database may be busy or gone: say so, keep polling
+        show_error(error)
+        return
+    if line is None:
+        return
+    phase = run_phase(line, launcher(database_url(), run_id))
+    if phase not in ACTIVE_PHASES:
+        st.rerun()  # the whole page: it now shows the summary instead
+    words = progress_words(line.done, line.total, line.failed)
+    st.progress(share(line.done, line.total), text=words)
+    _numbers(line, phase)
+    st.caption(_note(line, phase))
+    st.button(
+        "Cancel the run",
+        key=state.RUNS_CANCEL.name,
+        icon=":material/stop:",
+        on_click=_cancel,
+        args=(run_id,),
+        disabled=phase == "stopping",
+        help="Stops after the examples being scored now. What finished is kept, and you can "
+        "resume the run later to score the rest.",
+    )

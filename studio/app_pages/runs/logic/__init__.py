@@ -1,0 +1,52 @@
+"""What the Runs page computes, free of Streamlit (tested without a browser).
+
+``plan`` says what a run will do before it starts (judge calls, keys, problems); ``history``
+says where each run is (the runs, with their names, counts and mean, are read by
+``scorer_runtime.store.views.runs_page``; a run's process is started and watched by
+``scorer_runtime.batch.launch``).
+``progress`` puts how far a run is in plain words (durations and money: ``studio.words``).
+"""
+
+from studio.app_pages.runs.logic.history import (
+    ACTIVE_PHASES,
+    PAGE_SIZE,
+    PHASE_LABELS,
+    RESUMABLE_PHASES,
+    RunPhase,
+    run_phase,
+)
+from studio.app_pages.runs.logic.plan import (
+    KeyCheck,
+    Problem,
+    RunPlan,
+    estimate_text,
+    key_checks,
+    plan_problems,
+    plan_run,
+)
+from studio.app_pages.runs.logic.progress import (
+    format_when,
+    progress_words,
+    run_cost_words,
+    share,
+)
+
+__all__ = [
+    "ACTIVE_PHASES",
+    "PAGE_SIZE",
+    "PHASE_LABELS",
+    "RESUMABLE_PHASES",
+    "KeyCheck",
+    "Problem",
+    "RunPhase",
+    "RunPlan",
+    "estimate_text",
+    "format_when",
+    "key_checks",
+    "plan_problems",
+    "plan_run",
+    "progress_words",
+    "run_cost_words",
+    "run_phase",
+    "share",
+]

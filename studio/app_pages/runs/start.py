@@ -1,0 +1,202 @@
+"""The "Start a run" form: scorer, version (latest by default), dataset and concurrency, then
+what the run will cost in judge calls and whether the judge's key is set — before the button.
+"""
+
+from __future__ import annotations
+
+import os
+
+import streamlit as st
+
+from scorer_runtime.store.views import RunLine
+from studio import state
+from studio.app_pages.runs import data
+from studio.app_pages.runs.logic import Problem, RunPlan, estimate_text, key_checks
+from studio.widgets.common import empty_state, show_error
+
+_PAGES = {
+    "examples": ("app_pages/examples/page.py", "Go to Examples", ":material/dataset:"),
+    "builder": ("app_pages/builder/page.py", "Open the builder", ":material/build:"),
+}
+
+
+def _forget_version() -> None:
+    # Another scorer has other versions: start again from its latest.
+    state.forget(state.RUNS_VERSION)
+
+
+def preselect_scorer(scorer_id: int) -> None:
+    """Open the form on this scorer (e.g. the one the builder just saved), latest version."""
+    state.put(state.RUNS_SCORER, scorer_id)
+    state.forget(state.RUNS_VERSION)
+
+
+def _prefer(prefer: RunLine | None, scorers: set[int], datasets: set[int]) -> None:
+    """A new session starts from the scorer and dataset of the run on show, not the first."""
+    if prefer is None or state.has(state.RUNS_SCORER) or prefer.scorer_id not in scorers:
+        return
+    state.put(state.RUNS_SCORER, prefer.scorer_id)
+    if prefer.dataset_id in datasets:
+        state.put(state.RUNS_DATASET, prefer.dataset_id)
+
+
+def _pick_version(scorer_id: int | None) -> int | None:
+    """The scorer's versions, newest first: the latest is chosen unless another is picked."""
+    versions = data.versions(scorer_id) if scorer_id is not None else []
+    labels = {
+        v.id: f"Version {v.version}" + (" (latest)" if i == 0 else "")
+        for i, v in enumerate(versions)
+    }
+    chosen: int | None = st.selectbox(
+        "Version",
+        list(labels),
+        format_func=lambda i: labels[i],
+        key=state.RUNS_VERSION.name,
+        help="Every saved change of a scorer is a version; the latest is chosen unless you "
+        "pick an older one (to compare with it, for example).",
+    )
+    return chosen
+
+
+def _pick_dataset(counts: dict[int, data.DatasetChoice]) -> int | None:
+    chosen: int | None = st.selectbox(
+        "Dataset",
+        list(counts),
+        format_func=lambda i: f"{counts[i].name} ({counts[i].examples:,} examples)",
+        key=state.RUNS_DATASET.name,
+        help="The examples to score: each gets one result (a score, or why it has none).",
+    )
+    return chosen
+
+
+def _pick_concurrency() -> int:
+    chosen = st.number_input(
+        "At once",
+        min_value=1,
+        max_value=64,
+        value=4,
+        step=1,
+        key=state.RUNS_CONCURRENCY.name,
+        help="How many examples are scored at the same time. Higher is faster, but a judge "
+        "provider may answer 'too many requests' (those are retried, and cost time).",
+    )
+    return int(chosen)
+
+
+def _choose(prefer: RunLine | None) -> tuple[RunPlan, int] | None:
+    """The four choices; the plan of the chosen version on the chosen dataset."""
+    scorers, datasets = data.scorers(), data.datasets()
+    names = {s.id: s for s in scorers}
+    counts = {d.id: d for d in datasets}
+    _prefer(prefer, set(names), set(counts))
+    left, middle, right, last = st.columns([3, 2, 3, 1])
+    with left:
+        scorer_id = st.selectbox(
+            "Scorer",
+            list(names),
+            format_func=lambda i: names[i].name,
+            key=state.RUNS_SCORER.name,
+            on_change=_forget_version,
+            help="The scorer that judges every example of the dataset.",
+        )
+    with middle:
+        version_id = _pick_version(scorer_id)
+    with right:
+        dataset_id = _pick_dataset(counts)
+    with last:
+        concurrency = _pick_concurrency()
+    if scorer_id is None or version_id is None or dataset_id is None:
+        return None
+    if names[scorer_id].description:
+        st.caption(names[scorer_id].description)
+    return data.plan(version_id, dataset_id), concurrency
+
+
+def render_problem(problem: Problem, *, key: state.Key) -> None:
+    """A reason a run cannot start: what is wrong, what to do, and a way to the page."""
+    st.error(f"**{problem.title}.** {problem.detail}", icon=":material/block:")
+    st.info(problem.what_to_do, icon=":material/lightbulb:")
+    if problem.go_to is not None:
+        page, label, icon = _PAGES[problem.go_to]
+        if st.button(label, key=key.name, icon=icon):
+            st.switch_page(page)
+
+
+def render_plan(plan: RunPlan, *, remaining: int | None = None, key: state.Key) -> list[Problem]:
+    """The judge-call estimate, the key variables (set or not, never their value), and the
+    problems that stop the run."""
+    icon = ":material/paid:" if plan.prompt_steps else ":material/money_off:"
+    st.markdown(f"{icon} {estimate_text(plan, remaining=remaining)}")
+    for check in key_checks(plan, os.environ):
+        said = "is set" if check.is_set else "is **not set**"
+        st.caption(
+            f":material/key: The judge reads its API key from the environment variable "
+            f"`{check.env}`, which {said} on this computer (its value is never shown)."
+        )
+    found = data.problems(plan)
+    for i, problem in enumerate(found):
+        render_problem(problem, key=key.child("fix").child(i))
+    return found
+
+
+def render_start(prefer: RunLine | None = None) -> None:
+    """The form (first showing the scorer and dataset of ``prefer``, the run on show);
+    starting stores the run and starts it in the background."""
+    with st.container(border=True):
+        st.subheader("Start a run")
+        chosen = _choose(prefer)
+        if chosen is None:
+            return
+        plan, concurrency = chosen
+        found = render_plan(plan, key=state.RUNS_PLAN)
+        started = st.button(
+            "Start the run",
+            key=state.RUNS_START.name,
+            type="primary",
+            icon=":material/play_arrow:",
+            disabled=bool(found),
+            help="The run goes on in the background: you can leave this page or close the tab.",
+        )
+    if not started:
+        return
+    try:
+        run_id = data.start(plan, concurrency)
+    except Exception as error:  # shown in plain words; what was stored says why
+        show_error(error)
+        return
+    state.put(state.SELECTED_RUN_ID, run_id)
+    state.flash(f"Run #{run_id} started: {plan.scorer} version {plan.version} on {plan.dataset}.")
+    st.rerun()
+
+
+def render_empty() -> bool:
+    """When there is nothing to run yet: what a run is, and the next thing to do. True when
+    the page has nothing else to show."""
+    has_scorers, has_datasets = bool(data.scorers()), bool(data.datasets())
+    if has_scorers and has_datasets:
+        return False
+    from studio.app_pages.home.sections import load_demo_data
+
+    st.markdown(
+        "**What is a run?** A run scores every example of a dataset with one version of a "
+        "scorer, in the background: you see its progress as it goes, can cancel and resume "
+        "it, and every result is kept for the Results page."
+    )
+    if not has_scorers and not has_datasets:
+        empty_state(
+            "**There is nothing to run yet.** A run needs a scorer and a dataset of examples. "
+            "Load the demo scorers and datasets to try it now, or build your first scorer.",
+            action=("Load the demo scorers and datasets", load_demo_data),
+            key=state.RUNS_LOAD_DEMO,
+        )
+        if st.button("Build a scorer", key=state.RUNS_GO_BUILDER.name, icon=":material/build:"):
+            st.switch_page("app_pages/builder/page.py")
+    elif not has_datasets:
+        st.info("**There is no dataset yet.** Add examples to score on the Examples page.")
+        if st.button("Go to Examples", key=state.RUNS_GO_EXAMPLES.name, icon=":material/dataset:"):
+            st.switch_page("app_pages/examples/page.py")
+    else:
+        st.info("**There is no scorer yet.** Build one that says what a good answer is.")
+        if st.button("Build a scorer", key=state.RUNS_GO_BUILDER.name, icon=":material/build:"):
+            st.switch_page("app_pages/builder/page.py")
+    return True

@@ -1,0 +1,1 @@
+"""Tests of the builder page (studio/app_pages/builder/)."""

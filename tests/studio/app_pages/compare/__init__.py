@@ -1,0 +1,1 @@
+"""Tests of the compare page (studio/app_pages/compare/)."""

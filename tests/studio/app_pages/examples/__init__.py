@@ -1,0 +1,1 @@
+"""Tests of the examples page (studio/app_pages/examples/)."""

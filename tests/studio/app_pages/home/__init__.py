@@ -1,0 +1,1 @@
+"""Tests of the home page (studio/app_pages/home/)."""

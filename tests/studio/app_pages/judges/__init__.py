@@ -1,0 +1,1 @@
+"""Tests of the judges page (studio/app_pages/judges/)."""

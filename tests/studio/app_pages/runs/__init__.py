@@ -1,0 +1,1 @@
+"""Tests of the runs page (studio/app_pages/runs/)."""

@@ -1,0 +1,270 @@
+"""The Runs page's Streamlit-free logic: the plan before a run, where a run is, the paged list,
+the background process, and numbers in words — on real SQLite files and real processes."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import replace
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from scorer_runtime.batch.launch import (
+    Launcher,
+    launch_error,
+    launch_run,
+    launcher,
+    log_path,
+    stop_launcher,
+)
+from scorer_runtime.store import (
+    count_examples,
+    create_run,
+    get_dataset,
+    get_scorer,
+    latest_version,
+    read_session,
+    save_judge_profile,
+    session_scope,
+    utc_now,
+)
+from scorer_runtime.store.runs import STALE_AFTER
+from scorer_runtime.store.views import RunLine, run_line
+from studio.app_pages.runs.logic import (
+    estimate_text,
+    format_when,
+    key_checks,
+    plan_problems,
+    plan_run,
+    progress_words,
+    run_phase,
+    share,
+)
+
+from . import test_runs_helpers as helpers
+from .test_runs_helpers import (
+    KEY_ENV,
+    judge_spec,
+    make_dataset,
+    save_spec,
+)
+
+ROOT = Path(__file__).resolve().parents[4]
+run_logs = helpers.run_logs
+"""Every test that starts a run uses this fixture: its processes are killed on teardown."""
+
+
+def _version_and_dataset(engine, scorer: str, dataset: str) -> tuple[int, int]:
+    with read_session(engine) as session:
+        version = latest_version(session, scorer_id=get_scorer(session, name=scorer).id)
+        return version.id, get_dataset(session, name=dataset).id
+
+
+def _plan(engine, scorer: str, dataset: str):
+    version_id, dataset_id = _version_and_dataset(engine, scorer, dataset)
+    with read_session(engine) as session:
+        return plan_run(session, version_id=version_id, dataset_id=dataset_id)
+
+
+def _dead_pid() -> int:
+    done = subprocess.Popen([sys.executable, "-c", "pass"])
+    done.wait()
+    return done.pid
+
+
+# -- the plan ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("scorer", "dataset"),
+    [
+        ("tone-politeness", "customer_support"),
+        ("faithfulness", "rag_answers"),
+        ("keyword-coverage", "customer_support"),
+    ],
+)
+def test_the_plan_counts_the_steps_that_ask_the_judge(demo_db, scorer, dataset):
+    spec = json.loads((ROOT / f"data/scorers/{scorer}.json").read_text())
+    asks = tuple(step["step"] for step in spec["steps"] if "template" in step)
+    plan = _plan(demo_db, scorer, dataset)
+    with read_session(demo_db) as session:
+        examples = count_examples(session, dataset_id=plan.dataset_id)
+    assert plan.examples == examples
+    assert plan.prompt_steps == asks
+    assert plan.judge_calls == examples * len(asks)
+    assert plan.key_envs == (("OPENAI_API_KEY",) if asks else ())
+    assert (plan.scorer, plan.version, plan.dataset) == (scorer, 1, dataset)
+
+
+def test_the_estimate_in_words(demo_db):
+    plan = _plan(demo_db, "faithfulness", "rag_answers")
+    text = estimate_text(plan)
+    assert f"**{plan.judge_calls:,} times**" in text
+    assert f"{plan.examples} examples in the dataset × {len(plan.prompt_steps)} questions" in text
+    assert "re-asked or retried" in text
+    assert "**3 times**: 1 example left to score × 3 questions" in estimate_text(plan, remaining=1)
+    free = _plan(demo_db, "keyword-coverage", "customer_support")
+    assert "no judge calls and costs nothing" in estimate_text(free)
+
+
+def test_a_judge_from_a_saved_profile_brings_its_key_variable(studio_db, fake_judge):
+    with session_scope(studio_db) as session:
+        save_judge_profile(
+            session,
+            name="house-judge",
+            model="openai/fake-judge",
+            api_base=fake_judge.base_url,
+            api_key_env="HOUSE_JUDGE_KEY",
+            settings={"instructions": "You grade answers."},
+        )
+    spec = judge_spec(fake_judge.base_url)
+    spec["judge"] = "house-judge"
+    _, version_id = save_spec(studio_db, spec)
+    dataset_id = make_dataset(studio_db, "two", ["a", "b"])
+    with read_session(studio_db) as session:
+        plan = plan_run(session, version_id=version_id, dataset_id=dataset_id)
+    assert plan.key_envs == ("HOUSE_JUDGE_KEY",)
+    assert plan.judge_calls == 2
+    assert key_checks(plan, {"HOUSE_JUDGE_KEY": "  "})[0].is_set is False
+    assert key_checks(plan, {"HOUSE_JUDGE_KEY": "sk-x"})[0].is_set is True
+
+
+def test_problems_say_what_is_wrong_and_what_to_do(demo_db, fake_judge):
+    plan = _plan(demo_db, "tone-politeness", "customer_support")
+    missing = plan_problems(plan, {})
+    assert [p.title for p in missing] == ["The judge's key is not set"]
+    assert "`OPENAI_API_KEY`" in missing[0].detail
+    assert "export OPENAI_API_KEY=" in missing[0].what_to_do
+    assert plan_problems(plan, {"OPENAI_API_KEY": "sk-value"}) == []
+    for problem in missing:
+        assert "sk-value" not in problem.detail + problem.what_to_do
+
+    empty = replace(plan, examples=0)
+    titles = [p.title for p in plan_problems(empty, {"OPENAI_API_KEY": "x"})]
+    assert titles == ["The dataset has no examples"]
+    assert plan_problems(empty, {"OPENAI_API_KEY": "x"})[0].go_to == "examples"
+
+    broken = {
+        "id": "broken",
+        "name": "Broken",
+        "description": "Two problems at once.",
+        "steps": [
+            {"step": "preprocess", "formula": "unknown_fn(1)"},
+            {"step": "generate_score", "formula": "missing_fn(2)"},
+        ],
+    }
+    _, version_id = save_spec(demo_db, broken)
+    with read_session(demo_db) as session:
+        bad = plan_run(session, version_id=version_id, dataset_id=plan.dataset_id)
+    assert len(bad.spec_problems) == 2  # every problem at once
+    (problem,) = plan_problems(bad, {})
+    assert problem.title == "This scorer version cannot run"
+    assert "steps[0].formula" in problem.detail
+    assert "steps[1].formula" in problem.detail
+    assert problem.go_to == "builder"
+
+
+# -- where a run is ------------------------------------------------------------------------------
+
+
+def _line(**changes) -> RunLine:
+    now = utc_now()
+    base = RunLine(
+        run_id=7,
+        scorer_id=1,
+        scorer="s",
+        version_id=1,
+        version=1,
+        dataset_id=1,
+        dataset="d",
+        status="running",
+        cancel_requested=False,
+        concurrency=4,
+        total=10,
+        done=3,
+        failed=0,
+        cost=0.0,
+        created_at=now,
+        started_at=now,
+        heartbeat_at=now,
+        runner=f"{socket.gethostname()}:{os.getpid()}",
+    )
+    return replace(base, **changes)
+
+
+def test_a_running_run_is_running_stopping_or_stalled():
+    assert run_phase(_line(), None) == "running"
+    assert run_phase(_line(cancel_requested=True), None) == "stopping"
+    old = utc_now() - STALE_AFTER - timedelta(seconds=1)
+    assert run_phase(_line(heartbeat_at=old), None) == "stalled"
+    dead = f"{socket.gethostname()}:{_dead_pid()}"
+    assert run_phase(_line(runner=dead), None) == "stalled"
+
+
+def test_a_launched_process_makes_a_run_starting_or_not_started():
+    now = utc_now()
+    alive = Launcher(pid=os.getpid(), launched_at=now, alive=True)
+    gone = Launcher(pid=_dead_pid(), launched_at=now, alive=False)
+    queued = _line(status="queued", started_at=None, heartbeat_at=None, runner=None)
+    assert run_phase(queued, alive) == "starting"
+    assert run_phase(queued, gone) == "not_started"
+    assert run_phase(queued, None) == "queued"
+    long_ago = now - STALE_AFTER - timedelta(seconds=5)
+    assert run_phase(replace(queued, created_at=long_ago), None) == "not_started"
+
+    # Resumed after a cancel: the new process has not marked the run running yet.
+    cancelled = _line(status="cancelled", finished_at=now - timedelta(seconds=5))
+    assert run_phase(cancelled, alive) == "starting"
+    # The process that just cancelled the run is still exiting: the run is cancelled.
+    earlier = Launcher(pid=os.getpid(), launched_at=now - timedelta(minutes=1), alive=True)
+    assert run_phase(cancelled, earlier) == "cancelled"
+    assert run_phase(_line(status="done", finished_at=now), alive) == "done"
+    assert run_phase(_line(status="failed", finished_at=now), None) == "failed"
+
+
+# -- the process in the background ---------------------------------------------------------------
+
+
+def test_a_run_whose_process_fails_to_start_says_why(studio_db, run_logs, fake_judge, monkeypatch):
+    monkeypatch.delenv(KEY_ENV, raising=False)
+    _, version_id = save_spec(studio_db, judge_spec(fake_judge.base_url))
+    dataset_id = make_dataset(studio_db, "one", ["hello"])
+    with session_scope(studio_db) as session:
+        run_id = create_run(session, scorer_version_id=version_id, dataset_id=dataset_id).id
+    url = os.environ["SCORER_STUDIO_DATABASE_URL"]
+    launched = launch_run(
+        database_url=url, run_id=run_id, scorer="polite-check", dataset="one", concurrency=1
+    )
+    assert launched.alive
+    assert log_path(url, run_id).parent == run_logs
+    deadline = time.monotonic() + 60
+    while launcher(url, run_id).alive and time.monotonic() < deadline:
+        time.sleep(0.1)
+    found = launcher(url, run_id)
+    assert found is not None
+    assert not found.alive
+    with read_session(studio_db) as session:
+        line = run_line(session, run_id=run_id)
+    assert run_phase(line, found) == "not_started"
+    assert KEY_ENV in (launch_error(url, run_id) or "")
+    assert fake_judge.request_count == 0
+    assert stop_launcher(url, run_id) is False  # nothing left to stop
+
+
+# -- progress in words ----------------------------------------------------------------------------
+
+
+def test_progress_in_words():
+    assert format_when(None) == "—"
+    assert format_when(utc_now().replace(2026, 11, 30, 14, 3)) == "30 Nov 2026, 14:03 UTC"
+    assert progress_words(12, 24, 0) == "12 of 24 examples have a result"
+    assert progress_words(1, 1, 1) == "1 of 1 example has a result (1 failed)"
+    assert share(3, 4) == 0.75
+    assert share(0, 0) == 1.0
+    assert share(5, 4) == 1.0

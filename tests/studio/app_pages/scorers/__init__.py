@@ -1,0 +1,1 @@
+"""Tests of the scorers page (studio/app_pages/scorers/)."""

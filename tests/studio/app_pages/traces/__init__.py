@@ -1,0 +1,1 @@
+"""Tests of the traces page (studio/app_pages/traces/)."""

@@ -1,1 +1,0 @@
-"""Tests of the compare page (studio/pages/compare/)."""

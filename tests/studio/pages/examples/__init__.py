@@ -1,1 +1,0 @@
-"""Tests of the examples page (studio/pages/examples/)."""

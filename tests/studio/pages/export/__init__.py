@@ -1,1 +1,0 @@
-"""Tests of the export page (studio/pages/export/)."""

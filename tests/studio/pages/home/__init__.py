@@ -1,1 +1,0 @@
-"""Tests of the home page (studio/pages/home/)."""

@@ -1,1 +1,0 @@
-"""Tests of the judges page (studio/pages/judges/)."""

@@ -1,1 +1,0 @@
-"""Tests of the results page (studio/pages/results/)."""

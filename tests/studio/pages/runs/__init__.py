@@ -1,1 +1,0 @@
-"""Tests of the runs page (studio/pages/runs/)."""

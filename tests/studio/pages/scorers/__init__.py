@@ -1,1 +1,0 @@
-"""Tests of the scorers page (studio/pages/scorers/)."""

@@ -1,1 +1,0 @@
-"""Tests of the traces page (studio/pages/traces/)."""
