@@ -231,22 +231,3 @@ class ScorerDraft(BaseModel):
 
 
 _STEP_PATH = re.compile(r"^steps\[(\d+)\]")
-
-
-def problems_by_field(problems: Sequence[DraftProblem]) -> dict[str, list[str]]:
-    """Messages grouped by form field, so each shows next to its field."""
-    grouped: dict[str, list[str]] = {}
-    for problem in problems:
-        grouped.setdefault(problem.field, []).append(problem.message)
-    return grouped
-
-
-def problems_under(grouped: Mapping[str, list[str]], prefix: str) -> list[str]:
-    """Messages for a field and everything below it (``steps.analyze`` covers
-    ``steps.analyze.template``), each led by the part of the field below ``prefix``."""
-    found = []
-    for key, messages in grouped.items():
-        if key == prefix or key.startswith((prefix + ".", prefix + "[")):
-            rest = key[len(prefix) :].lstrip(".")
-            found += [f"{rest}: {m}" if rest else m for m in messages]
-    return found
