@@ -134,6 +134,8 @@ from scorer_runtime.store.traces import (
     list_traces,
     save_traces,
     scored_trace_ids,
+    set_trace_expected,
+    trace_summaries,
 )
 
 __all__ = [
@@ -240,7 +242,9 @@ __all__ = [
     "scorer_counts",
     "scorer_name_taken",
     "session_scope",
+    "set_trace_expected",
     "start_run",
+    "trace_summaries",
     "update_dataset",
     "update_example",
     "upgrade",

@@ -288,5 +288,8 @@ class TraceRecord(SQLModel, table=True):
     started_at: datetime = Field(nullable=False)
     duration_ms: float | None = None
     spans: list[dict[str, Any]] = _json(nullable=False)
+    expected: Any = _json()
+    """The expected answer (the scorer's ground truth): a list of tool names in the order
+    they should be called, or the answer text; None when none was given."""
     imported_at: datetime = _created()
     updated_at: datetime = _created()

@@ -59,6 +59,8 @@ class TraceSummary:
     started_at: datetime
     duration_ms: float | None
     imported_at: datetime
+    expected: Any = None
+    """The trace's expected answer (tool names in order, or a text), or None."""
 
 
 _SUMMARY_COLUMNS = tuple(TraceSummary.__dataclass_fields__)
@@ -87,13 +89,16 @@ def _describe(record: TraceRecord, trace: Trace, source: str) -> None:
 def _merged(stored: Trace, new: Trace) -> Trace:
     spans = {s.span_id: s for s in stored.spans}
     spans.update((s.span_id, s) for s in new.spans)  # a span exported again: the new copy
-    return Trace(stored.trace_id, tuple(spans.values()))
+    # A file that gives an expected answer sets it; one that gives none keeps the stored one.
+    expected = new.expected if new.expected is not None else stored.expected
+    return Trace(stored.trace_id, tuple(spans.values()), expected)
 
 
 def save_traces(session: Session, *, traces: Iterable[Trace], source: str = "") -> TraceSaveSummary:
     """Store imported traces; a trace already stored gets the new spans merged in.
 
-    ``source`` names where they came from (a file name), shown in lists.
+    ``source`` names where they came from (a file name), shown in lists. A trace's
+    expected answer, when the file gives one, replaces the stored one (see :func:`_merged`).
     """
     status: dict[str, str] = {}  # trace id → added / updated / unchanged, in import order
     incoming = list(traces)
@@ -103,14 +108,18 @@ def save_traces(session: Session, *, traces: Iterable[Trace], source: str = "") 
         if record is None:
             record = TraceRecord(trace_id=trace.trace_id, started_at=trace.start_time, spans=[])
             _describe(record, trace, source)
+            record.expected = jsonable(trace.expected)
             existing[trace.trace_id] = record
             status[trace.trace_id] = "added"
         else:
             merged = _merged(_trace_of(record), trace)
-            if [jsonable(s.to_dict()) for s in merged.spans] == record.spans:
+            expected = jsonable(merged.expected)
+            same_spans = [jsonable(s.to_dict()) for s in merged.spans] == record.spans
+            if same_spans and expected == record.expected:
                 status.setdefault(trace.trace_id, "unchanged")
                 continue
             _describe(record, merged, source)
+            record.expected = expected
             record.updated_at = utc_now()
             if status.get(trace.trace_id) != "added":
                 status[trace.trace_id] = "updated"
@@ -140,7 +149,36 @@ def _records(session: Session, trace_ids: Sequence[str]) -> dict[str, TraceRecor
 
 
 def _trace_of(record: TraceRecord) -> Trace:
-    return Trace(record.trace_id, tuple(Span.from_dict(s) for s in record.spans))
+    spans = tuple(Span.from_dict(s) for s in record.spans)
+    return Trace(record.trace_id, spans, record.expected)
+
+
+def set_trace_expected(session: Session, *, trace_id: str, expected: Any) -> None:
+    """Give a stored trace its expected answer (the ground truth its scorers compare with):
+    a list of tool names in the order they should be called, or the answer text; None
+    removes it. Raises NotFoundError when the trace is not stored."""
+    from scorer_runtime.traces.expected import normalise_expected
+
+    record = _records(session, [trace_id]).get(trace_id)
+    if record is None:
+        raise not_found("trace", trace_id)
+    record.expected = jsonable(normalise_expected(expected))
+    record.updated_at = utc_now()
+    session.add(record)
+    session.flush()
+
+
+def trace_summaries(session: Session, *, trace_ids: Sequence[str]) -> list[TraceSummary]:
+    """The list lines of these stored traces, in the order asked (ids not stored are left
+    out)."""
+    ids = list(dict.fromkeys(trace_ids))
+    found: dict[str, TraceSummary] = {}
+    columns = [getattr(TraceRecord, name) for name in _SUMMARY_COLUMNS]
+    for start in range(0, len(ids), _IDS_PER_QUERY):
+        chunk = ids[start : start + _IDS_PER_QUERY]
+        query = sa_select(*columns).where(col(TraceRecord.trace_id).in_(chunk))
+        found.update((row[0], TraceSummary(*row)) for row in session.execute(query).all())
+    return [found[t] for t in ids if t in found]
 
 
 def _search_clause(search: str | None) -> Any:

@@ -16,6 +16,16 @@ from __future__ import annotations
 
 from scorer_runtime.traces.agent_run import trace_to_agent_run
 from scorer_runtime.traces.errors import TraceImportError, TraceProblem
+from scorer_runtime.traces.expected import (
+    MASTRA_EXPECTED_KEY,
+    OTLP_EXPECTED_ATTRIBUTE,
+    ExpectedKind,
+    ExpectedNeed,
+    expected_in_spans,
+    expected_kind,
+    expected_need,
+    normalise_expected,
+)
 from scorer_runtime.traces.load import (
     FormatOption,
     TraceImport,
@@ -47,9 +57,13 @@ from scorer_runtime.traces.targets import (
 )
 
 __all__ = [
+    "MASTRA_EXPECTED_KEY",
+    "OTLP_EXPECTED_ATTRIBUTE",
     "AgentRunTarget",
     "ChatMessage",
     "ChatPart",
+    "ExpectedKind",
+    "ExpectedNeed",
     "FormatOption",
     "GenAIInfo",
     "NotScorableTarget",
@@ -68,9 +82,13 @@ __all__ = [
     "TraceScoreOutcome",
     "TraceSelection",
     "UnknownScorerError",
+    "expected_in_spans",
+    "expected_kind",
+    "expected_need",
     "group_traces",
     "in_sample",
     "load_traces",
+    "normalise_expected",
     "parse_traces",
     "read_messages",
     "read_trace_file",

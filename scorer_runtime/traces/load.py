@@ -17,6 +17,7 @@ from typing import Any, Literal, TypeAlias
 from scorer_runtime import safe_json
 from scorer_runtime.limits import MAX_TRACE_NESTING
 from scorer_runtime.traces.errors import TraceImportError, TraceProblem
+from scorer_runtime.traces.expected import expected_in_spans
 from scorer_runtime.traces.mastra import spans_from_mastra
 from scorer_runtime.traces.model import Span, Trace
 from scorer_runtime.traces.otlp import spans_from_otlp
@@ -204,6 +205,13 @@ def _spans_of(
     return spans_from_mastra([document], problems=problems, line=line)
 
 
+def _trace(trace_id: str, spans: tuple[Span, ...]) -> Trace:
+    """A trace of these spans, with the expected answer one of them carries (root first)."""
+    trace = Trace(trace_id, spans)
+    expected = expected_in_spans(trace.walk())
+    return trace if expected is None else Trace(trace_id, trace.spans, expected)
+
+
 def _group(spans: list[Span], problems: list[TraceProblem]) -> list[Trace]:
     by_trace: dict[str, dict[str, Span]] = {}
     for span in spans:
@@ -219,7 +227,7 @@ def _group(spans: list[Span], problems: list[TraceProblem]) -> list[Trace]:
                     span_id=span.span_id,
                 )
             )
-    traces = [Trace(trace_id, tuple(found.values())) for trace_id, found in by_trace.items()]
+    traces = [_trace(trace_id, tuple(found.values())) for trace_id, found in by_trace.items()]
     for trace in traces:
         reached = {span.span_id for span in trace.walk()}
         for span in trace.spans:

@@ -143,6 +143,9 @@ class Trace:
 
     trace_id: str
     spans: tuple[Span, ...]
+    expected: Any = None
+    """The expected answer given for this trace (the scorer's ground truth): a list of tool
+    names in the order they should be called, or the answer text; None when none was given."""
     _by_id: dict[str, Span] = field(init=False, repr=False, compare=False)
     _children: dict[str, tuple[Span, ...]] = field(init=False, repr=False, compare=False)
 
@@ -237,10 +240,17 @@ class Trace:
         return [s for s in self.walk() if s.type == span_type]
 
     def to_dict(self) -> dict[str, Any]:
-        """The trace as JSON-ready plain data."""
-        return {"trace_id": self.trace_id, "spans": [s.to_dict() for s in self.spans]}
+        """The trace as JSON-ready plain data (``expected`` only when one was given)."""
+        data: dict[str, Any] = {
+            "trace_id": self.trace_id,
+            "spans": [s.to_dict() for s in self.spans],
+        }
+        if self.expected is not None:
+            data["expected"] = self.expected
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Trace:
         """The inverse of :meth:`to_dict`."""
-        return cls(data["trace_id"], tuple(Span.from_dict(s) for s in data["spans"]))
+        spans = tuple(Span.from_dict(s) for s in data["spans"])
+        return cls(data["trace_id"], spans, data.get("expected"))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from scorer_runtime.traces.agent_run import trace_to_agent_run
 from scorer_runtime.traces.model import Trace
 from scorer_runtime.traces.targets import NotScorableTarget, ScoringTarget, SpanTarget
@@ -26,7 +28,9 @@ def trace_to_span_run(trace: Trace, span_id: str | None = None) -> SpanTarget | 
 
 def trace_to_target(trace: Trace, *, agent: bool, span_id: str | None = None) -> ScoringTarget:
     """What a scorer scores in ``trace``: the agent run for an agent scorer (``agent=True``),
-    else the span's input and output (see :func:`trace_to_span_run`)."""
-    if agent:
-        return trace_to_agent_run(trace, span_id)
-    return trace_to_span_run(trace, span_id)
+    else the span's input and output (see :func:`trace_to_span_run`), with the trace's
+    expected answer as the ground truth."""
+    target = trace_to_agent_run(trace, span_id) if agent else trace_to_span_run(trace, span_id)
+    if isinstance(target, NotScorableTarget) or trace.expected is None:
+        return target
+    return replace(target, ground_truth=trace.expected)

@@ -11,6 +11,15 @@ from scorer_runtime.traces.model import Trace
 _LISTED_SPANS = 5
 
 
+def _kwargs(
+    input: Any, output: Any, ground_truth: Any, trace_id: str, span_id: str
+) -> dict[str, Any]:
+    kwargs = {"input": input, "output": output, "trace_id": trace_id, "span_id": span_id}
+    if ground_truth is not None:
+        kwargs["ground_truth"] = ground_truth
+    return kwargs
+
+
 @dataclass(frozen=True, slots=True)
 class AgentRunTarget:
     """An agent run read from a trace, for a ``type="agent"`` scorer.
@@ -24,15 +33,12 @@ class AgentRunTarget:
     span_id: str
     input: AgentRunInput
     output: list[AgentMessage]
+    ground_truth: Any = None
+    """The trace's expected answer, when it has one."""
 
     def run_kwargs(self) -> dict[str, Any]:
         """Keyword arguments for ``scorer.run(...)``; ``trace_id``/``span_id`` become extras."""
-        return {
-            "input": self.input,
-            "output": self.output,
-            "trace_id": self.trace_id,
-            "span_id": self.span_id,
-        }
+        return _kwargs(self.input, self.output, self.ground_truth, self.trace_id, self.span_id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,15 +49,12 @@ class SpanTarget:
     span_id: str
     input: Any
     output: Any
+    ground_truth: Any = None
+    """The trace's expected answer, when it has one."""
 
     def run_kwargs(self) -> dict[str, Any]:
         """Keyword arguments for ``scorer.run(...)``; ``trace_id``/``span_id`` become extras."""
-        return {
-            "input": self.input,
-            "output": self.output,
-            "trace_id": self.trace_id,
-            "span_id": self.span_id,
-        }
+        return _kwargs(self.input, self.output, self.ground_truth, self.trace_id, self.span_id)
 
 
 @dataclass(frozen=True, slots=True)
