@@ -373,9 +373,11 @@ app_pages.traces.logic.ImportReport), shown while the file stays in the uploader
 TRACES_PAGE = Key("traces.page", int)
 """The page of the stored traces list being shown (0 is the first; pages come from the
 database)."""
-TRACES_SELECTION_FOR = Key("traces.selection_for", _none)
-"""What the "Traces to score" choice was defaulted for (scorer version, the page's traces,
-those not yet scored): when it changes, the choice starts again from the new default."""
+TRACES_CHOSEN = Key("traces.chosen", _none)
+"""The traces chosen for scoring (a list of trace ids, in the order chosen): the one source
+of truth for the choice. The list's "Chosen" column, the picker, the counts, the Score
+button and its messages are all read from it. None until the page first lists traces (then
+the listed traces are chosen); an import adds its traces; a delete removes its traces."""
 TRACES_CONFIRM_DELETE = Key("traces.confirm_delete", _none)
 """The trace ids whose deletion waits for a "yes" (a tuple), or None: no question open."""
 # widgets (pass key=X.name)
@@ -391,6 +393,13 @@ TRACES_UPLOAD = Key("traces.upload")
 TRACES_SCORER = Key("traces.scorer")
 TRACES_SCORE = Key("traces.score")
 TRACES_SELECTED = Key("traces.selected")
+"""The "Traces to score" picker: a mirror of TRACES_CHOSEN, written from it before each
+render and copied back into it when the person changes it."""
+TRACES_CHOOSE_PAGE = Key("traces.choose_page")
+TRACES_CHOOSE_NONE = Key("traces.choose_none")
+TRACES_EXPECTED = Key("traces.expected")
+"""The expected-answer form of one trace: ``TRACES_EXPECTED.child(f"{place}.{trace_id}")``,
+its parts ``.child("kind")``, ``.child("tools")``, ``.child("text")``."""
 TRACES_DETAIL = Key("traces.detail")
 TRACES_SCORE_DETAIL = Key("traces.score_detail")
 """One per score shown: ``TRACES_SCORE_DETAIL.child(score_id)``."""

@@ -25,6 +25,7 @@ from scorer_runtime.traces.expected import (
     expected_kind,
     expected_need,
     normalise_expected,
+    tools_called,
 )
 from scorer_runtime.traces.load import (
     FormatOption,
@@ -99,6 +100,7 @@ __all__ = [
     "score_trace",
     "score_traces",
     "score_traces_sync",
+    "tools_called",
     "trace_to_agent_run",
     "trace_to_span_run",
     "trace_to_target",

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 if TYPE_CHECKING:
     from scorer_runtime.spec import ScorerSpec
     from scorer_runtime.spec.registry import StepRegistry
-    from scorer_runtime.traces.model import Span
+    from scorer_runtime.traces.model import Span, Trace
 
 OTLP_EXPECTED_ATTRIBUTE = "scorer_studio.expected_answer"
 """The OTLP span or resource attribute holding a trace's expected answer."""
@@ -147,3 +147,13 @@ def _reads_ground_truth(params: Mapping[str, Any]) -> bool:
         if value.split(".")[0] == "ground_truth" and params.get(name[: -len("_field")]) is None:
             return True
     return False
+
+
+def tools_called(trace: Trace) -> list[str]:
+    """The tools the trace's agent run called, in order (empty when it holds no run)."""
+    from scorer_runtime.agent import extract_tool_calls
+    from scorer_runtime.traces.agent_run import trace_to_agent_run
+    from scorer_runtime.traces.targets import AgentRunTarget
+
+    target = trace_to_agent_run(trace)
+    return extract_tool_calls(target.output).tools if isinstance(target, AgentRunTarget) else []

@@ -8,16 +8,17 @@ import streamlit as st
 from scorer_runtime.store import save_traces
 from studio import services, state
 from studio.app_pages.traces.logic import ACCEPTED_SUFFIXES, ImportReport, read_upload
+from studio.app_pages.traces.selection import add
 from studio.widgets.common import empty_state, show_error
 from studio.words import plural
 
 _CHOICES_OF_A_PAGE = (
     state.TRACES_VIEW,
-    state.TRACES_SELECTED,
     state.TRACES_DETAIL,
     state.TRACES_DELETE_CHOICE,
 )
-"""Choices that name stored traces or scores, started again after an import."""
+"""Choices that name stored traces or scores, started again after an import (the traces
+chosen for scoring are not: the import adds its traces to them)."""
 
 
 def render_upload() -> None:
@@ -61,6 +62,7 @@ def import_file(data: bytes, file_name: str, *, upload_id: str) -> ImportReport:
     state.reset(state.TRACES_PAGE)
     for key in _CHOICES_OF_A_PAGE:
         state.forget(key)
+    add(summary.added + summary.updated + summary.unchanged)
     return ImportReport(
         file_name, upload_id, loaded.problems, read=len(loaded.traces), summary=summary
     )

@@ -16,6 +16,7 @@ from studio.app_pages.traces.logic import (
     trace_label,
     trace_page,
 )
+from studio.app_pages.traces.selection import chosen, drop, start_with
 from studio.widgets.common import show_error
 from studio.words import noun, plural
 
@@ -65,11 +66,23 @@ def render_list() -> TracePage | None:
         return None
     ids = tuple(line.trace_id for line in page.lines)
     counts = cached_score_counts(database_url(), ids)
-    st.markdown(page.showing(search))
+    start_with(page)
+    picked = set(chosen())
+    st.markdown(page.showing(search) + f" {_chosen_words(len(picked))}")
     st.dataframe(
-        [list_row(line, counts.get(line.trace_id, 0)) for line in page.lines],
+        [
+            list_row(line, counts.get(line.trace_id, 0), chosen=line.trace_id in picked)
+            for line in page.lines
+        ],
         hide_index=True,
         column_config={
+            "Chosen": st.column_config.CheckboxColumn(
+                help="Chosen for scoring: change the choice under “Score traces” below"
+            ),
+            "Expected answer": st.column_config.TextColumn(
+                help="What the agent should have done (the tools it should call, in order, "
+                "or the answer it should give). Give it under “Look inside a trace”."
+            ),
             "Trace": st.column_config.TextColumn(help="The trace id"),
             "File": st.column_config.TextColumn(help="The file it was imported from (last)"),
             "Stored scores": st.column_config.NumberColumn(
@@ -80,6 +93,12 @@ def render_list() -> TracePage | None:
     render_pager(page)
     render_delete(page)
     return page
+
+
+def _chosen_words(count: int) -> str:
+    if count == 0:
+        return "None is chosen for scoring."
+    return f"{plural(count, 'trace')} chosen for scoring."
 
 
 def _go_to(page: int) -> None:
@@ -169,6 +188,7 @@ def _confirm(pending: tuple[str, ...]) -> None:
         return
     state.reset(state.TRACES_CONFIRM_DELETE)
     state.forget(state.TRACES_DELETE_CHOICE)
+    drop(pending)
     owner = noun(deleted, "Its", "Their")
     kept = f" {owner} stored scores stay in the history." if scores else ""
     state.flash(f"Deleted {plural(deleted, 'trace')}.{kept}")

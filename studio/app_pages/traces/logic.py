@@ -10,6 +10,8 @@ with depths and durations.
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -186,9 +188,10 @@ def trace_page(
     return TracePage(lines, total, page, per_page)
 
 
-def list_row(line: TraceSummary, stored_scores: int) -> dict[str, Any]:
+def list_row(line: TraceSummary, stored_scores: int, *, chosen: bool = False) -> dict[str, Any]:
     """One row of the traces table, in the words and units people read."""
     return {
+        "Chosen": chosen,
         "Trace": line.trace_id,
         "What": line.name,
         "Agent": line.agent or "—",
@@ -199,8 +202,31 @@ def list_row(line: TraceSummary, stored_scores: int) -> dict[str, Any]:
         "Tool calls": line.tool_calls,
         "Failed spans": line.errors,
         "Stored scores": stored_scores,
+        "Expected answer": expected_words(line.expected, short=True),
         "File": line.source or "—",
     }
+
+
+_SHORT = 60
+"""Characters of an expected answer text shown in the list."""
+
+
+def expected_words(expected: Any, *, short: bool = False) -> str:
+    """An expected answer as people read it: "lookup_order → issue_refund", "no tool call",
+    the answer text (cut short in the list), or "—" when there is none."""
+    if expected is None:
+        return "—"
+    if isinstance(expected, list) and all(isinstance(v, str) for v in expected):
+        return " → ".join(expected) if expected else "no tool call"
+    text = expected if isinstance(expected, str) else json.dumps(expected, ensure_ascii=False)
+    if short and len(text) > _SHORT:
+        return text[: _SHORT - 1] + "…"
+    return text
+
+
+def tool_names(text: str) -> list[str]:
+    """Tool names typed in words: separated by commas, new lines or arrows."""
+    return [name.strip() for name in re.split(r"[,\n→>]+", text) if name.strip()]
 
 
 def trace_label(line: TraceSummary) -> str:

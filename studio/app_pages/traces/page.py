@@ -9,7 +9,8 @@ import streamlit as st
 from studio import state
 from studio.app_pages.traces.file_import import render_upload
 from studio.app_pages.traces.listing import render_list
-from studio.app_pages.traces.scores import render_scores, render_scoring
+from studio.app_pages.traces.score_panel import render_scoring
+from studio.app_pages.traces.scores import render_scores
 from studio.app_pages.traces.tree import render_tree
 from studio.widgets.common import page_header
 

@@ -9,8 +9,8 @@ Scoring and storing themselves are the runtime's
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from scorer_runtime.store import Session, jsonable
@@ -19,7 +19,7 @@ from scorer_runtime.store.views import (
     agent_scorer_versions,
     stored_trace_score,
 )
-from scorer_runtime.traces import TraceScoreOutcome
+from scorer_runtime.traces import ExpectedNeed, TraceScoreOutcome, expected_need
 from studio.words import noun, plural
 
 
@@ -37,10 +37,14 @@ class AgentScorerOption:
     with retries)."""
     key_envs: tuple[str, ...] = ()
     """The key variables its judges name (a judge given by profile name names its own)."""
+    title: str = ""
+    """The scorer's name as people read it ("Tool-call accuracy"); its id when it has none."""
+    need: ExpectedNeed = field(default_factory=ExpectedNeed)
+    """What it needs of a trace's expected answer."""
 
     def label(self) -> str:
-        """The option in a picker: "tool-call-accuracy · version 2"."""
-        return f"{self.name} · version {self.version}"
+        """The option in a picker: "Tool-call accuracy · version 2"."""
+        return f"{self.title or self.name} · version {self.version}"
 
 
 def agent_scorer_options(session: Session) -> list[AgentScorerOption]:
@@ -59,6 +63,8 @@ def _option(version: AgentScorerVersion) -> AgentScorerOption:
         note=version.note,
         judge_steps=len(spec.prompt_steps()),
         key_envs=tuple(spec.key_envs()),
+        title=spec.display_name,
+        need=expected_need(spec),
     )
 
 
@@ -68,47 +74,124 @@ def missing_keys(option: AgentScorerOption, is_set: Callable[[str], bool]) -> li
     return [env for env in option.key_envs if not is_set(env)] if option.judge_steps else []
 
 
-def ready_first(options: Sequence[AgentScorerOption], is_set: Callable[[str], bool]) -> int:
-    """The option to offer first: the first one whose judges can be called here (every key
-    it names is set, or it asks no judge), else the first."""
+def first_option(
+    options: Sequence[AgentScorerOption],
+    is_set: Callable[[str], bool],
+    current: object = None,
+) -> int:
+    """The option to offer first: the newest version of the scorer the person is working on
+    (``current``: its id or name, when it is an agent scorer), else the first one whose
+    judges can be called here (every key it names is set, or it asks no judge), else the
+    first."""
+    if current is not None:
+        for i, option in enumerate(options):  # newest version first
+            if current in (option.scorer_id, option.name):
+                return i
     return next((i for i, o in enumerate(options) if not missing_keys(o, is_set)), 0)
 
 
-def not_yet_scored(trace_ids: Sequence[str], scored: Collection[str]) -> list[str]:
-    """The traces to choose by default: those this scorer version has no result for yet,
-    in the list's order."""
-    return [t for t in trace_ids if t not in scored]
+@dataclass(frozen=True, slots=True)
+class ScoringPlan:
+    """What pressing "Score" does with the chosen traces and one scorer version: every
+    count, label and message on the page is read from here, so they always agree."""
+
+    chosen: tuple[str, ...]
+    to_score: tuple[str, ...]
+    lacking: dict[str, str]
+    """Chosen traces the scorer cannot score yet, with why ("it has no expected answer")."""
+    again: tuple[str, ...]
+    """Traces to score that this version has already scored (a new score is added)."""
 
 
-def rescore_words(chosen: Sequence[str], scored: Collection[str], *, listed: int) -> str:
-    """Whether scoring the chosen traces scores some again, in plain words (``listed``: how
-    many traces could be chosen)."""
-    if not chosen:
-        if listed and len(scored) >= listed:
-            return (
-                "This version has scored every trace on this page. Choose traces to score "
-                "them again: a new score is added and the earlier one stays in the history."
-            )
-        return "Choose the traces to score."
-    again = sum(1 for t in chosen if t in scored)
-    if again == 0:
-        return "None of the chosen traces has been scored by this version yet."
-    if len(chosen) == 1:
-        who = "The chosen trace was"
-    elif again == len(chosen):
-        who = f"All {len(chosen)} chosen traces were"
-    else:
-        who = f"{again} of the {len(chosen)} chosen traces were"
+def plan_scoring(
+    chosen: Sequence[str],
+    expected: Mapping[str, Any],
+    need: ExpectedNeed,
+    scored: Collection[str],
+) -> ScoringPlan:
+    """Split the chosen traces into those to score and those lacking what the scorer needs
+    (``expected``: each chosen trace's expected answer, None when it has none)."""
+    lacking = {t: why for t in chosen if (why := need.problem(expected.get(t))) is not None}
+    to_score = tuple(t for t in chosen if t not in lacking)
+    again = tuple(t for t in to_score if t in scored)
+    return ScoringPlan(tuple(chosen), to_score, lacking, again)
+
+
+def button_label(plan: ScoringPlan) -> str:
+    """ "Score 3 traces", "Score 2 of the 3 chosen traces", or "Score traces" (disabled)."""
+    count = len(plan.to_score)
+    if count == 0:
+        return "Score traces"
+    if count == len(plan.chosen):
+        return f"Score {plural(count, 'trace')}"
+    return f"Score {count} of the {len(plan.chosen)} chosen traces"
+
+
+def chosen_words(plan: ScoringPlan) -> str:
+    """How many traces are chosen."""
+    if not plan.chosen:
+        return "No trace is chosen yet."
+    return f"**{plural(len(plan.chosen), 'trace')} chosen.**"
+
+
+def lacking_words(plan: ScoringPlan, option: AgentScorerOption) -> str | None:
+    """Why some chosen traces cannot be scored by this scorer, and what to do; None when
+    every chosen trace can be."""
+    if not plan.lacking:
+        return None
+    count = len(plan.lacking)
+    what = (
+        "the tools the agent should call, in order"
+        if option.need.kind == "tools"
+        else "what the agent should have answered"
+    )
+    who = (
+        f"{noun(count, 'The chosen trace', 'None of the chosen traces')}"
+        if count == len(plan.chosen)
+        else f"{count} of the {len(plan.chosen)} chosen traces"
+    )
+    reasons = sorted(set(plan.lacking.values()))
+    why = "; ".join(reasons) if count == 1 else "; ".join(_they(r) for r in reasons)
+    verb = "cannot" if count == 1 or count != len(plan.chosen) else "can"
     return (
-        f"{who} already scored by this version: {noun(again, 'it is', 'they are')} "
-        "scored again, a new score is added and the earlier one stays in the history."
+        f"{who} {verb} be scored by {option.title or option.name} yet: it compares the "
+        f"agent with an expected answer ({what}), and {why}. Give "
+        f"{noun(count, 'it', 'them')} an expected answer below, or choose a scorer that "
+        "needs none."
     )
 
 
-def trace_scoring_cost_note(option: AgentScorerOption, traces: int) -> str:
-    """How many judge calls scoring ``traces`` traces makes, at most (before retries)."""
+def _they(reason: str) -> str:
+    """A reason said of one trace ("it has no …"), said of several ("they have no …")."""
+    return reason.replace("it has", "they have").replace(
+        "its expected answer is", "their expected answer is"
+    )
+
+
+def rescore_words(plan: ScoringPlan) -> str | None:
+    """Whether scoring scores some traces again, in plain words; None when it does not."""
+    again, count = len(plan.again), len(plan.to_score)
+    if again == 0:
+        return None
+    if count == 1:
+        who = "It was"
+    elif again == count:
+        who = f"All {count} were"
+    else:
+        who = f"{again} of the {count} were"
+    return (
+        f"{who} already scored by this version: scoring again adds a new score, and the "
+        "earlier one stays in the history."
+    )
+
+
+def trace_scoring_cost_note(option: AgentScorerOption, traces: int) -> str | None:
+    """How many judge calls scoring ``traces`` traces makes, at most (before retries);
+    None when there is nothing to score."""
     if option.judge_steps == 0:
         return "This scorer never calls a judge: scoring costs nothing."
+    if traces == 0:
+        return None
     calls = option.judge_steps * traces
     return (
         f"This asks the judge up to {plural(calls, 'time')} "
@@ -117,7 +200,7 @@ def trace_scoring_cost_note(option: AgentScorerOption, traces: int) -> str:
 
 
 def outcome_words(option: AgentScorerOption, outcomes: Sequence[TraceScoreOutcome]) -> str:
-    """ "Scored 2 traces with agent-answered · version 1: 1 failed, 1 scored."."""
+    """ "Scored 2 traces with Agent answered · version 1: 1 failed, 1 scored."."""
     counts = Counter(o.status for o in outcomes)
     words = ", ".join(f"{n} {status.replace('_', ' ')}" for status, n in sorted(counts.items()))
     count = len(outcomes)

@@ -30,11 +30,16 @@ from studio.app_pages.traces.logic import (
     span_lines,
     trace_page,
 )
+from scorer_runtime.traces import ExpectedNeed
 from studio.app_pages.traces.scoring import (
     AgentScorerOption,
     agent_scorer_options,
-    not_yet_scored,
+    button_label,
+    chosen_words,
+    first_option,
+    lacking_words,
     outcome_words,
+    plan_scoring,
     rescore_words,
     trace_scoring_cost_note,
 )
@@ -169,16 +174,55 @@ def test_delete_asks_naming_what_goes_and_what_stays(traces, scores, question):
     assert delete_question(traces, scores) == question
 
 
-def test_the_default_choice_and_what_is_scored_again():
-    ids = ["t1", "t2", "t3"]
-    assert not_yet_scored(ids, {"t2"}) == ["t1", "t3"]
-    assert rescore_words(["t1", "t3"], {"t2"}, listed=3).startswith("None of the chosen")
-    two = rescore_words(["t1", "t2", "t3"], {"t2", "t3"}, listed=3)
-    assert two.startswith("2 of the 3 chosen traces were already scored by this version")
-    assert "they are scored again" in two
-    assert rescore_words(["t2"], {"t2"}, listed=3).startswith("The chosen trace was already")
-    assert "scored every trace on this page" in rescore_words([], set(ids), listed=3)
-    assert rescore_words([], {"t1"}, listed=3) == "Choose the traces to score."
+TOOLS = ExpectedNeed(required=True, kind="tools", steps=("tool order",))
+
+
+def test_the_plan_counts_agree_with_the_button_and_the_words():
+    plan = plan_scoring(["t1", "t2", "t3"], {}, ExpectedNeed(), {"t2"})
+    assert plan.to_score == ("t1", "t2", "t3")
+    assert button_label(plan) == "Score 3 traces"
+    assert chosen_words(plan) == "**3 traces chosen.**"
+    assert plan.again == ("t2",)
+    assert rescore_words(plan) == (
+        "1 of the 3 were already scored by this version: scoring again adds a new score, "
+        "and the earlier one stays in the history."
+    )
+    assert rescore_words(plan_scoring(["t1"], {}, ExpectedNeed(), set())) is None
+
+
+def test_traces_without_the_expected_answer_a_scorer_needs_are_left_out_and_named():
+    option = AgentScorerOption(
+        1, "tca", 2, 1, "", judge_steps=1, title="Tool-call accuracy", need=TOOLS
+    )
+    expected = {"t1": ["lookup_order"], "t2": None, "t3": "Refunded."}
+    plan = plan_scoring(["t1", "t2", "t3"], expected, TOOLS, set())
+    assert plan.to_score == ("t1",)
+    assert button_label(plan) == "Score 1 of the 3 chosen traces"
+    words = lacking_words(plan, option)
+    assert words is not None
+    assert words.startswith("2 of the 3 chosen traces cannot be scored by Tool-call accuracy")
+    assert "the tools the agent should call, in order" in words
+    assert "they have no expected answer" in words
+    assert "their expected answer is a text" in words
+    none = plan_scoring(["t2"], expected, TOOLS, set())
+    assert button_label(none) == "Score traces"  # never "Score 0 traces"
+    assert lacking_words(none, option).startswith(
+        "The chosen trace cannot be scored by Tool-call accuracy yet"
+    )
+    assert trace_scoring_cost_note(option, len(none.to_score)) is None  # never "0 times"
+    assert chosen_words(plan_scoring([], {}, TOOLS, set())) == "No trace is chosen yet."
+
+
+def test_the_picker_opens_on_the_scorer_being_worked_on():
+    def option(scorer_id: int, name: str, version_id: int, env: str) -> AgentScorerOption:
+        return AgentScorerOption(scorer_id, name, version_id, 1, "", 1, key_envs=(env,))
+
+    options = [option(1, "a", 10, "UNSET"), option(2, "b", 20, "SET"), option(3, "c", 30, "SET")]
+    is_set = {"SET": True, "UNSET": False}.__getitem__
+    assert first_option(options, is_set) == 1  # the first whose key is set
+    assert first_option(options, is_set, 3) == 2  # the current scorer, by id
+    assert first_option(options, is_set, "a") == 0  # or by name, even without its key
+    assert first_option(options, is_set, 99) == 1  # not an agent scorer: the first ready
 
 
 def test_cost_and_outcome_words():
@@ -216,5 +260,6 @@ def test_agent_scorers_and_score_counts_per_trace(tmp_path):
         (option,) = agent_scorer_options(session)
         assert trace_score_counts(session, trace_ids=[]) == {}
         assert trace_score_counts(session, trace_ids=["t1", "t2", "t3"]) == {"t1": 2, "t2": 1}
-    assert option.label() == "tool-call-accuracy · version 1"
+    assert option.label() == "Tool-call accuracy · version 1"  # its name, not its id
+    assert option.need.required and option.need.kind == "tools"
     assert option.judge_steps == 1  # only the reason asks the judge
