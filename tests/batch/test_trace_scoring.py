@@ -184,3 +184,31 @@ def test_many_traces_are_read_and_scored_a_batch_at_a_time(engine, monkeypatch):
         assert scored_trace_ids(session, scorer_version_id=version.id) == set(ids)
         assert delete_traces(session, trace_ids=[t.trace_id for t in traces]) == 1200
         assert all_trace_ids(session) == []
+
+
+def test_the_demo_judge_scorer_scores_the_demo_traces_against_their_expected_answers(
+    engine, fake_judge, monkeypatch
+):
+    from scorer_runtime.store import get_scorer, latest_version
+    from scorer_runtime.stored import load_demo
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    fake_judge.reply("The agent called the expected tools in order; one refund call failed.")
+    with session_scope(engine) as session:
+        load_demo(session, parts=("scorers", "traces"))
+        scorer = get_scorer(session, name="tool-call-accuracy")
+        version = latest_version(session, scorer_id=scorer.id)
+        plan = plan_trace_scoring(session, scorer_version_id=version.id)
+    assert len(plan.to_score) == 3
+    outcomes = score_stored_traces(engine, version, plan.to_score, api_base=fake_judge.base_url)
+    by_trace = {o.trace_id: o for o in outcomes}
+    assert {o.status for o in outcomes} == {"scored"}  # no trace lacks its expected answer
+    support = by_trace[SUPPORT_TRACE]
+    assert support.result.ground_truth == ["lookup_order", "cancel_order", "issue_refund"]
+    assert support.score == pytest.approx(0.7 * 1 + 0.3 * 0.75)  # in order; 1 of 4 calls failed
+    assert by_trace[WEATHER_TRACE].score == 1.0
+    assert fake_judge.request_count == 3  # one reason per trace, over real HTTP
+    prompt = fake_judge.chat_requests[0].json["messages"][-1]["content"]
+    assert "Expected, in order:" in prompt
+    rows = _scores(engine, version)
+    assert rows[SUPPORT_TRACE].reason.startswith("The agent called the expected tools")

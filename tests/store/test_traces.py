@@ -24,6 +24,8 @@ from scorer_runtime.store import (
     save_traces,
     scored_trace_ids,
     session_scope,
+    set_trace_expected,
+    trace_summaries,
 )
 from scorer_runtime.store.views import trace_score_counts, trace_scores
 from scorer_runtime.traces import Span, Trace, load_traces
@@ -176,3 +178,35 @@ def test_search_finds_the_agent_by_name(engine):
         save_traces(session, traces=trace, source="x.jsonl")
     with session_scope(engine) as session:
         assert [r.trace_id for r in list_traces(session, search="SUPPORT-AGENT")] == [SUPPORT_TRACE]
+
+
+def test_a_trace_keeps_its_expected_answer_from_the_file_and_the_page(engine):
+    with_answer = replace(small_trace(1), expected=["lookup_order", "issue_refund"])
+    with session_scope(engine) as session:
+        save_traces(session, traces=[with_answer, small_trace(2)], source="a.jsonl")
+    with session_scope(engine) as session:
+        assert get_trace(session, trace_id=with_answer.trace_id) == with_answer
+        lines = {line.trace_id: line.expected for line in list_traces(session)}
+        assert lines == {with_answer.trace_id: ["lookup_order", "issue_refund"], f"{2:032x}": None}
+        # Given on the page: a text, then tool names as typed.
+        set_trace_expected(session, trace_id=f"{2:032x}", expected="  Refunded.  ")
+        assert get_trace(session, trace_id=f"{2:032x}").expected == "Refunded."
+        set_trace_expected(session, trace_id=f"{2:032x}", expected=[])  # no tool call expected
+    with session_scope(engine) as session:
+        assert get_trace(session, trace_id=f"{2:032x}").expected == []
+        # A file without one keeps the stored answer; a file with one replaces it.
+        again = save_traces(session, traces=[small_trace(1), small_trace(2)], source="a.jsonl")
+        assert again.unchanged == [with_answer.trace_id, f"{2:032x}"]
+        changed = replace(small_trace(2), expected="Cancelled.")
+        assert save_traces(session, traces=[changed], source="a.jsonl").updated == [f"{2:032x}"]
+    with session_scope(engine) as session:
+        (line,) = trace_summaries(session, trace_ids=[f"{2:032x}", "not-stored"])
+        assert line.expected == "Cancelled."
+        assert get_trace(session, trace_id=with_answer.trace_id).expected == [
+            "lookup_order",
+            "issue_refund",
+        ]
+        set_trace_expected(session, trace_id=with_answer.trace_id, expected=None)
+        assert get_trace(session, trace_id=with_answer.trace_id).expected is None
+        with pytest.raises(NotFoundError):
+            set_trace_expected(session, trace_id="not-stored", expected="x")

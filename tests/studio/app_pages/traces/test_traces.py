@@ -19,6 +19,7 @@ from scorer_runtime.store import (
     save_scorer_version,
     save_traces,
     session_scope,
+    set_trace_expected,
 )
 from scorer_runtime.store.tables import ScoreRecord
 from scorer_runtime.traces import Span, Trace, TraceScoreOutcome
@@ -120,7 +121,9 @@ def test_nothing_importable_saves_nothing_and_says_what_to_do(studio_db, open_pa
 def test_trace_list_and_span_tree(studio_db, open_page):
     at = upload(open_page("traces"), "support_agent.otlp.jsonl")
     assert not at.exception
-    assert "2 stored traces, the most recent first." in [m.value for m in at.markdown]
+    assert "2 stored traces, the most recent first. 2 traces chosen for scoring." in [
+        m.value for m in at.markdown
+    ]
     table = trace_table(at)
     assert list(table["Trace"]) == [SUMMARY_TRACE, SUPPORT_TRACE]  # the most recent first
     rows = {row["Trace"]: row for row in table.to_dict("records")}
@@ -190,7 +193,7 @@ def test_search_narrows_the_list(studio_db, open_page):
     assert len(trace_table(at)) == 3
     at.text_input(key=state.TRACES_SEARCH.name).input("GPT-4O").run()  # any case, part of the name
     assert list(trace_table(at)["Trace"]) == [SUMMARY_TRACE]
-    assert "1 stored trace matching “GPT-4O”." in [m.value for m in at.markdown]
+    assert any(m.value.startswith("1 stored trace matching “GPT-4O”.") for m in at.markdown)
     at.text_input(key=state.TRACES_SEARCH.name).input("http_only").run()  # the file name
     assert list(trace_table(at)["File"]) == ["http_only.otlp.json"]
     at.text_input(key=state.TRACES_SEARCH.name).input(SUPPORT_TRACE[:10]).run()  # the id
@@ -208,23 +211,35 @@ def test_the_list_pages_in_the_database(studio_db, open_page):
     table = trace_table(at)
     assert len(table) == 50
     assert table["What"][0] == "invoke_agent bot-60"  # the most recent first
-    assert "Showing 1–50 of 60 stored traces, the most recent first." in [
-        m.value for m in at.markdown
-    ]
+    assert (
+        "Showing 1–50 of 60 stored traces, the most recent first. 50 traces chosen for "
+        "scoring." in [m.value for m in at.markdown]
+    )
     assert any(c.value == "Page 1 of 2" for c in at.caption)
     assert at.button(key=state.TRACES_PREV.name).disabled
     at.button(key=state.TRACES_NEXT.name).click().run()
     assert not at.exception
     table = trace_table(at)
     assert list(table["What"]) == [f"invoke_agent bot-{n:02d}" for n in range(10, 0, -1)]
-    assert "Showing 51–60 of 60 stored traces, the most recent first." in [
-        m.value for m in at.markdown
-    ]
+    assert any(
+        m.value.startswith("Showing 51–60 of 60 stored traces, the most recent first.")
+        for m in at.markdown
+    )
     assert at.button(key=state.TRACES_NEXT.name).disabled
     assert at.selectbox(key=state.TRACES_VIEW.name).options[0].startswith("invoke_agent bot-10")
     at.text_input(key=state.TRACES_SEARCH.name).input("bot-0").run()  # a new search: its first page
     assert len(trace_table(at)) == 9
     assert not any(c.value.startswith("Page ") for c in at.caption)
+
+
+def texts(at) -> str:
+    """Every message, caption and markdown on the page, in one string."""
+    parts = [e.value for kind in ("markdown", "caption", "info", "warning") for e in at.get(kind)]
+    return " ".join(parts)
+
+
+def score_button(at):
+    return at.button(key=state.TRACES_SCORE.name)
 
 
 def test_score_traces_and_store_them_linked_to_trace_and_span(
@@ -236,11 +251,12 @@ def test_score_traces_and_store_them_linked_to_trace_and_span(
     fake_judge.reply({"verdict": "no"})
     at = upload(open_page("traces"), "support_agent.otlp.jsonl")
     assert at.selectbox(key=state.TRACES_SCORER.name).options == ["agent-answered · version 1"]
-    assert len(at.multiselect(key=state.TRACES_SELECTED.name).value) == 2
-    captions = " ".join(c.value for c in at.caption)
-    assert "up to 2 times (1 per trace)" in captions
-    assert "None of the chosen traces has been scored by this version yet." in captions
-    at.button(key=state.TRACES_SCORE.name).click().run()
+    assert len(at.multiselect(key=state.TRACES_SELECTED.name).value) == 2  # imported: chosen
+    assert "**2 traces chosen.** agent-answered can score all 2." in texts(at)
+    assert "up to 2 times (1 per trace)" in texts(at)
+    assert "already scored" not in texts(at)
+    assert score_button(at).label == "Score 2 traces"
+    score_button(at).click().run()
     assert not at.exception
     assert fake_judge.request_count == 2
     rows = {r.trace_id: r for r in stored(studio_db)}
@@ -262,35 +278,56 @@ def test_score_traces_and_store_them_linked_to_trace_and_span(
     summary = "**2 stored scores**: mean **0.50** over 2 scored (from 0.00 to 1.00); 2 scored."
     assert any(m.value == summary for m in at.markdown)
     assert list(trace_table(at)["Stored scores"]) == [1, 1]
-    assert at.multiselect(key=state.TRACES_SELECTED.name).value == []  # both are scored now
-    assert any("scored every trace on this page" in c.value for c in at.caption)
+    # The choice stays; what is said about it follows the new scores at once.
+    assert len(at.multiselect(key=state.TRACES_SELECTED.name).value) == 2
+    assert score_button(at).label == "Score 2 traces"
+    assert "All 2 were already scored by this version" in texts(at)
+    assert "None of the chosen traces has been scored" not in texts(at)
 
 
-def test_scoring_chooses_the_traces_not_yet_scored(studio_db, open_page, fake_judge, monkeypatch):
+def test_one_choice_behind_the_list_the_picker_the_counts_and_the_button(
+    studio_db, open_page, fake_judge, monkeypatch
+):
     monkeypatch.setenv(KEY_ENV, "sk-test")
     agent_version(studio_db, fake_judge.base_url)
     fake_judge.reply({"verdict": "yes"})
-    at = upload(open_page("traces"), "support_agent.otlp.jsonl")
-    at.multiselect(key=state.TRACES_SELECTED.name).set_value([SUPPORT_TRACE]).run()
-    at.button(key=state.TRACES_SCORE.name).click().run()
-    assert [r.trace_id for r in stored(studio_db)] == [SUPPORT_TRACE]
-    assert at.multiselect(key=state.TRACES_SELECTED.name).value == [SUMMARY_TRACE]
-    at.multiselect(key=state.TRACES_SELECTED.name).set_value([SUMMARY_TRACE, SUPPORT_TRACE]).run()
-    assert any(
-        c.value.startswith("1 of the 2 chosen traces were already scored by this version")
-        and "scored again" in c.value
-        for c in at.caption
-    )
-    at.button(key=state.TRACES_SCORE.name).click().run()
-    assert not at.exception
-    assert fake_judge.request_count == 3
-    assert sorted(r.trace_id for r in stored(studio_db)) == sorted(
-        [SUPPORT_TRACE, SUPPORT_TRACE, SUMMARY_TRACE]
-    )
-    assert dict(zip(*[trace_table(at)[c] for c in ("Trace", "Stored scores")], strict=True)) == {
-        SUPPORT_TRACE: 2,
-        SUMMARY_TRACE: 1,
+    with session_scope(studio_db) as session:
+        save_traces(session, traces=small_traces(3), source="three.jsonl")
+    at = open_page("traces")
+    three = [f"{n:032x}" for n in (3, 2, 1)]
+    assert at.multiselect(key=state.TRACES_SELECTED.name).value == three  # the listed ones
+    at.multiselect(key=state.TRACES_SELECTED.name).set_value(three[:2]).run()
+    assert list(trace_table(at)["Chosen"]) == [True, True, False]
+    assert "2 traces chosen for scoring." in texts(at)
+    assert "**2 traces chosen.**" in texts(at)
+    assert score_button(at).label == "Score 2 traces"
+    # An import adds its traces to the choice; the others stay chosen.
+    at = upload(at, "weather.mastra.json")
+    chosen = at.multiselect(key=state.TRACES_SELECTED.name).value
+    assert chosen == [*three[:2], WEATHER_TRACE]
+    assert "**3 traces chosen.**" in texts(at)
+    assert score_button(at).label == "Score 3 traces"
+    assert dict(zip(trace_table(at)["Trace"], trace_table(at)["Chosen"], strict=True)) == {
+        WEATHER_TRACE: True,
+        three[0]: True,
+        three[1]: True,
+        three[2]: False,
     }
+    # Adding one never clears the others.
+    at.button(key=state.TRACES_CHOOSE_PAGE.name).click().run()
+    assert at.multiselect(key=state.TRACES_SELECTED.name).value == [*chosen, three[2]]
+    assert score_button(at).label == "Score 4 traces"
+    assert at.button(key=state.TRACES_CHOOSE_PAGE.name).disabled
+    score_button(at).click().run()
+    assert not at.exception
+    assert len(stored(studio_db)) == 4
+    assert "All 4 were already scored by this version" in texts(at)
+    assert score_button(at).label == "Score 4 traces"
+    at.button(key=state.TRACES_CHOOSE_NONE.name).click().run()
+    assert "No trace is chosen yet." in texts(at)
+    assert score_button(at).label == "Score traces"
+    assert score_button(at).disabled
+    assert "up to 0" not in texts(at)
 
 
 def test_a_score_opens_with_what_the_scorer_saw_in_a_new_session(
@@ -359,10 +396,10 @@ def test_the_demo_traces_score_with_the_keyless_demo_scorer(demo_db, open_page, 
     assert len(trace_table(at)) == 3  # seeded from data/traces
     # Offered first: the scorer that can run here (the other demo agent scorer needs a key).
     picker = at.selectbox(key=state.TRACES_SCORER.name)
-    assert picker.format_func(picker.value) == "tool-health · version 1"
+    assert picker.format_func(picker.value) == "Tool calls that worked · version 1"
     assert not at.warning
-    assert "never calls a judge" in " ".join(c.value for c in at.caption)
-    at.button(key=state.TRACES_SCORE.name).click().run()
+    assert "never calls a judge" in texts(at)
+    score_button(at).click().run()
     assert not at.exception
     scores = {r.trace_id: r for r in stored(demo_db)}
     assert len(scores) == 3
@@ -370,19 +407,80 @@ def test_the_demo_traces_score_with_the_keyless_demo_scorer(demo_db, open_page, 
     assert scores[SUPPORT_TRACE].reason == "25% of the tool calls failed."
 
 
-def test_a_scorer_whose_key_is_not_set_says_so_before_scoring(demo_db, open_page, monkeypatch):
-    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    at = open_page("traces")
+def pick(at, label: str):
     picker = at.selectbox(key=state.TRACES_SCORER.name)
-    picker.select_index(picker.options.index("tool-call-accuracy · version 1")).run()
+    return picker.select_index(picker.options.index(label)).run()  # options read as shown
+
+
+def test_the_demo_judge_scorer_can_score_the_demo_traces_once_its_key_is_added(
+    demo_db, open_page, monkeypatch
+):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    at = pick(open_page("traces"), "Tool-call accuracy · version 1")
+    assert "Tool-call accuracy can score all 3." in texts(at)  # the demo traces' expected tools
+    assert "up to 3 times (1 per trace)" in texts(at)
     (warning,) = at.warning
-    assert "OPENAI_API_KEY" in warning.value
-    assert "not set on this machine" in warning.value
+    assert warning.value.startswith("Its judge needs an API key in OPENAI_API_KEY")
+    assert "Add it on the Judges page" in warning.value
+    assert "restart" not in warning.value
+    assert [link.label for link in at.get("page_link")] == ["Add it on the Judges page"]
+    assert score_button(at).label == "Score 3 traces"
+    assert score_button(at).disabled  # the key first
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     ready = open_page("traces")
     picker = ready.selectbox(key=state.TRACES_SCORER.name)
-    assert picker.format_func(picker.value) == "tool-call-accuracy · version 1"  # first by name
+    assert picker.format_func(picker.value) == "Tool-call accuracy · version 1"  # first by name
     assert not ready.warning
+    assert not score_button(ready).disabled
+
+
+def forget_expected(engine, trace_id: str) -> None:
+    with session_scope(engine) as session:
+        set_trace_expected(session, trace_id=trace_id, expected=None)
+
+
+def test_a_trace_without_an_expected_answer_is_named_and_given_one_on_the_page(
+    demo_db, open_page, monkeypatch
+):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    forget_expected(demo_db, WEATHER_TRACE)
+    at = pick(open_page("traces"), "Tool-call accuracy · version 1")
+    assert WEATHER_TRACE in at.multiselect(key=state.TRACES_SELECTED.name).value
+    assert score_button(at).label == "Score 2 of the 3 chosen traces"
+    assert "1 of the 3 chosen traces cannot be scored by Tool-call accuracy yet" in texts(at)
+    assert "it has no expected answer" in texts(at)
+    form = state.TRACES_EXPECTED.child(f"score.{WEATHER_TRACE}")
+    assert at.radio(key=form.child("kind").name).value == "tools"  # what this scorer needs
+    assert "the agent called: geocode, get_weather" in texts(at)
+    at.text_input(key=form.child("tools").name).input("geocode, get_weather")
+    at.button(key=f"FormSubmitter:{form.name}-Save the expected answer").click().run()
+    assert not at.exception
+    assert any("saved: geocode → get_weather" in t.value for t in at.toast)
+    with read_session(demo_db) as session:
+        assert get_trace(session, trace_id=WEATHER_TRACE).expected == ["geocode", "get_weather"]
+    assert score_button(at).label == "Score 3 traces"
+    assert "cannot be scored" not in texts(at)
+    rows = dict(zip(trace_table(at)["Trace"], trace_table(at)["Expected answer"], strict=True))
+    assert rows[WEATHER_TRACE] == "geocode → get_weather"
+    assert rows[SUMMARY_TRACE] == "no tool call"
+
+
+def test_when_nothing_can_be_scored_the_page_says_why_and_what_to_do(
+    demo_db, open_page, monkeypatch
+):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    forget_expected(demo_db, WEATHER_TRACE)
+    at = open_page("traces")
+    at.button(key=state.TRACES_CHOOSE_NONE.name).click().run()
+    at.multiselect(key=state.TRACES_SELECTED.name).set_value([WEATHER_TRACE]).run()
+    at = pick(at, "Tool-call accuracy · version 1")
+    assert score_button(at).label == "Score traces"
+    assert score_button(at).disabled
+    page = texts(at)
+    assert "The chosen trace cannot be scored by Tool-call accuracy yet" in page
+    assert "Give it an expected answer below, or choose a scorer that needs none." in page
+    assert "0 times" not in page
+    assert "Score 0" not in page
 
 
 def test_no_agent_scorer_explains_what_one_is(demo_db, open_page):
@@ -419,12 +517,9 @@ def test_a_judge_key_not_set_stops_before_any_call(studio_db, open_page, fake_ju
             session, spec=load_spec(agent_spec(fake_judge.base_url, key_env="S3_UNSET_KEY"))
         )
     at = upload(open_page("traces"), "weather.mastra.json")
-    at.button(key=state.TRACES_SCORE.name).click().run()
-    assert not at.exception
-    assert any(
-        e.value.startswith("**The judge cannot be called.**") and "S3_UNSET_KEY" in e.value
-        for e in at.error
-    )
-    assert any("nothing was stored" in i.value for i in at.info)
+    assert score_button(at).disabled  # not offered before the key is added
+    (warning,) = at.warning
+    assert "S3_UNSET_KEY" in warning.value
+    assert "Add it on the Judges page" in warning.value
     assert fake_judge.request_count == 0
     assert stored(studio_db) == []

@@ -20,7 +20,7 @@ from scorer_runtime.store import (
     session_scope,
 )
 from scorer_runtime.store.views import trace_score_counts
-from scorer_runtime.traces import Span, Trace, TraceScoreOutcome
+from scorer_runtime.traces import ExpectedNeed, Span, Trace, TraceScoreOutcome
 from studio.app_pages.traces.logic import (
     ImportReport,
     delete_question,
@@ -30,7 +30,6 @@ from studio.app_pages.traces.logic import (
     span_lines,
     trace_page,
 )
-from scorer_runtime.traces import ExpectedNeed
 from studio.app_pages.traces.scoring import (
     AgentScorerOption,
     agent_scorer_options,
@@ -261,5 +260,6 @@ def test_agent_scorers_and_score_counts_per_trace(tmp_path):
         assert trace_score_counts(session, trace_ids=[]) == {}
         assert trace_score_counts(session, trace_ids=["t1", "t2", "t3"]) == {"t1": 2, "t2": 1}
     assert option.label() == "Tool-call accuracy · version 1"  # its name, not its id
-    assert option.need.required and option.need.kind == "tools"
+    assert option.need.required
+    assert option.need.kind == "tools"
     assert option.judge_steps == 1  # only the reason asks the judge
