@@ -1,7 +1,9 @@
-"""``scorer-studio traces import|list|score``: agent traces kept in the store, scored later.
+"""``scorer-studio traces import|list|expect|score``: agent traces kept in the store, scored
+later.
 
 ``import`` keeps every good trace of a file and lists what it left out (line, span, JSON
-path); ``score`` scores stored traces with a stored scorer, skipping the traces its version
+path); ``expect`` gives a trace its expected answer (what scorers that compare read as the
+ground truth); ``score`` scores stored traces with a stored scorer, skipping the traces its version
 already scored, so running it after each import scores only what is new.
 """
 
@@ -101,6 +103,47 @@ def traces_list(
         console().print(f"No traces stored{' match ' + repr(search) if search else ''}.{hint}")
         return
     console().print(_traces_table(rows, title=f"Traces ({len(rows)} of {total})"))
+    given = [row for row in rows if row.expected is not None]
+    if given:
+        console().print("Expected answers (give one with: scorer-studio traces expect):")
+        for row in given:
+            console().print(f"  {row.trace_id}: {_expected_words(row.expected)}", markup=False)
+
+
+@traces_app.command("expect")
+@friendly
+def traces_expect(
+    trace_id: Annotated[str, typer.Argument(help="The stored trace's id.")],
+    tools: Annotated[
+        str | None,
+        typer.Option(help="The tools the agent should call, in order, separated by commas."),
+    ] = None,
+    answer: Annotated[str | None, typer.Option(help="The answer the agent should give.")] = None,
+    clear: Annotated[bool, typer.Option(help="Remove the trace's expected answer.")] = False,
+) -> None:
+    """Give a stored trace its expected answer: the tools it should call, in order, or the
+    answer it should give. Scorers that compare (tool order, matching an answer) read it as
+    the trace's ground truth. An import file can carry it too (see the README)."""
+    from scorer_runtime.store import set_trace_expected
+
+    given = [o for o, v in (("--tools", tools), ("--answer", answer)) if v is not None]
+    if len(given) + clear != 1:
+        raise fail("Give exactly one of --tools, --answer or --clear.")
+    expected = None if clear else tools.split(",") if tools is not None else answer
+    with session(write=True) as opened:
+        set_trace_expected(opened, trace_id=trace_id, expected=expected)
+    console().print(f"Expected answer of trace {trace_id}: {_expected_words(expected)}.")
+
+
+def _expected_words(expected: object) -> str:
+    from scorer_runtime.traces import normalise_expected
+
+    value = normalise_expected(expected)
+    if value is None:
+        return "none"
+    if isinstance(value, list):
+        return " → ".join(value) if value else "no tool call"
+    return str(value)
 
 
 @traces_app.command("score")

@@ -128,3 +128,22 @@ def test_a_judge_key_not_set_fails_before_any_call(db_url, agent_scorer, fake_ju
     assert "nothing was scored" in done.stderr
     assert fake_judge.request_count == 0
     assert _stored_scores(db_url) == []
+
+
+def test_expect_gives_a_stored_trace_its_expected_answer(db_url):
+    assert _import(db_url, "support_agent.otlp.jsonl").exit_code == 0
+    done = cli(db_url, "traces", "expect", SUPPORT_TRACE, "--tools", "lookup_order, issue_refund")
+    assert done.exit_code == 0, done.output
+    assert "lookup_order → issue_refund" in done.output
+    listed = cli(db_url, "traces", "list", "--search", SUPPORT_TRACE[:10])
+    assert "lookup_order → issue_refund" in " ".join(listed.output.split())
+    said = cli(db_url, "traces", "expect", SUPPORT_TRACE, "--answer", "Order cancelled.")
+    assert "Order cancelled." in said.output
+    cleared = cli(db_url, "traces", "expect", SUPPORT_TRACE, "--clear")
+    assert f"Expected answer of trace {SUPPORT_TRACE}: none." in " ".join(cleared.output.split())
+    both = cli(db_url, "traces", "expect", SUPPORT_TRACE, "--tools", "a", "--clear")
+    assert both.exit_code != 0
+    assert "Give exactly one of --tools, --answer or --clear." in both.stderr
+    missing = cli(db_url, "traces", "expect", "no-such-trace", "--answer", "x")
+    assert missing.exit_code != 0
+    assert "Traceback" not in missing.output
