@@ -30,6 +30,14 @@ EXPECTED_HELP = (
 )
 
 
+def render_expected_expander(trace: Trace, expected: Any) -> None:
+    """The expected answer of the trace looked at, folded: its value in the title, the form
+    inside."""
+    title = f"Expected answer: {expected_words(expected, short=True)}"
+    with st.expander(title, icon=":material/checklist:", expanded=expected is None):
+        render_expected_form(trace, expected, place="view", wanted="tools")
+
+
 def render_expected_form(
     trace: Trace, expected: Any, *, place: str, wanted: ExpectedKind | None = None
 ) -> None:

@@ -32,7 +32,12 @@ def render_upload() -> None:
             "OpenTelemetry traces as OTLP JSON (what a collector's file exporter writes: one "
             "document, or one per line), or Mastra span records (a list, or an object with "
             "a spans list). The traces are kept in the studio's database; importing a file "
-            "again only adds the spans that are new."
+            "again only adds the spans that are new. Imported traces are added to the "
+            "traces chosen for scoring.\n\n"
+            "**Expected answers** (what the agent should have done, for scorers that "
+            "compare) can come in the file: the attribute `scorer_studio.expected_answer` "
+            "on a span or on the resource in OpenTelemetry files, `metadata.expectedAnswer` "
+            "of a span in Mastra files; a list of tool names in order, or a text."
         ),
     )
     if upload is None:

@@ -194,6 +194,7 @@ def list_row(line: TraceSummary, stored_scores: int, *, chosen: bool = False) ->
         "Chosen": chosen,
         "Trace": line.trace_id,
         "What": line.name,
+        "Expected answer": expected_words(line.expected, short=True),
         "Agent": line.agent or "—",
         "Started (UTC)": f"{line.started_at:%Y-%m-%d %H:%M:%S}",
         "Took": format_duration(_seconds(line.duration_ms)),
@@ -202,7 +203,6 @@ def list_row(line: TraceSummary, stored_scores: int, *, chosen: bool = False) ->
         "Tool calls": line.tool_calls,
         "Failed spans": line.errors,
         "Stored scores": stored_scores,
-        "Expected answer": expected_words(line.expected, short=True),
         "File": line.source or "—",
     }
 

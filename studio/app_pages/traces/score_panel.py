@@ -21,6 +21,7 @@ from studio.app_pages.traces.scoring import (
     first_option,
     lacking_words,
     missing_keys,
+    no_run_words,
     outcome_words,
     plan_scoring,
     rescore_words,
@@ -62,7 +63,8 @@ def render_scoring(page: TracePage) -> None:
     lines = stored_choice()
     render_choice(page, lines, scored)
     expected = {t: line.expected for t, line in lines.items()}
-    plan = plan_scoring(list(lines), expected, option.need, scored)
+    no_run = {t for t, line in lines.items() if not (line.agent_runs or line.model_calls)}
+    plan = plan_scoring(list(lines), expected, option.need, scored, no_run=no_run)
     missing = missing_keys(option, services.env_is_set)
     _explain(plan, option, missing)
     if st.button(
@@ -97,14 +99,15 @@ def _explain(plan: ScoringPlan, option: AgentScorerOption, missing: list[str]) -
     lacking = lacking_words(plan, option)
     if not plan.chosen:
         words.append("Choose the traces to score in the box above.")
-    elif not lacking:
+    elif not lacking and not plan.no_run:
         words.append(
             f"{option.title or option.name} can score "
             + ("it." if len(plan.chosen) == 1 else f"all {len(plan.chosen)}.")
         )
     st.markdown(" ".join(words))
-    if lacking:
-        st.info(lacking, icon=":material/assignment_late:")
+    for note in (no_run_words(plan), lacking):
+        if note:
+            st.info(note, icon=":material/assignment_late:")
     for note in (rescore_words(plan), trace_scoring_cost_note(option, len(plan.to_score))):
         if note:
             st.caption(note)

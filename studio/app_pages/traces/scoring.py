@@ -101,6 +101,9 @@ class ScoringPlan:
     """Chosen traces the scorer cannot score yet, with why ("it has no expected answer")."""
     again: tuple[str, ...]
     """Traces to score that this version has already scored (a new score is added)."""
+    no_run: tuple[str, ...] = ()
+    """Chosen traces that hold no agent run (no agent or model span): no agent scorer can
+    score them."""
 
 
 def plan_scoring(
@@ -108,13 +111,35 @@ def plan_scoring(
     expected: Mapping[str, Any],
     need: ExpectedNeed,
     scored: Collection[str],
+    *,
+    no_run: Collection[str] = (),
 ) -> ScoringPlan:
-    """Split the chosen traces into those to score and those lacking what the scorer needs
-    (``expected``: each chosen trace's expected answer, None when it has none)."""
-    lacking = {t: why for t in chosen if (why := need.problem(expected.get(t))) is not None}
-    to_score = tuple(t for t in chosen if t not in lacking)
+    """Split the chosen traces into those to score, those lacking what the scorer needs
+    (``expected``: each chosen trace's expected answer, None when it has none) and those
+    holding no agent run at all (``no_run``)."""
+    runs = [t for t in chosen if t not in no_run]
+    lacking = {t: why for t in runs if (why := need.problem(expected.get(t))) is not None}
+    to_score = tuple(t for t in runs if t not in lacking)
     again = tuple(t for t in to_score if t in scored)
-    return ScoringPlan(tuple(chosen), to_score, lacking, again)
+    empty = tuple(t for t in chosen if t in no_run)
+    return ScoringPlan(tuple(chosen), to_score, lacking, again, empty)
+
+
+def no_run_words(plan: ScoringPlan) -> str | None:
+    """Why chosen traces without an agent run are left out, and what to do."""
+    count = len(plan.no_run)
+    if count == 0:
+        return None
+    who = (
+        noun(count, "The chosen trace holds", "None of the chosen traces holds")
+        if count == len(plan.chosen)
+        else f"{count} of the {len(plan.chosen)} chosen traces hold"
+    )
+    return (
+        f"{who} no agent run (no agent or model call was recorded), so no agent scorer can "
+        f"score {noun(count, 'it', 'them')}: {noun(count, 'it is', 'they are')} left out. "
+        f"Take {noun(count, 'it', 'them')} out of the choice, or import the agent's spans."
+    )
 
 
 def button_label(plan: ScoringPlan) -> str:
@@ -152,7 +177,7 @@ def lacking_words(plan: ScoringPlan, option: AgentScorerOption) -> str | None:
     )
     reasons = sorted(set(plan.lacking.values()))
     why = "; ".join(reasons) if count == 1 else "; ".join(_they(r) for r in reasons)
-    verb = "cannot" if count == 1 or count != len(plan.chosen) else "can"
+    verb = "can" if count == len(plan.chosen) and count > 1 else "cannot"  # "None of … can"
     return (
         f"{who} {verb} be scored by {option.title or option.name} yet: it compares the "
         f"agent with an expected answer ({what}), and {why}. Give "

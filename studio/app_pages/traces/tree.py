@@ -10,7 +10,7 @@ import streamlit as st
 from scorer_runtime.store import NotFoundError, database_url, get_trace
 from scorer_runtime.traces import Trace
 from studio import services, state
-from studio.app_pages.traces.expected_form import render_expected_form
+from studio.app_pages.traces.expected_form import render_expected_expander
 from studio.app_pages.traces.logic import SpanLine, TracePage, span_lines, trace_label
 
 _MAX_SPANS = 300
@@ -44,7 +44,7 @@ def render_tree(page: TracePage) -> None:
     trace = cached_trace(database_url(), trace_id) if trace_id is not None else None
     if trace is None:
         return
-    render_expected_form(trace, lines[trace.trace_id].expected, place="view", wanted="tools")
+    render_expected_expander(trace, lines[trace.trace_id].expected)
     spans = span_lines(trace)
     st.caption(
         "Each line is a span: what the agent did, how long it took. Open one to see what it "

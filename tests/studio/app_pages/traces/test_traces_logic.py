@@ -37,6 +37,7 @@ from studio.app_pages.traces.scoring import (
     chosen_words,
     first_option,
     lacking_words,
+    no_run_words,
     outcome_words,
     plan_scoring,
     rescore_words,
@@ -263,3 +264,23 @@ def test_agent_scorers_and_score_counts_per_trace(tmp_path):
     assert option.need.required
     assert option.need.kind == "tools"
     assert option.judge_steps == 1  # only the reason asks the judge
+
+
+def test_traces_without_an_agent_run_are_left_out_and_said_so():
+    option = AgentScorerOption(
+        1, "tca", 2, 1, "", judge_steps=1, title="Tool-call accuracy", need=TOOLS
+    )
+    expected = {"t1": ["a"], "t2": None}
+    plan = plan_scoring(["t1", "t2", "t3"], expected, TOOLS, set(), no_run={"t3"})
+    assert plan.to_score == ("t1",)
+    assert plan.no_run == ("t3",)
+    assert button_label(plan) == "Score 1 of the 3 chosen traces"
+    assert no_run_words(plan).startswith("1 of the 3 chosen traces hold no agent run")
+    assert lacking_words(plan, option).startswith(
+        "1 of the 3 chosen traces cannot be scored by Tool-call accuracy yet"
+    )
+    alone = plan_scoring(["t3"], {}, ExpectedNeed(), set(), no_run={"t3"})
+    assert button_label(alone) == "Score traces"
+    assert no_run_words(alone).startswith("The chosen trace holds no agent run")
+    assert "Take it out of the choice" in no_run_words(alone)
+    assert no_run_words(plan_scoring(["t1"], {}, ExpectedNeed(), set())) is None
