@@ -49,9 +49,9 @@ def render_expected_form(
     start = wanted if expected is None and wanted else current
     called = tools_called(trace)
     with st.form(key.name, border=True):
+        now = "none given yet" if expected is None else expected_words(expected)
         st.markdown(
-            f"**Expected answer of trace {short_id(trace.trace_id)}** · now: "
-            f"{expected_words(expected)}",
+            f"**Expected answer of {_name(trace)} ({short_id(trace.trace_id)})** · now: {now}",
             help=EXPECTED_HELP,
         )
         kind = st.radio(
@@ -82,6 +82,12 @@ def render_expected_form(
         )
         if st.form_submit_button("Save the expected answer", icon=":material/save:"):
             _save(trace.trace_id, _value(kind, tools, text))
+
+
+def _name(trace: Trace) -> str:
+    """What the trace is, as the list says it: its first agent span's name, else its first
+    root span's."""
+    return (trace.of_type("agent_run") or list(trace.roots) or list(trace.spans))[0].name
 
 
 def _value(kind: str, tools: str, text: str) -> Any:

@@ -10,6 +10,7 @@ from scorer_runtime.store import database_url
 from scorer_runtime.store.views import TraceScoreLine, trace_scores
 from studio import services, state
 from studio.app_pages.traces.logic import TracePage, short_id
+from studio.app_pages.traces.score_panel import cached_options
 from studio.app_pages.traces.scoring import trace_score_data
 from studio.widgets.common import format_score
 from studio.widgets.score_detail import render_score_detail
@@ -23,10 +24,16 @@ def cached_scores(db: str, trace_ids: tuple[str, ...]) -> list[TraceScoreLine]:
         return trace_scores(session, trace_ids=trace_ids)
 
 
+def _names() -> dict[str, str]:
+    """Scorer ids and the names people read ("tool-call-accuracy" → "Tool-call accuracy")."""
+    return {o.name: o.title or o.name for o in cached_options(database_url())}
+
+
 def render_scores(page: TracePage) -> None:
     """The stored scores of the traces on this page, and one score opened in full."""
     ids = tuple(line.trace_id for line in page.lines)
     lines = cached_scores(database_url(), ids)
+    names = _names()
     if not lines:
         st.caption("No score is stored for the traces on this page yet. Score them above.")
         return
@@ -36,7 +43,7 @@ def render_scores(page: TracePage) -> None:
             {
                 "Trace": short_id(line.trace_id),
                 "Span": line.span_id or "—",
-                "Scorer": f"{line.scorer} v{line.version}",
+                "Scorer": f"{names.get(line.scorer, line.scorer)} · version {line.version}",
                 "Score": format_score(line.score),
                 "Outcome": outcome_label(line.outcome),
                 "Why": line.reason or line.error or "",
@@ -53,7 +60,7 @@ def render_scores(page: TracePage) -> None:
         "Open a score",
         list(by_id),
         index=None,
-        format_func=lambda s: _score_label(by_id[s]),
+        format_func=lambda s: _score_label(by_id[s], names),
         key=state.TRACES_DETAIL.name,
         placeholder="Choose a score to see what the scorer saw, each step, the judge's answer",
         help="Shows the agent run the scorer read, each step's result, the exact prompt the "
@@ -78,10 +85,11 @@ def _summary(lines: list[TraceScoreLine]) -> str:
     )
 
 
-def _score_label(line: TraceScoreLine) -> str:
+def _score_label(line: TraceScoreLine, names: dict[str, str]) -> str:
     outcome = outcome_label(line.outcome)
     return (
-        f"{short_id(line.trace_id)} · {line.scorer} v{line.version} · "
+        f"{short_id(line.trace_id)} · {names.get(line.scorer, line.scorer)} · version "
+        f"{line.version} · "
         f"{format_score(line.score)} ({outcome}) · {line.created_at:%d %b %H:%M:%S}"
     )
 

@@ -248,6 +248,8 @@ def trace_score_data(session: Session, *, score_id: int) -> dict[str, Any]:
         target = trace_to_target(trace, agent=True, span_id=record.span_id)
         if isinstance(target, AgentRunTarget):
             data.update(input=jsonable(target.input), output=jsonable(target.output))
+            if target.ground_truth is not None:  # the trace's expected answer, as it is now
+                data["ground_truth"] = jsonable(target.ground_truth)
     data["facts"] = [
         ("Scorer", f"{_or(stored.scorer, '—')} v{_or(stored.version, '?')}"),
         ("Trace", record.trace_id or "—"),

@@ -31,6 +31,9 @@ SUPPORT_TRACE = "5b8aa5a2d2c872e8321cf37308d69df2"
 SUMMARY_TRACE = "0af7651916cd43dd8448eb211c80319c"
 WEATHER_TRACE = "4bf92f3577b34da6a3ce929d0e0e4736"
 KEY_ENV = "S3_TRACE_JUDGE_KEY"
+JUDGE_TIMEOUT = 90
+"""Seconds per script run of a page that calls the judge: the first call imports litellm,
+which takes long on a busy machine."""
 
 
 def agent_spec(base_url: str, *, key_env: str = KEY_ENV) -> dict:
@@ -249,7 +252,7 @@ def test_score_traces_and_store_them_linked_to_trace_and_span(
     agent_version(studio_db, fake_judge.base_url)
     fake_judge.reply({"verdict": "yes"}, when="Please cancel order 4821")
     fake_judge.reply({"verdict": "no"})
-    at = upload(open_page("traces"), "support_agent.otlp.jsonl")
+    at = upload(open_page("traces", timeout=JUDGE_TIMEOUT), "support_agent.otlp.jsonl")
     assert at.selectbox(key=state.TRACES_SCORER.name).options == ["agent-answered · version 1"]
     assert len(at.multiselect(key=state.TRACES_SELECTED.name).value) == 2  # imported: chosen
     assert "**2 traces chosen.** agent-answered can score all 2." in texts(at)
@@ -293,7 +296,7 @@ def test_one_choice_behind_the_list_the_picker_the_counts_and_the_button(
     fake_judge.reply({"verdict": "yes"})
     with session_scope(studio_db) as session:
         save_traces(session, traces=small_traces(3), source="three.jsonl")
-    at = open_page("traces")
+    at = open_page("traces", timeout=JUDGE_TIMEOUT)
     three = [f"{n:032x}" for n in (3, 2, 1)]
     assert at.multiselect(key=state.TRACES_SELECTED.name).value == three  # the listed ones
     at.multiselect(key=state.TRACES_SELECTED.name).set_value(three[:2]).run()
@@ -336,10 +339,10 @@ def test_a_score_opens_with_what_the_scorer_saw_in_a_new_session(
     monkeypatch.setenv(KEY_ENV, "sk-test")
     agent_version(studio_db, fake_judge.base_url)
     fake_judge.reply({"verdict": "yes"})
-    at = upload(open_page("traces"), "support_agent.otlp.jsonl")
+    at = upload(open_page("traces", timeout=JUDGE_TIMEOUT), "support_agent.otlp.jsonl")
     at.button(key=state.TRACES_SCORE.name).click().run()
     support = next(r for r in stored(studio_db) if r.trace_id == SUPPORT_TRACE)
-    at = open_page("traces")  # nothing uploaded in this session: the trace comes from the store
+    at = open_page("traces", timeout=JUDGE_TIMEOUT)  # nothing uploaded in this session: the trace comes from the store
     at.selectbox(key=state.TRACES_DETAIL.name).select(support.id).run()
     assert not at.exception
     assert any(e.label == "The example that was scored" for e in at.expander)
@@ -497,7 +500,7 @@ def test_a_failing_judge_is_stored_as_a_judge_error(studio_db, open_page, fake_j
     monkeypatch.setenv(KEY_ENV, "sk-test")
     agent_version(studio_db, fake_judge.base_url)
     fake_judge.fault(status=401, times=None)
-    at = upload(open_page("traces"), "weather.otlp.json")
+    at = upload(open_page("traces", timeout=JUDGE_TIMEOUT), "weather.otlp.json")
     at.button(key=state.TRACES_SCORE.name).click().run()
     assert not at.exception
     (row,) = stored(studio_db)
