@@ -342,7 +342,8 @@ def test_a_score_opens_with_what_the_scorer_saw_in_a_new_session(
     at = upload(open_page("traces", timeout=JUDGE_TIMEOUT), "support_agent.otlp.jsonl")
     at.button(key=state.TRACES_SCORE.name).click().run()
     support = next(r for r in stored(studio_db) if r.trace_id == SUPPORT_TRACE)
-    at = open_page("traces", timeout=JUDGE_TIMEOUT)  # nothing uploaded in this session: the trace comes from the store
+    # A new session, nothing uploaded: the trace comes from the store.
+    at = open_page("traces", timeout=JUDGE_TIMEOUT)
     at.selectbox(key=state.TRACES_DETAIL.name).select(support.id).run()
     assert not at.exception
     assert any(e.label == "The example that was scored" for e in at.expander)
