@@ -527,3 +527,23 @@ def test_a_judge_key_not_set_stops_before_any_call(studio_db, open_page, fake_ju
     assert "Add it on the Judges page" in warning.value
     assert fake_judge.request_count == 0
     assert stored(studio_db) == []
+
+
+def test_the_scorer_picker_opens_on_the_agent_scorer_being_worked_on(demo_db, monkeypatch):
+    from streamlit.testing.v1 import AppTest
+
+    from scorer_runtime.store import get_scorer
+    from tests.studio.conftest import APP
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)  # it opens on it even without its key
+    with read_session(demo_db) as session:
+        current = get_scorer(session, name="tool-call-accuracy").id
+    at = AppTest.from_file(str(APP), default_timeout=30)
+    at.run()
+    at.session_state[state.CURRENT_SCORER_ID.name] = current  # saved or run on another page
+    at.switch_page("app_pages/traces/page.py")
+    at.run()
+    picker = at.selectbox(key=state.TRACES_SCORER.name)
+    assert picker.format_func(picker.value) == "Tool-call accuracy · version 1"
+    assert all(" · version " in option for option in picker.options)  # names, not ids
+    assert "tool-call-accuracy" not in picker.options[0]
