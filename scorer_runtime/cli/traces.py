@@ -22,7 +22,8 @@ from scorer_runtime.cli.support import console, engine, fail, friendly, session
 if TYPE_CHECKING:
     from rich.table import Table
 
-    from scorer_runtime.store import TraceSummary
+    from scorer_runtime.spec import ScorerSpec
+    from scorer_runtime.store import Session, TraceSummary
     from scorer_runtime.traces import TraceScoreOutcome
 
 OnOutcome = Callable[["TraceScoreOutcome"], None]
@@ -135,6 +136,30 @@ def traces_expect(
     console().print(f"Expected answer of trace {trace_id}: {_expected_words(expected)}.")
 
 
+def _expected_hint(opened: Session, spec: ScorerSpec, ids: list[str], scorer: str) -> str | None:
+    """Which traces to score lack the expected answer the scorer needs, and what to do."""
+    from scorer_runtime.store import trace_summaries
+    from scorer_runtime.traces import expected_need
+
+    need = expected_need(spec)
+    if not need.required or not ids:
+        return None
+    lacking = [
+        line.trace_id
+        for line in trace_summaries(opened, trace_ids=ids)
+        if need.problem(line.expected) is not None
+    ]
+    if not lacking:
+        return None
+    count = len(lacking)
+    return (
+        f"{count} of them {'has' if count == 1 else 'have'} no expected answer of the kind "
+        f"{scorer} compares with, so {'it comes' if count == 1 else 'they come'} out not "
+        f"scorable. Give one with: scorer-studio traces expect {lacking[0]} --tools "
+        '"first_tool, second_tool"'
+    )
+
+
 def _expected_words(expected: object) -> str:
     from scorer_runtime.traces import normalise_expected
 
@@ -193,9 +218,12 @@ def traces_score(
                 sample=sample,
                 rescore=rescore,
             )
+            hint = _expected_hint(opened, version_record.spec, plan.to_score, scorer)
         out = console()
         label = f"{scorer} v{version_record.version}"
         out.print(_plan_words(plan.to_score, plan.already_scored, plan.not_sampled, label))
+        if hint:
+            out.print(hint, markup=False)
         if not plan.to_score:
             return
         outcomes = _score_with_progress(

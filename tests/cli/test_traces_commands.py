@@ -147,3 +147,24 @@ def test_expect_gives_a_stored_trace_its_expected_answer(db_url):
     missing = cli(db_url, "traces", "expect", "no-such-trace", "--answer", "x")
     assert missing.exit_code != 0
     assert "Traceback" not in missing.output
+
+
+def test_score_says_which_traces_lack_the_expected_answer_the_scorer_needs(
+    db_url, fake_judge, monkeypatch
+):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    fake_judge.reply("The agent called the expected tools.")
+    demo = Path(__file__).resolve().parents[2] / "data" / "scorers" / "tool-call-accuracy.json"
+    assert cli(db_url, "scorers", "import", str(demo)).exit_code == 0
+    assert _import(db_url, "weather.mastra.json").exit_code == 0  # no expected answer in it
+    base = ("traces", "score", "tool-call-accuracy", "--api-base", fake_judge.base_url)
+    lacking = cli(db_url, *base)
+    assert "1 of them has no expected answer" in " ".join(lacking.output.split())
+    assert f"scorer-studio traces expect {WEATHER_TRACE} --tools" in lacking.output
+    cli(db_url, "traces", "expect", WEATHER_TRACE, "--tools", "geocode, get_weather")
+    done = cli(db_url, *base, "--rescore")
+    assert done.exit_code == 0, done.output
+    assert "no expected answer" not in done.output
+    (row, *_) = [r for r in _stored_scores(db_url) if r.outcome == "scored"]
+    assert row.trace_id == WEATHER_TRACE
+    assert row.score == 1.0
