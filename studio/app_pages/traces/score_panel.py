@@ -11,7 +11,7 @@ from scorer_runtime.store import TraceSummary, database_url, get_version_by_id, 
 from scorer_runtime.traces import TraceScoreOutcome
 from studio import services, state
 from studio.app_pages.traces.expected_form import render_expected_form
-from studio.app_pages.traces.logic import TracePage
+from studio.app_pages.traces.logic import TracePage, trace_label
 from studio.app_pages.traces.scoring import (
     AgentScorerOption,
     ScoringPlan,
@@ -66,7 +66,7 @@ def render_scoring(page: TracePage) -> None:
     no_run = {t for t, line in lines.items() if not (line.agent_runs or line.model_calls)}
     plan = plan_scoring(list(lines), expected, option.need, scored, no_run=no_run)
     missing = missing_keys(option, services.env_is_set)
-    _explain(plan, option, missing)
+    _explain(plan, option, missing, {t: trace_label(line) for t, line in lines.items()})
     if st.button(
         button_label(plan),
         key=state.TRACES_SCORE.name,
@@ -93,10 +93,12 @@ def _pick_scorer(options: list[AgentScorerOption]) -> AgentScorerOption:
     return by_id[version_id] if version_id in by_id else options[0]
 
 
-def _explain(plan: ScoringPlan, option: AgentScorerOption, missing: list[str]) -> None:
+def _explain(
+    plan: ScoringPlan, option: AgentScorerOption, missing: list[str], names: dict[str, str]
+) -> None:
     """The counts and what they mean: chosen, cannot be scored yet, scored again, cost."""
     words = [chosen_words(plan)]
-    lacking = lacking_words(plan, option)
+    lacking = lacking_words(plan, option, names)
     if not plan.chosen:
         words.append("Choose the traces to score in the box above.")
     elif not lacking and not plan.no_run:

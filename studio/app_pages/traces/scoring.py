@@ -159,9 +159,16 @@ def chosen_words(plan: ScoringPlan) -> str:
     return f"**{plural(len(plan.chosen), 'trace')} chosen.**"
 
 
-def lacking_words(plan: ScoringPlan, option: AgentScorerOption) -> str | None:
+_NAMED = 3
+"""Traces named at most in a message (more are counted)."""
+
+
+def lacking_words(
+    plan: ScoringPlan, option: AgentScorerOption, names: Mapping[str, str] | None = None
+) -> str | None:
     """Why some chosen traces cannot be scored by this scorer, and what to do; None when
-    every chosen trace can be."""
+    every chosen trace can be. ``names`` (trace id → how the page names it) names up to
+    three of them."""
     if not plan.lacking:
         return None
     count = len(plan.lacking)
@@ -175,6 +182,8 @@ def lacking_words(plan: ScoringPlan, option: AgentScorerOption) -> str | None:
         if count == len(plan.chosen)
         else f"{count} of the {len(plan.chosen)} chosen traces"
     )
+    if names and count <= _NAMED:
+        who += " (" + "; ".join(names.get(t, t) for t in plan.lacking) + ")"
     reasons = sorted(set(plan.lacking.values()))
     why = "; ".join(reasons) if count == 1 else "; ".join(_they(r) for r in reasons)
     verb = "can" if count == len(plan.chosen) and count > 1 else "cannot"  # "None of … can"

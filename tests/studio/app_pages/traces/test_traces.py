@@ -451,7 +451,10 @@ def test_a_trace_without_an_expected_answer_is_named_and_given_one_on_the_page(
     at = pick(open_page("traces"), "Tool-call accuracy · version 1")
     assert WEATHER_TRACE in at.multiselect(key=state.TRACES_SELECTED.name).value
     assert score_button(at).label == "Score 2 of the 3 chosen traces"
-    assert "1 of the 3 chosen traces cannot be scored by Tool-call accuracy yet" in texts(at)
+    assert (
+        "1 of the 3 chosen traces (agent run: 'weather-agent' · 12 Jun 09:15:02 · 4bf92f35…) "
+        "cannot be scored by Tool-call accuracy yet" in texts(at)
+    )
     assert "it has no expected answer" in texts(at)
     form = state.TRACES_EXPECTED.child(f"score.{WEATHER_TRACE}")
     assert at.radio(key=form.child("kind").name).value == "tools"  # what this scorer needs
@@ -481,7 +484,10 @@ def test_when_nothing_can_be_scored_the_page_says_why_and_what_to_do(
     assert score_button(at).label == "Score traces"
     assert score_button(at).disabled
     page = texts(at)
-    assert "The chosen trace cannot be scored by Tool-call accuracy yet" in page
+    assert (
+        "The chosen trace (agent run: 'weather-agent' · 12 Jun 09:15:02 · 4bf92f35…) cannot be "
+        "scored by Tool-call accuracy yet" in page
+    )
     assert "Give it an expected answer below, or choose a scorer that needs none." in page
     assert "0 times" not in page
     assert "Score 0" not in page
