@@ -83,9 +83,9 @@ def show_flashes() -> None:
 FLASH = Key("app.flash", list)
 """Messages to show once on the next render, on any page (e.g. "Saved version 3")."""
 CURRENT_SCORER_ID = Key("app.current_scorer_id", _none)
-"""The scorer the person last saved, opened or ran (its numeric id, ``ScorerRecord.id``), or None. Pages that pick a
-scorer (runs, results, compare, export, traces) open on it, so the path from saving a
-version to running and exporting it needs no choosing again."""
+"""The scorer the person last saved, opened or ran (its numeric id, ``ScorerRecord.id``), or
+None. Pages that pick a scorer (runs, results, compare, export, traces) open on it, so the
+path from saving a version to running and exporting it needs no choosing again."""
 
 
 # -- Home -------------------------------------------------------------------------------------
