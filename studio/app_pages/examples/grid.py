@@ -81,9 +81,10 @@ def grid(dataset: DatasetRow) -> None:
             icon=":material/lightbulb:",
         )
     st.caption(
-        f"{page.label()}. Click a cell to edit it; text that starts with {{ or [ is read "
-        "as JSON. Add a row at the bottom; select rows to delete them. Nothing is stored "
-        "until you save."
+        f"{page.label()}. Click a cell and type (Enter or Tab keeps the text); text that "
+        "starts with { or [ is read as JSON. Add a row by clicking the empty row at the "
+        "bottom or + above the grid; select rows at their left edge to delete them. "
+        "Nothing is stored until you save."
     )
     key = grid_key(dataset.id, page.page)
     st.data_editor(
@@ -95,6 +96,9 @@ def grid(dataset: DatasetRow) -> None:
         column_config=_columns(),
         placeholder="",  # an empty cell is blank, never "None"
         width="stretch",
+        # Edits stay in the browser until Save (or another click) sends them: no page run
+        # between two cells, so nothing a person types races a rerun and gets lost.
+        on_change="ignore",
     )
     changes = changes_from_editor(page.rows, state.peek(key))
     _actions(dataset, page, changes, key)
@@ -104,17 +108,17 @@ def _actions(
     dataset: DatasetRow, page: ExamplePage, changes: GridChanges, key: state.Key
 ) -> None:
     save, discard, summary = st.columns([1, 1, 3], vertical_alignment="center")
-    # Never disabled: a cell still being typed in reaches the page only when it is left,
-    # which clicking Save does; a disabled button would swallow that click.
+    # Never disabled: the grid's edits reach the page with the click itself (and a cell still
+    # being typed in is left by that click); a disabled button would swallow it.
     if save.button(
         "Save changes", key=state.EXAMPLES_SAVE.name, type="primary", icon=":material/save:"
     ):
         _save(dataset, page, changes, key)
-    if discard.button("Discard changes", key=state.EXAMPLES_DISCARD.name, disabled=changes.empty):
+    if discard.button("Discard changes", key=state.EXAMPLES_DISCARD.name):
         _start_clean(key)
         state.reset(state.EXAMPLES_GRID_PROBLEMS)
         st.rerun()
-    summary.caption(f"Unsaved: {changes.summary()}." if not changes.empty else "No unsaved edits.")
+    summary.caption("Edits stay in the grid until you click **Save changes**.")
     problems = state.get(state.EXAMPLES_GRID_PROBLEMS)
     if problems:
         listed = "\n".join(f"- {p}" for p in problems)

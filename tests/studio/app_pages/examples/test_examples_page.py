@@ -144,14 +144,12 @@ def test_edit_add_and_delete_rows_in_the_grid(studio_db, open_page):
             "deleted_rows": [1],
         },
     )
-    assert "Unsaved: 1 changed, 1 new, 1 deleted." in _texts(at)
     at.button(key=state.EXAMPLES_SAVE.name).click().run()
     assert not at.exception
     assert _outputs(studio_db, dataset_id) == ["better", "a2", "fresh"]
     assert at.toast[0].value == "Saved: 1 changed, 1 added, 1 deleted."
     # The editor starts clean on the saved data.
     assert at.data_editor[0].value["output"].tolist() == ["better", "a2", "fresh"]
-    assert "No unsaved edits." in _texts(at)
     # Saving again writes nothing more.
     at.button(key=state.EXAMPLES_SAVE.name).click().run()
     assert _outputs(studio_db, dataset_id) == ["better", "a2", "fresh"]
@@ -183,7 +181,6 @@ def test_saving_new_rows_twice_stores_them_once_and_counts_refresh(studio_db, op
     assert "fresh (0 examples)" in picker.options
     rows = [{"input": f"q{i}", "output": f"a{i}", "ground_truth": f"e{i}"} for i in range(5)]
     _edit(at, {"added_rows": rows})
-    assert "Unsaved: 5 new." in _texts(at)
     first_key = at.data_editor[0].key
     at.button(key=state.EXAMPLES_SAVE.name).click().run()
     assert at.toast[0].value == "Saved: 5 added."
