@@ -238,6 +238,13 @@ JUDGES_TEST_ANSWER = Key("judges.test_answer")
 JUDGES_DELETE = Key("judges.delete")
 JUDGES_DELETE_YES = Key("judges.delete_yes")
 JUDGES_DELETE_NO = Key("judges.delete_no")
+JUDGES_KEY_VALUE = Key("judges.key_value")
+"""The pasted key (a password box, emptied as soon as the key is used; never stored)."""
+JUDGES_KEY_REMEMBER = Key("judges.key_remember")
+JUDGES_KEY_USE = Key("judges.key_use")
+JUDGES_KEY_BOX = Key("judges.key_box")
+JUDGES_KEY_OUTCOME = Key("judges.key_outcome", _none)
+"""What happened to the last pasted key, in words (never the key): ("ok" or "error", text)."""
 
 
 # -- Runs -------------------------------------------------------------------------------------

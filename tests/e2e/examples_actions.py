@@ -126,7 +126,8 @@ def type_examples(studio: StudioPage, examples: Sequence[Mapping[str, str]]) -> 
 
 
 def shown_rows(studio: StudioPage) -> int:
-    """How many stored rows the page says it shows ("Examples 1–5 of 5"; none: 0)."""
+    """How many stored rows the page says it shows (its caption "Examples 1 to 5 of 5", with
+    a dash; none: 0)."""
     caption = studio.page.get_by_text(re.compile(r"^(Examples \d|No examples yet)")).first
     found = re.match(r"Examples ([\d,]+)–([\d,]+)", caption.inner_text())
     if not found:

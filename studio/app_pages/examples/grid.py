@@ -104,9 +104,7 @@ def grid(dataset: DatasetRow) -> None:
     _actions(dataset, page, changes, key)
 
 
-def _actions(
-    dataset: DatasetRow, page: ExamplePage, changes: GridChanges, key: state.Key
-) -> None:
+def _actions(dataset: DatasetRow, page: ExamplePage, changes: GridChanges, key: state.Key) -> None:
     save, discard, summary = st.columns([1, 1, 3], vertical_alignment="center")
     # Never disabled: the grid's edits reach the page with the click itself (and a cell still
     # being typed in is left by that click); a disabled button would swallow it.
