@@ -23,16 +23,14 @@ from playwright.sync_api import Locator
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from studio import state
-from studio.app_pages.examples.logic.grid import ROW_HEIGHT_PX
+from studio.app_pages.examples.logic.grid import ROW_HEIGHT_PX, TEXT_COLUMN_WIDTH_PX
 from tests.e2e.browser import StudioPage
 
 COLUMNS = ("input", "output", "ground_truth")
 """The grid's first columns, left to right (after the row numbers)."""
 FIRST_COLUMN_X = 88 + 60
 """Where to click, from the grid's left edge, to land in the Input column: past the row
-marker (about 32 px) and the row numbers (56 px), well inside Input (400 px wide)."""
-COLUMN_WIDTH_PX = 400
-"""The width of the Input and Output columns ("large" in the grid's column settings)."""
+marker (about 32 px) and the row numbers (56 px), well inside Input."""
 _SCROLLER = ".dvn-scroller"
 _SCROLL_TO = """async (el, to) => {
     // Scroll the grid itself, then let it handle the scroll event and draw (a click before
@@ -109,7 +107,7 @@ def click_cell(studio: StudioPage, row: int, column: str) -> None:
     scrolled = float(scroller.evaluate("el => el.scrollTop"))
     box = canvas.bounding_box()
     assert box is not None
-    x = box["x"] + FIRST_COLUMN_X + COLUMN_WIDTH_PX * COLUMNS.index(column)
+    x = box["x"] + FIRST_COLUMN_X + TEXT_COLUMN_WIDTH_PX * COLUMNS.index(column)
     y = box["y"] + ROW_HEIGHT_PX * (row + 1) - scrolled + ROW_HEIGHT_PX / 2
     studio.page.mouse.click(x, y)
 

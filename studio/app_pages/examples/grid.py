@@ -16,6 +16,7 @@ from studio.app_pages.examples.logic import (
     COLUMN_HELP,
     COLUMN_LABELS,
     PAGE_SIZE,
+    TEXT_COLUMN_WIDTH_PX,
     ExamplePage,
     GridChanges,
     GridSaveError,
@@ -44,7 +45,7 @@ def _columns() -> dict[str, Any]:
         config[name] = st.column_config.TextColumn(
             COLUMN_LABELS[name],
             help=COLUMN_HELP[name],
-            width="large" if wide else "medium",
+            width=TEXT_COLUMN_WIDTH_PX if wide else "medium",
             required=name == "output",
             default="",  # a new row's cells start blank, never "None"
         )

@@ -29,6 +29,7 @@ from studio.app_pages.examples.logic.files import (
 from studio.app_pages.examples.logic.grid import (
     COLUMN_HELP,
     COLUMN_LABELS,
+    TEXT_COLUMN_WIDTH_PX,
     GridChanges,
     GridProblem,
     GridRow,
@@ -47,6 +48,7 @@ __all__ = [
     "COLUMN_LABELS",
     "FIELD_LABELS",
     "PAGE_SIZE",
+    "TEXT_COLUMN_WIDTH_PX",
     "ArchiveImpact",
     "ExamplePage",
     "FilePreview",

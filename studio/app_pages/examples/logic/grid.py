@@ -48,6 +48,9 @@ MIN_VISIBLE_ROWS = 5
 SPARE_ROWS = 3
 """Empty space below the last row, so a new row appears in view."""
 MAX_VISIBLE_ROWS = 15
+TEXT_COLUMN_WIDTH_PX = 280
+"""The width of the Input, Output and Ground truth columns: the three fit side by side in
+the page's width, so the expected answer is in view next to the answer."""
 """Beyond this many rows the grid scrolls inside itself."""
 _EMPTY_OUTPUT = (
     "the output is empty: every example needs the answer to score. "
