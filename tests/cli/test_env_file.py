@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -100,7 +101,7 @@ def test_ui_is_streamlit_itself_and_reads_env_file(tmp_path):
         # Stopping that one process stops the studio: nothing keeps serving behind it.
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=30)
-        with pytest.raises(OSError):
+        with pytest.raises(urllib.error.URLError):
             urllib.request.urlopen(f"{server.url}/_stcore/health", timeout=2)
     finally:
         server.stop()
