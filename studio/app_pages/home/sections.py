@@ -160,9 +160,9 @@ def render_judge_keys() -> list[KeyStatus]:
     if missing:
         st.warning(
             f"Saved judges or scorers need {', '.join(missing)}, which "
-            f"{noun(len(missing), 'is', 'are')} not set. Open the judge on the Judges page "
-            "and paste the key under 'Key variable' (no restart needed), or choose another "
-            "judge.",
+            f"{noun(len(missing), 'is', 'are')} not set. On the Judges page, write "
+            f"{missing[0]} in 'Key variable' (or open a judge that names it) and paste the key "
+            "in the box that appears under it; no restart is needed. Or choose another judge.",
             icon=":material/key_off:",
         )
     return statuses
