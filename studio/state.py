@@ -157,6 +157,12 @@ EXAMPLES_GRID_GEN = Key("examples.grid_gen", int)
 """Bumped after the grid is saved or its edits discarded, so the editor starts clean."""
 EXAMPLES_GRID_PROBLEMS = Key("examples.grid_problems", list)
 """Why the last save of the grid was refused (one line per cell or row)."""
+EXAMPLES_GRID_SAVED = Key("examples.grid_saved", _none)
+"""The editor key and fingerprint of the last edits saved from the grid: the same edits
+arriving again (a second click before the page caught up) are not written twice."""
+EXAMPLES_PICKER_LABELS = Key("examples.picker_labels", _none)
+"""The dataset picker's labels as last drawn ("qa (5 examples)"): when a count changes, the
+picker's value is set again so the browser shows the new label and keeps the choice."""
 EXAMPLES_CONFIRM_ARCHIVE = Key("examples.confirm_archive", _none)
 """The dataset id whose archiving waits for a "yes" (None: no question open)."""
 EXAMPLES_CREATE_ERROR = Key("examples.create_error", _none)
@@ -232,6 +238,13 @@ JUDGES_TEST_ANSWER = Key("judges.test_answer")
 JUDGES_DELETE = Key("judges.delete")
 JUDGES_DELETE_YES = Key("judges.delete_yes")
 JUDGES_DELETE_NO = Key("judges.delete_no")
+JUDGES_KEY_VALUE = Key("judges.key_value")
+"""The pasted key (a password box, emptied as soon as the key is used; never stored)."""
+JUDGES_KEY_REMEMBER = Key("judges.key_remember")
+JUDGES_KEY_USE = Key("judges.key_use")
+JUDGES_KEY_BOX = Key("judges.key_box")
+JUDGES_KEY_OUTCOME = Key("judges.key_outcome", _none)
+"""What happened to the last pasted key, in words (never the key): ("ok" or "error", text)."""
 
 
 # -- Runs -------------------------------------------------------------------------------------

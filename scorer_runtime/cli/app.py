@@ -8,7 +8,6 @@ clear line and exit with status 2; ``run --fail-under`` exits 1 when the mean is
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -21,7 +20,7 @@ from scorer_runtime.cli.database import db_app, seed
 from scorer_runtime.cli.datasets import datasets_app
 from scorer_runtime.cli.runs import history, run
 from scorer_runtime.cli.scorers import scorers_app
-from scorer_runtime.cli.support import database_url_option
+from scorer_runtime.cli.support import database_url_option, load_env_file
 from scorer_runtime.cli.traces import traces_app
 
 STUDIO_PACKAGE = "studio"
@@ -76,15 +75,23 @@ def ui(
     ),
     headless: bool = typer.Option(True, help="Do not open a browser window."),
 ) -> None:
-    """Start the studio in the browser (on 127.0.0.1 unless told otherwise)."""
+    """Start the studio in the browser (on 127.0.0.1 unless told otherwise).
+
+    Keys in ``.env`` of the working folder are read first (variables already set win). The
+    command then becomes Streamlit (the process is replaced, not forked), so stopping it
+    stops the studio: no server is left running behind a killed command.
+    """
+    load_env_file()
     env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "LITELLM_OFFLINE_MODE": "true"}
     if database_url_option["url"]:
         env["SCORER_STUDIO_DATABASE_URL"] = database_url_option["url"] or ""
     with studio_entry() as app_file:
         command = _streamlit_command(app_file, address=address, port=port, headless=headless)
         typer.echo(f"Scorer Studio on http://{address}:{port}")
+        sys.stdout.flush()
+        sys.stderr.flush()
         # The command is built from our own path and validated options, never from user text.
-        raise typer.Exit(subprocess.call(command, env=env))  # noqa: S603
+        os.execve(command[0], command, env)  # noqa: S606
 
 
 # Registered after ui, so --help lists the commands in the order they always had.

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from scorer_runtime.cli.support import console, engine, friendly, session
+from scorer_runtime.cli.support import console, engine, friendly, load_env_file, session
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -42,7 +42,11 @@ def run(
         "1 keeps everything in this process).",
     ),
 ) -> None:
-    """Score every example of DATASET with SCORER and print the summary."""
+    """Score every example of DATASET with SCORER and print the summary.
+
+    Judge keys in ``.env`` of the working folder are read first (variables already set win).
+    """
+    load_env_file()
     from scorer_runtime.batch import BatchRunner
     from scorer_runtime.cli.report import summary_table
     from scorer_runtime.store import session_scope

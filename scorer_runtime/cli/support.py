@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
@@ -20,6 +21,22 @@ ERROR_EXIT = 2
 
 database_url_option: dict[str, str | None] = {"url": None}
 """The ``--database-url`` given to the command group (None: environment or default)."""
+
+
+ENV_FILE = ".env"
+"""The file of keys ``ui`` and ``run`` read at start, in the folder they are started from
+(the studio writes it when a person asks it to remember a pasted key)."""
+
+
+def load_env_file(folder: Path | None = None) -> None:
+    """Read ``.env`` of ``folder`` (default: the working folder) into the environment.
+
+    Variables already set win over the file, so a key exported in the shell or set by a
+    deployment is never replaced by an older one remembered on disk.
+    """
+    from dotenv import load_dotenv
+
+    load_dotenv((folder or Path.cwd()) / ENV_FILE, override=False)
 
 
 def console(*, stderr: bool = False) -> Console:

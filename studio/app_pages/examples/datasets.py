@@ -11,6 +11,7 @@ from scorer_runtime.stored import load_demo
 from studio import services, state
 from studio.app_pages.examples import data as examples_data
 from studio.widgets.common import empty_state, show_error
+from studio.words import plural
 
 TABS = ("Examples", "Import a file", "Export", "Settings")
 WHAT_IS_AN_EXAMPLE = (
@@ -69,6 +70,10 @@ def _on_pick() -> None:
     state.reset(state.EXAMPLES_GRID_PROBLEMS)
 
 
+def _label(row: DatasetRow) -> str:
+    return f"{row.name} ({plural(row.examples, 'example')})"
+
+
 def picker(rows: list[DatasetRow]) -> DatasetRow:
     """The dataset selector; the choice is kept in ``SELECTED_DATASET_ID``, which other pages
     may set to open a dataset here."""
@@ -79,10 +84,18 @@ def picker(rows: list[DatasetRow]) -> DatasetRow:
         state.put(state.EXAMPLES_DATASET, wanted if wanted in ids else ids[0])
     elif wanted in ids and wanted != state.peek(state.EXAMPLES_DATASET):
         state.put(state.EXAMPLES_DATASET, wanted)  # another page chose a dataset
+    labels = {row.id: _label(row) for row in rows}
+    if state.get(state.EXAMPLES_PICKER_LABELS) != labels:
+        # The browser keeps the choice as its label: after a count changed it would show the
+        # old label and, at the next click anywhere, send a label that no longer exists (the
+        # picker then fell back to the first dataset). Setting the value again sends the new
+        # label with it.
+        state.put(state.EXAMPLES_PICKER_LABELS, labels)
+        state.put(state.EXAMPLES_DATASET, state.peek(state.EXAMPLES_DATASET))
     chosen = st.selectbox(
         "Dataset",
         ids,
-        format_func=lambda i: f"{by_id[i].name} ({by_id[i].examples:,} examples)",
+        format_func=lambda i: labels[i],
         key=state.EXAMPLES_DATASET.name,
         on_change=_on_pick,
         help="The set of examples to look at, edit, import into or export.",
@@ -104,12 +117,15 @@ def _create() -> None:
     state.put(state.EXAMPLES_NEW_NAME, "")
     state.put(state.EXAMPLES_NEW_DESCRIPTION, "")
     state.put(state.SELECTED_DATASET_ID, record.id)
+    state.put(state.EXAMPLES_NEW, False)  # close the popover: the new dataset is chosen
     state.flash(f"Created the dataset {record.name}. Add rows in the grid or import a file.")
 
 
 def create_form() -> None:
     """A small form for a new, empty dataset."""
-    with st.popover("New dataset", icon=":material/add:", key=state.EXAMPLES_NEW.name):
+    with st.popover(
+        "New dataset", icon=":material/add:", key=state.EXAMPLES_NEW.name, on_change="rerun"
+    ):
         st.text_input(
             "Name",
             key=state.EXAMPLES_NEW_NAME.name,

@@ -16,10 +16,12 @@ from studio.app_pages.examples.logic import (
     COLUMN_HELP,
     COLUMN_LABELS,
     PAGE_SIZE,
+    TEXT_COLUMN_WIDTH_PX,
     ExamplePage,
     GridChanges,
     GridSaveError,
     changes_from_editor,
+    grid_height,
     save_changes,
 )
 from studio.words import plural
@@ -34,8 +36,8 @@ def grid_key(dataset_id: int, page: int) -> state.Key:
 
 def _columns() -> dict[str, Any]:
     config: dict[str, Any] = {
-        "id": st.column_config.NumberColumn(
-            "#", help="The example's number in the database (set when it is saved).", width=60
+        "_index": st.column_config.NumberColumn(
+            "#", help="The example's place in the dataset.", width=56, disabled=True
         )
     }
     for name in EXAMPLE_FIELDS:
@@ -43,10 +45,25 @@ def _columns() -> dict[str, Any]:
         config[name] = st.column_config.TextColumn(
             COLUMN_LABELS[name],
             help=COLUMN_HELP[name],
-            width="large" if wide else "medium",
+            width=TEXT_COLUMN_WIDTH_PX if wide else "medium",
             required=name == "output",
+            default="",  # a new row's cells start blank, never "None"
         )
     return config
+
+
+def _table(page: ExamplePage) -> Any:
+    """The page's rows as the editor's table: text cells, numbered from the page's first
+    row (1, 2, 3… on the first page); example ids stay out of sight."""
+    import pandas as pd  # loaded with Streamlit anyway
+
+    first = page.first_number or 1
+    return pd.DataFrame(
+        [row.cells for row in page.rows],
+        columns=list(EXAMPLE_FIELDS),
+        index=pd.RangeIndex(first, first + len(page.rows)),
+        dtype=object,
+    )
 
 
 def grid(dataset: DatasetRow) -> None:
@@ -65,48 +82,42 @@ def grid(dataset: DatasetRow) -> None:
             icon=":material/lightbulb:",
         )
     st.caption(
-        f"{page.label()}. Click a cell to edit it; text that starts with {{ or [ is read "
-        "as JSON. Add a row at the bottom; select rows to delete them. Nothing is stored "
-        "until you save."
+        f"{page.label()}. Click a cell and type (Enter or Tab keeps the text); text that "
+        "starts with { or [ is read as JSON. Add a row by clicking the empty row at the "
+        "bottom or + above the grid; select rows at their left edge to delete them. "
+        "Nothing is stored until you save."
     )
     key = grid_key(dataset.id, page.page)
-    # Named columns of text: an empty page still has every column to add rows in.
-    import pandas as pd  # loaded with Streamlit anyway
-
-    table = pd.DataFrame(
-        [{"id": row.id, **row.cells} for row in page.rows],
-        columns=["id", *EXAMPLE_FIELDS],
-        dtype=object,
-    )
     st.data_editor(
-        table,
+        _table(page),
         key=key.name,
         num_rows="dynamic",
-        hide_index=True,
-        height=min(38 * (len(page.rows) + 2), 640),
-        disabled=["id"],
+        hide_index=False,
+        height=grid_height(len(page.rows)),
         column_config=_columns(),
+        placeholder="",  # an empty cell is blank, never "None"
         width="stretch",
+        # Edits stay in the browser until Save (or another click) sends them: no page run
+        # between two cells, so nothing a person types races a rerun and gets lost.
+        on_change="ignore",
     )
     changes = changes_from_editor(page.rows, state.peek(key))
-    _actions(dataset, page, changes)
+    _actions(dataset, page, changes, key)
 
 
-def _actions(dataset: DatasetRow, page: ExamplePage, changes: GridChanges) -> None:
+def _actions(dataset: DatasetRow, page: ExamplePage, changes: GridChanges, key: state.Key) -> None:
     save, discard, summary = st.columns([1, 1, 3], vertical_alignment="center")
+    # Never disabled: the grid's edits reach the page with the click itself (and a cell still
+    # being typed in is left by that click); a disabled button would swallow it.
     if save.button(
-        "Save changes",
-        key=state.EXAMPLES_SAVE.name,
-        type="primary",
-        disabled=changes.empty,
-        icon=":material/save:",
+        "Save changes", key=state.EXAMPLES_SAVE.name, type="primary", icon=":material/save:"
     ):
-        _save(dataset, page, changes)
-    if discard.button("Discard changes", key=state.EXAMPLES_DISCARD.name, disabled=changes.empty):
-        state.put(state.EXAMPLES_GRID_GEN, state.get(state.EXAMPLES_GRID_GEN) + 1)
+        _save(dataset, page, changes, key)
+    if discard.button("Discard changes", key=state.EXAMPLES_DISCARD.name):
+        _start_clean(key)
         state.reset(state.EXAMPLES_GRID_PROBLEMS)
         st.rerun()
-    summary.caption(f"Unsaved: {changes.summary()}." if not changes.empty else "No unsaved edits.")
+    summary.caption("Edits stay in the grid until you click **Save changes**.")
     problems = state.get(state.EXAMPLES_GRID_PROBLEMS)
     if problems:
         listed = "\n".join(f"- {p}" for p in problems)
@@ -121,7 +132,26 @@ def _actions(dataset: DatasetRow, page: ExamplePage, changes: GridChanges) -> No
         )
 
 
-def _save(dataset: DatasetRow, page: ExamplePage, changes: GridChanges) -> None:
+def _start_clean(key: state.Key) -> None:
+    """Drop the editor's edits and give it a new key, so it starts again from the database.
+
+    The editor keeps its edits (added, edited and deleted rows, by position) in its own state
+    across reruns; after they are saved, replaying them on the saved rows would add the new
+    rows a second time.
+    """
+    state.forget(key)
+    state.put(state.EXAMPLES_GRID_GEN, state.get(state.EXAMPLES_GRID_GEN) + 1)
+
+
+def _save(dataset: DatasetRow, page: ExamplePage, changes: GridChanges, key: state.Key) -> None:
+    if changes.empty:
+        state.reset(state.EXAMPLES_GRID_PROBLEMS)
+        st.toast("Nothing to save: every example is as stored.", icon=":material/info:")
+        return
+    done = f"{key.name}:{changes.digest()}"
+    if state.get(state.EXAMPLES_GRID_SAVED) == done:  # the same edits, already written
+        _start_clean(key)
+        st.rerun()
     try:
         with services.writing() as session:
             result = save_changes(
@@ -134,7 +164,8 @@ def _save(dataset: DatasetRow, page: ExamplePage, changes: GridChanges) -> None:
     except GridSaveError as error:
         state.put(state.EXAMPLES_GRID_PROBLEMS, [str(p) for p in error.problems])
         st.rerun()
+    state.put(state.EXAMPLES_GRID_SAVED, done)
     state.reset(state.EXAMPLES_GRID_PROBLEMS)
-    state.put(state.EXAMPLES_GRID_GEN, state.get(state.EXAMPLES_GRID_GEN) + 1)
+    _start_clean(key)
     state.flash(result.sentence())
     st.rerun()

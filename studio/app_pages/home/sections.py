@@ -140,9 +140,10 @@ def render_judge_keys() -> list[KeyStatus]:
     """Which providers' key variables are set (never their values)."""
     st.subheader("Judge providers you can use")
     st.caption(
-        "A judge reads its API key from an environment variable of the computer running the "
-        "studio. Only whether a variable is set is shown here, never its value. Local models "
-        "(for example Ollama) need no key."
+        "A judge reads its API key from a variable of the studio's environment. Only whether "
+        "a variable is set is shown here, never its value. To give a key, paste it on the "
+        "Judges page: the studio keeps it until it stops, or remembers it on this computer "
+        "when you ask. Local models (for example Ollama) need no key."
     )
     statuses = key_statuses(os.environ, cached_key_names(database_url()))
     rows = [
@@ -159,9 +160,9 @@ def render_judge_keys() -> list[KeyStatus]:
     if missing:
         st.warning(
             f"Saved judges or scorers need {', '.join(missing)}, which "
-            f"{noun(len(missing), 'is', 'are')} not set. Set "
-            f"{noun(len(missing), 'it', 'them')} before starting the studio (for example "
-            "`export OPENAI_API_KEY=...`), or choose another judge.",
+            f"{noun(len(missing), 'is', 'are')} not set. On the Judges page, write "
+            f"{missing[0]} in 'Key variable' (or open a judge that names it) and paste the key "
+            "in the box that appears under it; no restart is needed. Or choose another judge.",
             icon=":material/key_off:",
         )
     return statuses

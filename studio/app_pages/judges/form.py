@@ -13,6 +13,7 @@ import streamlit as st
 
 from studio import services, state
 from studio.app_pages.judges.logic import JSON_MODES, MODEL_EXAMPLES, JudgeForm, kept_in_words
+from studio.app_pages.judges.logic.keys import PastedKeyError, use_key
 from studio.widgets.forms import RetryForm, retry_policy
 from studio.widgets.retry_form import load_retry_form, read_retry_form, render_retry_form
 
@@ -134,8 +135,65 @@ def _key_variable() -> None:
                 "Not set",
                 icon=":material/warning:",
                 color="orange",
-                help=f"{env} is not set where the studio runs: set it, then restart the studio.",
+                help=f"{env} is not set where the studio runs: paste the key below.",
             )
+    if env:
+        _paste_key(env)
+
+
+def _paste_key(env: str) -> None:
+    """A password box for the key itself, kept in the studio's memory (and, when ticked, in a
+    .env file); it is emptied once used and never shown back."""
+    is_set = services.env_is_set(env)
+    with st.expander(
+        f"Replace the key for {env}" if is_set else f"Paste the key for {env}",
+        expanded=not is_set,
+        key=state.JUDGES_KEY_BOX.name,
+    ):
+        box, go = st.columns([3, 1], vertical_alignment="bottom")
+        box.text_input(
+            "API key",
+            key=state.JUDGES_KEY_VALUE.name,
+            type="password",
+            placeholder="sk-…",
+            help="Kept in the studio's memory until it stops, never in the database, an "
+            "export or a log, and never shown again.",
+        )
+        go.button("Use this key", key=state.JUDGES_KEY_USE.name, on_click=_use_key, args=(env,))
+        st.checkbox(
+            "Also remember it on this computer",
+            key=state.JUDGES_KEY_REMEMBER.name,
+            help="Also writes it to a .env file in the folder the studio was started from "
+            "(readable only by you, left out of git), so the studio and `scorer-studio run` "
+            "have it after a restart.",
+        )
+    outcome = state.get(state.JUDGES_KEY_OUTCOME)
+    if outcome:
+        kind, text = outcome
+        if kind == "ok":
+            st.success(text, icon=":material/key:")
+        else:
+            st.error(text, icon=":material/error:")
+
+
+def _use_key(env: str) -> None:
+    # A callback: it may empty the password box before it is drawn again.
+    key = str(state.peek(state.JUDGES_KEY_VALUE) or "")
+    remember = bool(state.peek(state.JUDGES_KEY_REMEMBER))
+    state.put(state.JUDGES_KEY_VALUE, "")
+    try:
+        outcome = use_key(env, key, remember=remember)
+    except PastedKeyError as error:
+        state.put(state.JUDGES_KEY_OUTCOME, ("error", str(error)))
+        return
+    except OSError as error:
+        state.put(
+            state.JUDGES_KEY_OUTCOME,
+            ("error", f"The key could not be written to the .env file ({error.strerror})."),
+        )
+        return
+    state.put(state.JUDGES_KEY_OUTCOME, ("ok", outcome.sentence()))
+    state.reset(state.JUDGES_CONNECTION)
 
 
 def _grading() -> None:

@@ -8,6 +8,8 @@ text stays text, ``{...}``/``[...]`` is JSON, ``""`` is an empty answer. Tags re
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,6 +41,17 @@ COLUMN_HELP: dict[str, str] = {
     "request_context": 'Extra facts for the scorer as a JSON object, e.g. {"user": "ann"}.',
     "tags": "Words to group examples by, separated by commas: billing, urgent.",
 }
+ROW_HEIGHT_PX = 35
+"""The height of one grid row (and of its header) as Streamlit draws it."""
+MIN_VISIBLE_ROWS = 5
+"""The grid never shows fewer rows than this, even for an empty dataset."""
+SPARE_ROWS = 3
+"""Empty space below the last row, so a new row appears in view."""
+MAX_VISIBLE_ROWS = 15
+TEXT_COLUMN_WIDTH_PX = 280
+"""The width of the Input, Output and Ground truth columns: the three fit side by side in
+the page's width, so the expected answer is in view next to the answer."""
+"""Beyond this many rows the grid scrolls inside itself."""
 _EMPTY_OUTPUT = (
     "the output is empty: every example needs the answer to score. "
     'Write the answer, or "" for an empty answer'
@@ -51,6 +64,17 @@ class GridRow:
 
     id: int
     cells: dict[str, str]
+
+
+def grid_height(rows: int) -> int:
+    """The grid's height in pixels for ``rows`` stored rows: at least five rows, growing with
+    the data, with room for new rows below the last one.
+
+    It depends only on the stored rows (never on rows being added): the editor's identity
+    includes its height, and a new identity would throw away the edits not yet saved.
+    """
+    visible = min(max(MIN_VISIBLE_ROWS, rows + SPARE_ROWS), MAX_VISIBLE_ROWS)
+    return ROW_HEIGHT_PX * (visible + 1) + 3  # the header, and the borders
 
 
 def cell_text(name: str, value: Any) -> str:
@@ -89,6 +113,15 @@ class GridChanges:
     def empty(self) -> bool:
         """Whether there is nothing to save."""
         return not (self.updates or self.added or self.deleted)
+
+    def digest(self) -> str:
+        """A fingerprint of these changes (to recognise the same changes saved twice)."""
+        text = json.dumps(
+            [sorted(self.updates.items()), self.added, sorted(self.deleted)],
+            sort_keys=True,
+            default=str,
+        )
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
     def summary(self) -> str:
         """'2 changed, 1 new, 1 deleted' (for the save button's caption)."""

@@ -102,10 +102,9 @@ def check_connection(
         return ConnectionResult(
             "failed",
             "The key is not set",
-            f"The environment variable {env}, which should hold the judge's key, is not set "
-            "where the studio runs, so no request was sent.",
-            f"Set {env} in the environment that starts the studio (for example "
-            f"`export {env}=...` before `make run`), then restart the studio.",
+            f"No key is set for {env}, the judge's key variable, so no request was sent.",
+            f"Paste the key in 'Paste the key for {env}' just under 'Key variable' and click "
+            "Use this key, then test again. No restart is needed.",
         )
     # Load the model library first (seconds, once per process): the time shown is the judge's.
     supports_response_schema(judge.model or "")
@@ -150,9 +149,9 @@ def _failure(error: ScorerRunError, timeout_s: float) -> ConnectionResult:
             "failed",
             "The judge needs an API key",
             detail,
-            "Write the name of the environment variable holding the key in 'Key variable' "
-            "(e.g. OPENAI_API_KEY) and set that variable where the studio runs. A local "
-            "server that checks no key still needs a variable with any value.",
+            "Write a name for the key in 'Key variable' (e.g. OPENAI_API_KEY), paste the key "
+            "in the box that appears under it and click Use this key. A local server that "
+            "checks no key still needs one: paste any text.",
         )
     if kind is ErrorKind.FORMAT:
         return ConnectionResult(

@@ -35,6 +35,7 @@ from studio.app_pages.examples.logic import (
     example_page,
     export_bytes,
     export_file_name,
+    grid_height,
     guess_mapping,
     import_upload,
     preview_file,
@@ -353,3 +354,20 @@ def test_export_round_trips_through_csv_and_jsonl(studio_db):
 def test_export_file_names_are_safe():
     assert export_file_name("support answers/june", "csv") == "support_answers_june.csv"
     assert export_file_name("...", "jsonl") == "dataset.jsonl"
+
+
+def test_the_grid_shows_at_least_five_rows_and_grows_with_the_data():
+    row = 35
+    rows_shown = {stored: (grid_height(stored) - 3) // row - 1 for stored in (0, 1, 2, 5, 9, 50)}
+    assert rows_shown[0] == rows_shown[1] == rows_shown[2] == 5  # never a one-row grid
+    assert rows_shown[5] == 8  # every row, and room below the last for new ones
+    assert rows_shown[9] == 12
+    assert rows_shown[50] == 15  # then it scrolls inside itself
+
+
+def test_the_same_changes_have_the_same_fingerprint():
+    one = GridChanges(updates={3: {"output": "x"}}, added=[{"input": "q", "output": "a"}])
+    same = GridChanges(updates={3: {"output": "x"}}, added=[{"output": "a", "input": "q"}])
+    other = GridChanges(added=[{"input": "q", "output": "a"}, {"input": "q", "output": "a"}])
+    assert one.digest() == same.digest()
+    assert one.digest() != other.digest()

@@ -144,14 +144,56 @@ def test_edit_add_and_delete_rows_in_the_grid(studio_db, open_page):
             "deleted_rows": [1],
         },
     )
-    assert "Unsaved: 1 changed, 1 new, 1 deleted." in _texts(at)
     at.button(key=state.EXAMPLES_SAVE.name).click().run()
     assert not at.exception
     assert _outputs(studio_db, dataset_id) == ["better", "a2", "fresh"]
     assert at.toast[0].value == "Saved: 1 changed, 1 added, 1 deleted."
     # The editor starts clean on the saved data.
     assert at.data_editor[0].value["output"].tolist() == ["better", "a2", "fresh"]
-    assert at.button(key=state.EXAMPLES_SAVE.name).disabled
+    # Saving again writes nothing more.
+    at.button(key=state.EXAMPLES_SAVE.name).click().run()
+    assert _outputs(studio_db, dataset_id) == ["better", "a2", "fresh"]
+    assert "Nothing to save" in at.toast[0].value
+
+
+def test_rows_are_numbered_from_one_with_blank_cells_and_ids_hidden(studio_db, open_page):
+    dataset_id = _dataset(studio_db, "qa", 3)
+    with session_scope(studio_db) as session:  # ids far from 1..n, as after deletions
+        add_examples(session, dataset_id=dataset_id, examples=[ExampleData(output="no input")])
+    at = open_page("examples")
+    table = at.data_editor[0].value
+    assert table.index.tolist() == [1, 2, 3, 4]
+    assert "id" not in table.columns
+    assert table["input"].tolist() == ["q0", "q1", "q2", ""]
+    assert table.map(lambda v: v is None or v != v).sum().sum() == 0, "no missing cells"
+    assert at.data_editor[0].proto.placeholder == ""
+
+
+def test_saving_new_rows_twice_stores_them_once_and_counts_refresh(studio_db, open_page):
+    _dataset(studio_db, "other", 2)
+    at = open_page("examples")
+    at.text_input(key=state.EXAMPLES_NEW_NAME.name).input("fresh").run()
+    at.button(key=state.EXAMPLES_NEW_CREATE.name).click().run()
+    created = _datasets(studio_db)["fresh"]
+    assert at.session_state[state.EXAMPLES_NEW.name] is False, "the popover closes"
+    picker = at.selectbox(key=state.EXAMPLES_DATASET.name)
+    assert picker.value == created.id
+    assert "fresh (0 examples)" in picker.options
+    rows = [{"input": f"q{i}", "output": f"a{i}", "ground_truth": f"e{i}"} for i in range(5)]
+    _edit(at, {"added_rows": rows})
+    first_key = at.data_editor[0].key
+    at.button(key=state.EXAMPLES_SAVE.name).click().run()
+    assert at.toast[0].value == "Saved: 5 added."
+    # The browser may still hold the old editor's edits: sent again, they are not saved.
+    at.session_state[first_key] = {"edited_rows": {}, "added_rows": rows, "deleted_rows": []}
+    at.button(key=state.EXAMPLES_SAVE.name).click().run()
+    assert not at.exception
+    assert _outputs(studio_db, created.id) == [f"a{i}" for i in range(5)]
+    picker = at.selectbox(key=state.EXAMPLES_DATASET.name)
+    assert picker.value == created.id
+    assert "fresh (5 examples)" in picker.options
+    assert at.data_editor[0].value.index.tolist() == [1, 2, 3, 4, 5]
+    assert "Examples 1–5 of 5" in _texts(at)
 
 
 def test_a_bad_cell_saves_nothing_and_says_where(studio_db, open_page):
