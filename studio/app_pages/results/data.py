@@ -8,6 +8,7 @@ pages offer a refresh. Each read opens its own read-only session.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -28,7 +29,7 @@ from scorer_runtime.store import (
     score_stats,
 )
 from scorer_runtime.store import views as cmp
-from scorer_runtime.store.views import Trends, version_trends
+from scorer_runtime.store.views import Trends, scorer_titles, version_trends
 from studio import services
 from studio.app_pages.compare.logic import example_previews
 from studio.app_pages.results.logic import PAGE_SIZE, run_choices
@@ -56,6 +57,17 @@ def _names(url: str) -> NameBook:
         return load_names(session)
 
 
+def titles() -> dict[int, str]:
+    """What the page calls each scorer: its display name (see ``scorer_titles``)."""
+    return _titles(database_url())
+
+
+@_cached
+def _titles(url: str) -> dict[int, str]:
+    with services.reading() as session:
+        return scorer_titles(session)
+
+
 def runs(scorer_id: int | None, version_id: int | None, dataset_id: int | None) -> list[Choice]:
     """Runs to choose from, newest first."""
     return _runs(database_url(), scorer_id, version_id, dataset_id)
@@ -67,7 +79,12 @@ def _runs(
 ) -> list[Choice]:
     with services.reading() as session:
         return run_choices(
-            session, _names(url), scorer_id=scorer_id, version_id=version_id, dataset_id=dataset_id
+            session,
+            _names(url),
+            scorer_id=scorer_id,
+            version_id=version_id,
+            dataset_id=dataset_id,
+            titles=_titles(url),
         )
 
 
@@ -80,6 +97,17 @@ def stats(filter: ResultsFilter) -> ScoreStats:
 def _stats(url: str, filter: ResultsFilter) -> ScoreStats:
     with services.reading() as session:
         return score_stats(session, filter=filter.score_filter())
+
+
+def scorers_in(filter: ResultsFilter) -> list[tuple[int, ScoreStats]]:
+    """Each scorer that has results matching ``filter``, with the stats of its own results
+    (what the page shows instead of one mean when several scorers are mixed)."""
+    found = []
+    for scorer_id in names().scorers:
+        own = stats(replace(filter, scorer_id=scorer_id))
+        if own.total:
+            found.append((scorer_id, own))
+    return found
 
 
 def spread(filter: ResultsFilter) -> float | None:
@@ -102,6 +130,17 @@ def passed(filter: ResultsFilter, threshold: float) -> int:
 def _passed(url: str, filter: ResultsFilter, threshold: float) -> int:
     with services.reading() as session:
         return pass_count(session, filter=filter.score_filter(), threshold=threshold)
+
+
+def inputs(example_ids: tuple[int, ...]) -> dict[int, str]:
+    """A one-line preview of each example's input (what the table and picker lead with)."""
+    return _inputs(database_url(), example_ids)
+
+
+@_cached
+def _inputs(url: str, example_ids: tuple[int, ...]) -> dict[int, str]:
+    with services.reading() as session:
+        return example_previews(session, ids=list(example_ids))
 
 
 def page(filter: ResultsFilter, after: tuple[datetime, int] | None) -> ScorePage:
