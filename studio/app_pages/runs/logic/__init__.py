@@ -26,6 +26,7 @@ from studio.app_pages.runs.logic.plan import (
 )
 from studio.app_pages.runs.logic.progress import (
     format_when,
+    live_rows,
     progress_words,
     run_cost_words,
     share,
@@ -43,6 +44,7 @@ __all__ = [
     "estimate_text",
     "format_when",
     "key_checks",
+    "live_rows",
     "plan_problems",
     "plan_run",
     "progress_words",
