@@ -22,6 +22,17 @@ def newly_current(followed: state.Key) -> int | None:
     return int(current)
 
 
+def scorer_to_open(followed: state.Key, widget: state.Key) -> int | None:
+    """The scorer a page's picker (``widget``) should switch to now: the current one when it
+    changed, or when the picker holds no choice (a first visit; Streamlit forgets a widget's
+    value while its page is not shown). None: keep what the picker holds."""
+    changed = newly_current(followed)
+    if changed is not None:
+        return changed
+    current = state.get(state.CURRENT_SCORER_ID)
+    return None if current is None or state.has(widget) else int(current)
+
+
 def work_on(scorer_id: int | None, followed: state.Key) -> None:
     """The person picked or ran this scorer on a page: it becomes the current one."""
     if scorer_id is None:

@@ -15,6 +15,7 @@ from scorer_runtime.store.views import RunPair
 from studio import state
 from studio.app_pages.results import data
 from studio.app_pages.results.logic import dataset_choices, scorer_choices, version_choices
+from studio.widgets.current_scorer import newly_current, work_on
 from studio.widgets.results_links import go_to_runs_button
 from studio.widgets.results_widgets import id_select, seed
 from studio.words import run_status_label
@@ -36,9 +37,35 @@ def _seed(saved: dict[str, Any]) -> None:
         seed(key, saved.get(name))
 
 
+def _follow_current(saved: dict[str, Any]) -> None:
+    """When the scorer the person works on changed (saved in the builder, run, picked on
+    another page): open on its two newest versions that ran on one dataset, if there are."""
+    current = newly_current(state.COMPARE_FOLLOWED)
+    if current is None or (saved.get("mode") == "versions" and saved.get("scorer_id") == current):
+        return
+    pair = data.version_pair(current)
+    if pair is None:
+        return
+    before_v, after_v, dataset_id = pair
+    saved.update(
+        mode="versions",
+        scorer_id=current,
+        before_version=before_v,
+        after_version=after_v,
+        dataset_id=dataset_id,
+    )
+    for key in state.COMPARE_PICK_WIDGETS:
+        state.forget(key)
+
+
+def _picked_scorer() -> None:
+    work_on(state.peek(state.COMPARE_SCORER), state.COMPARE_FOLLOWED)
+
+
 def render_pair_picker() -> RunPair | None:
     """Draw the choice; returns the two runs to compare, or None (with a message saying why)."""
     saved = dict(state.get(state.COMPARE_SELECTION))
+    _follow_current(saved)
     _seed(saved)
     names = data.names()
     mode = st.radio(
@@ -89,9 +116,10 @@ def _pick_versions(names: NameBook, saved: dict[str, Any]) -> RunPair | None:
         scorer_id = id_select(
             "Scorer",
             state.COMPARE_SCORER,
-            scorer_choices(names),
+            scorer_choices(names, data.titles()),
             empty="Pick a scorer",
             help="Whose versions.",
+            on_change=_picked_scorer,
         )
     versions = version_choices(names, scorer_id)
     with cols[1]:

@@ -21,6 +21,7 @@ from scorer_runtime.store import (
     ScorePage,
     ScoreStats,
     database_url,
+    list_runs,
     list_scores,
     load_names,
     pass_count,
@@ -204,6 +205,28 @@ def default_pair() -> cmp.RunPair | None:
 def _default_pair(url: str) -> cmp.RunPair | None:
     with services.reading() as session:
         return cmp.default_pair(session)
+
+
+def version_pair(scorer_id: int) -> tuple[int, int, int] | None:
+    """(older version, newer version, dataset): the scorer's newest finished run's version
+    and dataset, and the newest other version with a finished run on that dataset; None when
+    no two of its versions ran on one dataset."""
+    return _version_pair(database_url(), scorer_id)
+
+
+@_cached
+def _version_pair(url: str, scorer_id: int) -> tuple[int, int, int] | None:
+    with services.reading() as session:
+        runs = [r for r in list_runs(session, scorer_id=scorer_id, limit=200) if r.done_count]
+    if not runs:
+        return None
+    newest = runs[0]
+    for run in runs[1:]:
+        other = run.scorer_version_id != newest.scorer_version_id
+        if other and run.dataset_id == newest.dataset_id:
+            older, newer = sorted((run.scorer_version_id, newest.scorer_version_id))
+            return older, newer, newest.dataset_id
+    return None
 
 
 def run_facts(run_id: int) -> cmp.RunFacts | None:

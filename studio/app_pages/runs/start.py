@@ -13,7 +13,7 @@ from studio import state
 from studio.app_pages.runs import data
 from studio.app_pages.runs.logic import Problem, RunPlan, estimate_text, key_checks
 from studio.widgets.common import empty_state, show_error
-from studio.widgets.current_scorer import newly_current, work_on
+from studio.widgets.current_scorer import scorer_to_open, work_on
 
 JUDGES_PAGE = "app_pages/judges/page.py"
 _PAGES = {
@@ -32,7 +32,7 @@ def _scorer_picked() -> None:
 def _follow_current(scorers: set[int]) -> None:
     """Open on the scorer the person is working on when it changed (saved in the builder,
     picked on another page)."""
-    current = newly_current(state.RUNS_FOLLOWED)
+    current = scorer_to_open(state.RUNS_FOLLOWED, state.RUNS_SCORER)
     if current is not None and current in scorers:
         preselect_scorer(current)
 
