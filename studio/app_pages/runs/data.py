@@ -96,6 +96,11 @@ def _scorers(url: str) -> list[ScorerChoice]:
         return sorted(found, key=lambda s: s.title.casefold())
 
 
+def title(scorer_id: int, name: str) -> str:
+    """What people call the scorer (its display name); ``name`` when it is archived."""
+    return next((s.title for s in scorers() if s.id == scorer_id and s.title), name)
+
+
 def versions(scorer_id: int) -> list[VersionChoice]:
     """The scorer's versions, newest first."""
     return _versions(database_url(), scorer_id)

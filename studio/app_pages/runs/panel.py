@@ -40,7 +40,8 @@ def render_run(line: RunLine) -> None:
     run_id = line.run_id
     phase = run_phase(line, launcher(database_url(), run_id))
     with st.container(border=True):
-        st.subheader(f"Run #{line.run_id}: {line.scorer}, version {line.version}")
+        scorer = data.title(line.scorer_id, line.scorer)
+        st.subheader(f"Run #{line.run_id}: {scorer}, version {line.version}")
         st.caption(
             f"On the dataset **{line.dataset}** · {line.concurrency} at once · started "
             f"{format_when(line.started_at or line.created_at)}"

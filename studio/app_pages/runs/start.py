@@ -181,7 +181,8 @@ def render_start(prefer: RunLine | None = None) -> None:
         return
     state.put(state.SELECTED_RUN_ID, run_id)
     work_on(plan.scorer_id, state.RUNS_FOLLOWED)
-    state.flash(f"Run #{run_id} started: {plan.scorer} version {plan.version} on {plan.dataset}.")
+    scorer = data.title(plan.scorer_id, plan.scorer)
+    state.flash(f"Run #{run_id} started: {scorer} version {plan.version} on {plan.dataset}.")
     st.rerun()
 
 

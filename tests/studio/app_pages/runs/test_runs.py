@@ -181,7 +181,7 @@ def test_a_run_goes_on_in_the_background_and_shows_its_summary(demo_db, open_pag
     with read_session(demo_db) as session:
         summary = summarize_run(session, run_id=run_id, threshold=0.5)
     text = _texts(at)
-    assert f"Run #{run_id}: keyword-coverage, version 1" in text
+    assert f"Run #{run_id}: Key facts mentioned, version 1" in text  # its display name
     assert "Every example of the dataset has a result" in text
     assert _metric(at, "Mean score") == format_score(summary.mean)
     assert _metric(at, "Median score") == format_score(summary.median)
