@@ -14,7 +14,12 @@ from scorer_runtime.store import NameBook
 from scorer_runtime.store.views import RunPair
 from studio import state
 from studio.app_pages.results import data
-from studio.app_pages.results.logic import dataset_choices, scorer_choices, version_choices
+from studio.app_pages.results.logic import (
+    dataset_choices,
+    scorer_choices,
+    version_choices,
+    version_title,
+)
 from studio.widgets.current_scorer import newly_current, work_on
 from studio.widgets.results_links import go_to_runs_button
 from studio.widgets.results_widgets import id_select, seed
@@ -156,7 +161,8 @@ def _pick_versions(names: NameBook, saved: dict[str, Any]) -> RunPair | None:
     for version_id, run_id in zip((before_v, after_v), runs, strict=True):
         if run_id is None:
             st.info(
-                f"{names.version(version_id)} has not been run on {names.dataset(dataset_id)} "
+                f"{version_title(names, data.titles(), version_id)} has not been run on "
+                f"{names.dataset(dataset_id)} "
                 "yet. Start a run on the Runs page, then come back.",
                 icon=":material/play_circle:",
             )
@@ -194,4 +200,5 @@ def run_caption(run_id: int) -> str:
     names = data.names()
     status = run_status_label(facts.status)
     when = facts.created_at.strftime("%d %b %Y %H:%M")
-    return f"Run {run_id} · {names.version(facts.scorer_version_id)} · {status} · {when}"
+    version = version_title(names, data.titles(), facts.scorer_version_id)
+    return f"Run {run_id} · {version} · {status} · {when}"

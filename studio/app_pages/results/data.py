@@ -33,7 +33,7 @@ from scorer_runtime.store import views as cmp
 from scorer_runtime.store.views import Trends, scorer_titles, version_trends
 from studio import services
 from studio.app_pages.compare.logic import example_previews
-from studio.app_pages.results.logic import PAGE_SIZE, run_choices
+from studio.app_pages.results.logic import PAGE_SIZE, run_choices, version_title
 from studio.widgets.results_filter import Choice, ResultsFilter
 from studio.widgets.score_view import load_score
 
@@ -176,7 +176,16 @@ def trends(filter: ResultsFilter) -> Trends:
 @_cached
 def _trends(url: str, filter: ResultsFilter) -> Trends:
     with services.reading() as session:
-        return version_trends(session, filter=filter.score_filter(), names=_names(url))
+        found = version_trends(session, filter=filter.score_filter(), names=_names(url))
+    names, titles = _names(url), _titles(url)
+    # A line named with its scorer is named as people call the scorer (its display name).
+    points = [
+        p
+        if p.version.startswith("v")
+        else replace(p, version=version_title(names, titles, p.version_id))
+        for p in found.points
+    ]
+    return replace(found, points=points)
 
 
 def score(score_id: int) -> dict[str, Any] | None:

@@ -96,10 +96,11 @@ def test_two_versions_on_one_dataset(studio_db, history, open_page):
     at.selectbox(key=state.COMPARE_DATASET.name).set_value(history.support).run()
     assert not at.exception
     assert _metric(at, "Examples") == "120"
-    assert f"**A:** Run {history.run1} · tone v1" in _texts(at)
+    # tone as people call it (its latest version's display name, "Tone v2"), version 1.
+    assert f"**A:** Run {history.run1} · Tone v2 v1" in _texts(at)
     # Neither version ran on the other dataset: say so and point to Runs.
     at.selectbox(key=state.COMPARE_DATASET.name).set_value(history.other).run()
-    assert "tone v1 has not been run on other yet" in _texts(at)
+    assert "Tone v2 v1 has not been run on other yet" in _texts(at)
     assert not at.metric
 
 
