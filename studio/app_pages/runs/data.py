@@ -32,18 +32,19 @@ from scorer_runtime.store import (
 from scorer_runtime.store.views import (
     RunLine,
     RunsPage,
+    example_inputs,
     run_line,
     runs_page,
     scorer_titles,
 )
 from studio import services
-from studio.app_pages.compare.logic import example_previews
 from studio.app_pages.runs.logic import (
     PAGE_SIZE,
     Problem,
     RunPlan,
     plan_problems,
     plan_run,
+    preview,
 )
 
 _cached = st.cache_data(show_spinner=False, ttl=30)
@@ -159,7 +160,7 @@ def newest_scores(run_id: int, limit: int = 10) -> tuple[list[ScoreRow], dict[in
     with services.reading() as session:
         rows = list_scores(session, filter=ScoreFilter(run_id=run_id), limit=limit).rows
         ids = [r.example_id for r in rows if r.example_id is not None]
-        return rows, example_previews(session, ids=ids)
+        return rows, {i: preview(v) for i, v in example_inputs(session, ids=ids).items()}
 
 
 def page(before_id: int | None) -> RunsPage:

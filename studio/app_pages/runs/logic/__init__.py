@@ -27,6 +27,7 @@ from studio.app_pages.runs.logic.plan import (
 from studio.app_pages.runs.logic.progress import (
     format_when,
     live_rows,
+    preview,
     progress_words,
     run_cost_words,
     share,
@@ -47,6 +48,7 @@ __all__ = [
     "live_rows",
     "plan_problems",
     "plan_run",
+    "preview",
     "progress_words",
     "run_cost_words",
     "run_phase",

@@ -5,6 +5,7 @@ Durations, amounts and counts are worded by :mod:`studio.words`, like on every p
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -33,6 +34,13 @@ def progress_words(done: int, total: int, failed: int) -> str:
 def share(done: int, total: int) -> float:
     """The part done, between 0 and 1 (1 for an empty run, which has nothing left)."""
     return 1.0 if total <= 0 else min(max(done / total, 0.0), 1.0)
+
+
+def preview(value: Any, width: int = 100) -> str:
+    """An example's input in one line of at most ``width`` characters."""
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    line = " ".join(text.split())
+    return line if len(line) <= width else line[: width - 1] + "…"
 
 
 def live_rows(
