@@ -253,6 +253,9 @@ RUNS_CURSOR = Key("runs.cursor", list)
 """Where each page of the runs list starts (the run ids it is older than), for "Newer runs"."""
 RUNS_THRESHOLD = Key("runs.saved_threshold", lambda: 0.5)
 """The pass mark a finished run's verdict and pass rate are given at."""
+RUNS_FOLLOWED = Key("runs.followed_scorer", _none)
+"""The current scorer (CURRENT_SCORER_ID) the start form last switched to (see
+widgets.current_scorer)."""
 # widgets (pass key=X.name)
 RUNS_SCORER = Key("runs.scorer")
 RUNS_VERSION = Key("runs.version")
@@ -284,6 +287,8 @@ RESULTS_CURSOR = Key("results.cursor", list)
 SELECTED_SCORE_ID = Key("results.score_id", _none)
 RESULTS_THRESHOLD = Key("results.saved_threshold", _none)
 """The pass mark on the Results page (None: the middle of the scores' range)."""
+RESULTS_FOLLOWED = Key("results.followed_scorer", _none)
+"""The current scorer (CURRENT_SCORER_ID) the filters last switched to."""
 # widgets (pass key=X.name)
 RESULTS_SCORER = Key("results.scorer")
 RESULTS_VERSION = Key("results.version")
@@ -316,6 +321,7 @@ RESULTS_OPEN = Key("results.open")
 RESULTS_CLOSE = Key("results.close")
 RESULTS_DOWNLOAD = Key("results.download")
 RESULTS_DETAIL = Key("results.detail")
+RESULTS_BY_SCORER = Key("results.by_scorer")
 
 
 # -- Compare runs -----------------------------------------------------------------------------
@@ -329,6 +335,8 @@ COMPARE_VIEW = Key("compare.view", _none)
 """What the comparison table's page is of (runs, threshold, filter): a new choice starts at 1."""
 COMPARE_EXAMPLE_ID = Key("compare.example_id", _none)
 """The example whose two results are open side by side on Compare runs."""
+COMPARE_FOLLOWED = Key("compare.followed_scorer", _none)
+"""The current scorer (CURRENT_SCORER_ID) the version picker last switched to."""
 # widgets (pass key=X.name)
 COMPARE_MODE = Key("compare.mode")
 COMPARE_BEFORE = Key("compare.before")
@@ -365,6 +373,8 @@ COMPARE_DETAIL = Key("compare.detail")
 # -- Export & import --------------------------------------------------------------------------
 EXPORT_SCORER_ID = Key("export.scorer_id", _none)
 """The scorer the export page opens with (set by "Export" on the scorers page)."""
+EXPORT_FOLLOWED = Key("export.followed_scorer", _none)
+"""The current scorer (CURRENT_SCORER_ID) the export picker last switched to."""
 # widgets (pass key=X.name)
 EXPORT_SCORER = Key("export.scorer")
 EXPORT_VERSION = Key("export.version")

@@ -25,13 +25,22 @@ from sqlmodel import col, select
 
 from scorer_runtime.batch.outcome import ExampleInput, ExampleScore, score_example
 from scorer_runtime.batch.pool import WorkerPool
-from scorer_runtime.batch.sharding import check_processes, choose_processes
+from scorer_runtime.batch.sharding import asks_judge, check_processes, choose_processes
 from scorer_runtime.batch.summary import BatchSummary, summarize_run
 from scorer_runtime.batch.writer import ResultWriter, RunCounters
+from scorer_runtime.judge.client import warm
 from scorer_runtime.scorer import Scorer
 from scorer_runtime.store.aggregates import CostTotal, cost_total
+from scorer_runtime.store.datasets import count_examples
 from scorer_runtime.store.engine import read_session, session_scope
-from scorer_runtime.store.runs import RunInfo, create_run, finish_run, run_counts, start_run
+from scorer_runtime.store.runs import (
+    RunInfo,
+    create_run,
+    finish_run,
+    get_run,
+    run_counts,
+    start_run,
+)
 from scorer_runtime.store.scores import ScoreFilter
 from scorer_runtime.store.tables import ExampleRecord, ScoreRecord
 from scorer_runtime.stored import ScorerSource
@@ -130,6 +139,11 @@ class BatchRunner:
     async def run(self) -> BatchSummary:
         """Score every example without a result; return the run's summary."""
         started = time.perf_counter()
+        processes = await asyncio.to_thread(self._processes)
+        if processes == 1 and asks_judge(self.scorer):
+            # Before the run is marked running: the model client's start-up (seconds of
+            # imports) shows as the run starting, and is no example's or judge call's time.
+            await warm()
         run, counters, known = await asyncio.to_thread(self._start)
         live = _Live(counters.done, counters.failed, counters.cost, known.priced, known.unpriced)
         writer = ResultWriter(
@@ -141,14 +155,6 @@ class BatchRunner:
         )
         status: RunStatus = "done"
         try:
-            processes = choose_processes(
-                self.scorer,
-                processes=self.processes,
-                source=self.source,
-                pool=self.pool,
-                concurrency=self.concurrency or run.concurrency,
-                pending=run.total - counters.done,
-            )
             if processes > 1:
                 status = await self._score_sharded(run, writer, live, processes)
             else:
@@ -162,6 +168,21 @@ class BatchRunner:
         await self._close(writer, status, None)
         summary = await asyncio.to_thread(self._summary)
         return replace(summary, wall_time_s=time.perf_counter() - started)
+
+    def _processes(self) -> int:
+        """How many processes score the run (read before it starts; see choose_processes)."""
+        with read_session(self.engine) as session:
+            run = get_run(session, run_id=self.run_id)
+            done, _, _ = run_counts(session, run_id=self.run_id)
+            total = count_examples(session, dataset_id=run.dataset_id)
+        return choose_processes(
+            self.scorer,
+            processes=self.processes,
+            source=self.source,
+            pool=self.pool,
+            concurrency=self.concurrency or run.concurrency,
+            pending=total - done,
+        )
 
     def _start(self) -> tuple[RunInfo, RunCounters, CostTotal]:
         with session_scope(self.engine) as session:

@@ -41,14 +41,18 @@ def choose_processes(
     """
     if processes is not None:
         return processes
-    has_judge = any(step.prompt is not None for step in scorer.steps)
-    if source is None or not has_judge or concurrency < 2:
+    if source is None or not asks_judge(scorer) or concurrency < 2:
         return 1
     if pool is not None:
         return pool.processes
     if pending < SHARD_MIN_EXAMPLES:
         return 1
     return max(1, min(os.cpu_count() or 1, concurrency, MAX_AUTO_PROCESSES))
+
+
+def asks_judge(scorer: Scorer[Any, Any]) -> bool:
+    """Whether any step of the scorer asks a judge (calls the model client)."""
+    return any(step.prompt is not None for step in scorer.steps)
 
 
 def check_processes(

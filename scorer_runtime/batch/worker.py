@@ -17,6 +17,7 @@ import sys
 from typing import Any
 
 from scorer_runtime.batch.outcome import ExampleInput, score_example
+from scorer_runtime.batch.sharding import asks_judge
 from scorer_runtime.batch.wire import (
     LINE_LIMIT,
     encode,
@@ -48,7 +49,7 @@ class _Worker:
                 if kind == "example":
                     self.queue.put_nowait(example_of(message))
                 elif kind == "run":
-                    self._start(message)
+                    await self._start(message)
                 elif kind == "end":
                     await self._end()
                 elif kind == "cancel":
@@ -57,7 +58,8 @@ class _Worker:
             for task in self.tasks:
                 task.cancel()
 
-    def _start(self, message: dict[str, Any]) -> None:
+    async def _start(self, message: dict[str, Any]) -> None:
+        from scorer_runtime.judge.client import warm
         from scorer_runtime.store.canonical import canonical_json
         from scorer_runtime.stored import ScorerSource
 
@@ -69,6 +71,8 @@ class _Worker:
             self.send({"type": "failed", "error": str(e) or type(e).__name__})
             return
         scorer = self.scorers[key]
+        if asks_judge(scorer):
+            await warm()  # before the first example's clock: start-up is no example's time
         self.tasks = [
             asyncio.create_task(self._work(scorer)) for _ in range(int(message["concurrency"]))
         ]

@@ -1,9 +1,11 @@
 """Writing a run's results as they complete: batched commits, heartbeat and cancel polling.
 
-Results are buffered and committed every ``flush_every`` results or ``flush_interval_s``,
-whichever comes first, so a crash loses at most the examples in flight and the last short
-interval. Each commit also beats the run's heartbeat and reads its cancel flag, which is how
-another process (the studio) stops a run.
+A result that arrives alone after ``flush_interval_s`` without a commit is committed at
+once, so a slow or small run shows each score as it lands; results that arrive faster are
+buffered and committed every ``flush_every`` results or ``flush_interval_s``, whichever comes
+first, so a big run makes few commits. A crash loses at most the examples in flight and the
+last short interval. Each commit also beats the run's heartbeat and reads its cancel flag,
+which is how another process (the studio) stops a run.
 """
 
 from __future__ import annotations
@@ -51,12 +53,16 @@ class ResultWriter:
         self.cancel_requested = asyncio.Event()
         self._buffer: list[tuple[dict[str, Any], bool]] = []
         self._lock = asyncio.Lock()
-        self._last_beat = 0.0
+        self._last_beat = time.monotonic()  # starting the run beat its heartbeat
 
     def add(self, row: dict[str, Any], *, failed: bool) -> bool:
-        """Buffer a row; returns True when the buffer is full and should be flushed now."""
+        """Buffer a row; returns True when it should be flushed now: the buffer is full, or
+        the row is the first since a commit older than the interval (results are trickling
+        in: it would wait for nothing). Rows that come faster wait for the ticker."""
+        lone = not self._buffer
         self._buffer.append((row, failed))
-        return len(self._buffer) >= self.flush_every
+        quiet = lone and time.monotonic() - self._last_beat >= self.flush_interval_s
+        return quiet or len(self._buffer) >= self.flush_every
 
     async def flush(self, *, force_beat: bool = False) -> None:
         """Commit the buffered rows (and beat); one flush at a time."""

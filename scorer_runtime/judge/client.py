@@ -13,10 +13,12 @@ came back (:mod:`scorer_runtime.judge.bad_answers`), never an ``IndexError``.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
 import warnings
+import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -52,6 +54,48 @@ def _litellm() -> ModuleType:
     litellm.suppress_debug_info = True
     litellm.telemetry = False
     return litellm
+
+
+_warm_ups: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task[None]] = (
+    weakref.WeakKeyDictionary()
+)
+_warmed = False
+
+
+async def warm() -> None:
+    """Pay the model client's start-up now: its import and what its first call loads.
+
+    litellm imports for seconds and its first completion loads more (its logging, the
+    provider's handler); paid inside a call, that start-up would be recorded as the judge's
+    time. Call this before a clock that should measure the provider alone starts. Once per
+    process: callers at the same time wait for the one warm-up. Never raises and never
+    reaches the network (the warm-up call is answered by litellm itself); a warm-up that
+    fails leaves the first call to pay the rest.
+    """
+    if _warmed:
+        return
+    loop = asyncio.get_running_loop()
+    task = _warm_ups.get(loop)
+    if task is None:
+        task = _warm_ups[loop] = loop.create_task(_warm_up())
+        task.add_done_callback(lambda _: _warm_ups.pop(loop, None))
+    await asyncio.shield(task)
+
+
+async def _warm_up() -> None:
+    global _warmed
+    try:
+        litellm = _litellm()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            await litellm.acompletion(
+                model="openai/gpt-4o-mini",
+                messages=[{"role": "user", "content": "warm-up"}],
+                mock_response="ok",
+            )
+    except Exception:  # noqa: S110 - only a head start: the first real call pays instead
+        pass
+    _warmed = True
 
 
 @cache

@@ -3,8 +3,10 @@
 The flow for one step:
 1. build the messages (system = instructions, user = the prompt; the schema injected per
    ``json_prompt_injection``) and pass them through the input processors;
-2. call the provider; on failure ask the error processors whether to retry, within the
-   judge's cap (so one request makes at most ``1 + max_processor_retries`` calls);
+2. call the provider (the model client warmed up first, so each call's recorded duration
+   is the provider's, never the client's start-up); on failure ask the error processors
+   whether to retry, within the judge's cap (so one request makes at most
+   ``1 + max_processor_retries`` calls);
 3. pass the answer through the output processors, then parse and validate it;
 4. on a *format* failure only, re-ask once with the schema in the system message — a new
    request with its own retry budget.
@@ -83,6 +85,7 @@ async def execute(request: JudgeRequest) -> tuple[Any, JudgeExecution]:
     On failure the returned execution has ``status="failed"``, the error, and the exception in
     ``execution.exception``; the parsed answer is then None.
     """
+    await client.warm()  # the client's start-up is not the judge's time
     execution = JudgeExecution(step=request.step, model=request.judge.model, prompt=request.prompt)
     started = time.perf_counter()
     mode = _injection_mode(request)

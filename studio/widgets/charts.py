@@ -31,6 +31,13 @@ OUTCOME_HEX = {
 PASS_HEX, FAIL_HEX = "#2e7d32", "#c62828"
 
 
+def _count_axis() -> alt.Axis:
+    """The axis of a count: whole numbers only (no 0.2 results), at any scale."""
+    import altair as alt
+
+    return alt.Axis(tickMinStep=1, format="d")
+
+
 def _fmt(value: float) -> str:
     return f"{value:.2f}"
 
@@ -56,7 +63,7 @@ def histogram_chart(
         .encode(
             x=alt.X("from:Q", bin="binned", title="Score"),
             x2="to:Q",
-            y=alt.Y("count:Q", title="Results"),
+            y=alt.Y("count:Q", title="Results", axis=_count_axis()),
             color=color,
             tooltip=[
                 alt.Tooltip("range:N", title="Scores"),
@@ -160,7 +167,7 @@ def outcome_chart(shares: Sequence[OutcomeShare], labels: Mapping[str, str]) -> 
         .mark_bar()
         .encode(
             y=alt.Y("outcome:N", title=None, sort=domain, axis=alt.Axis(labelLimit=240)),
-            x=alt.X("count:Q", title="Results"),
+            x=alt.X("count:Q", title="Results", axis=_count_axis()),
             color=alt.Color("outcome:N", scale=alt.Scale(domain=domain, range=colors), legend=None),
             tooltip=[
                 alt.Tooltip("outcome:N", title="Outcome"),

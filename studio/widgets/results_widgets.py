@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import streamlit as st
@@ -22,7 +22,13 @@ def seed(key: state.Key, value: object) -> None:
 
 
 def id_select(
-    label: str, key: state.Key, choices: Sequence[Choice], *, empty: str, help: str
+    label: str,
+    key: state.Key,
+    choices: Sequence[Choice],
+    *,
+    empty: str,
+    help: str,
+    on_change: Callable[[], None] | None = None,
 ) -> Any:
     """A select box over ids, None meaning "all"/"none yet" (shown as ``empty``); a remembered
     id that is no longer offered (deleted, filtered out) falls back to None."""
@@ -37,4 +43,5 @@ def id_select(
         help=help,
         placeholder=empty,
         format_func=lambda i: empty if i is None else labels.get(i, str(i)),
+        on_change=on_change,
     )

@@ -17,6 +17,7 @@ from scorer_runtime.store import (
     get_run,
     get_score,
     list_scores,
+    make_engine,
     read_session,
     request_cancel,
     session_scope,
@@ -298,3 +299,36 @@ async def test_a_trace_score_is_stored_without_an_example(engine):
     assert [(r.trace_id, r.span_id, r.example_id, r.score) for r in rows] == [
         ("4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7", None, 1.0)
     ] * 2
+
+
+async def test_a_slow_run_commits_each_result_before_the_next_lands(engine, db_url):
+    """What the Runs page sees: with the default settings, each result of a run whose
+    examples take longer than the commit interval is readable from another connection (the
+    row count and the run's progress) as soon as it lands, not a timer's tick later nor at
+    the end."""
+    dataset_id = make_dataset(engine, "five", [ExampleData(output=f"answer {i}") for i in range(5)])
+    _, version_id = make_version(engine, "length")
+    with session_scope(engine) as session:
+        run_id = create_run(session, scorer_version_id=version_id, dataset_id=dataset_id).id
+    reader = make_engine(db_url)  # another connection pool: only committed rows are seen
+    seen: list[tuple[int, int]] = []
+
+    def committed() -> tuple[int, int]:
+        with read_session(reader) as session:
+            return len(list_scores(session, filter=ScoreFilter(run_id=run_id)).rows), get_run(
+                session, run_id=run_id
+            ).done_count
+
+    async def score(run):
+        # What is stored when the next example starts: every earlier result, at once.
+        seen.append(await asyncio.to_thread(committed))
+        await asyncio.sleep(0.25)  # a judge's pace: longer than the commit interval
+        return 1.0
+
+    scorer = create_scorer(id="slow", description="d").generate_score(score)
+    try:
+        summary = await BatchRunner(engine, scorer, run_id=run_id, concurrency=1).run()
+    finally:
+        reader.dispose()
+    assert summary.done == 5
+    assert seen == [(0, 0), (1, 1), (2, 2), (3, 3), (4, 4)]

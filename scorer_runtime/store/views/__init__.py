@@ -48,6 +48,7 @@ from scorer_runtime.store.views.results_page import (
     TrendPoint,
     Trends,
     get_score_with_example,
+    scorer_titles,
     version_trends,
 )
 from scorer_runtime.store.views.run_lines import (
@@ -117,6 +118,7 @@ __all__ = [
     "run_line",
     "runs_page",
     "scorer_page",
+    "scorer_titles",
     "stored_trace_score",
     "trace_score_counts",
     "trace_scores",

@@ -1,8 +1,9 @@
 """Reads behind browsing results: names by id, and each version's trend.
 
 The names of scorers, versions and datasets are small tables read once (a results table shows
-thousands of ids); the trend of a version is its mean score per UTC day, one grouped query on
-the version's index per line of the chart.
+thousands of ids), and so are the titles pickers show (each scorer's display name); the trend
+of a version is its mean score per UTC day, one grouped query on the version's index per line
+of the chart.
 """
 
 from __future__ import annotations
@@ -18,9 +19,12 @@ from scorer_runtime.store.datasets import ExampleInfo
 from scorer_runtime.store.info import info_of
 from scorer_runtime.store.names import NameBook
 from scorer_runtime.store.scores import ScoreFilter, ScoreInfo, get_score
+from scorer_runtime.store.spec_read import read_stored_spec
 from scorer_runtime.store.tables import (
     ExampleRecord,
     ScoreRecord,
+    ScorerRecord,
+    ScorerVersionRecord,
 )
 
 MAX_TREND_VERSIONS = 8
@@ -85,3 +89,30 @@ def get_score_with_example(
     record = get_score(session, score_id=score_id)
     example = session.get(ExampleRecord, record.example_id) if record.example_id else None
     return record, info_of(ExampleInfo, example) if example is not None else None
+
+
+def scorer_titles(session: Session) -> dict[int, str]:
+    """What a picker calls each scorer (archived ones too): its latest version's display name
+    (the spec's ``name``), else its stored name. A title two scorers share is followed by the
+    stored name, which is unique: ``Politeness (tone-v2)``."""
+    scorer_id = col(ScorerVersionRecord.scorer_id)
+    newest = (
+        select(scorer_id, func.max(ScorerVersionRecord.version).label("v"))
+        .group_by(scorer_id)
+        .subquery()
+    )
+    latest = select(ScorerVersionRecord.scorer_id, ScorerVersionRecord.spec).join(
+        newest,
+        (newest.c.scorer_id == scorer_id) & (newest.c.v == col(ScorerVersionRecord.version)),
+    )
+    specs = {int(sid): spec for sid, spec in session.exec(latest).all()}
+    names = {int(i or 0): n for i, n in session.exec(select(ScorerRecord.id, ScorerRecord.name))}
+    titles: dict[int, str] = {}
+    for sid, name in names.items():
+        spec = read_stored_spec(specs[sid], fallback_id=name)[0] if sid in specs else None
+        titles[sid] = ((spec.name if spec else None) or name).strip() or name
+    shared = {t for t in titles.values() if list(titles.values()).count(t) > 1}
+    return {
+        sid: f"{t} ({names[sid]})" if t in shared and t != names[sid] else t
+        for sid, t in titles.items()
+    }

@@ -14,7 +14,13 @@ from scorer_runtime.store import NameBook
 from scorer_runtime.store.views import RunPair
 from studio import state
 from studio.app_pages.results import data
-from studio.app_pages.results.logic import dataset_choices, scorer_choices, version_choices
+from studio.app_pages.results.logic import (
+    dataset_choices,
+    scorer_choices,
+    version_choices,
+    version_title,
+)
+from studio.widgets.current_scorer import newly_current, work_on
 from studio.widgets.results_links import go_to_runs_button
 from studio.widgets.results_widgets import id_select, seed
 from studio.words import run_status_label
@@ -36,9 +42,35 @@ def _seed(saved: dict[str, Any]) -> None:
         seed(key, saved.get(name))
 
 
+def _follow_current(saved: dict[str, Any]) -> None:
+    """When the scorer the person works on changed (saved in the builder, run, picked on
+    another page): open on its two newest versions that ran on one dataset, if there are."""
+    current = newly_current(state.COMPARE_FOLLOWED)
+    if current is None or (saved.get("mode") == "versions" and saved.get("scorer_id") == current):
+        return
+    pair = data.version_pair(current)
+    if pair is None:
+        return
+    before_v, after_v, dataset_id = pair
+    saved.update(
+        mode="versions",
+        scorer_id=current,
+        before_version=before_v,
+        after_version=after_v,
+        dataset_id=dataset_id,
+    )
+    for key in state.COMPARE_PICK_WIDGETS:
+        state.forget(key)
+
+
+def _picked_scorer() -> None:
+    work_on(state.peek(state.COMPARE_SCORER), state.COMPARE_FOLLOWED)
+
+
 def render_pair_picker() -> RunPair | None:
     """Draw the choice; returns the two runs to compare, or None (with a message saying why)."""
     saved = dict(state.get(state.COMPARE_SELECTION))
+    _follow_current(saved)
     _seed(saved)
     names = data.names()
     mode = st.radio(
@@ -89,9 +121,10 @@ def _pick_versions(names: NameBook, saved: dict[str, Any]) -> RunPair | None:
         scorer_id = id_select(
             "Scorer",
             state.COMPARE_SCORER,
-            scorer_choices(names),
+            scorer_choices(names, data.titles()),
             empty="Pick a scorer",
             help="Whose versions.",
+            on_change=_picked_scorer,
         )
     versions = version_choices(names, scorer_id)
     with cols[1]:
@@ -128,7 +161,8 @@ def _pick_versions(names: NameBook, saved: dict[str, Any]) -> RunPair | None:
     for version_id, run_id in zip((before_v, after_v), runs, strict=True):
         if run_id is None:
             st.info(
-                f"{names.version(version_id)} has not been run on {names.dataset(dataset_id)} "
+                f"{version_title(names, data.titles(), version_id)} has not been run on "
+                f"{names.dataset(dataset_id)} "
                 "yet. Start a run on the Runs page, then come back.",
                 icon=":material/play_circle:",
             )
@@ -166,4 +200,5 @@ def run_caption(run_id: int) -> str:
     names = data.names()
     status = run_status_label(facts.status)
     when = facts.created_at.strftime("%d %b %Y %H:%M")
-    return f"Run {run_id} · {names.version(facts.scorer_version_id)} · {status} · {when}"
+    version = version_title(names, data.titles(), facts.scorer_version_id)
+    return f"Run {run_id} · {version} · {status} · {when}"

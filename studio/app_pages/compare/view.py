@@ -14,7 +14,7 @@ from studio.app_pages.compare.logic import change_words, comparison_csv_file, ve
 from studio.app_pages.compare.pick import run_caption
 from studio.app_pages.results import data
 from studio.app_pages.results.csv_export import cap_note
-from studio.app_pages.results.logic import PAGE_SIZE, score_range
+from studio.app_pages.results.logic import PAGE_SIZE, score_range, short_text
 from studio.widgets.common import format_score
 from studio.widgets.results_filter import ResultsFilter
 from studio.widgets.score_detail import render_score_detail
@@ -122,8 +122,9 @@ def _step_page(delta: int) -> None:
     state.put(state.COMPARE_PAGE, max(0, state.get(state.COMPARE_PAGE) + delta))
 
 
-def render_rows(pair: RunPair, threshold: float) -> list[CompareRow]:
-    """The examples, changed verdicts first then the largest score changes; returns the page."""
+def render_rows(pair: RunPair, threshold: float) -> tuple[list[CompareRow], dict[int, str]]:
+    """The examples, changed verdicts first then the largest score changes; returns the page
+    and its examples' inputs."""
     only = st.toggle(
         "Only examples whose verdict changed",
         key=state.COMPARE_ONLY_CHANGED.name,
@@ -135,7 +136,7 @@ def render_rows(pair: RunPair, threshold: float) -> list[CompareRow]:
     rows, previews = data.compare_page(pair, threshold, index * PAGE_SIZE, only)
     if not rows:
         st.info("No example changed its verdict." if only else "These runs have no results yet.")
-        return []
+        return [], {}
     st.dataframe(
         [_table_row(r, previews) for r in rows],
         hide_index=True,
@@ -159,12 +160,11 @@ def render_rows(pair: RunPair, threshold: float) -> list[CompareRow]:
         args=(1,),
         disabled=index + 1 >= pages,
     )
-    return rows
+    return rows, previews
 
 
 def _table_row(row: CompareRow, previews: dict[int, str]) -> dict[str, object]:
     return {
-        "Example": row.example_id,
         "Input": previews.get(row.example_id, ""),
         "What changed": change_words(row, OUTCOME_LABELS),
         "A verdict": verdict_words(row.before.verdict, OUTCOME_LABELS),
@@ -172,20 +172,26 @@ def _table_row(row: CompareRow, previews: dict[int, str]) -> dict[str, object]:
         "B verdict": verdict_words(row.after.verdict, OUTCOME_LABELS),
         "B score": format_score(row.after.score),
         "Score change": _signed(row.delta) or "—",
+        "Example": row.example_id,
     }
 
 
-def _example_label(row: CompareRow) -> str:
+def _example_label(row: CompareRow, previews: dict[int, str]) -> str:
+    """The example's input first, then what changed: ``“question” · Now passes · 0.40 → 0.90``."""
     scores = f"{format_score(row.before.score)} → {format_score(row.after.score)}"
-    return f"Example {row.example_id} · {change_words(row, OUTCOME_LABELS)} · {scores}"
+    asked = previews.get(row.example_id) or f"Example {row.example_id}"
+    return f"“{short_text(asked, 70)}” · {change_words(row, OUTCOME_LABELS)} · {scores}"
 
 
 def _example_changed() -> None:
     state.put(state.COMPARE_EXAMPLE_ID, state.peek(state.COMPARE_EXAMPLE))
 
 
-def render_side_by_side(rows: list[CompareRow], pair: RunPair) -> None:
-    """Pick an example of the page; its two results side by side."""
+def render_side_by_side(
+    rows: list[CompareRow], pair: RunPair, previews: dict[int, str] | None = None
+) -> None:
+    """Pick an example of the page (by its input); its two results side by side."""
+    previews = previews or {}
     by_id = {r.example_id: r for r in rows}
     chosen = state.get(state.COMPARE_EXAMPLE_ID)
     state.put(state.COMPARE_EXAMPLE, chosen if chosen in by_id else None)
@@ -195,7 +201,9 @@ def render_side_by_side(rows: list[CompareRow], pair: RunPair) -> None:
         key=state.COMPARE_EXAMPLE.name,
         on_change=_example_changed,
         placeholder="Pick an example",
-        format_func=lambda i: "Pick an example" if i is None else _example_label(by_id[i]),
+        format_func=lambda i: (
+            "Pick an example" if i is None else _example_label(by_id[i], previews)
+        ),
         help="Shows how each run scored it: each step, the judge's prompts and answers.",
     )
     if picked is None:

@@ -19,6 +19,7 @@ from studio.app_pages.export.logic import (
     run_guide,
 )
 from studio.widgets.common import empty_state
+from studio.widgets.current_scorer import scorer_to_open, work_on
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,11 +43,23 @@ class Exported:
 
 @st.cache_data(show_spinner=False, ttl=30)
 def cached_scorers(db: str) -> dict[int, str]:
-    """Live scorers by id, in name order."""
+    """Live scorers by id, in name order (their stored names: what an imported file names)."""
     from scorer_runtime.store import load_names
 
     with services.reading() as session:
         return load_names(session).live_scorers()
+
+
+@st.cache_data(show_spinner=False, ttl=30)
+def cached_titles(db: str) -> dict[int, str]:
+    """Live scorers by id, by what people call them (their display names), in that order."""
+    from scorer_runtime.store.views import scorer_titles
+
+    with services.reading() as session:
+        titles = scorer_titles(session)
+    live = cached_scorers(db)
+    named = {i: titles.get(i, name) for i, name in live.items()}
+    return dict(sorted(named.items(), key=lambda kv: kv[1].casefold()))
 
 
 @st.cache_data(show_spinner=False, ttl=30)
@@ -81,17 +94,27 @@ def cached_export(db: str, version_id: int, format: ExportFormat) -> Exported:
     return Exported(made, run_guide(spec, profiles))
 
 
+def _picked() -> None:
+    work_on(state.peek(state.EXPORT_SCORER), state.EXPORT_FOLLOWED)
+
+
 def _pick_scorer(scorers: dict[int, str]) -> int | None:
+    """Opens on the scorer asked for ("Export" on the Scorers page), else on the one the
+    person is working on when it changed (just saved in the builder, run, picked)."""
     wanted = state.get(state.EXPORT_SCORER_ID)
+    current = scorer_to_open(state.EXPORT_FOLLOWED, state.EXPORT_SCORER)
     if wanted in scorers:
         state.put(state.EXPORT_SCORER, wanted)
         state.reset(state.EXPORT_SCORER_ID)
+    elif current in scorers:
+        state.put(state.EXPORT_SCORER, current)
     ids = list(scorers)
     chosen: int | None = st.selectbox(
         "Scorer",
         ids,
         format_func=lambda i: scorers[i],
         key=state.EXPORT_SCORER.name,
+        on_change=_picked,
         help="The scorer to hand over.",
     )
     return chosen
@@ -123,7 +146,7 @@ def render_export() -> None:
         )
         st.page_link("app_pages/builder/page.py", label="Build a scorer", icon=":material/build:")
         return
-    scorer_id = _pick_scorer(scorers)
+    scorer_id = _pick_scorer(cached_titles(database_url()))
     version = _pick_version(scorer_id) if scorer_id is not None else None
     if version is None:
         return

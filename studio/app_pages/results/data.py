@@ -8,6 +8,7 @@ pages offer a refresh. Each read opens its own read-only session.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -20,6 +21,7 @@ from scorer_runtime.store import (
     ScorePage,
     ScoreStats,
     database_url,
+    list_runs,
     list_scores,
     load_names,
     pass_count,
@@ -28,10 +30,10 @@ from scorer_runtime.store import (
     score_stats,
 )
 from scorer_runtime.store import views as cmp
-from scorer_runtime.store.views import Trends, version_trends
+from scorer_runtime.store.views import Trends, scorer_titles, version_trends
 from studio import services
 from studio.app_pages.compare.logic import example_previews
-from studio.app_pages.results.logic import PAGE_SIZE, run_choices
+from studio.app_pages.results.logic import PAGE_SIZE, run_choices, version_title
 from studio.widgets.results_filter import Choice, ResultsFilter
 from studio.widgets.score_view import load_score
 
@@ -56,6 +58,17 @@ def _names(url: str) -> NameBook:
         return load_names(session)
 
 
+def titles() -> dict[int, str]:
+    """What the page calls each scorer: its display name (see ``scorer_titles``)."""
+    return _titles(database_url())
+
+
+@_cached
+def _titles(url: str) -> dict[int, str]:
+    with services.reading() as session:
+        return scorer_titles(session)
+
+
 def runs(scorer_id: int | None, version_id: int | None, dataset_id: int | None) -> list[Choice]:
     """Runs to choose from, newest first."""
     return _runs(database_url(), scorer_id, version_id, dataset_id)
@@ -67,7 +80,12 @@ def _runs(
 ) -> list[Choice]:
     with services.reading() as session:
         return run_choices(
-            session, _names(url), scorer_id=scorer_id, version_id=version_id, dataset_id=dataset_id
+            session,
+            _names(url),
+            scorer_id=scorer_id,
+            version_id=version_id,
+            dataset_id=dataset_id,
+            titles=_titles(url),
         )
 
 
@@ -80,6 +98,17 @@ def stats(filter: ResultsFilter) -> ScoreStats:
 def _stats(url: str, filter: ResultsFilter) -> ScoreStats:
     with services.reading() as session:
         return score_stats(session, filter=filter.score_filter())
+
+
+def scorers_in(filter: ResultsFilter) -> list[tuple[int, ScoreStats]]:
+    """Each scorer that has results matching ``filter``, with the stats of its own results
+    (what the page shows instead of one mean when several scorers are mixed)."""
+    found = []
+    for scorer_id in names().scorers:
+        own = stats(replace(filter, scorer_id=scorer_id))
+        if own.total:
+            found.append((scorer_id, own))
+    return found
 
 
 def spread(filter: ResultsFilter) -> float | None:
@@ -102,6 +131,17 @@ def passed(filter: ResultsFilter, threshold: float) -> int:
 def _passed(url: str, filter: ResultsFilter, threshold: float) -> int:
     with services.reading() as session:
         return pass_count(session, filter=filter.score_filter(), threshold=threshold)
+
+
+def inputs(example_ids: tuple[int, ...]) -> dict[int, str]:
+    """A one-line preview of each example's input (what the table and picker lead with)."""
+    return _inputs(database_url(), example_ids)
+
+
+@_cached
+def _inputs(url: str, example_ids: tuple[int, ...]) -> dict[int, str]:
+    with services.reading() as session:
+        return example_previews(session, ids=list(example_ids))
 
 
 def page(filter: ResultsFilter, after: tuple[datetime, int] | None) -> ScorePage:
@@ -136,7 +176,16 @@ def trends(filter: ResultsFilter) -> Trends:
 @_cached
 def _trends(url: str, filter: ResultsFilter) -> Trends:
     with services.reading() as session:
-        return version_trends(session, filter=filter.score_filter(), names=_names(url))
+        found = version_trends(session, filter=filter.score_filter(), names=_names(url))
+    names, titles = _names(url), _titles(url)
+    # A line named with its scorer is named as people call the scorer (its display name).
+    points = [
+        p
+        if p.version.startswith("v")
+        else replace(p, version=version_title(names, titles, p.version_id))
+        for p in found.points
+    ]
+    return replace(found, points=points)
 
 
 def score(score_id: int) -> dict[str, Any] | None:
@@ -165,6 +214,28 @@ def default_pair() -> cmp.RunPair | None:
 def _default_pair(url: str) -> cmp.RunPair | None:
     with services.reading() as session:
         return cmp.default_pair(session)
+
+
+def version_pair(scorer_id: int) -> tuple[int, int, int] | None:
+    """(older version, newer version, dataset): the scorer's newest finished run's version
+    and dataset, and the newest other version with a finished run on that dataset; None when
+    no two of its versions ran on one dataset."""
+    return _version_pair(database_url(), scorer_id)
+
+
+@_cached
+def _version_pair(url: str, scorer_id: int) -> tuple[int, int, int] | None:
+    with services.reading() as session:
+        runs = [r for r in list_runs(session, scorer_id=scorer_id, limit=200) if r.done_count]
+    if not runs:
+        return None
+    newest = runs[0]
+    for run in runs[1:]:
+        other = run.scorer_version_id != newest.scorer_version_id
+        if other and run.dataset_id == newest.dataset_id:
+            older, newer = sorted((run.scorer_version_id, newest.scorer_version_id))
+            return older, newer, newest.dataset_id
+    return None
 
 
 def run_facts(run_id: int) -> cmp.RunFacts | None:

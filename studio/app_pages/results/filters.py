@@ -6,6 +6,7 @@ page, and another page can preset it); a new choice starts the table again at pa
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 
 import streamlit as st
@@ -14,6 +15,7 @@ from scorer_runtime.types import OUTCOMES
 from studio import state
 from studio.app_pages.results import data
 from studio.app_pages.results.logic import dataset_choices, scorer_choices, version_choices
+from studio.widgets.current_scorer import newly_current, work_on
 from studio.widgets.results_filter import ResultsFilter
 from studio.widgets.results_widgets import id_select, seed
 from studio.words import outcome_label
@@ -33,9 +35,27 @@ def _seed_all(saved: ResultsFilter) -> None:
         seed(key, value)
 
 
+def _follow_current() -> None:
+    """Switch to the scorer the person is working on when it changed (saved in the builder,
+    picked on another page), unless another page asked for one run's results."""
+    current = newly_current(state.RESULTS_FOLLOWED)
+    saved = ResultsFilter.from_state(state.get(state.RESULTS_FILTERS))
+    if current is None or saved.run_id is not None or saved.scorer_id == current:
+        return
+    state.put(state.RESULTS_FILTERS, replace(saved, scorer_id=current, version_id=None).to_state())
+    state.reset(state.RESULTS_CURSOR)
+    for key in (state.RESULTS_SCORER, state.RESULTS_VERSION, state.RESULTS_RUN):
+        state.forget(key)
+
+
+def _picked_scorer() -> None:
+    work_on(state.peek(state.RESULTS_SCORER), state.RESULTS_FOLLOWED)
+
+
 def render_filters() -> ResultsFilter:
     """Draw the filters and return what they select."""
     names = data.names()
+    _follow_current()
     saved = ResultsFilter.from_state(state.get(state.RESULTS_FILTERS))
     _seed_all(saved)
     with st.container(border=True):
@@ -44,9 +64,10 @@ def render_filters() -> ResultsFilter:
             scorer_id = id_select(
                 "Scorer",
                 state.RESULTS_SCORER,
-                scorer_choices(names),
+                scorer_choices(names, data.titles()),
                 empty="All scorers",
                 help="Only results of this scorer. Archived scorers are listed last.",
+                on_change=_picked_scorer,
             )
         with top[1]:
             version_id = id_select(

@@ -29,9 +29,11 @@ MAX_RUN_CHOICES = 200
 # -- choices ---------------------------------------------------------------------------------
 
 
-def scorer_choices(names: NameBook) -> list[Choice]:
-    """Scorers by name; archived ones last and marked, since their scores are still here."""
-    ordered = sorted(names.scorers.items(), key=lambda kv: (kv[0] in names.archived_scorers, kv[1]))
+def scorer_choices(names: NameBook, titles: Mapping[int, str] | None = None) -> list[Choice]:
+    """Scorers by what people call them (``titles``: their display names, else their stored
+    names); archived ones last and marked, since their scores are still here."""
+    named = {i: (titles or {}).get(i, n) for i, n in names.scorers.items()}
+    ordered = sorted(named.items(), key=lambda kv: (kv[0] in names.archived_scorers, kv[1]))
     return [Choice(i, f"{n} (archived)" if i in names.archived_scorers else n) for i, n in ordered]
 
 
@@ -48,11 +50,11 @@ def dataset_choices(names: NameBook) -> list[Choice]:
     return [Choice(i, n) for i, n in sorted(names.datasets.items(), key=lambda kv: kv[1])]
 
 
-def run_label(run: RunInfo, names: NameBook) -> str:
-    """``Run 12 · tone-politeness v2 on customer_support · 30 Nov 14:02``."""
+def run_label(run: RunInfo, names: NameBook, titles: Mapping[int, str] | None = None) -> str:
+    """``Run 12 · Politeness v2 on customer_support · 30 Nov 2026 14:02``."""
     when = run.created_at.strftime("%d %b %Y %H:%M")
-    what = f"{names.version(run.scorer_version_id)} on {names.dataset(run.dataset_id)}"
-    return f"Run {run.id} · {what} · {when}"
+    version = version_title(names, titles or {}, run.scorer_version_id)
+    return f"Run {run.id} · {version} on {names.dataset(run.dataset_id)} · {when}"
 
 
 def run_choices(
@@ -63,12 +65,13 @@ def run_choices(
     version_id: int | None = None,
     dataset_id: int | None = None,
     limit: int = MAX_RUN_CHOICES,
+    titles: Mapping[int, str] | None = None,
 ) -> list[Choice]:
     """Runs matching the other filters, newest first (at most ``limit``)."""
     runs = list_runs(
         session, scorer_id=scorer_id, version_id=version_id, dataset_id=dataset_id, limit=limit
     )
-    return [Choice(int(r.id or 0), run_label(r, names)) for r in runs]
+    return [Choice(int(r.id or 0), run_label(r, names, titles)) for r in runs]
 
 
 # -- numbers ---------------------------------------------------------------------------------
@@ -95,28 +98,49 @@ def short_text(text: str | None, width: int = 120) -> str:
     return line if len(line) <= width else line[: width - 1] + "…"
 
 
+def version_title(names: NameBook, titles: Mapping[int, str], version_id: int) -> str:
+    """``Conciseness v2``: the scorer as people call it, and the version."""
+    scorer_id, number = names.versions.get(version_id, (None, None))
+    if scorer_id is None:
+        return "—"
+    return f"{titles.get(scorer_id, names.scorer(scorer_id))} v{number}"
+
+
 def table_rows(
-    rows: Sequence[ScoreRow], names: NameBook, outcome_labels: Mapping[str, str]
+    rows: Sequence[ScoreRow],
+    names: NameBook,
+    outcome_labels: Mapping[str, str],
+    *,
+    inputs: Mapping[int, str] | None = None,
+    titles: Mapping[int, str] | None = None,
 ) -> list[dict[str, Any]]:
-    """A page of scores as the table shows them: plain column names, numbers as text with "—"
-    for none, ids next to names."""
+    """A page of scores as the table shows them: the example's input first (what was asked),
+    then the score and why; plain column names, numbers as text with "—" for none."""
+    inputs, titles = inputs or {}, titles or {}
     return [
         {
-            "Result": row.id,
-            "When (UTC)": row.created_at.strftime("%Y-%m-%d %H:%M:%S"),
-            "Scorer": names.version(row.scorer_version_id),
-            "Dataset": names.dataset(row.dataset_id),
-            "Run": row.run_id,
-            "Example": row.example_id if row.example_id is not None else row.trace_id,
-            "Outcome": outcome_labels.get(row.outcome, row.outcome),
+            "Input": _input_of(row, inputs),
             "Score": _number(row.score, 2),
+            "Outcome": outcome_labels.get(row.outcome, row.outcome),
             "Reason or problem": short_text(row.error or row.reason),
+            "Scorer": version_title(names, titles, row.scorer_version_id),
+            "Dataset": names.dataset(row.dataset_id),
+            "Run": "—" if row.run_id is None else f"#{row.run_id}",
+            "When (UTC)": row.created_at.strftime("%Y-%m-%d %H:%M:%S"),
             "Seconds": _number(None if row.latency_ms is None else row.latency_ms / 1000, 2),
             "Tokens": row.total_tokens,
             "Cost ($)": _number(row.cost, 6),
+            "Result": row.id,
         }
         for row in rows
     ]
+
+
+def _input_of(row: ScoreRow, inputs: Mapping[int, str]) -> str:
+    """The example's input in one line; a trace score names its trace."""
+    if row.example_id is None:
+        return f"(trace {row.trace_id})" if row.trace_id else "—"
+    return inputs.get(row.example_id) or "(no input)"
 
 
 def _number(value: float | None, digits: int) -> str:
@@ -124,9 +148,11 @@ def _number(value: float | None, digits: int) -> str:
     return "—" if value is None else f"{value:.{digits}f}"
 
 
-def row_label(row: ScoreRow, outcome_labels: Mapping[str, str]) -> str:
-    """How one row reads in the "open a result" picker."""
-    where = f"example {row.example_id}" if row.example_id is not None else f"trace {row.trace_id}"
+def row_label(
+    row: ScoreRow, outcome_labels: Mapping[str, str], inputs: Mapping[int, str] | None = None
+) -> str:
+    """How one row reads in the "open a result" picker: the input first, then the outcome."""
+    asked = short_text(_input_of(row, inputs or {}), 70)
     outcome = outcome_labels.get(row.outcome, row.outcome)
     score = f" {row.score:.2f}" if row.score is not None else ""
-    return f"Result {row.id} · {where} · {outcome}{score}"
+    return f"“{asked}” · {outcome}{score} · result {row.id}"

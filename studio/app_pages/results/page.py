@@ -8,6 +8,7 @@ from studio import state
 from studio.app_pages.results import data
 from studio.app_pages.results.filters import clear_filters, render_filters
 from studio.app_pages.results.summary import (
+    render_by_scorer,
     render_charts,
     render_numbers,
     render_outcomes,
@@ -53,8 +54,13 @@ if stats.total == 0:
     st.stop()
 
 threshold = render_threshold(stats)
-render_numbers(chosen, stats, threshold)
+# Several scorers measure different things: their figures side by side, never one mean.
+mixed = data.scorers_in(chosen) if chosen.scorer_id is None else []
+if len(mixed) > 1:
+    render_by_scorer(chosen, mixed, threshold)
+else:
+    render_numbers(chosen, stats, threshold)
 render_outcomes(stats)
-render_charts(chosen, stats, threshold)
+render_charts(chosen, stats, threshold, mixed=len(mixed) > 1)
 st.subheader("Each result")
 render_table(chosen, stats)

@@ -3,7 +3,10 @@ outcome mix; a histogram and a trend per version, both drawn from SQL aggregates
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from scorer_runtime.store import ScoreStats
 from studio import state
@@ -12,7 +15,7 @@ from studio.app_pages.results.logic import score_range
 from studio.widgets.charts import histogram_chart, outcome_chart, outcome_shares, trend_chart
 from studio.widgets.common import format_score
 from studio.widgets.results_filter import ResultsFilter
-from studio.words import OUTCOME_LABELS, cost_words, outcome_label
+from studio.words import OUTCOME_LABELS, cost_value, cost_words, outcome_label
 
 
 def render_threshold(
@@ -78,6 +81,36 @@ def render_numbers(filter: ResultsFilter, stats: ScoreStats, threshold: float) -
     st.caption(" · ".join(parts))
 
 
+def render_by_scorer(
+    filter: ResultsFilter, found: list[tuple[int, ScoreStats]], threshold: float
+) -> None:
+    """Several scorers' results: one line of figures each, never one mean of them all (each
+    scorer scores on its own scale, so their mean together says nothing)."""
+    total = sum(own.total for _, own in found)
+    st.info(
+        f"**{total:,} results from {len(found)} scorers.** Each scorer measures something "
+        "else, so their scores are not averaged together: here are each scorer's figures. "
+        "Pick one scorer above to see its charts.",
+        icon=":material/call_split:",
+    )
+    titles = data.titles()
+    rows = []
+    for scorer_id, own in found:
+        passed = data.passed(replace(filter, scorer_id=scorer_id), threshold) if own.count else 0
+        rows.append(
+            {
+                "Scorer": titles.get(scorer_id, data.names().scorer(scorer_id)),
+                "Results": own.total,
+                "Scored": own.count,
+                "Mean score": format_score(own.mean),
+                "Median score": format_score(own.median),
+                f"Pass rate at {threshold:g}": _percent(passed, own.count),
+                "Judge cost": cost_value(cost_words(own.cost, own.priced, own.unpriced)),
+            }
+        )
+    st.dataframe(rows, hide_index=True, key=state.RESULTS_BY_SCORER.name)
+
+
 def render_outcomes(stats: ScoreStats) -> None:
     """How the results ended: a split bar and the same in words."""
     shares = outcome_shares(stats.outcome_counts)
@@ -92,8 +125,11 @@ def render_outcomes(stats: ScoreStats) -> None:
     )
 
 
-def render_charts(filter: ResultsFilter, stats: ScoreStats, threshold: float) -> None:
-    """The distribution of scores and the mean per day of each version."""
+def render_charts(
+    filter: ResultsFilter, stats: ScoreStats, threshold: float, *, mixed: bool = False
+) -> None:
+    """The distribution of scores and the mean per day of each version (``mixed``: several
+    scorers, whose scores are not put in one distribution)."""
     if stats.count == 0:
         st.info(
             "None of these results has a score: they all failed or were not scorable. "
@@ -105,6 +141,9 @@ def render_charts(filter: ResultsFilter, stats: ScoreStats, threshold: float) ->
     left, right = st.columns(2)
     with left:
         st.markdown("**How the scores are spread**")
+        if mixed:
+            st.caption("Pick one scorer above to see how its scores are spread.")
+            return _trend(filter, lo, hi, right)
         bins = data.histogram(filter, lo, hi)
         st.altair_chart(
             histogram_chart(bins, threshold=threshold),
@@ -114,7 +153,11 @@ def render_charts(filter: ResultsFilter, stats: ScoreStats, threshold: float) ->
         st.caption(
             f"{stats.count:,} scores in {len(bins)} equal ranges; the line is the pass mark."
         )
-    with right:
+    _trend(filter, lo, hi, right)
+
+
+def _trend(filter: ResultsFilter, lo: float, hi: float, column: DeltaGenerator) -> None:
+    with column:
         st.markdown("**Mean score per day, by version**")
         trends = data.trends(filter)
         st.altair_chart(

@@ -4,6 +4,7 @@ download of every filtered row, and the drill-down into the result picked."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 import streamlit as st
 
@@ -38,15 +39,19 @@ def render_table(filter: ResultsFilter, stats: ScoreStats) -> None:
     if not page.rows and cursors:  # rows were deleted under us: start again
         state.reset(state.RESULTS_CURSOR)
         page, cursors = data.page(filter, None), []
+    inputs = data.inputs(tuple(r.example_id for r in page.rows if r.example_id is not None))
     st.dataframe(
-        table_rows(page.rows, data.names(), OUTCOME_LABELS),
+        table_rows(page.rows, data.names(), OUTCOME_LABELS, inputs=inputs, titles=data.titles()),
         hide_index=True,
         key=state.RESULTS_TABLE.name,
-        column_config={"Reason or problem": st.column_config.TextColumn(width="large")},
+        column_config={
+            "Input": st.column_config.TextColumn(width="large"),
+            "Reason or problem": st.column_config.TextColumn(width="large"),
+        },
     )
     _pager(page, len(cursors), stats.total)
     _download(filter, stats)
-    _picker(page)
+    _picker(page, inputs)
 
 
 def _pager(page: ScorePage, index: int, total: int) -> None:
@@ -97,8 +102,8 @@ def _download(filter: ResultsFilter, stats: ScoreStats) -> None:
         st.caption(note)
 
 
-def _picker(page: ScorePage) -> None:
-    labels = {row.id: row_label(row, OUTCOME_LABELS) for row in page.rows}
+def _picker(page: ScorePage, inputs: dict[int, str]) -> None:
+    labels = {row.id: row_label(row, OUTCOME_LABELS, inputs) for row in page.rows}
     selected = state.get(state.SELECTED_SCORE_ID)
     options: list[int | None] = [None, *labels]
     if selected is not None and selected not in labels:
@@ -131,4 +136,18 @@ def _picker(page: ScorePage) -> None:
         if found is None:
             st.warning(f"Result {selected} no longer exists. Pick another one.")
         else:
+            _asked(found)
             render_score_detail(found, key=state.RESULTS_DETAIL)
+
+
+def _asked(found: dict[str, Any]) -> None:
+    """What was asked and answered, first: the example's input and output."""
+    for field, label in (("input", "Input"), ("output", "Answer that was scored")):
+        value = found.get(field)
+        if value is None or value == "":
+            continue
+        st.markdown(f"**{label}**")
+        if isinstance(value, str):
+            st.text(value)
+        else:
+            st.json(value, expanded=1)

@@ -16,6 +16,8 @@ import streamlit as st
 from scorer_runtime.batch import BatchSummary, summarize_run
 from scorer_runtime.batch.launch import launch_run, stop_launcher
 from scorer_runtime.store import (
+    ScoreFilter,
+    ScoreRow,
     create_run,
     database_url,
     example_counts,
@@ -23,10 +25,18 @@ from scorer_runtime.store import (
     get_run,
     list_datasets,
     list_scorers,
+    list_scores,
     list_versions,
     request_cancel,
 )
-from scorer_runtime.store.views import RunLine, RunsPage, run_line, runs_page
+from scorer_runtime.store.views import (
+    RunLine,
+    RunsPage,
+    example_inputs,
+    run_line,
+    runs_page,
+    scorer_titles,
+)
 from studio import services
 from studio.app_pages.runs.logic import (
     PAGE_SIZE,
@@ -34,6 +44,7 @@ from studio.app_pages.runs.logic import (
     RunPlan,
     plan_problems,
     plan_run,
+    preview,
 )
 
 _cached = st.cache_data(show_spinner=False, ttl=30)
@@ -46,6 +57,8 @@ class ScorerChoice:
     id: int
     name: str
     description: str
+    title: str = ""
+    """What people call it: its display name (see ``scorer_titles``), else its name."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,11 +88,18 @@ def scorers() -> list[ScorerChoice]:
 @_cached
 def _scorers(url: str) -> list[ScorerChoice]:
     with services.reading() as session:
-        return [
-            ScorerChoice(s.id, s.name, s.description)
+        titles = scorer_titles(session)
+        found = [
+            ScorerChoice(s.id, s.name, s.description, titles.get(s.id, s.name))
             for s in list_scorers(session)
             if s.id is not None
         ]
+        return sorted(found, key=lambda s: s.title.casefold())
+
+
+def title(scorer_id: int, name: str) -> str:
+    """What people call the scorer (its display name); ``name`` when it is archived."""
+    return next((s.title for s in scorers() if s.id == scorer_id and s.title), name)
 
 
 def versions(scorer_id: int) -> list[VersionChoice]:
@@ -133,6 +153,14 @@ def line(run_id: int) -> RunLine | None:
     """The run's row, names and mean, read now."""
     with services.reading() as session:
         return run_line(session, run_id=run_id)
+
+
+def newest_scores(run_id: int, limit: int = 10) -> tuple[list[ScoreRow], dict[int, str]]:
+    """The run's newest results (newest first) and their examples' inputs, read now."""
+    with services.reading() as session:
+        rows = list_scores(session, filter=ScoreFilter(run_id=run_id), limit=limit).rows
+        ids = [r.example_id for r in rows if r.example_id is not None]
+        return rows, {i: preview(v) for i, v in example_inputs(session, ids=ids).items()}
 
 
 def page(before_id: int | None) -> RunsPage:

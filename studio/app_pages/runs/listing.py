@@ -64,7 +64,8 @@ def _phase(line: RunLine) -> RunPhase:
 def _row(line: RunLine, phase: RunPhase, selected: int | None) -> None:
     cols = st.columns(_WIDTHS, vertical_alignment="center")
     cols[0].markdown(f"**#{line.run_id}**" if line.run_id == selected else f"#{line.run_id}")
-    cols[1].markdown(f"{line.scorer} (version {line.version}) on {line.dataset}")
+    scorer = data.title(line.scorer_id, line.scorer)
+    cols[1].markdown(f"{scorer} (version {line.version}) on {line.dataset}")
     with cols[2]:
         _badge(phase)
     cols[3].markdown(_results(line))

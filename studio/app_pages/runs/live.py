@@ -14,13 +14,17 @@ from studio.app_pages.runs.logic import (
     ACTIVE_PHASES,
     PHASE_LABELS,
     RunPhase,
+    live_rows,
     progress_words,
     run_cost_words,
     run_phase,
     share,
 )
 from studio.widgets.common import show_error
-from studio.words import cost_caption, cost_help, cost_value, format_duration
+from studio.words import OUTCOME_LABELS, cost_caption, cost_help, cost_value, format_duration
+
+_NEWEST = 10
+"""Results listed while a run goes on."""
 
 _PHASE_NOTES = {
     "queued": "The run is waiting for its process to start.",
@@ -67,6 +71,16 @@ def _note(line: RunLine, phase: RunPhase) -> str:
     return " ".join(part for part in said if part)
 
 
+def _newest(run_id: int, done: int) -> None:
+    """The scores that landed last, newest first: the list grows as each one is saved."""
+    if done <= 0:
+        return
+    rows, inputs = data.newest_scores(run_id, limit=_NEWEST)
+    said = "The newest result" if done == 1 else f"The newest {min(done, _NEWEST)} results"
+    st.markdown(f"**{said}** (newest first)")
+    st.dataframe(live_rows(rows, inputs, OUTCOME_LABELS), hide_index=True)
+
+
 @st.fragment(run_every=1)
 def live_progress(run_id: int) -> None:
     """Redrawn every second on its own; hands over to the whole page when the run ends."""
@@ -84,6 +98,7 @@ def live_progress(run_id: int) -> None:
     st.progress(share(line.done, line.total), text=words)
     _numbers(line, phase)
     st.caption(_note(line, phase))
+    _newest(run_id, line.done)
     st.button(
         "Cancel the run",
         key=state.RUNS_CANCEL.name,

@@ -20,9 +20,10 @@ from studio.app_pages.runs.logic import (
     format_when,
     run_phase,
 )
-from studio.app_pages.runs.start import render_plan
+from studio.app_pages.runs.start import JUDGES_PAGE, render_plan
 from studio.widgets.charts import outcome_chart, outcome_shares
 from studio.widgets.common import format_score, show_error
+from studio.widgets.current_scorer import work_on
 from studio.widgets.results_links import open_results
 from studio.words import (
     OUTCOME_LABELS,
@@ -39,7 +40,8 @@ def render_run(line: RunLine) -> None:
     run_id = line.run_id
     phase = run_phase(line, launcher(database_url(), run_id))
     with st.container(border=True):
-        st.subheader(f"Run #{line.run_id}: {line.scorer}, version {line.version}")
+        scorer = data.title(line.scorer_id, line.scorer)
+        st.subheader(f"Run #{line.run_id}: {scorer}, version {line.version}")
         st.caption(
             f"On the dataset **{line.dataset}** · {line.concurrency} at once · started "
             f"{format_when(line.started_at or line.created_at)}"
@@ -95,10 +97,11 @@ def _render_not_started(line: RunLine) -> None:
         icon=":material/error:",
     )
     st.info(
-        "Fix what the message says (a key variable must be set before the studio starts), "
-        "then resume the run.",
+        "Fix what the message says, then resume the run. A judge's missing API key can be "
+        "added on the Judges page.",
         icon=":material/lightbulb:",
     )
+    st.page_link(JUDGES_PAGE, label="Go to the Judges page", icon=":material/key:")
     tail = log_tail(database_url(), line.run_id)
     if tail:
         with st.expander("What the run's process wrote (for an engineer)"):
@@ -197,6 +200,7 @@ def _render_actions(line: RunLine, phase: RunPhase) -> None:
     if see and next(cols).button(
         "See each result", key=state.RUNS_RESULTS.name, icon=":material/insights:", type="primary"
     ):
+        work_on(line.scorer_id, state.RUNS_FOLLOWED)
         open_results(run_id=line.run_id)
     if resumable and next(cols).button(
         "Resume the run",

@@ -13,16 +13,28 @@ from studio import state
 from studio.app_pages.runs import data
 from studio.app_pages.runs.logic import Problem, RunPlan, estimate_text, key_checks
 from studio.widgets.common import empty_state, show_error
+from studio.widgets.current_scorer import scorer_to_open, work_on
 
+JUDGES_PAGE = "app_pages/judges/page.py"
 _PAGES = {
     "examples": ("app_pages/examples/page.py", "Go to Examples", ":material/dataset:"),
     "builder": ("app_pages/builder/page.py", "Open the builder", ":material/build:"),
 }
 
 
-def _forget_version() -> None:
-    # Another scorer has other versions: start again from its latest.
+def _scorer_picked() -> None:
+    # Another scorer has other versions: start again from its latest. It is now the scorer
+    # the person works on (the other pages open on it).
     state.forget(state.RUNS_VERSION)
+    work_on(state.peek(state.RUNS_SCORER), state.RUNS_FOLLOWED)
+
+
+def _follow_current(scorers: set[int]) -> None:
+    """Open on the scorer the person is working on when it changed (saved in the builder,
+    picked on another page)."""
+    current = scorer_to_open(state.RUNS_FOLLOWED, state.RUNS_SCORER)
+    if current is not None and current in scorers:
+        preselect_scorer(current)
 
 
 def preselect_scorer(scorer_id: int) -> None:
@@ -88,15 +100,16 @@ def _choose(prefer: RunLine | None) -> tuple[RunPlan, int] | None:
     scorers, datasets = data.scorers(), data.datasets()
     names = {s.id: s for s in scorers}
     counts = {d.id: d for d in datasets}
+    _follow_current(set(names))
     _prefer(prefer, set(names), set(counts))
     left, middle, right, last = st.columns([3, 2, 3, 1])
     with left:
         scorer_id = st.selectbox(
             "Scorer",
             list(names),
-            format_func=lambda i: names[i].name,
+            format_func=lambda i: names[i].title or names[i].name,
             key=state.RUNS_SCORER.name,
-            on_change=_forget_version,
+            on_change=_scorer_picked,
             help="The scorer that judges every example of the dataset.",
         )
     with middle:
@@ -116,7 +129,9 @@ def render_problem(problem: Problem, *, key: state.Key) -> None:
     """A reason a run cannot start: what is wrong, what to do, and a way to the page."""
     st.error(f"**{problem.title}.** {problem.detail}", icon=":material/block:")
     st.info(problem.what_to_do, icon=":material/lightbulb:")
-    if problem.go_to is not None:
+    if problem.go_to == "judges":
+        st.page_link(JUDGES_PAGE, label="Add it on the Judges page", icon=":material/key:")
+    elif problem.go_to is not None:
         page, label, icon = _PAGES[problem.go_to]
         if st.button(label, key=key.name, icon=icon):
             st.switch_page(page)
@@ -165,7 +180,9 @@ def render_start(prefer: RunLine | None = None) -> None:
         show_error(error)
         return
     state.put(state.SELECTED_RUN_ID, run_id)
-    state.flash(f"Run #{run_id} started: {plan.scorer} version {plan.version} on {plan.dataset}.")
+    work_on(plan.scorer_id, state.RUNS_FOLLOWED)
+    scorer = data.title(plan.scorer_id, plan.scorer)
+    state.flash(f"Run #{run_id} started: {scorer} version {plan.version} on {plan.dataset}.")
     st.rerun()
 
 

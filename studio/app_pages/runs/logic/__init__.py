@@ -26,6 +26,8 @@ from studio.app_pages.runs.logic.plan import (
 )
 from studio.app_pages.runs.logic.progress import (
     format_when,
+    live_rows,
+    preview,
     progress_words,
     run_cost_words,
     share,
@@ -43,8 +45,10 @@ __all__ = [
     "estimate_text",
     "format_when",
     "key_checks",
+    "live_rows",
     "plan_problems",
     "plan_run",
+    "preview",
     "progress_words",
     "run_cost_words",
     "run_phase",

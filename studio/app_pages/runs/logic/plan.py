@@ -22,7 +22,7 @@ from scorer_runtime.store import (
 )
 from studio.words import noun, plural, step_words
 
-GoTo = Literal["examples", "builder"]
+GoTo = Literal["examples", "builder", "judges"]
 """The page that fixes a problem."""
 
 
@@ -173,16 +173,16 @@ def plan_problems(plan: RunPlan, environ: Mapping[str, str]) -> list[Problem]:
         )
     missing = [check.env for check in key_checks(plan, environ) if not check.is_set]
     if missing:
-        names = ", ".join(f"`{env}`" for env in missing)
+        names = " and ".join(f"`{env}`" for env in missing)
         problems.append(
             Problem(
                 "The judge's key is not set",
-                f"The judge reads its API key from {names}, which "
-                f"{noun(len(missing), 'is', 'are')} not set on the computer running the "
-                "studio.",
-                f"Set it where the studio is started (for example `export {missing[0]}=...` "
-                "before `make run`) and restart the studio; or give the scorer a judge that "
-                "needs no key (a local model) in the builder.",
+                f"The judge needs an API key in {names}, and "
+                f"{noun(len(missing), 'it is', 'they are')} not set for the studio yet.",
+                "Add it on the Judges page: paste the key there and the studio uses it at "
+                "once, no restart needed. Or give the scorer a judge that needs no key (a "
+                "local model) in the builder.",
+                "judges",
             )
         )
     return problems

@@ -5,8 +5,12 @@ Durations, amounts and counts are worded by :mod:`studio.words`, like on every p
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping, Sequence
 from datetime import datetime
+from typing import Any
 
+from scorer_runtime.store import ScoreRow
 from scorer_runtime.store.views import RunLine
 from studio.words import CostWords, cost_words, noun
 
@@ -30,3 +34,26 @@ def progress_words(done: int, total: int, failed: int) -> str:
 def share(done: int, total: int) -> float:
     """The part done, between 0 and 1 (1 for an empty run, which has nothing left)."""
     return 1.0 if total <= 0 else min(max(done / total, 0.0), 1.0)
+
+
+def preview(value: Any, width: int = 100) -> str:
+    """An example's input in one line of at most ``width`` characters."""
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    line = " ".join(text.split())
+    return line if len(line) <= width else line[: width - 1] + "…"
+
+
+def live_rows(
+    rows: Sequence[ScoreRow], inputs: Mapping[int, str], outcome_labels: Mapping[str, str]
+) -> list[dict[str, Any]]:
+    """A run's newest results as its live list shows them: the example's input first, then
+    the score (text, "—" for none) and why."""
+    return [
+        {
+            "Input": inputs.get(row.example_id, "") if row.example_id is not None else "",
+            "Score": "—" if row.score is None else f"{row.score:.2f}",
+            "Outcome": outcome_labels.get(row.outcome, row.outcome),
+            "Reason or problem": " ".join((row.error or row.reason or "").split())[:160],
+        }
+        for row in rows
+    ]

@@ -96,10 +96,11 @@ def test_two_versions_on_one_dataset(studio_db, history, open_page):
     at.selectbox(key=state.COMPARE_DATASET.name).set_value(history.support).run()
     assert not at.exception
     assert _metric(at, "Examples") == "120"
-    assert f"**A:** Run {history.run1} · tone v1" in _texts(at)
+    # tone as people call it (its latest version's display name, "Tone v2"), version 1.
+    assert f"**A:** Run {history.run1} · Tone v2 v1" in _texts(at)
     # Neither version ran on the other dataset: say so and point to Runs.
     at.selectbox(key=state.COMPARE_DATASET.name).set_value(history.other).run()
-    assert "tone v1 has not been run on other yet" in _texts(at)
+    assert "Tone v2 v1 has not been run on other yet" in _texts(at)
     assert not at.metric
 
 
@@ -125,3 +126,32 @@ def test_another_page_can_open_a_comparison(history, open_page):
     assert at.selectbox(key=state.COMPARE_AFTER.name).value == history.run1
     # B is now the older run, so the mean change has the opposite sign.
     assert f"**A:** Run {history.run2}" in _texts(at)
+
+
+def test_the_table_and_the_picker_lead_with_the_examples_input(studio_db, history, open_page):
+    at = open_page("compare")
+    table = _table(at)
+    assert next(iter(table.columns)) == "Input"
+    first = int(table["Example"].iloc[0])
+    position = history.support_examples.index(first)
+    assert table["Input"].iloc[0] == f"support question {position}"
+    label = at.selectbox(key=state.COMPARE_EXAMPLE.name).options[1]
+    assert label.startswith(f"“support question {position}” · ")
+
+
+def test_opens_on_the_versions_of_the_scorer_being_worked_on(studio_db, history, open_page):
+    at = open_page("home")
+    at.session_state[state.CURRENT_SCORER_ID.name] = history.tone  # just saved and run
+    at.switch_page("app_pages/compare/page.py").run()
+    assert not at.exception
+    assert at.radio(key=state.COMPARE_MODE.name).value == "versions"
+    assert at.selectbox(key=state.COMPARE_SCORER.name).value == history.tone
+    assert at.selectbox(key=state.COMPARE_BEFORE_VERSION.name).value == history.tone_v1
+    assert at.selectbox(key=state.COMPARE_AFTER_VERSION.name).value == history.tone_v2
+    assert at.selectbox(key=state.COMPARE_DATASET.name).value == history.support
+    # Scorers by their display names, not their ids.
+    options = at.selectbox(key=state.COMPARE_SCORER.name).options
+    assert "Tone v2" in options  # tone's display name (facts has none: its name)
+    assert "tone" not in options
+    at.selectbox(key=state.COMPARE_SCORER.name).set_value(history.facts).run()
+    assert at.session_state[state.CURRENT_SCORER_ID.name] == history.facts

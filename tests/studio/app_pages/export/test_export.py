@@ -257,3 +257,22 @@ def test_run_guide_for_a_scorer_without_a_judge():
     made = export_file(spec, "yaml")
     assert made.file_name == "has.dots-and-dashes.yaml"
     assert made.mime == "application/x-yaml"
+
+
+def test_export_opens_on_the_scorer_just_edited_by_its_display_name(demo_db, open_page):
+    with read_session(demo_db) as session:
+        edited = get_scorer(session, name="tone-politeness").id
+        other = get_scorer(session, name="support-style").id
+    at = open_page("home")
+    at.session_state[state.CURRENT_SCORER_ID.name] = edited  # the builder saved it
+    at.switch_page("app_pages/export/page.py").run()
+    assert not at.exception
+    picker = at.selectbox(key=state.EXPORT_SCORER.name)
+    assert picker.value == edited
+    assert "tone-politeness" not in picker.options  # display names, not ids
+    picker.set_value(other).run()
+    assert at.session_state[state.CURRENT_SCORER_ID.name] == other
+    # Leaving and coming back keeps the pick while the current scorer stays the same.
+    at.switch_page("app_pages/home/page.py").run()
+    at.switch_page("app_pages/export/page.py").run()
+    assert at.selectbox(key=state.EXPORT_SCORER.name).value == other

@@ -13,6 +13,7 @@ from datetime import timedelta
 import pytest
 
 from scorer_runtime.store import ScoreFilter, list_scores, read_session
+from scorer_runtime.store.views import get_score_with_example
 from studio import state
 from studio.widgets.common import format_score
 
@@ -68,11 +69,17 @@ def test_an_empty_database_explains_and_leads_to_runs(studio_db, open_page):
     assert "No results yet" not in _texts(at)  # we are on the Runs page now
 
 
+def _one_scorer(at, scorer_id: int):
+    at.selectbox(key=state.RESULTS_SCORER.name).set_value(scorer_id).run()
+    return at
+
+
 def test_numbers_come_with_count_spread_and_outcome_mix(history, open_page):
-    at = open_page("results")
+    at = _one_scorer(open_page("results"), history.tone)
     assert not at.exception
-    scores = [r["score"] for r in history.rows if r["outcome"] == "scored"]
-    assert _metric(at, "Results") == f"{len(history.rows):,}"
+    rows = [r for r in history.rows if r["scorer_id"] == history.tone]
+    scores = [r["score"] for r in rows if r["outcome"] == "scored"]
+    assert _metric(at, "Results") == f"{len(rows):,}"
     assert _metric(at, "Mean score") == format_score(statistics.mean(scores))
     assert _metric(at, "Median score") == format_score(statistics.median(scores))
     assert _metric(at, "Spread") == f"± {statistics.pstdev(scores):.2f}"
@@ -80,15 +87,37 @@ def test_numbers_come_with_count_spread_and_outcome_mix(history, open_page):
     assert _metric(at, "Pass rate") == f"{passed / len(scores):.0%}"
     text = _texts(at)
     assert f"{passed:,} of {len(scores):,} pass at 0.5" in text
-    assert f"Scored {len(scores):,} (93%)" in text
-    assert "Judge unavailable 6 (2%)" in text
-    assert "Not scorable 6 (2%)" in text
+    share = f"{len(scores) / len(rows):.0%}"
+    assert f"Scored {len(scores):,} ({share})" in text
+    assert f"Judge unavailable 6 ({6 / len(rows):.0%})" in text
+
+
+def test_all_scorers_are_never_averaged_into_one_mean(history, open_page):
+    at = open_page("results")
+    assert not at.exception
+    labels = [m.label for m in at.metric]
+    assert "Mean score" not in labels  # no one mean of two scorers that measure other things
+    assert "results from 2 scorers" in _texts(at)
+    table = _frame(at, "Mean score")
+    for scorer_id in (history.tone, history.facts):
+        scores = [
+            r["score"]
+            for r in history.rows
+            if r["scorer_id"] == scorer_id and r["outcome"] == "scored"
+        ]
+        line = table[table["Results"] == sum(r["scorer_id"] == scorer_id for r in history.rows)]
+        assert list(line["Mean score"]) == [format_score(statistics.mean(scores))]
+        assert list(line["Scored"]) == [len(scores)]
+    # The charts that would mix them are left out: the outcome mix and the trend per version.
+    assert len(_charts(at)) == 2
+    assert "Pick one scorer above to see how its scores are spread" in _texts(at)
 
 
 def test_the_pass_mark_changes_the_pass_rate_and_the_histogram(history, open_page):
-    at = open_page("results")
+    at = _one_scorer(open_page("results"), history.tone)
     at.slider(key=state.RESULTS_THRESHOLD_SLIDER.name).set_value(0.8).run()
-    scores = [r["score"] for r in history.rows if r["outcome"] == "scored"]
+    rows = [r for r in history.rows if r["scorer_id"] == history.tone]
+    scores = [r["score"] for r in rows if r["outcome"] == "scored"]
     passed = sum(s >= 0.8 for s in scores)
     assert _metric(at, "Pass rate") == f"{passed / len(scores):.0%}"
     histogram = next(c for c in _charts(at) if "layer" in c)
@@ -107,10 +136,11 @@ def test_filters_by_scorer_version_and_outcome(history, open_page):
     assert versions == ["All versions", "Version 2", "Version 1"]
     at.selectbox(key=state.RESULTS_VERSION.name).set_value(history.tone_v2).run()
     assert _metric(at, "Results") == "120"
-    assert set(_frame(at, "Result")["Scorer"]) == {"tone v2"}
+    # The scorer as people call it: its latest version's display name.
+    assert set(_frame(at, "Result")["Scorer"]) == {"Tone v2 v2"}
     runs = at.selectbox(key=state.RESULTS_RUN.name).options
     assert len(runs) == 2
-    assert runs[1].startswith(f"Run {history.run2} · tone v2 on support")
+    assert runs[1].startswith(f"Run {history.run2} · Tone v2 v2 on support")
     at.multiselect(key=state.RESULTS_OUTCOMES.name).select("provider_error").run()
     assert _metric(at, "Results") == "6"
     assert _metric(at, "Mean score") == "—"
@@ -136,7 +166,7 @@ def test_nothing_matching_offers_to_clear_the_filters(history, open_page):
     at.multiselect(key=state.RESULTS_OUTCOMES.name).select("step_error").run()
     assert "No results match these filters" in _texts(at)
     at.button(key=state.RESULTS_CLEAR.name).click().run()
-    assert _metric(at, "Results") == f"{len(history.rows):,}"
+    assert f"{len(history.rows):,} results from 2 scorers" in _texts(at)
     assert at.selectbox(key=state.RESULTS_SCORER.name).value is None
 
 
@@ -193,14 +223,55 @@ def test_another_page_can_open_results_for_one_run(history, open_page):
 
 
 def test_charts_are_drawn_from_aggregates(history, open_page):
-    at = open_page("results")
+    at = _one_scorer(open_page("results"), history.tone)
     charts = _charts(at)
     assert len(charts) == 3  # outcome mix, histogram, trend
     trend = next(c for c in charts if c.get("mark", {}).get("type") == "line")
     assert trend["encoding"]["color"]["field"] == "version"
-    # Three versions, each a line: named with their scorer since no scorer is picked.
     text = _texts(at)
     assert "Days are UTC" in text
+
+
+def test_count_axes_have_whole_numbers_only(history, open_page):
+    at = _one_scorer(open_page("results"), history.tone)
+    charts = _charts(at)
+    outcome = next(c for c in charts if c.get("mark", {}).get("type") == "bar")
+    histogram = next(c for c in charts if "layer" in c)["layer"][0]
+    for axis in (outcome["encoding"]["x"]["axis"], histogram["encoding"]["y"]["axis"]):
+        assert axis["tickMinStep"] == 1
+        assert axis["format"] == "d"
+
+
+def test_the_table_and_the_picker_lead_with_the_examples_input(studio_db, history, open_page):
+    at = _one_scorer(open_page("results"), history.tone)
+    table = _frame(at, "Result")
+    assert next(iter(table.columns)) == "Input"
+    with read_session(studio_db) as session:
+        first = list_scores(session, filter=ScoreFilter(scorer_id=history.tone), limit=1).rows[0]
+        _, example = get_score_with_example(session, score_id=first.id)
+    assert example is not None
+    assert table["Input"][0] == example.input
+    label = at.selectbox(key=state.RESULTS_OPEN.name).options[1]
+    assert label.startswith(f"“{example.input}”")
+    at.selectbox(key=state.RESULTS_OPEN.name).set_value(first.id).run()
+    assert not at.exception
+    assert "**Input**" in [m.value for m in at.markdown]
+    assert example.input in [t.value for t in at.text]
+
+
+def test_results_open_on_the_scorer_being_worked_on_and_a_pick_makes_it_current(history, open_page):
+    at = open_page("home")
+    at.session_state[state.CURRENT_SCORER_ID.name] = history.facts  # saved in the builder
+    at.switch_page("app_pages/results/page.py").run()
+    assert at.selectbox(key=state.RESULTS_SCORER.name).value == history.facts
+    assert _metric(at, "Results") == f"{sum(r['scorer_id'] == history.facts for r in history.rows)}"
+    at.selectbox(key=state.RESULTS_SCORER.name).set_value(history.tone).run()
+    assert at.session_state[state.CURRENT_SCORER_ID.name] == history.tone
+    # "All scorers" chosen here stays chosen while the current scorer does not change.
+    at.selectbox(key=state.RESULTS_SCORER.name).set_value(None).run()
+    at.switch_page("app_pages/home/page.py").run()
+    at.switch_page("app_pages/results/page.py").run()
+    assert at.selectbox(key=state.RESULTS_SCORER.name).value is None
 
 
 async def test_a_judged_result_shows_the_exact_prompt_and_raw_answer(

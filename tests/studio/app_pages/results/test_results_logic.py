@@ -80,8 +80,14 @@ def test_table_rows_name_things_in_words(studio_db, history):
     assert failed["Reason or problem"].startswith("Scorer 'tone' failed in its analyze step")
     assert failed["Score"] == "—"
     assert failed["Cost ($)"] == "0.001000"
-    label = row_label(page.rows[0], OUTCOME_LABELS)
-    assert label.startswith(f"Result {page.rows[0].id} · example {page.rows[0].example_id}")
+    assert next(iter(rows[0])) == "Input"
+    first = page.rows[0]
+    inputs = {first.example_id: "Where is my order?"}
+    with_input = table_rows([first], names, OUTCOME_LABELS, inputs=inputs)
+    assert with_input[0]["Input"] == "Where is my order?"
+    label = row_label(first, OUTCOME_LABELS, inputs)
+    assert label.startswith("“Where is my order?” · ")
+    assert label.endswith(f"result {first.id}")
 
 
 def test_run_choices_follow_the_other_filters(studio_db, history):

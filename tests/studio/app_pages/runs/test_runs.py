@@ -181,7 +181,7 @@ def test_a_run_goes_on_in_the_background_and_shows_its_summary(demo_db, open_pag
     with read_session(demo_db) as session:
         summary = summarize_run(session, run_id=run_id, threshold=0.5)
     text = _texts(at)
-    assert f"Run #{run_id}: keyword-coverage, version 1" in text
+    assert f"Run #{run_id}: Key facts mentioned, version 1" in text  # its display name
     assert "Every example of the dataset has a result" in text
     assert _metric(at, "Mean score") == format_score(summary.mean)
     assert _metric(at, "Median score") == format_score(summary.median)
@@ -339,3 +339,62 @@ def test_cancel_right_after_start_stops_the_run_before_or_as_it_begins(
     assert read_run(studio_db, run_id).status == "cancelled"  # nothing started it again
     at.run()
     assert "Cancelled." in _texts(at)
+
+
+def test_the_live_panel_lists_each_score_as_it_lands(
+    studio_db, open_page, run_logs, fake_judge, monkeypatch
+):
+    monkeypatch.setenv(KEY_ENV, "sk-test")
+    fake_judge.reply({"verdict": "yes"}, latency_s=0.4)
+    outputs = [f"Answer {i}." for i in range(8)]
+    dataset_id = make_dataset(studio_db, "trickle", outputs)
+    scorer_id, _ = save_spec(studio_db, judge_spec(fake_judge.base_url))
+    at = _choose(open_page("runs"), scorer_id, dataset_id, concurrency=1)
+    at.button(key=state.RUNS_START.name).click().run()
+    run_id = _newest_run_id(studio_db)
+    try:
+        seen = []
+        for at_least in (2, 4):
+            wait_for(studio_db, run_id, lambda r, n=at_least: r.done_count >= n)
+            at.run()
+            assert not at.exception, at.exception
+            table = next(d.value for d in at.dataframe if "Input" in d.value.columns)
+            assert set(table["Input"]) <= {f"question {i}" for i in range(len(outputs))}
+            assert set(table["Score"]) == {"1.00"}
+            seen.append(len(table))
+        assert seen[0] >= 2
+        assert seen[1] > seen[0]  # the list grew while the run went on
+    finally:
+        wait_for(studio_db, run_id, finished)
+
+
+def test_the_form_opens_on_the_scorer_being_worked_on_by_its_display_name(
+    studio_db, open_page, fake_judge
+):
+    make_dataset(studio_db, "some", ["An answer."])
+    first, _ = save_spec(studio_db, judge_spec(fake_judge.base_url, name="aaa-first"))
+    other = judge_spec(fake_judge.base_url, name="zzz-second")
+    other["name"] = "Solves the problem"
+    second, _ = save_spec(studio_db, other)
+    at = open_page("home")
+    at.session_state[state.CURRENT_SCORER_ID.name] = second  # just saved in the builder
+    at.switch_page("app_pages/runs/page.py").run()
+    picker = at.selectbox(key=state.RUNS_SCORER.name)
+    assert picker.value == second
+    assert set(picker.options) == {"Polite check", "Solves the problem"}  # names, not ids
+    picker.set_value(first).run()
+    assert at.session_state[state.CURRENT_SCORER_ID.name] == first
+
+
+def test_a_missing_key_leads_to_the_judges_page(studio_db, open_page, fake_judge, monkeypatch):
+    monkeypatch.delenv(KEY_ENV, raising=False)
+    dataset_id = make_dataset(studio_db, "some", ["An answer."])
+    scorer_id, _ = save_spec(studio_db, judge_spec(fake_judge.base_url))
+    at = _choose(open_page("runs"), scorer_id, dataset_id)
+    text = _texts(at)
+    assert f"The judge needs an API key in `{KEY_ENV}`" in text
+    assert "restart the studio" not in text
+    links = [link.proto for link in at.get("page_link")]
+    assert any(link.label == "Add it on the Judges page" for link in links)
+    assert any(link.page.endswith("judges") or "judges" in link.page for link in links)
+    assert at.button(key=state.RUNS_START.name).disabled
