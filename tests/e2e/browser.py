@@ -27,6 +27,7 @@ if TYPE_CHECKING:
         Route,
         WebSocket,
     )
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 CHROMIUM = "/usr/bin/chromium"  # Debian's package; Playwright's own download is never used
 CHROMIUM_ARGS = (
@@ -128,6 +129,8 @@ class StudioPage:
     visited: list[str] = field(default_factory=list)
     last_finished_at: float = 0.0
     """When (``time.perf_counter``) the last script run's end reached the browser."""
+    message_listeners: list[Callable[[ForwardMsg], None]] = field(default_factory=list)
+    """Called with every message the server sends (what a test wants to read in them)."""
     _ws: WebSocket | None = None
     _finished: int = 0
     _asked: int = 0
@@ -155,11 +158,24 @@ class StudioPage:
         self._ws, self._finished, self._finished_when_asked = ws, 0, 0
         ws.on("framereceived", self._on_frame)
         ws.on("framesent", self._on_sent)
+        ws.on("framereceived", self._tell_listeners)
 
     def _on_frame(self, payload: str | bytes) -> None:
         if _finished_status(payload) in _DONE_STATUSES:
             self._finished += 1
             self.last_finished_at = time.perf_counter()
+
+    def _tell_listeners(self, payload: str | bytes) -> None:
+        if not self.message_listeners or isinstance(payload, str):
+            return
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        try:
+            message = ForwardMsg.FromString(payload)
+        except Exception:  # a frame of some other protocol: not ours to judge
+            return
+        for listener in self.message_listeners:
+            listener(message)
 
     def _on_sent(self, payload: str | bytes) -> None:
         if _asks_rerun(payload):

@@ -23,7 +23,7 @@ import sys
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, BrowserContext
 
 from tests.e2e.browser import VIEWPORT, StudioPage
 from tests.e2e.server import ROOT, StudioServer, running_studio, sqlite_url
@@ -110,17 +110,28 @@ def typed() -> set[str]:
     return set()
 
 
-@pytest.fixture
-def walk_tab(
-    browser: Browser, walk_studio: StudioServer, request: pytest.FixtureRequest
-) -> Iterator[StudioPage]:
-    shots = SCREENSHOTS / re.sub(r"[^a-zA-Z0-9_-]+", "-", request.node.name).strip("-")
+@pytest.fixture(scope="module")
+def walk_context(browser: Browser) -> Iterator[BrowserContext]:
+    """One browser profile for the whole walk: the studio's scripts are loaded once, and
+    each page still opens in its own tab, a new studio session."""
     context = browser.new_context(viewport=VIEWPORT)
     context.set_default_timeout(30_000)
     try:
-        yield StudioPage(context.new_page(), walk_studio.url, shots)
+        yield context
     finally:
         context.close()
+
+
+@pytest.fixture
+def walk_tab(
+    walk_context: BrowserContext, walk_studio: StudioServer, request: pytest.FixtureRequest
+) -> Iterator[StudioPage]:
+    shots = SCREENSHOTS / re.sub(r"[^a-zA-Z0-9_-]+", "-", request.node.name).strip("-")
+    tab = walk_context.new_page()
+    try:
+        yield StudioPage(tab, walk_studio.url, shots)
+    finally:
+        tab.close()
 
 
 @pytest.mark.parametrize(("path", "title", "label"), PAGES, ids=[p[2] for p in PAGES])

@@ -10,19 +10,24 @@ every action taken so far, and keeps a screenshot.
 from __future__ import annotations
 
 import contextlib
+import json
 import random
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
+import pyarrow as pa
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator
 
 from tests.e2e.browser import StudioPage
 from tests.e2e.server import StudioServer
 
-# -- what the walk types ---------------------------------------------------------------------------
+if TYPE_CHECKING:
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+# -- what the walk types ---------------------------------------------------------------------
 
 LONG_TEXT = " ".join(["The customer asked twice and the answer was long."] * 60)
 TEXTS = (
@@ -65,7 +70,7 @@ FILES: tuple[tuple[str, str, bytes], ...] = (
     ("image.png", "image/png", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"),
 )
 
-# -- what counts as a problem ------------------------------------------------------------------------
+# -- what counts as a problem ---------------------------------------------------------------
 
 PYTHON_WORDS = re.compile(
     r"\b(?:KeyError|ValueError|TypeError|AttributeError|IndexError|NameError|"
@@ -81,9 +86,9 @@ SERVER_PROBLEMS = re.compile(
 NOT_VALUES = frozenset({"nan", "NaN", "None", "NaT", "<NA>"})
 """What a cell or a value shows when the studio printed Python's missing value."""
 
-# -- the page, as the walk sees it ---------------------------------------------------------------------
+# -- the page, as the walk sees it -----------------------------------------------------------
 
-_TARGETS = """() => {
+_TARGETS = r"""() => {
   for (const el of document.querySelectorAll('[data-walk]')) el.removeAttribute('data-walk');
   const dialog = [...document.querySelectorAll('[role="dialog"]')].find((d) => d.checkVisibility());
   const popovers = [...document.querySelectorAll('[data-testid="stPopoverBody"]')]
@@ -109,6 +114,7 @@ _TARGETS = """() => {
     ['grid', '[data-testid="stDataFrame"] [data-testid="data-grid-canvas"]'],
     ['upload', '[data-testid="stFileUploaderDropzoneInput"]'],
   ];
+  const FIELDS = ['select', 'multiselect', 'text', 'number', 'slider', 'upload'];
   const out = [];
   const seen = new Set();
   for (const scope of scopes) {
@@ -122,10 +128,16 @@ _TARGETS = """() => {
         if (el.closest('fieldset[disabled], [data-testid="stSidebar"]')) continue;
         const holder = el.closest('[class*="st-key-"]');
         const key = holder ? [...holder.classList].find((c) => c.startsWith('st-key-')) : '';
-        const box = el.closest('[data-testid^="st"]:has([data-testid="stWidgetLabel"])');
-        const named = box && box.querySelector('[data-testid="stWidgetLabel"]');
-        const label = (el.getAttribute('aria-label') || (named && named.innerText)
-          || el.innerText || '').trim().replace(/\\s+/g, ' ').slice(0, 60);
+        const field = FIELDS.includes(kind);
+        const container = el.closest('[data-testid="stElementContainer"]');
+        const named = field && container
+          && container.querySelector('[data-testid="stWidgetLabel"]');
+        let words = el.getAttribute('aria-label') || (named && named.innerText)
+          || el.innerText || '';
+        for (const icon of el.querySelectorAll('[data-testid="stIconMaterial"]')) {
+          words = words.replace(icon.innerText, '');
+        }
+        const label = words.trim().replace(/\s+/g, ' ').slice(0, 60);
         el.setAttribute('data-walk', String(out.length));
         out.push({kind, label, key: key || '', type: el.getAttribute('type') || ''});
       }
@@ -178,11 +190,17 @@ class Walk:
     seed: int
     page_name: str
     rng: random.Random
-    shots: Path | None = None
     typed: set[str] = field(default_factory=set)
     """Everything typed so far (shared between the walks of one database: it is stored)."""
     actions: list[str] = field(default_factory=list)
     _log_at: int = 0
+    _tables: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.tab.message_listeners.append(self._read_tables)
+
+    def _read_tables(self, message: ForwardMsg) -> None:
+        self._tables += missing_in_table(message, self.typed)
 
     def begin(self, path: str, title: str) -> None:
         self._log_at = self._log_size()
@@ -287,10 +305,8 @@ class Walk:
                 page.keyboard.press("Delete")
             page.keyboard.press("Enter")
 
-        return (
-            do,
-            f"click row {row + 1} at {across:.0%} across {target.describe()}, type {value[:40]!r}, Enter",
-        )
+        where = f"row {row + 1} at {across:.0%} across {target.describe()}"
+        return do, f"click {where}, type {value[:40]!r}, Enter"
 
     def _plan_upload(self, element: Locator, target: Target) -> tuple[Callable[[], object], str]:
         name, mime, content = self.rng.choice(FILES)
@@ -326,6 +342,8 @@ class Walk:
         found = [f"exception box: {box}" for box in seen["boxes"]]
         found += [f"Python on the page: {text[:300]}" for text in _python_words(seen["texts"])]
         found += [f"a missing value shown as {text!r}" for text in self._not_values(seen["texts"])]
+        found += sorted(set(self._tables))
+        self._tables.clear()
         found += self._log_problems()
         found += list(self.tab.problems)
         found += [f"a request left this machine: {url}" for url in self.tab.external_requests]
@@ -369,6 +387,41 @@ class Walk:
         with self.server.log.open("rb") as log:
             log.seek(offset)
             return log.read().decode(errors="replace")
+
+
+def missing_in_table(message: ForwardMsg, typed: Collection[str]) -> list[str]:
+    """What a table sent in ``message`` would show as a missing value: a null cell drawn as
+    Streamlit's default "None", or a text cell that reads nan/None (unless the walk typed it).
+
+    Read from the table's data, since the browser draws tables on a canvas."""
+    if message.WhichOneof("type") != "delta" or message.delta.WhichOneof("type") != "new_element":
+        return []
+    element = message.delta.new_element
+    if element.WhichOneof("type") != "dataframe" or not element.dataframe.arrow_data.data:
+        return []
+    frame = element.dataframe
+    table = pa.ipc.open_stream(frame.arrow_data.data).read_all()
+    nulls_shown = not frame.HasField("placeholder") or frame.placeholder in NOT_VALUES
+    found = []
+    for name in _shown_columns(frame, table.column_names):
+        column = table.column(name)
+        if nulls_shown and column.null_count:
+            found.append(
+                f"column “{name}” of a table shows {column.null_count} empty cells as None"
+            )
+        if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
+            bad = {v for v in column.to_pylist() if v in NOT_VALUES and v not in typed}
+            found += [f"column “{name}” of a table shows {v!r}" for v in sorted(bad)]
+    return found
+
+
+def _shown_columns(frame: Any, names: Sequence[str]) -> list[str]:
+    """The data columns the table shows: not the index, not hidden, in its column order."""
+    config = json.loads(frame.columns) if frame.columns else {}
+    hidden = {name for name, options in config.items() if (options or {}).get("hidden")}
+    shown = [n for n in names if not n.startswith("__index_level_") and n not in hidden]
+    order = list(frame.column_order)
+    return [n for n in shown if n in order] if order else shown
 
 
 def _python_words(texts: Sequence[str]) -> list[str]:
