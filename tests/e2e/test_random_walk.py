@@ -35,6 +35,8 @@ pytestmark = pytest.mark.e2e
 
 SEED = int(os.environ.get("SCORER_STUDIO_WALK_SEED", "13"))
 STEPS = int(os.environ.get("SCORER_STUDIO_WALK_STEPS", "8"))
+KEEP_GOING = os.environ.get("SCORER_STUDIO_WALK_KEEP_GOING", "") not in ("", "0")
+"""Walk every step and list every problem at the end (default: stop at the first)."""
 FAKE_KEY = "sk-walk-fake"
 SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL|_API_BASE|_BASE_URL", re.I)
 """Variables the studio must not inherit: a real provider's key, or an address of one."""
@@ -145,6 +147,6 @@ def test_a_random_walk_finds_no_error(
     label: str,
 ) -> None:
     rng = random.Random(f"{SEED}:{path}")  # each page its own sequence, whatever ran before
-    walk = Walk(walk_tab, walk_studio, SEED, label, rng, typed=typed)
+    walk = Walk(walk_tab, walk_studio, SEED, label, rng, typed=typed, keep_going=KEEP_GOING)
     walk_page(walk, path, title, STEPS)
     assert walk_tab.external_requests == []

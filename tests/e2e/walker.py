@@ -193,6 +193,9 @@ class Walk:
     typed: set[str] = field(default_factory=set)
     """Everything typed so far (shared between the walks of one database: it is stored)."""
     actions: list[str] = field(default_factory=list)
+    keep_going: bool = False
+    """Note each problem and walk on (to list every problem of a page in one walk)."""
+    noted: list[str] = field(default_factory=list)
     _log_at: int = 0
     _tables: list[str] = field(default_factory=list)
 
@@ -353,7 +356,12 @@ class Walk:
 
     def check(self) -> None:
         found = self.problems()
-        if found:
+        if found and self.keep_going:
+            old = {problem.split(": ", 1)[1] for problem in self.noted}
+            new = [problem for problem in found if problem not in old]
+            self.noted += [f"after action {len(self.actions)}: {problem}" for problem in new]
+            self.tab.problems.clear()
+        elif found:
             self.fail(found)
 
     def fail(self, found: Sequence[str]) -> None:
@@ -363,7 +371,7 @@ class Walk:
         steps = "\n".join(f"  {n}. {action}" for n, action in enumerate(self.actions, 1))
         raise AssertionError(
             f"random walk, seed {self.seed}, page {self.page_name}: after action "
-            f"{len(self.actions)} the studio showed:\n"
+            f"{len(self.actions)} the studio had shown:\n"
             + "\n".join(f"- {problem}" for problem in found)
             + f"\nactions so far:\n{steps}\nscreenshot: {shot}\n"
             f"rerun with SCORER_STUDIO_WALK_SEED={self.seed} (the whole walk: earlier pages "
@@ -374,11 +382,15 @@ class Walk:
         return sorted({t for t in texts if t in NOT_VALUES and t not in self.typed})
 
     def _log_problems(self) -> list[str]:
+        """What the server logged since the last check, one line per problem (the line
+        that says what happened, then the exception it ends with); the log's tail once."""
         text = self._log_since(self._log_at)
         self._log_at += len(text.encode())
-        if not SERVER_PROBLEMS.search(text):
-            return []
-        return [f"the server logged:\n{text[-4000:]}"]
+        found = [_log_summary(chunk) for chunk in _log_entries(text)]
+        found = [summary for summary in found if summary]
+        if found and not self.keep_going:
+            found.append(f"the server's log:\n{text[-3000:]}")
+        return found
 
     def _log_size(self) -> int:
         return self.server.log.stat().st_size if self.server.log.exists() else 0
@@ -424,6 +436,24 @@ def _shown_columns(frame: Any, names: Sequence[str]) -> list[str]:
     return [n for n in shown if n in order] if order else shown
 
 
+_LOG_ENTRY = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ ", re.MULTILINE)
+
+
+def _log_entries(text: str) -> list[str]:
+    """The log's entries: each starts with Streamlit's time stamp (a traceback printed by
+    hand is an entry of its own)."""
+    return [entry for entry in _LOG_ENTRY.split(text) if entry.strip()]
+
+
+def _log_summary(entry: str) -> str:
+    """``entry`` in one line when it is a problem (what happened … the exception), else ""."""
+    if not SERVER_PROBLEMS.search(entry):
+        return ""
+    lines = [line.strip() for line in entry.splitlines() if line.strip()]
+    said = next((line for line in lines if SERVER_PROBLEMS.search(line)), lines[0])
+    return f"the server logged: {said[:200]} … {lines[-1][:300]}"
+
+
 def _python_words(texts: Sequence[str]) -> list[str]:
     return [text for text in dict.fromkeys(texts) if PYTHON_WORDS.search(text)]
 
@@ -433,3 +463,5 @@ def walk_page(walk: Walk, path: str, title: str, steps: int) -> None:
     walk.begin(path, title)
     for _ in range(steps):
         walk.step()
+    if walk.noted:
+        walk.fail(walk.noted)
