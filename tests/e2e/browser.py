@@ -107,7 +107,7 @@ def _asks_rerun(payload: str | bytes) -> bool:
         message = BackMsg.FromString(payload)
     except Exception:  # a frame of some other protocol: not ours to judge
         return False
-    return message.WhichOneof("type") == "rerun_script"
+    return bool(message.WhichOneof("type") == "rerun_script")
 
 
 @dataclass

@@ -17,7 +17,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import pyarrow as pa
+import pyarrow as pa  # type: ignore[import-untyped]
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator
 
@@ -98,12 +98,12 @@ _TARGETS = r"""() => {
   const kinds = [
     ['button', '[data-testid="stButton"] button, [data-testid="stFormSubmitButton"] button'],
     ['button', '[data-testid="stPopoverButton"], [data-testid="stPopover"] > div > button'],
-    ['button', '[data-testid="stElementToolbarButton"] button[aria-label*="row" i]'],
+    ['toolbar', '[data-testid="stElementToolbarButton"] button[aria-label*="row" i]'],
     ['segment', '[data-testid="stButtonGroup"] button'],
     ['tab', '[data-testid="stTab"], [data-baseweb="tab"]'],
     ['expander', '[data-testid="stExpander"] summary'],
     ['checkbox', '[data-testid="stCheckbox"] label'],
-    ['radio', '[data-testid="stRadio"] label'],
+    ['radio', '[data-testid="stRadio"] [role="radiogroup"] label'],
     ['select', '[data-testid="stSelectbox"] [role="combobox"]'],
     ['multiselect', '[data-testid="stMultiSelect"] [role="combobox"]'],
     ['text', '[data-testid="stTextInput"] input'],
@@ -246,6 +246,7 @@ class Walk:
             "upload": self._plan_upload,
             "slider": self._plan_slider,
             "escape": self._plan_escape,
+            "toolbar": self._plan_toolbar,
         }
         planner = planners.get(target.kind)
         if planner is not None:
@@ -288,25 +289,32 @@ class Walk:
         return do, f"choose an option of {target.describe()}"
 
     def _plan_grid(self, element: Locator, target: Target) -> tuple[Callable[[], object], str]:
-        """Click a cell of a table (the first rows, a random column), type, press Enter."""
+        """Click a cell of a table (one of the first rows, a random column) as a person
+        does; where it opens an editor, type into it and press Enter."""
         value = self.rng.choice((*TEXTS[:6], "nan", "None", "42", "日本語"))
         row, across = self.rng.randint(0, 3), self.rng.random()
-        self.typed.add(value.strip())
         page = self.tab.page
 
         def do() -> None:
+            element.scroll_into_view_if_needed(timeout=10_000)
             box = element.bounding_box()
             if box is None:
                 return
             header = 36  # Streamlit's grid: a header row, then rows of 35 px
             y = min(box["y"] + header + 35 * row + 17, box["y"] + box["height"] - 5)
-            x = box["x"] + 5 + across * (box["width"] - 10)
-            page.mouse.click(x, y)
-            if value:
-                page.keyboard.type(value)
-            else:
-                page.keyboard.press("Delete")
-            page.keyboard.press("Enter")
+            x = box["x"] + 40 + across * (box["width"] - 45)  # right of the row markers
+            page.mouse.move(x, y)
+            page.mouse.down()
+            page.mouse.up()
+            page.keyboard.press("Enter")  # opens the cell's editor, if it has one
+            editor = page.locator("textarea.gdg-input, input.gdg-input").first
+            try:
+                editor.wait_for(timeout=1_000)
+            except PlaywrightError:
+                return  # a cell one cannot type in (read only, a tick box, a list)
+            self.typed.add(value.strip())
+            editor.fill(value)
+            editor.press("Enter")
 
         where = f"row {row + 1} at {across:.0%} across {target.describe()}"
         return do, f"click {where}, type {value[:40]!r}, Enter"
@@ -331,6 +339,16 @@ class Walk:
                 element.press(key)
 
         return do, f"press {key} ×{times} on {target.describe()}"
+
+    def _plan_toolbar(self, element: Locator, target: Target) -> tuple[Callable[[], object], str]:
+        """A table's own button (add or delete rows): shown while the pointer is on the table."""
+        table = element.locator('xpath=ancestor::*[@data-testid="stElementContainer"][1]')
+
+        def do() -> None:
+            table.hover(timeout=10_000)
+            element.click(timeout=10_000)
+
+        return do, f"click {target.describe()}"
 
     def _plan_escape(self, element: Locator, target: Target) -> tuple[Callable[[], object], str]:
         return (lambda: self.tab.page.keyboard.press("Escape")), "press Escape"
