@@ -159,9 +159,9 @@ def render_judge_keys() -> list[KeyStatus]:
     if missing:
         st.warning(
             f"Saved judges or scorers need {', '.join(missing)}, which "
-            f"{noun(len(missing), 'is', 'are')} not set. Set "
-            f"{noun(len(missing), 'it', 'them')} before starting the studio (for example "
-            "`export OPENAI_API_KEY=...`), or choose another judge.",
+            f"{noun(len(missing), 'is', 'are')} not set on this computer. Paste the "
+            f"{noun(len(missing), 'key', 'keys')} on the Judges page, or choose another judge.",
             icon=":material/key_off:",
         )
+        st.page_link("app_pages/judges/page.py", label="Give a key", icon=":material/key:")
     return statuses
