@@ -7,7 +7,7 @@ tick and type at random, and fail on any exception, Python word, missing value s
     SCORER_STUDIO_WALK_SEED=7 SCORER_STUDIO_WALK_STEPS=30 \\
         .venv/bin/python -m pytest tests/e2e/test_random_walk.py -q
 
-The studio runs on a fresh SQLite file with the demo data and three finished runs. Every
+The studio runs on a fresh SQLite file with the demo data and two finished runs. Every
 judge it can reach answers from the fake OpenAI-compatible server: the studio has no real
 provider key, OpenAI's address points at the fake, and any other address goes to a proxy
 where nothing listens.
@@ -21,6 +21,7 @@ import re
 import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext
@@ -34,7 +35,8 @@ from tests.fakes.openai_server import FakeOpenAIServer
 pytestmark = pytest.mark.e2e
 
 SEED = int(os.environ.get("SCORER_STUDIO_WALK_SEED", "13"))
-STEPS = int(os.environ.get("SCORER_STUDIO_WALK_STEPS", "8"))
+STEPS = int(os.environ.get("SCORER_STUDIO_WALK_STEPS", "6"))
+"""Actions per page: six keep the ten pages near two minutes on a two-core machine."""
 KEEP_GOING = os.environ.get("SCORER_STUDIO_WALK_KEEP_GOING", "") not in ("", "0")
 """Walk every step and list every problem at the end (default: stop at the first)."""
 FAKE_KEY = "sk-walk-fake"
@@ -150,3 +152,21 @@ def test_a_random_walk_finds_no_error(
     walk = Walk(walk_tab, walk_studio, SEED, label, rng, typed=typed, keep_going=KEEP_GOING)
     walk_page(walk, path, title, STEPS)
     assert walk_tab.external_requests == []
+
+
+def test_the_studio_can_reach_no_real_judge(walk_studio: StudioServer) -> None:
+    """What the walk's studio (and every run it starts) inherits: the fake's key and address
+    for OpenAI, a closed proxy for anything else, and no other key."""
+    environ = _environment(walk_studio.process.pid)
+    keys = {name: value for name, value in environ.items() if SECRET_NAME.search(name)}
+    assert keys.pop("OPENAI_API_KEY") == FAKE_KEY
+    assert keys.pop("OPENAI_API_BASE").startswith("http://127.0.0.1:")
+    assert keys.pop("OPENAI_BASE_URL").startswith("http://127.0.0.1:")
+    assert keys == {}
+    assert environ["HTTPS_PROXY"] == "http://127.0.0.1:9"
+
+
+def _environment(pid: int) -> dict[str, str]:
+    raw = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    pairs = [item.decode(errors="replace").partition("=") for item in raw if item]
+    return {name: value for name, _, value in pairs}
