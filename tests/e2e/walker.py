@@ -223,8 +223,15 @@ class Walk:
         target = self._pick(targets)
         do, words = self._plan(target)
         self.actions.append(f"{words} — on {self.tab.page.url}")
+
+        def attempt() -> None:
+            try:
+                do()
+            except PlaywrightError as error:  # it moved or went away under the pointer
+                self.actions[-1] += f" (not done: {error.message.splitlines()[0][:120]})"
+
         try:
-            self.tab.act(do)
+            self.tab.act(attempt)
         except PlaywrightError as error:
             self.fail([f"the studio did not become idle after the action: {error.message}"])
         self.check()
