@@ -318,9 +318,12 @@ class Walk:
             try:
                 editor.wait_for(timeout=1_000)
             except PlaywrightError:
-                return  # a cell one cannot type in (read only, a tick box, a list)
+                return  # a cell with no text editor (a tick box, a list)
+            if not editor.is_editable():
+                page.keyboard.press("Escape")  # a read-only cell shows its text, no more
+                return
             self.typed.add(value.strip())
-            editor.fill(value)
+            editor.fill(value, timeout=5_000)
             editor.press("Enter")
 
         where = f"row {row + 1} at {across:.0%} across {target.describe()}"
