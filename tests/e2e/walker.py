@@ -83,6 +83,7 @@ SERVER_PROBLEMS = re.compile(
     r"Traceback \(most recent call last\)|Uncaught app execution"
     r"|Serialization of dataframe to Arrow table was unsuccessful"
 )
+_UPLOAD = re.compile(r"/_stcore/upload_file/")
 NOT_VALUES = frozenset({"nan", "NaN", "None", "NaT", "<NA>"})
 """What a cell or a value shows when the studio printed Python's missing value."""
 
@@ -333,7 +334,14 @@ class Walk:
         name, mime, content = self.rng.choice(FILES)
 
         def do() -> None:
-            element.set_input_files({"name": name, "mimeType": mime, "buffer": content})
+            file = {"name": name, "mimeType": mime, "buffer": content}
+            accept = element.get_attribute("accept")  # none: every type
+            if accept and "." + name.rsplit(".", 1)[-1] not in accept.split(","):
+                element.set_input_files(file)  # refused in the browser, never sent
+                return
+            # The browser sends the file, then asks for a run once it has arrived.
+            with self.tab.page.expect_response(_UPLOAD, timeout=15_000):
+                element.set_input_files(file)
 
         return do, f"upload {name} into {target.describe()}"
 
