@@ -27,6 +27,7 @@ if TYPE_CHECKING:
         Route,
         WebSocket,
     )
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 CHROMIUM = "/usr/bin/chromium"  # Debian's package; Playwright's own download is never used
 CHROMIUM_ARGS = (
@@ -43,6 +44,8 @@ VIEWPORT: ViewportSize = {"width": 1400, "height": 900}
 EXTERNAL = re.compile(r"^(?!(?:https?|wss?)://(?:127\.0\.0\.1|localhost)(?::\d+)?/)[a-z]+://")
 # Finished runs that end one interaction (an early finish for a rerun is followed by another).
 _DONE_STATUSES = frozenset({0, 1, 3})  # successfully, with a compile error, fragment run
+_ASK_REPORTED_MS = 120
+"""How long a rerun request the browser sent may take to be reported to the test."""
 _SETTLED = """() => {
     const app = document.querySelector('[data-testid="stApp"]');
     return app !== null
@@ -93,6 +96,20 @@ def _finished_status(payload: str | bytes) -> int | None:
     return int(message.script_finished)
 
 
+def _asks_rerun(payload: str | bytes) -> bool:
+    """Whether a frame the browser sent asks the server to run the script again (a widget
+    changed, a button was pressed)."""
+    if isinstance(payload, str):
+        return False
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+
+    try:
+        message = BackMsg.FromString(payload)
+    except Exception:  # a frame of some other protocol: not ours to judge
+        return False
+    return bool(message.WhichOneof("type") == "rerun_script")
+
+
 @dataclass
 class StudioPage:
     """One browser tab on the studio that records what went wrong while a test drives it.
@@ -112,8 +129,12 @@ class StudioPage:
     visited: list[str] = field(default_factory=list)
     last_finished_at: float = 0.0
     """When (``time.perf_counter``) the last script run's end reached the browser."""
+    message_listeners: list[Callable[[ForwardMsg], None]] = field(default_factory=list)
+    """Called with every message the server sends (what a test wants to read in them)."""
     _ws: WebSocket | None = None
     _finished: int = 0
+    _asked: int = 0
+    _finished_when_asked: int = 0
     _shot_count: int = 0
 
     def __post_init__(self) -> None:
@@ -134,13 +155,32 @@ class StudioPage:
     def _on_websocket(self, ws: WebSocket) -> None:
         if not ws.url.endswith("/_stcore/stream"):
             return
-        self._ws, self._finished = ws, 0
+        self._ws, self._finished, self._finished_when_asked = ws, 0, 0
         ws.on("framereceived", self._on_frame)
+        ws.on("framesent", self._on_sent)
+        ws.on("framereceived", self._tell_listeners)
 
     def _on_frame(self, payload: str | bytes) -> None:
         if _finished_status(payload) in _DONE_STATUSES:
             self._finished += 1
             self.last_finished_at = time.perf_counter()
+
+    def _tell_listeners(self, payload: str | bytes) -> None:
+        if not self.message_listeners or isinstance(payload, str):
+            return
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        try:
+            message = ForwardMsg.FromString(payload)
+        except Exception:  # a frame of some other protocol: not ours to judge
+            return
+        for listener in self.message_listeners:
+            listener(message)
+
+    def _on_sent(self, payload: str | bytes) -> None:
+        if _asks_rerun(payload):
+            self._asked += 1
+            self._finished_when_asked = self._finished
 
     def _answer_external(self, route: Route) -> None:
         self.external_requests.append(route.request.url)
@@ -161,6 +201,22 @@ class StudioPage:
         action()
         self.wait_for_runs(before, timeout_s)
         self.settle()
+
+    def act(self, action: Callable[[], object], *, timeout_s: float = 60) -> bool:
+        """Do ``action`` when it is not known whether it makes the script run (opening an
+        expander does not; a changed field does), and wait until the studio is idle again.
+
+        The browser asks for a run in the same turn as the click or keystroke; the short
+        pause is only for that request to be reported here. Returns whether a run was asked.
+        """
+        asked = self._asked
+        action()
+        self.page.wait_for_timeout(_ASK_REPORTED_MS)
+        rerun = self._asked > asked
+        if rerun:
+            self.wait_for_runs(self._finished_when_asked, timeout_s)
+        self.settle(timeout_s=timeout_s)
+        return rerun
 
     @property
     def finished_runs(self) -> int:

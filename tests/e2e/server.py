@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -71,12 +71,20 @@ def start_studio(
     log: Path,
     env: Mapping[str, str] | None = None,
     timeout_s: float = 60,
+    unset: Collection[str] = (),
+    cwd: Path | None = None,
 ) -> StudioServer:
-    """Start ``scorer-studio ui`` on a free port; return once ``/_stcore/health`` answers ok."""
+    """Start ``scorer-studio ui`` on a free port; return once ``/_stcore/health`` answers ok.
+
+    ``env`` is added to this process's environment, without the variables named in
+    ``unset``; ``cwd`` is the studio's working folder (default: this process's).
+    """
     port = free_port()
     command = [str(BIN / "scorer-studio"), "ui", "--port", str(port)]
     environment = {**(env or {}), "SCORER_STUDIO_DATABASE_URL": database_url}
-    return _start(command, port, log=log, env=environment, timeout_s=timeout_s)
+    return _start(
+        command, port, log=log, env=environment, timeout_s=timeout_s, unset=unset, cwd=cwd
+    )
 
 
 def start_streamlit_app(app: Path, *, log: Path, timeout_s: float = 60) -> StudioServer:
@@ -102,12 +110,21 @@ def start_streamlit_app(app: Path, *, log: Path, timeout_s: float = 60) -> Studi
 
 
 def _start(
-    command: list[str], port: int, *, log: Path, env: Mapping[str, str], timeout_s: float
+    command: list[str],
+    port: int,
+    *,
+    log: Path,
+    env: Mapping[str, str],
+    timeout_s: float,
+    unset: Collection[str] = (),
+    cwd: Path | None = None,
 ) -> StudioServer:
+    environment = {k: v for k, v in os.environ.items() if k not in unset} | dict(env)
     with log.open("wb") as out:
         process = subprocess.Popen(
             command,
-            env={**os.environ, **env},
+            env=environment,
+            cwd=cwd,
             stdout=out,
             stderr=subprocess.STDOUT,
             start_new_session=True,  # one process group: stopping it stops Streamlit too
@@ -140,10 +157,15 @@ def wait_healthy(server: StudioServer, timeout_s: float) -> None:
 
 @contextmanager
 def running_studio(
-    database_url: str, *, log: Path, env: Mapping[str, str] | None = None
+    database_url: str,
+    *,
+    log: Path,
+    env: Mapping[str, str] | None = None,
+    unset: Collection[str] = (),
+    cwd: Path | None = None,
 ) -> Iterator[StudioServer]:
-    """The studio for the length of a ``with`` block."""
-    server = start_studio(database_url, log=log, env=env)
+    """The studio for the length of a ``with`` block (arguments as :func:`start_studio`'s)."""
+    server = start_studio(database_url, log=log, env=env, unset=unset, cwd=cwd)
     try:
         yield server
     finally:

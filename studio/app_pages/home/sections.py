@@ -165,4 +165,5 @@ def render_judge_keys() -> list[KeyStatus]:
             "in the box that appears under it; no restart is needed. Or choose another judge.",
             icon=":material/key_off:",
         )
+        st.page_link("app_pages/judges/page.py", label="Give a key", icon=":material/key:")
     return statuses

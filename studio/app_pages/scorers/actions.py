@@ -26,6 +26,7 @@ def render_actions(line: ScorerLine) -> None:
         width="stretch",
     ):
         state.put(state.BUILDER_SCORER_ID, sid)
+        state.put(state.CURRENT_SCORER_ID, sid)
         st.switch_page("app_pages/builder/page.py")
     if cols[1].button(
         "Hide versions" if is_open else "Versions",
@@ -53,6 +54,7 @@ def render_actions(line: ScorerLine) -> None:
         width="stretch",
     ):
         state.put(state.EXPORT_SCORER_ID, sid)
+        state.put(state.CURRENT_SCORER_ID, sid)
         st.switch_page("app_pages/export/page.py")
     _archive_button(cols[4], line)
 

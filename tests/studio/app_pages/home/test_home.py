@@ -72,7 +72,11 @@ def test_judge_keys_show_set_or_not_never_the_value(studio_db, open_page, monkey
     assert rows["MY_JUDGE_KEY"]["Set"] == "Not set"
     assert "house judge" in rows["MY_JUDGE_KEY"]["Needed by"]
     assert table.iloc[0]["Key variable"] == "MY_JUDGE_KEY"  # what is needed comes first
-    assert "MY_JUDGE_KEY" in " ".join(w.value for w in at.warning)
+    warning = " ".join(w.value for w in at.warning)
+    assert "MY_JUDGE_KEY" in warning
+    assert "Judges page" in warning  # where a person gives a key; no shell command
+    assert "export" not in warning
+    assert "judges" in [link.proto.page for link in at.get("page_link")]
     assert SECRET not in _text(at)
 
 

@@ -68,6 +68,15 @@ def test_open_in_the_builder_sets_the_scorer(demo_db, open_page):
     at.button(key=state.SCORERS_OPEN.child(sid).name).click().run()
     assert not at.exception
     assert at.session_state["builder.scorer_id"] == sid
+    assert at.session_state[state.CURRENT_SCORER_ID.name] == sid  # other pages open on it
+
+
+def test_export_makes_the_scorer_the_current_one(demo_db, open_page):
+    sid = _scorer_id(demo_db, "conciseness")
+    at = open_page("scorers")
+    at.button(key=state.SCORERS_EXPORT.child(sid).name).click().run()
+    assert not at.exception
+    assert at.session_state[state.CURRENT_SCORER_ID.name] == sid
 
 
 def test_duplicate_asks_for_a_valid_free_name(demo_db, open_page):
