@@ -11,8 +11,7 @@ from scorer_runtime.spec.builtins.reading import read_number
 from scorer_runtime.spec.context import CONTEXT_NAMES
 
 _NUMBER_FIELD = Field(
-    description="Where the number is, e.g. 'results.analyze_step_result.score', "
-    "'judge_output.score' or 'score' (in generate_reason)."
+    description="The number to use, e.g. a score the judge gave in an earlier step."
 )
 
 # -- weighted average -----------------------------------------------------------------------
@@ -25,12 +24,12 @@ class WeightedAverageParams(StepParams):
 
     weights: dict[WeightKey, float] = Field(
         min_length=1,
-        description="How much each value counts, e.g. {'relevance': 0.7, 'tone': 0.3}. A key "
-        "is a field of 'base', or a full path such as 'results.preprocess_step_result.x'.",
+        description="How much each value counts, e.g. relevance = 0.7 and tone = 0.3, each "
+        "value named as the earlier step gives it.",
     )
     base: FieldPath = Field(
         "results.analyze_step_result",
-        description="Where short keys are read from (normally the analyze step's result).",
+        description="The earlier step whose values are weighed (usually step 2).",
     )
 
     @field_validator("weights")
