@@ -179,9 +179,7 @@ class ScorerDraft(BaseModel):
             own_answer=own_answer,
         )
 
-    def missing_references(
-        self, *, registry: StepRegistry | None = None
-    ) -> list[MissingReference]:
+    def missing_references(self, *, registry: StepRegistry | None = None) -> list[MissingReference]:
         """The values the steps read that the scorer does not have where they read them
         (see :func:`scorer_runtime.spec.references.missing_references`)."""
         from scorer_runtime.spec.references import missing_references

@@ -161,8 +161,8 @@ def _kind(schema: Any) -> FieldKind:
 
 
 def choices_of(groups: Sequence[FieldGroup]) -> dict[str, str]:
-    """Every value of the groups as ``{reference: "Group › name"}``, in the groups' order
-    (what a picker offers: "Step 2, the judge's answer › solved")."""
+    """Every value of the groups as ``{reference: "Group > name"}``, in the groups' order
+    (what a picker offers: "Step 2, the judge's answer > solved")."""
     return {f.path: f"{g.label} › {f.label}" for g in groups for f in g.fields}
 
 

@@ -49,7 +49,9 @@ class MissingReference:
     """What the scorer has instead, in words ("solved", "polite"…); may be empty."""
 
     def sentence(self) -> str:
-        """"reads ‘the judge's answer: verdict’, which this scorer does not have. It has: …\""""
+        """The problem as the end of a sentence: "reads 'the judge's answer: verdict', which
+        this scorer does not have at this step. It has: solved, polite."
+        """
         text = f"reads ‘{self.wanted}’, which this scorer does not have at this step."
         if self.available:
             text += f" It has: {', '.join(self.available)}."
@@ -72,7 +74,8 @@ def references(step: StepDraft, registry: StepRegistry | None) -> Iterator[tuple
         yield from (("calculate_score.formula", ref) for ref in _refs(calc["formula"]))
     use = calc.get("use")
     if isinstance(use, str) and registry is not None and use in registry:
-        given = calc.get("with") if isinstance(calc.get("with"), Mapping) else {}
+        given = calc.get("with")
+        given = given if isinstance(given, Mapping) else {}
         yield from _param_refs("calculate_score.with", use, given, registry)
 
 

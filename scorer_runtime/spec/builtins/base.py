@@ -88,18 +88,26 @@ a form can offer the values that exist at that step as choices instead of a text
 
 
 class _ReadsField:
-    """Marks a :data:`FieldPath` parameter in its JSON Schema (``"x-reads-field": true``)."""
+    """Marks a :data:`FieldPath` parameter in its JSON Schema (``"x-reads-field": "any"``, or
+    ``"label"`` / ``"number"`` when it reads a judge's label or a number)."""
+
+    def __init__(self, kind: str = "any") -> None:
+        self.kind = kind
 
     def __get_pydantic_json_schema__(
         self, core_schema: CoreSchema, handler: GetJsonSchemaHandler
     ) -> JsonSchemaValue:
         schema = handler(core_schema)
-        schema[READS_FIELD] = True
+        schema[READS_FIELD] = self.kind
         return schema
 
 
 FieldPath = Annotated[str, AfterValidator(_check_path), _ReadsField()]
 """A dotted path into the step context: ``output``, ``results.analyze_step_result.answer``."""
+LabelPath = Annotated[str, AfterValidator(_check_path), _ReadsField("label")]
+"""A :data:`FieldPath` to a label (a judge answer field of kind "one of")."""
+NumberPath = Annotated[str, AfterValidator(_check_path), _ReadsField("number")]
+"""A :data:`FieldPath` to a number."""
 
 Apply = Callable[[dict[str, Any]], Any]
 """What a built-in does with the plain-data context of one call."""

@@ -6,7 +6,13 @@ from typing import Annotated, Any
 
 from pydantic import Field, StringConstraints, field_validator, model_validator
 
-from scorer_runtime.spec.builtins.base import BuiltinStep, FieldPath, StepParams, make_params
+from scorer_runtime.spec.builtins.base import (
+    BuiltinStep,
+    FieldPath,
+    NumberPath,
+    StepParams,
+    make_params,
+)
 from scorer_runtime.spec.builtins.reading import read_number
 from scorer_runtime.spec.context import CONTEXT_NAMES
 
@@ -74,7 +80,7 @@ def weighted_average(**params: Any) -> BuiltinStep:
 class ThresholdParams(StepParams):
     """Parameters of :func:`threshold`."""
 
-    field: FieldPath = _NUMBER_FIELD
+    field: NumberPath = _NUMBER_FIELD
     threshold: float = Field(description="The lowest value that passes, e.g. 0.7.")
     pass_value: float | str = Field(
         1.0, description="What to give when the value passes: a score, or a label like 'pass'."
@@ -108,7 +114,7 @@ def threshold(**params: Any) -> BuiltinStep:
 class ClampParams(StepParams):
     """Parameters of :func:`clamp`."""
 
-    field: FieldPath = _NUMBER_FIELD
+    field: NumberPath = _NUMBER_FIELD
     min: float = Field(0.0, description="The lowest value given back.")
     max: float = Field(1.0, description="The highest value given back.")
 

@@ -12,6 +12,7 @@ from scorer_runtime.spec.builtins.base import (
     BuiltinStep,
     BuiltinStepError,
     FieldPath,
+    LabelPath,
     StepParams,
     make_params,
 )
@@ -44,7 +45,7 @@ class LabelToScoreParams(StepParams):
         min_length=1,
         description="The score of each label, e.g. yes = 1, partial = 0.5, no = 0.",
     )
-    field: FieldPath = Field(
+    field: LabelPath = Field(
         "judge_output.verdict",
         description="The judge's label to turn into a score, e.g. its verdict.",
     )

@@ -20,8 +20,9 @@ _REFERENCE = Field(
     None, description="A fixed reference text; when empty, reference_field is read instead."
 )
 _REFERENCE_FIELD = Field(
-    "ground_truth", description="The text to compare with when no fixed reference text is given: "
-    "usually the expected answer."
+    "ground_truth",
+    description="The text to compare with when no fixed reference text is given: "
+    "usually the expected answer.",
 )
 _NORMALIZE = Field(True, description="Ignore upper/lower case, punctuation and extra spaces.")
 

@@ -186,6 +186,7 @@ def try_draft(
     """Compile the draft and run it once on the example; never raises."""
     try:
         spec = clean_draft(draft).to_data()
+        spec["id"] = spec.get("id") or "try-it"  # trying needs no name yet
         scorer = compile_spec(spec, registry, judge_profiles=profiles)
         result = scorer.run_sync(**example.run_kwargs())
     except ScorerRunError as error:

@@ -23,7 +23,12 @@ from studio.app_pages.builder.logic import (
     clean_draft,
     try_draft,
 )
-from studio.app_pages.builder.problems import ProblemWords, problems_in_words, step_place
+from studio.app_pages.builder.problems import (
+    ProblemWords,
+    problems_in_words,
+    reference_words,
+    step_place,
+)
 from studio.app_pages.builder.steps import step_editor
 from studio.app_pages.builder.try_it import example_picker, try_result
 from studio.app_pages.runs.start import preselect_scorer
@@ -115,6 +120,7 @@ def _steps(draft: ScorerDraft, example: Any, *, key: state.Key) -> dict[StepName
             registry=services.registry(),
             example=example,
             agent=draft.type == "agent",
+            groups=draft.fields_available_at(slot),
             key=key.child(slot),
         )
         draft.put_step(slot, step)
@@ -197,11 +203,22 @@ def _save(draft: ScorerDraft, problems: list[ProblemWords], *, key: state.Key) -
 
 
 def _try(
-    draft: ScorerDraft, example: Any, profiles: dict[str, JudgeSpec], *, key: state.Key
+    draft: ScorerDraft,
+    example: Any,
+    profiles: dict[str, JudgeSpec],
+    problems: list[ProblemWords],
+    *,
+    key: state.Key,
 ) -> None:
     judge_steps = len(draft.prompt_steps())
     if example is None:
         st.info("Choose or type an example in the panel on the right first.")
+        return
+    # Checked before the judge is called: a try that cannot work costs nothing.
+    blocking = [p for p in problems if p.stage != "basics"]
+    if blocking:
+        st.warning("Before trying, fix these:", icon=":material/edit_note:")
+        st.markdown("\n".join(f"- {p}" for p in blocking))
         return
     st.caption(
         f"Trying makes {judge_steps} call(s) to the judge (more if an answer is re-asked or "
@@ -274,7 +291,7 @@ problems = problems_in_words(
     check_draft(clean_draft(draft), registry=services.registry(), profiles=profiles),
     draft=draft,
     registry=services.registry(),
-)
+) + reference_words(draft.missing_references(registry=services.registry()))
 touched = state.get(state.BUILDER_TOUCHED)
 shown = [p for p in problems if p.stage in touched]
 for slot, place in places.items():
@@ -283,7 +300,7 @@ for slot, place in places.items():
             place.error(problem.sentence, icon=":material/error:")
 with main:
     if stage == "try":
-        _try(draft, example, profiles, key=key.child("try"))
+        _try(draft, example, profiles, problems, key=key.child("try"))
     elif stage == "save":
         _save(draft, problems, key=key.child("save"))
     elif stage in ("basics", "judge", "retries"):

@@ -41,14 +41,19 @@ def _draft():
             "steps.generate_score.with.mapping",
             REQUIRED,
             "Step 3, Give the score",
-            "Mapping is needed.",
+            "Fill in ‘Score of each label’.",
         ),
-        ("steps.preprocess.with.values", REQUIRED, "Step 1, Prepare the data", "Values is needed."),
+        (
+            "steps.preprocess.with.values",
+            REQUIRED,
+            "Step 1, Prepare the data",
+            "Fill in ‘Words to look for’.",
+        ),
         (
             "steps.generate_score.with.default",
             "Input should be a valid number, unable to parse string as a number",
             "Step 3, Give the score",
-            "Default should be a number.",
+            "Score of any other label should be a number.",
         ),
         (
             "steps.generate_score.with.bogus",
@@ -139,8 +144,8 @@ def test_a_built_in_missing_a_parameter_names_its_label():
     found = clean_draft(draft).problems(registry=REGISTRY, profiles={})
     words = problems_in_words(found, draft=draft, registry=REGISTRY)
     assert [str(w) for w in words] == [
-        "Step 3, Give the score: Field is needed.",
-        "Step 3, Give the score: Threshold is needed.",
+        "Step 3, Give the score: Fill in ‘What to read’.",
+        "Step 3, Give the score: Fill in ‘Threshold’.",
     ]
 
 
