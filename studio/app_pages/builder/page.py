@@ -16,11 +16,12 @@ from scorer_runtime.store import (
 from scorer_runtime.types import STEP_ORDER, StepName
 from studio import services, state
 from studio.app_pages.builder import data
-from studio.app_pages.builder.judge import judge_form
+from studio.app_pages.builder.judge import judge_form, key_missing
 from studio.app_pages.builder.logic import (
     STEP_HEADINGS,
     check_draft,
     clean_draft,
+    missing_keys,
     try_draft,
 )
 from studio.app_pages.builder.problems import (
@@ -166,6 +167,9 @@ def _retries(draft: ScorerDraft, *, key: state.Key) -> None:
 
 
 def _save(draft: ScorerDraft, problems: list[ProblemWords], *, key: state.Key) -> None:
+    _saved()
+    if state.get(state.BUILDER_JUST_SAVED) is not None:
+        return
     if problems:
         st.warning("Fix these first:")
         for problem in problems:
@@ -191,15 +195,23 @@ def _save(draft: ScorerDraft, problems: list[ProblemWords], *, key: state.Key) -
             return
         state.put(state.BUILDER_SCORER_ID, saved[0])
         state.put(state.BUILDER_LOADED_FOR, saved[0])
+        state.put(state.CURRENT_SCORER_ID, saved[0])
+        state.put(state.BUILDER_JUST_SAVED, saved)
         data.forget_draft()
         preselect_scorer(saved[0])
-        st.success(f"Saved version {saved[1]}. Run it on a dataset, or hand it to engineers.")
-        st.page_link(
-            "app_pages/runs/page.py", label="Run it on a dataset", icon=":material/play_circle:"
-        )
-        st.page_link(
-            "app_pages/export/page.py", label="Export as code", icon=":material/ios_share:"
-        )
+        st.rerun()  # the header and the stages now speak of the saved scorer
+
+
+def _saved() -> None:
+    """What to do with the version just saved."""
+    saved = state.get(state.BUILDER_JUST_SAVED)
+    if saved is None:
+        return
+    st.success(f"Saved version {saved[1]}. Run it on a dataset, or hand it to engineers.")
+    st.page_link(
+        "app_pages/runs/page.py", label="Run it on a dataset", icon=":material/play_circle:"
+    )
+    st.page_link("app_pages/export/page.py", label="Export as code", icon=":material/ios_share:")
 
 
 def _try(
@@ -219,6 +231,10 @@ def _try(
     if blocking:
         st.warning("Before trying, fix these:", icon=":material/edit_note:")
         st.markdown("\n".join(f"- {p}" for p in blocking))
+        return
+    missing = missing_keys(draft, profiles, services.env_is_set)
+    if missing and judge_steps:
+        key_missing(missing)
         return
     st.caption(
         f"Trying makes {judge_steps} call(s) to the judge (more if an answer is re-asked or "
@@ -277,7 +293,7 @@ with main:
     if stage == "basics":
         _basics(draft, key=key.child("basics"), editing=editing)
     elif stage == "judge":
-        draft.judge = judge_form(draft.judge, sorted(profiles), key=key.child("judge"))
+        draft.judge = judge_form(draft.judge, raw_profiles, key=key.child("judge"))
     elif stage == "steps":
         places = _steps(draft, example, key=key.child("steps"))
     elif stage == "retries":
@@ -304,9 +320,8 @@ with main:
     elif stage == "save":
         _save(draft, problems, key=key.child("save"))
     elif stage in ("basics", "judge", "retries"):
-        here = ("retries",) if stage == "retries" else ("basics", "judge")
-        for problem in shown:
-            if problem.stage in here:
+        for problem in shown:  # each stage shows its own problems only
+            if problem.stage == stage:
                 st.error(str(problem), icon=":material/error:")
     order = list(STAGES)
     position = order.index(stage)

@@ -160,6 +160,11 @@ def _step_words(
     if rest == "judge" or rest.startswith("judge."):
         if "no model" in message:
             return "Choose the judge's model and write its instructions (stage 2 · Judge)."
+        if "no instructions" in message:
+            return (
+                "This step asks the judge: write the judge's instructions (who the judge is "
+                "and how it grades) in stage 2 · Judge."
+            )
         return _judge_words(rest.removeprefix("judge").lstrip("."), message)
     for prefix, use in (
         ("with.", step.use if step else None),

@@ -274,6 +274,10 @@ def test_a_blank_form_shows_no_problems_until_the_person_acts(studio_db, open_pa
 
     at.button(key=f"{B0}.next").click().run()  # Next on an empty Basics stage
     assert not at.exception, at.exception
+    # The Judge stage shows its own problems only: the Basics ones are counted, not shown.
+    assert [e.value for e in at.error] == []
+    assert "2 things to fix before saving" in _said(at)
+    _stage(at, "basics")
     errors = [e.value for e in at.error]
     assert "Give the scorer a name." in errors
     assert "Say in a sentence what the scorer judges." in errors

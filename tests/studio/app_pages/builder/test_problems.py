@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorer_runtime.spec import DraftProblem, StepDraft, default_registry
+from scorer_runtime.spec import DraftProblem, ScorerDraft, StepDraft, default_registry
 from studio.app_pages.builder.logic import clean_draft, new_draft
 from studio.app_pages.builder.problems import problem_words, problems_in_words, step_place
 
@@ -156,3 +156,20 @@ def test_step_places():
         "Step 3, Give the score",
     ]
     assert step_place("generate_reason") == "Step 4, Explain the score"
+
+
+def test_a_judge_step_without_instructions_says_where_to_write_them():
+    draft = ScorerDraft(
+        id="x",
+        name="x",
+        description="d",
+        judge={"model": "openai/x", "api_key_env": "K"},
+        steps=[
+            StepDraft(step="analyze", description="a", template="{{ output }}"),
+            StepDraft(step="generate_score", formula="1"),
+        ],
+    )
+    words = problems_in_words(draft.problems(registry=REGISTRY), draft=draft, registry=REGISTRY)
+    said = " ".join(str(w) for w in words)
+    assert "write the judge's instructions" in said
+    assert "judge.instructions" not in said
