@@ -18,6 +18,7 @@ from studio import state
 from studio.app_pages.builder.forms import (
     FIELD_KINDS,
     FormValueError,
+    OutputField,
     answer_schema_from_rows,
     schema_to_fields,
     unnamed_rows,
@@ -168,39 +169,60 @@ def _prompt_preview(source: str, example: Example | None, *, agent: bool) -> Non
         st.warning(explain(error).detail, icon=":material/edit_note:")
 
 
+_COLUMNS = ["name", "kind", "description", "choices", "required"]
+_WIDTHS = (85, 90, 110, 110, 65)
+"""The columns' widths in pixels (fixed: the whole grid fits the step's panel)."""
+
+
+def _row(field: OutputField) -> dict[str, Any]:
+    return {
+        "name": field.name,
+        "kind": field.kind,
+        "description": field.description,
+        "choices": ", ".join(field.choices),
+        "required": field.required,
+    }
+
+
 def _answer_fields(schema: dict[str, Any] | None, *, key: state.Key) -> dict[str, Any] | None:
     """The output-fields builder: the judge's answer, field by field."""
     st.markdown("**What the judge answers** (one row per field)")
     fields = schema_to_fields(schema)
     if fields is None:
         return _answer_json(schema, key=key)
-    frame = pd.DataFrame(
-        [
-            {
-                "name": f.name,
-                "kind": f.kind,
-                "description": f.description,
-                "choices": ", ".join(f.choices),
-                "required": f.required,
-            }
-            for f in fields
-        ],
-        columns=["name", "kind", "description", "choices", "required"],
-    )
+    # The grid is given the same rows on every run while it is on the page: its edits are
+    # kept as changes to those rows, and rows that changed under it would drop the edits
+    # made since (every second keystroke lost). They start again from the answer format
+    # only when the grid was away (another draft, another way of doing the step).
+    base = key.child("base")
+    if not state.has(key.child("editor")) or state.peek(base) is None:
+        state.put(base, [_row(f) for f in fields])
+    frame = pd.DataFrame(state.peek(base), columns=_COLUMNS)
     edited = st.data_editor(
         frame,
         num_rows="dynamic",
         hide_index=True,
         column_config={
-            "name": st.column_config.TextColumn("Field", help="A short name, e.g. verdict"),
+            "name": st.column_config.TextColumn(
+                "Field", help="A short name, e.g. verdict", width=_WIDTHS[0]
+            ),
             "kind": st.column_config.SelectboxColumn(
-                "Kind", options=list(FIELD_KINDS), default="text", required=True
+                "Kind", options=list(FIELD_KINDS), default="text", required=True, width=_WIDTHS[1]
             ),
-            "description": st.column_config.TextColumn("Tells the judge", default=""),
+            "description": st.column_config.TextColumn(
+                "Tells the judge",
+                help="What the field means, in a few words (optional).",
+                default="",
+                width=_WIDTHS[2],
+            ),
             "choices": st.column_config.TextColumn(
-                "Choices (for 'one of')", help="Separated by commas: yes, partial, no", default=""
+                "Choices",
+                help="For a field of kind 'one of': the answers it may take, separated by "
+                "commas (yes, partial, no).",
+                default="",
+                width=_WIDTHS[3],
             ),
-            "required": st.column_config.CheckboxColumn("Required", default=True),
+            "required": st.column_config.CheckboxColumn("Required", default=True, width=_WIDTHS[4]),
         },
         key=key.child("editor").name,
     )
