@@ -237,8 +237,8 @@ def _try(
         key_missing(missing)
         return
     st.caption(
-        f"Trying makes {judge_steps} call(s) to the judge (more if an answer is re-asked or "
-        "retried)."
+        f"Trying makes {plural(judge_steps, 'call')} to the judge (more if an answer is "
+        "re-asked or retried)."
         if judge_steps
         else "This scorer needs no judge: trying it costs nothing."
     )
