@@ -205,3 +205,19 @@ def test_visiting_the_builder_writes_no_empty_draft(studio_db, open_page):
     assert not at.exception, at.exception
     with session_scope(studio_db) as session:
         assert session.exec(select(DraftRecord)).all() == []
+
+
+def test_the_example_list_follows_the_chosen_dataset(demo_db, open_page):
+    at = open_page("builder")
+    at.radio(key=f"{B0}.example.way").set_value("dataset").run()
+    datasets = at.selectbox(key=f"{B0}.example.dataset")
+    before = datasets.value
+    at.selectbox(key=f"{B0}.example.row.{before}").select_index(2).run()
+    datasets.select_index(1 if datasets.index == 0 else 0).run()
+    assert not at.exception, at.exception
+    after = at.selectbox(key=f"{B0}.example.dataset").value
+    assert after != before
+    # A list of the new dataset's examples, from its first one (not the old list's third).
+    rows = at.selectbox(key=f"{B0}.example.row.{after}")
+    assert rows.value == 0
+    assert all(r.key != f"{B0}.example.row.{before}" for r in at.selectbox)
