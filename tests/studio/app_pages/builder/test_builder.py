@@ -79,6 +79,9 @@ def test_build_try_and_save_a_two_step_scorer(studio_db, open_page, fake_judge, 
     with session_scope(studio_db) as session:
         version = session.exec(select(ScorerVersionRecord)).one()
     assert version.note == "First version"
+    # The header names the saved scorer, and the other pages open on it.
+    assert any("Editing **Polite answers**" in m.value for m in at.markdown)
+    assert at.session_state[state.CURRENT_SCORER_ID.name] == version.scorer_id
     spec = version.spec
     assert spec["id"] == "polite-answers"
     assert spec["judge"]["api_key_env"] == "FAKE_JUDGE_KEY"
