@@ -109,6 +109,9 @@ BUILDER_SAVED_DIGEST = Key("builder.saved_digest", _none)
 """The canonical JSON of the draft as last written to the database (to skip idle writes)."""
 BUILDER_LOADED_FOR = Key("builder.loaded_for", _none)
 """Which saved scorer (id) the draft was loaded from, so a new choice reloads it."""
+BUILDER_JUST_SAVED = Key("builder.just_saved", _none)
+"""``(scorer_id, version)`` of the version saved last in this session, until the draft changes
+(the Save stage says so, with the links to run and export it)."""
 BUILDER_TOUCHED = Key("builder.touched", set)
 """The builder stages the person has acted on (typed or chosen in, moved past, or Try it /
 Save): a blank form shows no problems until its stage is here."""

@@ -26,6 +26,7 @@ from scorer_runtime.types import STEP_ORDER, StepName
 
 if TYPE_CHECKING:
     from scorer_runtime.spec.fields import FieldGroup
+    from scorer_runtime.spec.references import MissingReference
     from scorer_runtime.spec.registry import StepRegistry
 
 How = Literal["skip", "builtin", "formula", "judge"]
@@ -177,6 +178,13 @@ class ScorerDraft(BaseModel):
             request_context_keys=request_context_keys,
             own_answer=own_answer,
         )
+
+    def missing_references(self, *, registry: StepRegistry | None = None) -> list[MissingReference]:
+        """The values the steps read that the scorer does not have where they read them
+        (see :func:`scorer_runtime.spec.references.missing_references`)."""
+        from scorer_runtime.spec.references import missing_references
+
+        return missing_references(self, registry=registry)
 
     # -- to and from the spec -----------------------------------------------------------------
 

@@ -53,6 +53,11 @@ class FieldRef:
     """The values it can take (a judge answer field of kind "one of")."""
     description: str = ""
 
+    @property
+    def template(self) -> str:
+        """The reference as a prompt template writes it: ``{{ results.analyze_step_result.x }}``."""
+        return "{{ " + self.path + " }}"
+
 
 @dataclass(frozen=True, slots=True)
 class FieldGroup:
@@ -153,3 +158,43 @@ def answer_fields(base: str, schema: Mapping[str, Any]) -> tuple[FieldRef, ...]:
 def _kind(schema: Any) -> FieldKind:
     kind = schema.get("type") if isinstance(schema, Mapping) else None
     return _JSON_KINDS.get(kind, "any") if isinstance(kind, str) else "any"
+
+
+def choices_of(groups: Sequence[FieldGroup]) -> dict[str, str]:
+    """Every value of the groups as ``{reference: "Group > name"}``, in the groups' order
+    (what a picker offers: "Step 2, the judge's answer > solved")."""
+    return {f.path: f"{g.label} › {f.label}" for g in groups for f in g.fields}
+
+
+def find_field(groups: Sequence[FieldGroup], path: str) -> FieldRef | None:
+    """The value of the groups with this reference, if there is one."""
+    return next((f for g in groups for f in g.fields if f.path == path), None)
+
+
+def first_label_field(groups: Sequence[FieldGroup]) -> FieldRef | None:
+    """The first field of kind "one of" (a label with known choices) of the latest judge
+    answer that has one."""
+    for group in reversed(groups):
+        found = next((f for f in group.fields if f.choices), None)
+        if found is not None:
+            return found
+    return None
+
+
+def first_number_field(groups: Sequence[FieldGroup]) -> FieldRef | None:
+    """The first value known to be a number (a judge answer's number field, the score) of
+    the latest source that has one."""
+    for group in reversed(groups):
+        found = next((f for f in group.fields if f.kind in ("number", "integer")), None)
+        if found is not None:
+            return found
+    return None
+
+
+def spaced_scores(choices: Sequence[str]) -> dict[str, float]:
+    """A first score for each label, from 1 (the first) down to 0 (the last): ``yes, partly,
+    no`` gives 1, 0.5, 0. A person adjusts them; this only saves typing."""
+    if len(choices) == 1:
+        return {choices[0]: 1.0}
+    top = len(choices) - 1
+    return {label: round(1 - i / top, 3) for i, label in enumerate(choices)}

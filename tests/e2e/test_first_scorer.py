@@ -14,6 +14,7 @@ from sqlmodel import select
 from scorer_runtime.store import make_engine, read_session
 from scorer_runtime.store.tables import RunRecord, ScoreRecord, ScorerRecord, ScorerVersionRecord
 from studio import state
+from tests.e2e import builder_actions as build
 from tests.e2e.browser import StudioPage
 from tests.e2e.server import JUDGE_KEY_ENV, ROOT
 from tests.fakes.openai_server import FakeOpenAIServer
@@ -81,9 +82,8 @@ def _build(studio: StudioPage, judge: FakeOpenAIServer) -> None:
         f"{B0}.steps.generate_score.builtin.use",
         "Judge labels · Turn the judge's label into a score",
     )
-    prefix = f"{B0}.steps.generate_score.builtin.label_to_score"
-    studio.type(f"{prefix}.mapping", "\n".join(f"{k} = {v:g}" for k, v in MAPPING.items()))
-    studio.type(f"{prefix}.field", "results.analyze_step_result.verdict")
+    # The label and its scores are chosen, never typed as a path: step 2's verdict.
+    build.label_scores(studio, "generate_score", "Step 2, the judge's answer › verdict", MAPPING)
     studio.screenshot("builder steps")
     studio.check()
     assert judge.request_count == 0, "building must not call the judge"
@@ -91,7 +91,7 @@ def _build(studio: StudioPage, judge: FakeOpenAIServer) -> None:
 
 def _try_and_save(studio: StudioPage, judge: FakeOpenAIServer) -> None:
     studio.choose(f"{B0}.stage", "5 · Try it")
-    studio.text("Trying makes 1 call(s) to the judge")
+    studio.text("Trying makes 1 call to the judge")
     studio.click(f"{B0}.try.run")
     score = studio.page.get_by_test_id("stMetric").filter(has_text="Score")
     assert score.get_by_test_id("stMetricValue").inner_text() == "1.00"

@@ -23,7 +23,7 @@ from scorer_runtime.spec.builtins.reading import read, read_tool_calls
 
 ToolName = Annotated[str, StringConstraints(min_length=1, max_length=200, strip_whitespace=True)]
 
-_FIELD = Field("output", description="Where the agent's messages are (normally 'output').")
+_FIELD = Field("output", description="The agent's messages: usually the agent's answer.")
 
 
 def _called(ctx: dict[str, Any], path: str, step: str) -> list[str]:

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Annotated, Any, TypeVar
 
-from pydantic import AfterValidator, BaseModel, ConfigDict
+from pydantic import AfterValidator, BaseModel, ConfigDict, GetJsonSchemaHandler
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema
 
 from scorer_runtime.spec.context import CONTEXT_NAMES, ContextStep
 from scorer_runtime.spec.registry import validate_params
@@ -13,10 +15,52 @@ from scorer_runtime.spec.registry import validate_params
 P = TypeVar("P", bound="StepParams")
 
 
+PARAM_TITLES: dict[str, str] = {
+    "field": "What to read",
+    "expected_field": "Where the expected value is",
+    "reference_field": "Where the reference text is",
+    "items_field": "Where the list is",
+    "base": "Where the values are",
+    "mapping": "Score of each label",
+    "values": "Words to look for",
+    "keywords": "Keywords",
+    "case_sensitive": "Tell upper and lower case apart",
+    "whole_words": "Whole words only",
+    "ignore_case": "Ignore upper and lower case",
+    "whole_text": "Match the whole text",
+    "dot_all": "Let '.' match line breaks",
+    "min": "At least",
+    "max": "At most",
+    "abs_tolerance": "Tolerance (a number)",
+    "rel_tolerance": "Tolerance (a share, 0.05 is 5%)",
+    "number_in_text": "Which number in the text",
+    "expect": "Expected shape",
+    "allow_code_fence": "Accept JSON in a code block",
+    "json_schema": "The shape (JSON Schema)",
+    "min_times": "At least this many times",
+    "max_calls": "At most this many calls",
+    "error_keys": "Keys that mark an error",
+    "error_prefixes": "Texts that mark an error",
+    "pass_value": "Given when it passes",
+    "fail_value": "Given when it fails",
+    "inclusive": "Equal to the threshold passes",
+    "default": "Score of any other label",
+    "key": "Field of each item",
+    "equals": "Values that count",
+    "if_empty": "Score when the list is empty",
+}
+"""The label a form shows for a built-in's parameter (its JSON Schema ``title``); a parameter
+not listed is labelled by its name in words (``soft_margin`` is "Soft margin")."""
+
+
+def _param_title(name: str, _info: Any) -> str:
+    return PARAM_TITLES.get(name) or name.replace("_", " ").capitalize()
+
+
 class StepParams(BaseModel):
     """Base of the built-ins' parameter models: unknown keys rejected, values immutable."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, field_title_generator=_param_title)
 
 
 class BuiltinStepError(ValueError):
@@ -38,8 +82,32 @@ def _check_path(value: str) -> str:
     return value
 
 
-FieldPath = Annotated[str, AfterValidator(_check_path)]
+READS_FIELD = "x-reads-field"
+"""The JSON Schema mark of a parameter that names a value to read (a :data:`FieldPath`), so
+a form can offer the values that exist at that step as choices instead of a text box."""
+
+
+class _ReadsField:
+    """Marks a :data:`FieldPath` parameter in its JSON Schema (``"x-reads-field": "any"``, or
+    ``"label"`` / ``"number"`` when it reads a judge's label or a number)."""
+
+    def __init__(self, kind: str = "any") -> None:
+        self.kind = kind
+
+    def __get_pydantic_json_schema__(
+        self, core_schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        schema = handler(core_schema)
+        schema[READS_FIELD] = self.kind
+        return schema
+
+
+FieldPath = Annotated[str, AfterValidator(_check_path), _ReadsField()]
 """A dotted path into the step context: ``output``, ``results.analyze_step_result.answer``."""
+LabelPath = Annotated[str, AfterValidator(_check_path), _ReadsField("label")]
+"""A :data:`FieldPath` to a label (a judge answer field of kind "one of")."""
+NumberPath = Annotated[str, AfterValidator(_check_path), _ReadsField("number")]
+"""A :data:`FieldPath` to a number."""
 
 Apply = Callable[[dict[str, Any]], Any]
 """What a built-in does with the plain-data context of one call."""

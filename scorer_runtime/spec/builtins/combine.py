@@ -6,13 +6,18 @@ from typing import Annotated, Any
 
 from pydantic import Field, StringConstraints, field_validator, model_validator
 
-from scorer_runtime.spec.builtins.base import BuiltinStep, FieldPath, StepParams, make_params
+from scorer_runtime.spec.builtins.base import (
+    BuiltinStep,
+    FieldPath,
+    NumberPath,
+    StepParams,
+    make_params,
+)
 from scorer_runtime.spec.builtins.reading import read_number
 from scorer_runtime.spec.context import CONTEXT_NAMES
 
 _NUMBER_FIELD = Field(
-    description="Where the number is, e.g. 'results.analyze_step_result.score', "
-    "'judge_output.score' or 'score' (in generate_reason)."
+    description="The number to use, e.g. a score the judge gave in an earlier step."
 )
 
 # -- weighted average -----------------------------------------------------------------------
@@ -25,12 +30,12 @@ class WeightedAverageParams(StepParams):
 
     weights: dict[WeightKey, float] = Field(
         min_length=1,
-        description="How much each value counts, e.g. {'relevance': 0.7, 'tone': 0.3}. A key "
-        "is a field of 'base', or a full path such as 'results.preprocess_step_result.x'.",
+        description="How much each value counts, e.g. relevance = 0.7 and tone = 0.3, each "
+        "value named as the earlier step gives it.",
     )
     base: FieldPath = Field(
         "results.analyze_step_result",
-        description="Where short keys are read from (normally the analyze step's result).",
+        description="The earlier step whose values are weighed (usually step 2).",
     )
 
     @field_validator("weights")
@@ -75,7 +80,7 @@ def weighted_average(**params: Any) -> BuiltinStep:
 class ThresholdParams(StepParams):
     """Parameters of :func:`threshold`."""
 
-    field: FieldPath = _NUMBER_FIELD
+    field: NumberPath = _NUMBER_FIELD
     threshold: float = Field(description="The lowest value that passes, e.g. 0.7.")
     pass_value: float | str = Field(
         1.0, description="What to give when the value passes: a score, or a label like 'pass'."
@@ -109,7 +114,7 @@ def threshold(**params: Any) -> BuiltinStep:
 class ClampParams(StepParams):
     """Parameters of :func:`clamp`."""
 
-    field: FieldPath = _NUMBER_FIELD
+    field: NumberPath = _NUMBER_FIELD
     min: float = Field(0.0, description="The lowest value given back.")
     max: float = Field(1.0, description="The highest value given back.")
 

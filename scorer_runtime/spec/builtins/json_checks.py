@@ -17,7 +17,7 @@ from scorer_runtime.spec.builtins.reading import as_text, is_messages, read
 _FENCE = re.compile(r"^\s*```[A-Za-z0-9_-]*\s*\n(.*?)\n?\s*```\s*$", re.DOTALL)
 _NO_JSON = object()
 
-_FIELD = Field("output", description="What to read: 'output', 'results.analyze_step_result'…")
+_FIELD = Field("output", description="The value to check: usually the answer.")
 _FENCED = Field(
     True,
     description="Accept JSON wrapped in a Markdown code block (```json … ```), as models "

@@ -12,6 +12,7 @@ from scorer_runtime.spec.builtins.base import (
     BuiltinStep,
     BuiltinStepError,
     FieldPath,
+    LabelPath,
     StepParams,
     make_params,
 )
@@ -42,12 +43,11 @@ class LabelToScoreParams(StepParams):
 
     mapping: dict[Label, float] = Field(
         min_length=1,
-        description="The score of each label, e.g. {'yes': 1, 'partial': 0.5, 'no': 0}.",
+        description="The score of each label, e.g. yes = 1, partial = 0.5, no = 0.",
     )
-    field: FieldPath = Field(
+    field: LabelPath = Field(
         "judge_output.verdict",
-        description="Where the label is: 'judge_output.verdict' in a prompt step's scoring, "
-        "or e.g. 'results.analyze_step_result.verdict'.",
+        description="The judge's label to turn into a score, e.g. its verdict.",
     )
     case_sensitive: bool = Field(False, description="Tell 'Yes' and 'yes' apart.")
     default: float | None = Field(
@@ -103,7 +103,7 @@ class ProportionParams(StepParams):
 
     items_field: FieldPath = Field(
         "results.analyze_step_result.verdicts",
-        description="Where the list is, e.g. the judge's per-statement verdicts.",
+        description="The list to count, e.g. the judge's verdict on each statement.",
     )
     key: str | None = Field(
         "verdict",

@@ -16,7 +16,7 @@ MAX_PATTERN_LENGTH = 500
 
 Term = Annotated[str, StringConstraints(min_length=1, max_length=500)]
 
-_FIELD = Field("output", description="What to read: 'output', 'input', 'ground_truth', etc.")
+_FIELD = Field("output", description="The text to check: usually the answer.")
 _CASE = Field(False, description="Tell upper and lower case apart ('Refund' ≠ 'refund').")
 _WORDS = Field(False, description="Match whole words only ('art' does not match inside 'party').")
 

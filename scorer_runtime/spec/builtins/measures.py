@@ -10,7 +10,7 @@ from scorer_runtime.results import NotScorable, not_scorable
 from scorer_runtime.spec.builtins.base import BuiltinStep, FieldPath, StepParams, make_params
 from scorer_runtime.spec.builtins.reading import as_text, find_number, read_optional, read_text
 
-_FIELD = Field("output", description="What to read: 'output', 'input', etc.")
+_FIELD = Field("output", description="The text to check: usually the answer.")
 
 # -- length bounds --------------------------------------------------------------------------
 

@@ -15,12 +15,14 @@ from scorer_runtime.spec.builtins.reading import as_text, read_optional, read_te
 
 Method = Literal["ratio", "token_set_ratio", "token_sort_ratio", "partial_ratio"]
 
-_FIELD = Field("output", description="What to read: 'output', 'input', etc.")
+_FIELD = Field("output", description="The text to compare: usually the answer.")
 _REFERENCE = Field(
     None, description="A fixed reference text; when empty, reference_field is read instead."
 )
 _REFERENCE_FIELD = Field(
-    "ground_truth", description="Where the reference text is when 'reference' is not given."
+    "ground_truth",
+    description="The text to compare with when no fixed reference text is given: "
+    "usually the expected answer.",
 )
 _NORMALIZE = Field(True, description="Ignore upper/lower case, punctuation and extra spaces.")
 

@@ -24,7 +24,7 @@ from scorer_runtime.store import (
     session_scope,
 )
 from studio import services, state
-from studio.app_pages.builder.logic import new_draft
+from studio.app_pages.builder.logic import new_draft, working_profile
 
 
 @st.cache_data(show_spinner=False, ttl=30)
@@ -50,10 +50,22 @@ def load_draft() -> ScorerDraft:
         state.put(state.BUILDER_LOADED_FOR, scorer_id)
         state.put(state.BUILDER_GEN, state.get(state.BUILDER_GEN) + 1)
         state.reset(state.BUILDER_TOUCHED)
+        # Opening a scorer is not a draft yet: one is written once the person changes it.
+        state.reset(state.BUILDER_DRAFT_ID)
+        state.put(state.BUILDER_SAVED_DIGEST, canonical_json(draft.to_data()))
+    if scorer_id is not None:
+        state.put(state.CURRENT_SCORER_ID, scorer_id)
     if draft is None:
-        draft = new_draft()
+        draft = new_draft(working_profile(profiles(url()), services.env_is_set))
+        # A fresh form is not written to the database until the person changes it.
+        state.put(state.BUILDER_SAVED_DIGEST, canonical_json(draft.to_data()))
     state.put(state.BUILDER_DRAFT, draft)
     return draft
+
+
+def url() -> str:
+    """The database's address (the key of the cached reads)."""
+    return str(services.engine().url)
 
 
 def start_new() -> None:
@@ -65,6 +77,7 @@ def start_new() -> None:
         state.BUILDER_LOADED_FOR,
         state.BUILDER_SAVED_DIGEST,
         state.BUILDER_TOUCHED,
+        state.BUILDER_JUST_SAVED,
         state.TRY_RESULT,
     ):
         state.reset(key)
@@ -81,6 +94,8 @@ def continue_draft(draft_id: int) -> None:
     state.put(state.BUILDER_DRAFT_ID, draft_id)
     state.put(state.BUILDER_SCORER_ID, scorer_id)
     state.put(state.BUILDER_LOADED_FOR, scorer_id)
+    if scorer_id is not None:
+        state.put(state.CURRENT_SCORER_ID, scorer_id)
 
 
 def touch(*stages: str) -> None:
@@ -99,6 +114,7 @@ def autosave(draft: ScorerDraft, stage: str) -> None:
         return
     if previous is not None:
         touch(stage)
+    state.reset(state.BUILDER_JUST_SAVED)
     # Drafts are read by no cached page, so this write does not clear the read caches.
     with session_scope(services.engine()) as session:
         record = save_draft(

@@ -15,6 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from scorer_runtime.spec.builtins.base import READS_FIELD
+
 WidgetKind = Literal[
     "text", "textarea", "number", "integer", "checkbox", "select", "lines", "mapping", "json"
 ]
@@ -36,6 +38,9 @@ class ParamWidget:
     options: tuple[str, ...] = ()
     minimum: float | None = None
     maximum: float | None = None
+    reads: str = ""
+    """What a parameter naming a value to read reads (``any``, ``label``, ``number``); ``""``
+    for the others. The builder offers the values that exist as choices."""
 
 
 def _non_null(schema: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -81,9 +86,11 @@ def param_widgets(schema: Mapping[str, Any]) -> list[ParamWidget]:
                 options=tuple(str(o) for o in inner.get("enum", ())),
                 minimum=inner.get("minimum", inner.get("exclusiveMinimum")),
                 maximum=inner.get("maximum", inner.get("exclusiveMaximum")),
+                reads=str(inner.get(READS_FIELD) or ""),
             )
         )
-    return sorted(widgets, key=lambda w: not w.required)
+    # What to read first (a label's scores depend on it), then the required ones.
+    return sorted(widgets, key=lambda w: (not w.reads, not w.required))
 
 
 class FormValueError(ValueError):
@@ -118,12 +125,14 @@ def read_widget(widget: ParamWidget, raw: Any) -> Any:
     if widget.kind == "lines":
         return [line.strip() for line in str(raw).splitlines() if line.strip()]
     if widget.kind == "mapping":
-        return _read_mapping(widget.name, str(raw))
+        if isinstance(raw, Mapping):  # the label-by-label editor gives the scores
+            return dict(raw) or None
+        return _read_mapping(widget.label, str(raw))
     if widget.kind == "json":
         try:
             return json.loads(raw)
         except json.JSONDecodeError as e:
-            raise FormValueError(widget.name, f"this is not valid JSON ({e.msg})") from None
+            raise FormValueError(widget.label, f"this is not valid JSON ({e.msg})") from None
     if widget.kind == "integer":
         return int(raw)
     if widget.kind == "number":
@@ -248,6 +257,11 @@ def answer_schema_from_rows(rows: Sequence[Mapping[Any, Any]]) -> dict[str, Any]
             )
         )
     return fields_to_schema(fields)
+
+
+def unnamed_rows(rows: Sequence[Mapping[Any, Any]]) -> list[int]:
+    """The rows (numbered from 1) of the answer-fields editor that have no name yet."""
+    return [i for i, row in enumerate(rows, 1) if not str(_cell(row.get("name")) or "").strip()]
 
 
 def _cell(value: Any) -> Any:

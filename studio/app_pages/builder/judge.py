@@ -13,8 +13,20 @@ from studio.app_pages.judges.logic import JSON_MODES, json_mode_of, json_mode_va
 from studio.services import env_is_set
 
 
+def key_missing(envs: Sequence[str]) -> None:
+    """The judge cannot be called: say which key it needs, and where to add it."""
+    names = " and ".join(f"`{env}`" for env in envs)
+    st.warning(
+        f"The judge needs an API key in {names}, which is not set yet.",
+        icon=":material/key:",
+    )
+    st.page_link(
+        "app_pages/judges/page.py", label="Add it on the Judges page", icon=":material/key:"
+    )
+
+
 def judge_form(
-    judge: JudgeValue | None, profiles: Sequence[str], *, key: state.Key
+    judge: JudgeValue | None, profiles: Mapping[str, Mapping[str, Any]], *, key: state.Key
 ) -> JudgeValue | None:
     """The scorer's judge: a saved profile's name, or settings (plain data); returns the new
     value (a draft's judge, as ``ScorerDraft.judge`` holds it)."""
@@ -35,13 +47,17 @@ def judge_form(
                 "app_pages/judges/page.py", label="Open the Judges page", icon=":material/gavel:"
             )
             return judge
-        current = judge if isinstance(judge, str) and judge in profiles else profiles[0]
+        names = sorted(profiles)
+        current = judge if isinstance(judge, str) and judge in profiles else names[0]
         chosen: str = st.selectbox(
             "Saved judge",
-            list(profiles),
-            index=list(profiles).index(current),
+            names,
+            index=names.index(current),
             key=key.child("profile").name,
         )
+        env = profiles[chosen].get("api_key_env")
+        if isinstance(env, str) and env and not env_is_set(env):
+            key_missing([env])
         return chosen
     settings = dict(judge) if isinstance(judge, Mapping) else {}
     return judge_settings(settings, key=key.child("settings"))
@@ -73,12 +89,11 @@ def judge_settings(
         key=key.child("env").name,
     )
     out["api_key_env"] = env.strip()
-    if env.strip():
-        col2.caption(
-            "✅ set on this machine"
-            if env_is_set(env.strip())
-            else "⚠️ not set on this machine: the judge cannot be called yet"
-        )
+    if env.strip() and env_is_set(env.strip()):
+        col2.caption("✅ set on this machine")
+    elif env.strip():
+        with col2:
+            key_missing([env.strip()])
     with st.expander("More judge settings"):
         out["api_base"] = st.text_input(
             "Server address (optional)",

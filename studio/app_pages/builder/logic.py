@@ -10,7 +10,7 @@ way, the draft as it is saved, previews and trying the draft on one example.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,20 +65,41 @@ _STARTER_FORMULAS: dict[StepName, str] = {
 }
 
 
-def new_draft() -> ScorerDraft:
-    """A fresh draft: a name to fill in, a judge to set, and a simple scoring formula."""
+def new_draft(judge: str | None = None) -> ScorerDraft:
+    """A fresh draft: a name to fill in, a judge (the saved profile ``judge`` when given, else
+    settings to fill in), and a simple scoring formula."""
     return ScorerDraft(
         id="",
         name="",
         description="",
         type="plain",
-        judge={
+        judge=judge
+        or {
             "model": "openai/gpt-4o-mini",
             "api_key_env": "OPENAI_API_KEY",
             "instructions": "You are a strict, fair evaluator. Judge only what is written.",
         },
         steps=[StepDraft(step="generate_score", formula=_STARTER_FORMULAS["generate_score"])],
     )
+
+
+def working_profile(
+    profiles: Mapping[str, Mapping[str, Any]], key_is_set: Callable[[str], bool]
+) -> str | None:
+    """The first saved judge (by name) that can be called now: its key is set, or it needs
+    none. A new scorer starts on it rather than on a model whose key is missing."""
+    for name in sorted(profiles):
+        env = profiles[name].get("api_key_env")
+        if profiles[name].get("model") and (not env or key_is_set(str(env))):
+            return name
+    return None
+
+
+def missing_keys(
+    draft: ScorerDraft, profiles: Mapping[str, JudgeSpec], key_is_set: Callable[[str], bool]
+) -> list[str]:
+    """The key variables the draft's judges name that are not set (sorted)."""
+    return [env for env in draft.key_envs(profiles) if not key_is_set(env)]
 
 
 def starter_step(name: StepName, how: How, registry: StepRegistry) -> StepDraft | None:
@@ -186,6 +207,7 @@ def try_draft(
     """Compile the draft and run it once on the example; never raises."""
     try:
         spec = clean_draft(draft).to_data()
+        spec["id"] = spec.get("id") or "try-it"  # trying needs no name yet
         scorer = compile_spec(spec, registry, judge_profiles=profiles)
         result = scorer.run_sync(**example.run_kwargs())
     except ScorerRunError as error:

@@ -16,14 +16,20 @@ from scorer_runtime.store import (
 from scorer_runtime.types import STEP_ORDER, StepName
 from studio import services, state
 from studio.app_pages.builder import data
-from studio.app_pages.builder.judge import judge_form
+from studio.app_pages.builder.judge import judge_form, key_missing
 from studio.app_pages.builder.logic import (
     STEP_HEADINGS,
     check_draft,
     clean_draft,
+    missing_keys,
     try_draft,
 )
-from studio.app_pages.builder.problems import ProblemWords, problems_in_words, step_place
+from studio.app_pages.builder.problems import (
+    ProblemWords,
+    problems_in_words,
+    reference_words,
+    step_place,
+)
 from studio.app_pages.builder.steps import step_editor
 from studio.app_pages.builder.try_it import example_picker, try_result
 from studio.app_pages.runs.start import preselect_scorer
@@ -115,6 +121,7 @@ def _steps(draft: ScorerDraft, example: Any, *, key: state.Key) -> dict[StepName
             registry=services.registry(),
             example=example,
             agent=draft.type == "agent",
+            groups=draft.fields_available_at(slot),
             key=key.child(slot),
         )
         draft.put_step(slot, step)
@@ -160,6 +167,9 @@ def _retries(draft: ScorerDraft, *, key: state.Key) -> None:
 
 
 def _save(draft: ScorerDraft, problems: list[ProblemWords], *, key: state.Key) -> None:
+    _saved()
+    if state.get(state.BUILDER_JUST_SAVED) is not None:
+        return
     if problems:
         st.warning("Fix these first:")
         for problem in problems:
@@ -185,27 +195,50 @@ def _save(draft: ScorerDraft, problems: list[ProblemWords], *, key: state.Key) -
             return
         state.put(state.BUILDER_SCORER_ID, saved[0])
         state.put(state.BUILDER_LOADED_FOR, saved[0])
+        state.put(state.CURRENT_SCORER_ID, saved[0])
+        state.put(state.BUILDER_JUST_SAVED, saved)
         data.forget_draft()
         preselect_scorer(saved[0])
-        st.success(f"Saved version {saved[1]}. Run it on a dataset, or hand it to engineers.")
-        st.page_link(
-            "app_pages/runs/page.py", label="Run it on a dataset", icon=":material/play_circle:"
-        )
-        st.page_link(
-            "app_pages/export/page.py", label="Export as code", icon=":material/ios_share:"
-        )
+        st.rerun()  # the header and the stages now speak of the saved scorer
+
+
+def _saved() -> None:
+    """What to do with the version just saved."""
+    saved = state.get(state.BUILDER_JUST_SAVED)
+    if saved is None:
+        return
+    st.success(f"Saved version {saved[1]}. Run it on a dataset, or hand it to engineers.")
+    st.page_link(
+        "app_pages/runs/page.py", label="Run it on a dataset", icon=":material/play_circle:"
+    )
+    st.page_link("app_pages/export/page.py", label="Export as code", icon=":material/ios_share:")
 
 
 def _try(
-    draft: ScorerDraft, example: Any, profiles: dict[str, JudgeSpec], *, key: state.Key
+    draft: ScorerDraft,
+    example: Any,
+    profiles: dict[str, JudgeSpec],
+    problems: list[ProblemWords],
+    *,
+    key: state.Key,
 ) -> None:
     judge_steps = len(draft.prompt_steps())
     if example is None:
         st.info("Choose or type an example in the panel on the right first.")
         return
+    # Checked before the judge is called: a try that cannot work costs nothing.
+    blocking = [p for p in problems if p.stage != "basics"]
+    if blocking:
+        st.warning("Before trying, fix these:", icon=":material/edit_note:")
+        st.markdown("\n".join(f"- {p}" for p in blocking))
+        return
+    missing = missing_keys(draft, profiles, services.env_is_set)
+    if missing and judge_steps:
+        key_missing(missing)
+        return
     st.caption(
-        f"Trying makes {judge_steps} call(s) to the judge (more if an answer is re-asked or "
-        "retried)."
+        f"Trying makes {plural(judge_steps, 'call')} to the judge (more if an answer is "
+        "re-asked or retried)."
         if judge_steps
         else "This scorer needs no judge: trying it costs nothing."
     )
@@ -260,7 +293,7 @@ with main:
     if stage == "basics":
         _basics(draft, key=key.child("basics"), editing=editing)
     elif stage == "judge":
-        draft.judge = judge_form(draft.judge, sorted(profiles), key=key.child("judge"))
+        draft.judge = judge_form(draft.judge, raw_profiles, key=key.child("judge"))
     elif stage == "steps":
         places = _steps(draft, example, key=key.child("steps"))
     elif stage == "retries":
@@ -274,7 +307,7 @@ problems = problems_in_words(
     check_draft(clean_draft(draft), registry=services.registry(), profiles=profiles),
     draft=draft,
     registry=services.registry(),
-)
+) + reference_words(draft.missing_references(registry=services.registry()))
 touched = state.get(state.BUILDER_TOUCHED)
 shown = [p for p in problems if p.stage in touched]
 for slot, place in places.items():
@@ -283,13 +316,12 @@ for slot, place in places.items():
             place.error(problem.sentence, icon=":material/error:")
 with main:
     if stage == "try":
-        _try(draft, example, profiles, key=key.child("try"))
+        _try(draft, example, profiles, problems, key=key.child("try"))
     elif stage == "save":
         _save(draft, problems, key=key.child("save"))
     elif stage in ("basics", "judge", "retries"):
-        here = ("retries",) if stage == "retries" else ("basics", "judge")
-        for problem in shown:
-            if problem.stage in here:
+        for problem in shown:  # each stage shows its own problems only
+            if problem.stage == stage:
                 st.error(str(problem), icon=":material/error:")
     order = list(STAGES)
     position = order.index(stage)

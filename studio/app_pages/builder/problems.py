@@ -4,7 +4,7 @@
 with.mapping``) and says what is wrong in the spec loader's words, some of them pydantic's
 ("String should have at least 1 character"). A person filling in the form reads neither: this
 module turns a :class:`DraftProblem` into a sentence using the labels the form shows ("Give
-the scorer a name.", "Mapping is needed."), and says which part of the form it is about
+the scorer a name.", "Fill in 'Score of each label'."), and says which part of the form it is about
 ("Step 3, Give the score") and which stage of the builder shows it.
 """
 
@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from scorer_runtime.spec import DraftProblem, ScorerDraft, StepRegistry
+from scorer_runtime.spec.references import MissingReference
 from scorer_runtime.types import STEP_ORDER
 from studio.app_pages.builder.forms import param_widgets
 from studio.app_pages.builder.logic import STEP_HEADINGS
@@ -76,13 +77,31 @@ class ProblemWords:
     """Which part of the form it is about, in words ("Step 3, Give the score"; "" for the
     scorer's basics and judge, whose sentences say so themselves)."""
     sentence: str
-    """What to do, in the form's words ("Mapping is needed.")."""
+    """What to do, in the form's words ("Fill in ‘Threshold’.")."""
     stage: str
     """The builder stage that shows it: ``basics``, ``judge``, ``steps``, ``retries`` or
     ``save`` (a problem of the whole scorer)."""
+    whole: str = ""
+    """The problem in one sentence, when place and sentence do not simply join with ':'."""
 
     def __str__(self) -> str:
+        if self.whole:
+            return self.whole
         return f"{self.place}: {self.sentence}" if self.place else self.sentence
+
+
+def reference_words(missing: Iterable[MissingReference]) -> list[ProblemWords]:
+    """Values that steps read but the scorer does not have, each in one sentence: "Step 3,
+    Give the score, reads 'the judge's answer: verdict', which this scorer does not have at
+    this step. It has: solved, polite, explanation."
+    """
+    found = []
+    for ref in missing:
+        place = step_place(ref.step)
+        found.append(
+            ProblemWords(place, f"It {ref.sentence()}", "steps", f"{place}, {ref.sentence()}")
+        )
+    return found
 
 
 def step_place(slot: str) -> str:
@@ -141,6 +160,11 @@ def _step_words(
     if rest == "judge" or rest.startswith("judge."):
         if "no model" in message:
             return "Choose the judge's model and write its instructions (stage 2 · Judge)."
+        if "no instructions" in message:
+            return (
+                "This step asks the judge: write the judge's instructions (who the judge is "
+                "and how it grades) in stage 2 · Judge."
+            )
         return _judge_words(rest.removeprefix("judge").lstrip("."), message)
     for prefix, use in (
         ("with.", step.use if step else None),
@@ -150,7 +174,7 @@ def _step_words(
         if rest.startswith(prefix) and "." not in param and rest not in _STEP_FIELDS:
             label = _with_label(use, param, registry)
             if _missing(message):
-                return f"{label} is needed."
+                return f"Fill in ‘{label}’."
             plain = _plain(message)
             return _sentence(f"{label} {plain}" if plain != message else f"{label}: {message}")
     label, empty = _STEP_FIELDS.get(rest, ("", ""))

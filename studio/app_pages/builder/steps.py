@@ -4,31 +4,24 @@ the judge, with the rendered prompt previewed on the chosen example."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from typing import Any
 
 import pandas as pd
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from scorer_runtime.spec import (
-    FORMULA_FUNCTIONS,
-    FORMULA_VARIABLES,
-    TEMPLATE_FILTERS,
-    TEMPLATE_VARIABLES,
-    StepDraft,
-    StepRegistry,
-)
+from scorer_runtime.spec import FORMULA_FUNCTIONS, StepDraft, StepRegistry
 from scorer_runtime.spec.draft import How
+from scorer_runtime.spec.fields import FieldGroup
 from scorer_runtime.types import StepName
 from studio import state
 from studio.app_pages.builder.forms import (
     FIELD_KINDS,
     FormValueError,
-    ParamWidget,
+    OutputField,
     answer_schema_from_rows,
-    read_widget,
     schema_to_fields,
+    unnamed_rows,
 )
 from studio.app_pages.builder.logic import (
     HOW_LABELS,
@@ -39,6 +32,8 @@ from studio.app_pages.builder.logic import (
     starter_step,
 )
 from studio.app_pages.builder.params import params_form
+from studio.app_pages.builder.pickers import initial, insert_picker
+from studio.app_pages.builder.scoring import score_from_answer
 from studio.messages import explain
 
 
@@ -49,10 +44,12 @@ def step_editor(
     registry: StepRegistry,
     example: Example | None,
     agent: bool,
+    groups: list[FieldGroup],
     key: state.Key,
 ) -> tuple[StepDraft | None, DeltaGenerator]:
     """Render one step's panel; returns the step as the person has it now (None: skipped),
-    and a place under the panel where the caller shows the step's problems."""
+    and a place under the panel where the caller shows the step's problems. ``groups`` are
+    the values the step can read (the example's, earlier steps')."""
     with st.container(border=True):
         st.subheader(STEP_HEADINGS[name])
         st.caption(STEP_HELP[name])
@@ -71,16 +68,23 @@ def step_editor(
         if how != current:
             step = starter_step(name, how, registry)
         if step is not None and how == "builtin":
-            step = _builtin(step, name, registry, key=key.child("builtin"))
+            step = _builtin(step, name, registry, groups, key=key.child("builtin"))
         elif step is not None and how == "formula":
-            step = _formula(step, key=key.child("formula"))
+            step = _formula(step, groups, key=key.child("formula"))
         elif step is not None:
-            step = _judge_step(step, name, example=example, agent=agent, key=key.child("judge"))
+            step = _judge_step(
+                step, name, example=example, agent=agent, groups=groups, key=key.child("judge")
+            )
         return step, st.container()
 
 
 def _builtin(
-    step: StepDraft, name: StepName, registry: StepRegistry, *, key: state.Key
+    step: StepDraft,
+    name: StepName,
+    registry: StepRegistry,
+    groups: list[FieldGroup],
+    *,
+    key: state.Key,
 ) -> StepDraft:
     entries = registry.entries(suits=name)
     names = [e.name for e in entries]
@@ -96,28 +100,36 @@ def _builtin(
     entry = registry.get(chosen)
     st.caption(entry.description)
     values = dict(step.with_ or {}) if chosen == used else {}
-    params = params_form(entry.params_schema, values, key=key.child(chosen))
+    params = params_form(entry.params_schema, values, groups, key=key.child(chosen))
     return StepDraft.builtin(chosen, params)
 
 
-def _formula(step: StepDraft, *, key: state.Key) -> StepDraft:
+def _formula(step: StepDraft, groups: list[FieldGroup], *, key: state.Key) -> StepDraft:
+    text_key = key.child("text")
     text = st.text_area(
         "Formula",
-        value=step.formula or "",
-        help="A small calculation over the example and earlier results, e.g. "
-        "results.analyze_step_result.score * 2. No programming needed beyond this line.",
-        key=key.child("text").name,
+        value=initial(text_key, step.formula or ""),
+        help="A small calculation over the example and what earlier steps gave, e.g. the "
+        "length of the answer, or 1 when the judge said yes. Choose the values below.",
+        key=text_key.name,
         height=80,
     )
-    with st.expander("What can a formula use?"):
-        st.markdown("\n".join(f"- `{n}`: {d}" for n, d in FORMULA_VARIABLES))
+    insert_picker(groups, into=text_key, form="formula", key=key.child("insert"))
+    with st.expander("Calculations a formula can do"):
         st.markdown("\n".join(f"- `{n}`: {d}" for n, d in FORMULA_FUNCTIONS))
     return StepDraft(formula=text)
 
 
 def _judge_step(
-    step: StepDraft, name: StepName, *, example: Example | None, agent: bool, key: state.Key
+    step: StepDraft,
+    name: StepName,
+    *,
+    example: Example | None,
+    agent: bool,
+    groups: list[FieldGroup],
+    key: state.Key,
 ) -> StepDraft:
+    template_key = key.child("template")
     out = StepDraft(
         description=st.text_input(
             "What do you ask the judge?",
@@ -127,22 +139,20 @@ def _judge_step(
         ),
         template=st.text_area(
             "The prompt",
-            value=step.template or "",
-            help="Write what the judge reads. Put {{ output }} where the answer goes, "
-            "{{ input }} for the question, {{ ground_truth }} for the expected answer.",
-            key=key.child("template").name,
+            value=initial(template_key, step.template or ""),
+            help="Write what the judge reads. To put in the question, the answer or what an "
+            "earlier step found, choose it under 'Insert a field'.",
+            key=template_key.name,
             height=180,
         ),
         judge=step.judge,
     )
-    with st.expander("Words you can put in the prompt"):
-        st.markdown("\n".join(f"- `{{{{ {n} }}}}`: {d}" for n, d in TEMPLATE_VARIABLES))
-        st.markdown("\n".join(f"- `{n}`: {d}" for n, d in TEMPLATE_FILTERS))
+    insert_picker(groups, into=template_key, form="template", key=key.child("insert"))
     _prompt_preview(out.template or "", example, agent=agent)
     if name != "generate_reason":
         out.output_schema = _answer_fields(step.output_schema, key=key.child("fields"))
     if name == "generate_score":
-        out.calculate_score = _score_from_answer(
+        out.calculate_score = score_from_answer(
             step.calculate_score, out.output_schema, key=key.child("calc")
         )
     return out
@@ -159,42 +169,74 @@ def _prompt_preview(source: str, example: Example | None, *, agent: bool) -> Non
         st.warning(explain(error).detail, icon=":material/edit_note:")
 
 
+_COLUMNS = ["name", "kind", "description", "choices", "required"]
+_WIDTHS = (85, 90, 110, 110, 65)
+"""The columns' widths in pixels (fixed: the whole grid fits the step's panel)."""
+
+
+def _row(field: OutputField) -> dict[str, Any]:
+    return {
+        "name": field.name,
+        "kind": field.kind,
+        "description": field.description,
+        "choices": ", ".join(field.choices),
+        "required": field.required,
+    }
+
+
 def _answer_fields(schema: dict[str, Any] | None, *, key: state.Key) -> dict[str, Any] | None:
     """The output-fields builder: the judge's answer, field by field."""
     st.markdown("**What the judge answers** (one row per field)")
     fields = schema_to_fields(schema)
     if fields is None:
         return _answer_json(schema, key=key)
-    frame = pd.DataFrame(
-        [
-            {
-                "name": f.name,
-                "kind": f.kind,
-                "description": f.description,
-                "choices": ", ".join(f.choices),
-                "required": f.required,
-            }
-            for f in fields
-        ],
-        columns=["name", "kind", "description", "choices", "required"],
-    )
+    # The grid is given the same rows on every run while it is on the page: its edits are
+    # kept as changes to those rows, and rows that changed under it would drop the edits
+    # made since (every second keystroke lost). They start again from the answer format
+    # only when the grid was away (another draft, another way of doing the step).
+    base = key.child("base")
+    if not state.has(key.child("editor")) or state.peek(base) is None:
+        state.put(base, [_row(f) for f in fields])
+    frame = pd.DataFrame(state.peek(base), columns=_COLUMNS)
     edited = st.data_editor(
         frame,
         num_rows="dynamic",
         hide_index=True,
         column_config={
-            "name": st.column_config.TextColumn("Field", help="A short name, e.g. verdict"),
-            "kind": st.column_config.SelectboxColumn("Kind", options=list(FIELD_KINDS)),
-            "description": st.column_config.TextColumn("Tells the judge"),
-            "choices": st.column_config.TextColumn(
-                "Choices (for 'one of')", help="Separated by commas: yes, partial, no"
+            "name": st.column_config.TextColumn(
+                "Field", help="A short name, e.g. verdict", width=_WIDTHS[0]
             ),
-            "required": st.column_config.CheckboxColumn("Required"),
+            "kind": st.column_config.SelectboxColumn(
+                "Kind", options=list(FIELD_KINDS), default="text", required=True, width=_WIDTHS[1]
+            ),
+            "description": st.column_config.TextColumn(
+                "Tells the judge",
+                help="What the field means, in a few words (optional).",
+                default="",
+                width=_WIDTHS[2],
+            ),
+            "choices": st.column_config.TextColumn(
+                "Choices",
+                help="For a field of kind 'one of': the answers it may take, separated by "
+                "commas (yes, partial, no).",
+                default="",
+                width=_WIDTHS[3],
+            ),
+            "required": st.column_config.CheckboxColumn("Required", default=True, width=_WIDTHS[4]),
         },
         key=key.child("editor").name,
     )
+    rows = edited.to_dict("records")
+    if unnamed := unnamed_rows(rows):
+        st.caption(
+            f"Row {', '.join(map(str, unnamed))} has no name yet: it is left out until you "
+            "give it one."
+            if len(unnamed) == 1
+            else f"Rows {', '.join(map(str, unnamed))} have no name yet: they are left out "
+            "until you give them one."
+        )
     try:
-        return answer_schema_from_rows(edited.to_dict("records"))
+        return answer_schema_from_rows(rows)
     except FormValueError as error:
         st.error(str(error), icon=":material/edit_note:")
         return dict(schema) if schema else None
@@ -214,90 +256,3 @@ def _answer_json(schema: dict[str, Any] | None, *, key: state.Key) -> dict[str, 
     except json.JSONDecodeError as error:
         st.error(f"This is not valid JSON: {error.msg} (line {error.lineno}).")
         return dict(schema or {})
-
-
-_SCORE_WAYS = {
-    "field": "A number field of the answer",
-    "labels": "Map the judge's labels to scores",
-    "formula": "A formula",
-}
-
-
-def _score_from_answer(
-    calc: Mapping[str, Any] | None, schema: Mapping[str, Any] | None, *, key: state.Key
-) -> dict[str, Any]:
-    """How the judge's answer becomes the score."""
-    calc = dict(calc or {"field": "score"})
-    current = "formula" if "formula" in calc else "labels" if "use" in calc else "field"
-    way = st.radio(
-        "How does the answer become the score?",
-        list(_SCORE_WAYS),
-        index=list(_SCORE_WAYS).index(current),
-        format_func=_SCORE_WAYS.__getitem__,
-        horizontal=True,
-        key=key.child("way").name,
-    )
-    props = (schema or {}).get("properties", {})
-    if way == "field":
-        return _score_from_field(calc, props, key=key)
-    if way == "labels":
-        return _score_from_labels(calc, props, key=key)
-    formula = st.text_input(
-        "Formula",
-        value=str(calc.get("formula", "judge_output.score")),
-        help="Over judge_output, the judge's answer: judge_output.correct / judge_output.total",
-        key=key.child("formula").name,
-    )
-    return {"formula": formula}
-
-
-def _score_from_field(
-    calc: Mapping[str, Any], props: Mapping[str, Any], *, key: state.Key
-) -> dict[str, Any]:
-    """The score is a number field of the judge's answer."""
-    numbers = [n for n, p in props.items() if p.get("type") in ("number", "integer")]
-    if not numbers:
-        st.warning("Add a field of kind 'number' to the answer, e.g. score.")
-        return {"field": "score"}
-    field = str(calc.get("field", numbers[0]))
-    chosen = st.selectbox(
-        "Field",
-        numbers,
-        index=numbers.index(field) if field in numbers else 0,
-        key=key.child("field").name,
-    )
-    return {"field": chosen}
-
-
-def _score_from_labels(
-    calc: Mapping[str, Any], props: Mapping[str, Any], *, key: state.Key
-) -> dict[str, Any]:
-    """The score maps the labels of a 'one of' field of the judge's answer to numbers."""
-    labels = [n for n, p in props.items() if "enum" in p]
-    with_ = dict(calc.get("with", {})) if "use" in calc else {}
-    if not labels:
-        st.warning("Add a field of kind 'one of' (e.g. verdict: yes, partial, no).")
-        return {"use": "label_to_score", "with": with_ or {"mapping": {"yes": 1, "no": 0}}}
-    field = str(with_.get("field", f"judge_output.{labels[0]}")).removeprefix("judge_output.")
-    chosen = st.selectbox(
-        "Label field",
-        labels,
-        index=labels.index(field) if field in labels else 0,
-        key=key.child("label_field").name,
-    )
-    mapping = with_.get("mapping") or {c: 1.0 for c in props[chosen]["enum"]}
-    text = st.text_area(
-        "Score of each label",
-        value="\n".join(f"{k} = {v:g}" for k, v in mapping.items()),
-        help="One per line: yes = 1",
-        key=key.child("mapping").name,
-        height=100,
-    )
-    try:
-        mapping = read_widget(ParamWidget("mapping", "", "", "mapping", True), text) or {}
-    except FormValueError as error:
-        st.error(str(error))
-    return {
-        "use": "label_to_score",
-        "with": {"mapping": mapping, "field": f"judge_output.{chosen}"},
-    }

@@ -62,18 +62,25 @@ def example_picker(*, key: state.Key) -> Example | None:
     )
     if way == "dataset":
         names = dict(datasets)
+        ids = list(names)
+        chosen = state.peek(state.SELECTED_DATASET_ID)  # the one open on the Examples page
         dataset_id = st.selectbox(
-            "Dataset", list(names), format_func=names.__getitem__, key=key.child("dataset").name
+            "Dataset",
+            ids,
+            index=ids.index(chosen) if chosen in ids else 0,
+            format_func=names.__getitem__,
+            key=key.child("dataset").name,
         )
         rows = _examples(url, int(dataset_id))
         if not rows:
             st.caption("This dataset has no examples yet.")
             return None
+        # One list per dataset: a list kept across datasets would show the last one's rows.
         index = st.selectbox(
             "Example",
             range(len(rows)),
             format_func=lambda i: f"{i + 1}. {_short(rows[i]['input'])}",
-            key=key.child("row").name,
+            key=key.child("row").child(dataset_id).name,
         )
         row = rows[int(index)]
         with st.expander("See the example"):

@@ -49,12 +49,15 @@ def test_build_try_and_save_a_two_step_scorer(studio_db, open_page, fake_judge, 
     ).run()
     at.radio(key=f"{B0}.steps.generate_score.how").set_value("builtin").run()
     at.selectbox(key=f"{B0}.steps.generate_score.builtin.use").set_value("label_to_score").run()
-    at.text_area(key=f"{B0}.steps.generate_score.builtin.label_to_score.mapping").input(
-        "yes = 1\npartial = 0.5\nno = 0"
-    ).run()
-    at.text_input(key=f"{B0}.steps.generate_score.builtin.label_to_score.field").input(
-        "results.analyze_step_result.verdict"
-    ).run()
+    # The label to read and its scores are chosen for the person: the judge's answer of
+    # step 2 has one "one of" field, verdict (yes, partial, no).
+    prefix = f"{B0}.steps.generate_score.builtin.label_to_score"
+    field = at.selectbox(key=f"{prefix}.field")
+    assert field.value == "results.analyze_step_result.verdict"
+    assert "Step 2, the judge's answer › verdict" in field.options
+    scores = {label: at.number_input(key=f"{prefix}.mapping.score.{label}").value
+              for label in ("yes", "partial", "no")}  # fmt: skip
+    assert scores == {"yes": 1.0, "partial": 0.5, "no": 0.0}
     assert not at.exception, at.exception
 
     _stage(at, "try")
@@ -76,6 +79,9 @@ def test_build_try_and_save_a_two_step_scorer(studio_db, open_page, fake_judge, 
     with session_scope(studio_db) as session:
         version = session.exec(select(ScorerVersionRecord)).one()
     assert version.note == "First version"
+    # The header names the saved scorer, and the other pages open on it.
+    assert any("Editing **Polite answers**" in m.value for m in at.markdown)
+    assert at.session_state[state.CURRENT_SCORER_ID.name] == version.scorer_id
     spec = version.spec
     assert spec["id"] == "polite-answers"
     assert spec["judge"]["api_key_env"] == "FAKE_JUDGE_KEY"
@@ -271,6 +277,10 @@ def test_a_blank_form_shows_no_problems_until_the_person_acts(studio_db, open_pa
 
     at.button(key=f"{B0}.next").click().run()  # Next on an empty Basics stage
     assert not at.exception, at.exception
+    # The Judge stage shows its own problems only: the Basics ones are counted, not shown.
+    assert [e.value for e in at.error] == []
+    assert "2 things to fix before saving" in _said(at)
+    _stage(at, "basics")
     errors = [e.value for e in at.error]
     assert "Give the scorer a name." in errors
     assert "Say in a sentence what the scorer judges." in errors
@@ -303,6 +313,6 @@ def test_a_built_in_missing_a_parameter_names_it_by_its_label(studio_db, open_pa
     at.selectbox(key=f"{B0}.steps.generate_score.builtin.use").set_value("threshold").run()
     assert not at.exception, at.exception
     errors = [e.value for e in at.error]
-    assert "Threshold is needed." in errors
+    assert "Fill in ‘Threshold’." in errors
     assert "this parameter is required" not in _said(at)
     assert "with." not in _said(at)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorer_runtime.spec import DraftProblem, StepDraft, default_registry
+from scorer_runtime.spec import DraftProblem, ScorerDraft, StepDraft, default_registry
 from studio.app_pages.builder.logic import clean_draft, new_draft
 from studio.app_pages.builder.problems import problem_words, problems_in_words, step_place
 
@@ -41,14 +41,19 @@ def _draft():
             "steps.generate_score.with.mapping",
             REQUIRED,
             "Step 3, Give the score",
-            "Mapping is needed.",
+            "Fill in ‘Score of each label’.",
         ),
-        ("steps.preprocess.with.values", REQUIRED, "Step 1, Prepare the data", "Values is needed."),
+        (
+            "steps.preprocess.with.values",
+            REQUIRED,
+            "Step 1, Prepare the data",
+            "Fill in ‘Words to look for’.",
+        ),
         (
             "steps.generate_score.with.default",
             "Input should be a valid number, unable to parse string as a number",
             "Step 3, Give the score",
-            "Default should be a number.",
+            "Score of any other label should be a number.",
         ),
         (
             "steps.generate_score.with.bogus",
@@ -139,8 +144,8 @@ def test_a_built_in_missing_a_parameter_names_its_label():
     found = clean_draft(draft).problems(registry=REGISTRY, profiles={})
     words = problems_in_words(found, draft=draft, registry=REGISTRY)
     assert [str(w) for w in words] == [
-        "Step 3, Give the score: Field is needed.",
-        "Step 3, Give the score: Threshold is needed.",
+        "Step 3, Give the score: Fill in ‘What to read’.",
+        "Step 3, Give the score: Fill in ‘Threshold’.",
     ]
 
 
@@ -151,3 +156,20 @@ def test_step_places():
         "Step 3, Give the score",
     ]
     assert step_place("generate_reason") == "Step 4, Explain the score"
+
+
+def test_a_judge_step_without_instructions_says_where_to_write_them():
+    draft = ScorerDraft(
+        id="x",
+        name="x",
+        description="d",
+        judge={"model": "openai/x", "api_key_env": "K"},
+        steps=[
+            StepDraft(step="analyze", description="a", template="{{ output }}"),
+            StepDraft(step="generate_score", formula="1"),
+        ],
+    )
+    words = problems_in_words(draft.problems(registry=REGISTRY), draft=draft, registry=REGISTRY)
+    said = " ".join(str(w) for w in words)
+    assert "write the judge's instructions" in said
+    assert "judge.instructions" not in said
