@@ -126,11 +126,15 @@ class Printer:
     def _string(self, text: str, indent: int, lead: str, trail: str) -> list[str]:
         """A long string as implicitly concatenated pieces, parenthesised after a ``lead``."""
         pad = " " * indent
+        # ruff format joins pieces that fit on one line together, so a text that fits stays whole.
+        whole = py_string(text)
         if lead:
-            inner = _string_pieces(text, indent + INDENT)
+            fits = indent + INDENT + width(whole) <= LINE_LENGTH
+            inner = [whole] if fits else _string_pieces(text, indent + INDENT)
             lines = [pad + lead + "("] + [" " * (indent + INDENT) + p for p in inner]
             return [*lines, pad + ")" + trail]
-        pieces = _string_pieces(text, indent)
+        fits = indent + width(whole) + width(trail) <= LINE_LENGTH
+        pieces = [whole] if fits else _string_pieces(text, indent)
         lines = [pad + piece for piece in pieces]
         lines[-1] += trail
         return lines

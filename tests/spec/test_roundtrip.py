@@ -374,3 +374,29 @@ def test_exports_of_any_text_are_lint_clean(specs, tmp_path_factory, registry):
     for index, data in enumerate(specs):
         (folder / f"scorer_{index}.py").write_text(export_python(data, registry), encoding="utf-8")
     assert_ruff_clean(folder)
+
+
+def test_a_long_text_with_line_breaks_that_fits_once_wrapped_stays_whole(
+    tmp_path_factory, registry
+):
+    """ruff format joins string pieces that fit on one line: the export must not split them."""
+    name = "𮤹ø𡸚;\xa0\x98Ø𧡔 8\x07~ù!\x82\x0fV𮅠\nܿ\x9c86\x81Ú7\r\x9e!\x03\x14¤𫭄Ë²\x8fÛËÖ\x96\x9e"
+    data = {
+        "id": "any-text",
+        "name": name,
+        "description": "þµ",
+        "judge": {"model": "openai/x", "instructions": "0"},
+        "steps": [
+            {"step": "preprocess", "use": "contains", "with": {"values": ["0"]}},
+            {
+                "step": "analyze",
+                "description": "0",
+                "template": "0 {{ output }}",
+                "output_schema": {"title": "0"},
+            },
+            {"step": "generate_score", "formula": "1"},
+        ],
+    }
+    folder = tmp_path_factory.mktemp("wrapped_export")
+    (folder / "scorer.py").write_text(export_python(data, registry), encoding="utf-8")
+    assert_ruff_clean(folder)
