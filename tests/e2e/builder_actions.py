@@ -157,7 +157,13 @@ def _edit_cell(
         page.mouse.click(*_cell_point(studio, editor, row, column))
         page.keyboard.press("Enter")  # opens the cell's editor over the grid
         try:
-            overlay.wait_for(state="visible", timeout=3_000)
+            try:
+                overlay.wait_for(state="visible", timeout=3_000)
+            except PlaywrightTimeout:
+                if not choose:
+                    raise
+                page.keyboard.type(text)  # a choice list that opened closed: typing opens it
+                overlay.wait_for(state="visible", timeout=3_000)
             break
         except PlaywrightTimeout:
             if attempt == 2:

@@ -150,9 +150,11 @@ def _results(studio: StudioPage) -> None:
     studio.check()
 
     menu = studio.open_menu(state.RESULTS_OPEN.name)
-    option = menu.get_by_role("option", name=re.compile(r"^Result \d+ ")).first
-    label = option.inner_text()  # e.g. "Result 24 · example 47 · Scored 1.00"
-    result_id, score = label.split(" ")[1], label.split(" ")[-1]
+    option = menu.get_by_role("option", name=re.compile(r" · result \d+$")).first
+    label = option.inner_text()  # e.g. "“How do I …” · Scored 1.00 · result 24"
+    found = re.search(r" (\d\.\d\d) · result (\d+)$", label)
+    assert found, label
+    score, result_id = found.groups()
     studio.rerun(option.click)
     studio.settle(f"Result {result_id}")
     shown = studio.page.get_by_test_id("stMetric").filter(has_text=re.compile(r"^Score"))
