@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scorer_runtime.store import NameBook, Session
-from scorer_runtime.store.views import get_score_with_example
+from scorer_runtime.store.views import get_score_with_example, scorer_titles
 from scorer_runtime.types import DATA_STEPS, STEP_ORDER, STEP_RESULT_FIELD
 from studio.messages import Explanation, explain_stored
 from studio.words import STEP_TITLES
@@ -240,11 +240,12 @@ def load_score(session: Session, *, score_id: int, names: NameBook) -> dict[str,
     data: dict[str, Any] = record.json_data()
     if example is not None:
         data.update(input=example.input, output=example.output, ground_truth=example.ground_truth)
-    facts = [
-        ("Scorer", names.version(record.scorer_version_id)),
+    title = scorer_titles(session).get(record.scorer_id, names.scorer(record.scorer_id))
+    version = names.version(record.scorer_version_id, with_scorer=False)
+    facts = [  # the example itself is shown in full: its number in the database is not
+        ("Scorer", f"{title} {version}"),
         ("Dataset", names.dataset(record.dataset_id)),
-        ("Run", str(record.run_id) if record.run_id is not None else "—"),
-        ("Example", str(record.example_id) if record.example_id is not None else "—"),
+        ("Run", f"#{record.run_id}" if record.run_id is not None else "—"),
         ("When (UTC)", record.created_at.strftime("%Y-%m-%d %H:%M:%S")),
     ]
     if record.trace_id:

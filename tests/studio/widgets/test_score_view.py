@@ -84,7 +84,7 @@ async def test_a_stored_score_shows_prompts_raw_answer_and_retries(
     ]
     assert view.provider_calls == 2 == fake_judge.request_count
     assert view.example["input"] == "Where is my parcel?"
-    assert ("Scorer", "tone-politeness v1") in view.facts
+    assert ("Scorer", "Tone and politeness v1") in view.facts
     assert view.input_tokens > 0
 
 
