@@ -23,6 +23,8 @@ from scorer_runtime.secrets import KEY_SHAPES, secret_span
 __all__ = ["OutputGuard", "RedactPII", "TruncateInput"]
 
 Keep = Literal["head", "tail", "both"]
+BUILTIN_KINDS = ("email", "phone", "card", "api_key")
+"""The built-in rules of :class:`RedactPII`, by name."""
 
 
 def _luhn_ok(digits: str) -> bool:
@@ -95,7 +97,8 @@ class RedactPII:
     (international, North-American and national formats; dates and short numbers survive).
     ``patterns`` adds ``{name: regex}`` rules, applied after the defaults; a name equal to a
     built-in one replaces it. When a regex has a group named ``redact``, only that group is
-    replaced. ``replacement`` may contain ``{name}``, the rule's name.
+    replaced. ``replacement`` may contain ``{name}``, the rule's name. ``kinds`` keeps only
+    some of the built-in rules (e.g. ``["email", "card"]``); None keeps all four.
     """
 
     def __init__(
@@ -104,11 +107,16 @@ class RedactPII:
         *,
         replacement: str = "[REDACTED:{name}]",
         include_defaults: bool = True,
+        kinds: Iterable[str] | None = None,
     ) -> None:
+        chosen = set(BUILTIN_KINDS if kinds is None else kinds)
+        if unknown := sorted(chosen - set(BUILTIN_KINDS)):
+            raise ValueError(f"unknown built-in kinds {unknown}; choose from {BUILTIN_KINDS}")
         custom = {name: re.compile(regex) for name, regex in (patterns or {}).items()}
+        defaults = [r for r in _DEFAULT_RULES if include_defaults and r.name in chosen]
         rules = [
             _Rule(rule.name, custom.pop(rule.name), None) if rule.name in custom else rule
-            for rule in (_DEFAULT_RULES if include_defaults else ())
+            for rule in defaults
         ]
         rules.extend(_Rule(name, pattern) for name, pattern in custom.items())
         if not rules:

@@ -248,7 +248,7 @@ def scorer_plan(spec: ScorerSpec, registry: StepRegistry | None = None) -> Plan:
     options.append(("description", spec.description))
     options += [("type", "agent")] if spec.type == "agent" else []
     if isinstance(spec.judge, JudgeSpec):
-        assignments.append(("judge", _judge_call(spec.judge, None)))
+        assignments.append(("judge", _judge_call(spec.judge)))
         options.append(("judge", Name("judge")))
     if spec.prepare is not None:
         options.append(("prepare_run", _filter_call(spec)))
@@ -268,8 +268,7 @@ def scorer_plan(spec: ScorerSpec, registry: StepRegistry | None = None) -> Plan:
                 [("output_schema", step.output_schema)] if step.output_schema is not None else []
             )
             if isinstance(step.judge, JudgeSpec):
-                scorer_judge = spec.judge if isinstance(spec.judge, JudgeSpec) else None
-                prompt.append(("judge", _judge_call(step.judge, scorer_judge)))
+                prompt.append(("judge", _judge_call(step.judge)))
             if step.calculate_score is not None:
                 prompt.append(("calculate_score", _score_call(step, registry, where)))
             assignments.append((f"{step.step}_step", _call(PromptStep, _RUNTIME, prompt, where)))
@@ -330,20 +329,18 @@ _JUDGE_SETTINGS = (
 )
 
 
-def _judge_call(judge: JudgeSpec, scorer: JudgeSpec | None) -> PlanCall:
-    """``Judge(...)`` for a scorer's judge, or a step's (``scorer`` given): a step's judge
-    sets only its own fields, and its processor lists (which replace the scorer's in the
-    runtime) are built from the step's options where set, else the scorer's."""
+def _judge_call(judge: JudgeSpec) -> PlanCall:
+    """``Judge(...)`` for a scorer's judge, or a step's: a step's judge sets only its own
+    fields. Its processor lists replace the scorer's, as in the runtime: a step that sets
+    ``redact_pii`` or ``truncate`` runs exactly the input processors it sets, one that sets
+    neither runs the scorer's."""
     from scorer_runtime import Judge
 
     kwargs: list[tuple[str, Any]] = [
         (name, getattr(judge, name)) for name in _JUDGE_SETTINGS if getattr(judge, name) is not None
     ]
-    inherit = scorer or JudgeSpec()
     if judge.redact_pii is not None or judge.truncate is not None:
-        redact = judge.redact_pii or inherit.redact_pii
-        truncate = judge.truncate or inherit.truncate
-        kwargs.append(("input_processors", _input_processors(redact, truncate)))
+        kwargs.append(("input_processors", _input_processors(judge.redact_pii, judge.truncate)))
     if judge.output_guard is not None:
         guard = judge.output_guard.model_dump(exclude_defaults=True)
         kwargs.append(("output_processors", [_processor_call("OutputGuard", guard)]))

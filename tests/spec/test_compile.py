@@ -272,3 +272,22 @@ def test_an_invalid_spec_does_not_compile(registry):
     spec = {"id": "x", "description": "d", "steps": [{"step": "generate_score", "use": "nope"}]}
     with pytest.raises(SpecError, match=r"steps\[0\]\.use: There is no step named 'nope'"):
         compile_spec(spec, registry)
+
+
+def test_a_steps_own_input_processors_replace_the_scorers(fake_judge, judge_key, registry):
+    fake_judge.reply({"verdict": "yes"})
+    use = {"use": "label_to_score", "with": {"mapping": {"yes": 1}, "default": 0}}
+    text = "Write to jane.doe@example.com or call +44 20 7946 0958 " + "x" * 200
+    step = {**score_step(use, schema={"type": "object"}), "judge": {"truncate": {"max_chars": 90}}}
+    spec = spec_with(fake_judge, step, redact_pii={"kinds": ["phone"]})
+    compile_spec(spec, registry).run_sync(output=text)
+    sent = fake_judge.last_request.last_user_content
+    assert "jane.doe@example.com" in sent
+    assert "+44 20 7946 0958" in sent
+    assert len(sent) == 90
+    del step["judge"]
+    compile_spec(spec, registry).run_sync(output=text)
+    sent = fake_judge.last_request.last_user_content
+    # The scorer's own: only the phone kind was chosen, so the e-mail address stays.
+    assert "jane.doe@example.com" in sent
+    assert "[REDACTED:phone]" in sent

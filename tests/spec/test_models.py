@@ -22,7 +22,7 @@ from scorer_runtime.spec import (
     export_json,
     spec_json_schema,
 )
-from scorer_runtime.spec.models import RedactPIISpec
+from scorer_runtime.spec.models import OutputGuardSpec, RedactPIISpec
 from scorer_runtime.spec.models.schema import SCHEMA_PATH, main, schema_text
 
 from .conftest import demo_spec_paths
@@ -134,8 +134,12 @@ def test_processor_options_are_checked_like_the_processors():
         TruncateSpec()
     with pytest.raises(ValidationError, match="marker"):
         TruncateSpec(max_chars=3, marker="[cut here]")
-    with pytest.raises(ValidationError, match="not a valid regular expression"):
+    with pytest.raises(ValidationError, match=r"not a valid pattern .*at character 3"):
         RedactPIISpec(patterns={"ticket": "T-("})
+    with pytest.raises(ValidationError, match=r"could take very long .*characters 1–5"):
+        OutputGuardSpec(patterns=["(a+)+$"])
+    with pytest.raises(ValidationError, match="include_defaults"):
+        RedactPIISpec(include_defaults=False, kinds=["email"], patterns={"t": "T-1"})
     with pytest.raises(ValidationError, match="nothing to redact"):
         RedactPIISpec(include_defaults=False)
     with pytest.raises(ValidationError):

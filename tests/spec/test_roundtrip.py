@@ -151,6 +151,9 @@ def prompt_step(draw: Any, step: str) -> tuple[dict[str, Any], Any]:
             st.one_of(
                 st.builds(lambda i: {"instructions": i}, TEXT),
                 st.builds(lambda t: {"temperature": t}, NUMBER),
+                st.builds(lambda r: {"redact_pii": r}, redactions()),
+                st.builds(lambda t: {"truncate": t}, truncations()),
+                st.builds(lambda g: {"output_guard": g}, guards()),
             )
         )
     if step == "generate_reason":
@@ -197,10 +200,54 @@ def judges(draw: Any) -> dict[str, Any]:
     if draw(st.booleans()):
         judge["temperature"] = draw(NUMBER)
     if draw(st.booleans()):
-        judge["redact_pii"] = {}
+        judge["redact_pii"] = draw(redactions())
     if draw(st.booleans()):
-        judge["truncate"] = {"max_chars": draw(st.integers(200, 2000))}
+        judge["truncate"] = draw(truncations())
+    if draw(st.booleans()):
+        judge["output_guard"] = draw(guards())
     return judge
+
+
+@st.composite
+def redactions(draw: Any) -> dict[str, Any]:
+    """Every option of redact_pii: built-in kinds, extra rules, the replacement text."""
+    redact: dict[str, Any] = {}
+    if draw(st.booleans()):
+        kinds = ["email", "phone", "card", "api_key"]
+        redact["kinds"] = draw(st.lists(st.sampled_from(kinds), min_size=1, unique=True))
+    if draw(st.booleans()):
+        rules = {"ticket": r"T-\d{3,8}", "word": r"(?i)\bsecret\b", "email": r"@\w+"}
+        redact["patterns"] = draw(st.dictionaries(st.sampled_from(list(rules)), st.just("")))
+        redact["patterns"] = {name: rules[name] for name in redact["patterns"]}
+    if draw(st.booleans()):
+        redact["replacement"] = draw(st.sampled_from(["***", "<{name} hidden>"]))
+    if redact.get("patterns") and "kinds" not in redact and draw(st.booleans()):
+        redact["include_defaults"] = False
+    return redact
+
+
+@st.composite
+def truncations(draw: Any) -> dict[str, Any]:
+    # The start of the prompt (the fake judge's [[step]] marker) always survives the cut.
+    unit = draw(st.sampled_from(["max_chars", "max_tokens"]))
+    cut: dict[str, Any] = {unit: draw(st.integers(60, 400))}
+    if draw(st.booleans()):
+        cut["keep"] = draw(st.sampled_from(["head", "both"]))
+    if draw(st.booleans()):
+        cut["marker"] = draw(st.sampled_from(["[cut]", " … ", ""]))
+    return cut
+
+
+@st.composite
+def guards(draw: Any) -> dict[str, Any]:
+    # Patterns the fake judge's answers never match (a rejection stops later steps' calls).
+    patterns = ["as an ai language model", r"\bnever-said-[0-9]+", "(?i)i cannot help"]
+    guard: dict[str, Any] = {
+        "patterns": draw(st.lists(st.sampled_from(patterns), min_size=1, unique=True))
+    }
+    if draw(st.booleans()):
+        guard["message"] = draw(st.sampled_from(["The judge refused.", "Blocked {pattern}"]))
+    return guard
 
 
 STEP_SETS = [

@@ -93,6 +93,11 @@ class RedactPIISpec(SpecModel):
     include_defaults: bool = Field(
         default=True, description="Apply the built-in rules (email, phone, card, api_key)."
     )
+    kinds: list[Literal["email", "phone", "card", "api_key"]] | None = Field(
+        default=None,
+        min_length=1,
+        description="Only these built-in rules (all four when omitted).",
+    )
 
     @field_validator("patterns")
     @classmethod
@@ -105,6 +110,8 @@ class RedactPIISpec(SpecModel):
     def _something_to_redact(self) -> Self:
         if not self.include_defaults and not self.patterns:
             raise ValueError("nothing to redact: add patterns or keep include_defaults true")
+        if not self.include_defaults and self.kinds is not None:
+            raise ValueError("kinds chooses built-in rules: keep include_defaults true with it")
         return self
 
 
@@ -236,7 +243,6 @@ JudgeRef = Annotated[
 
 
 def _check_regex(regex: str, what: str) -> None:
-    try:
-        re.compile(regex)
-    except re.error as error:
-        raise ValueError(f"{what} is not a valid regular expression: {error}") from None
+    from scorer_runtime.processors.patterns import check_pattern
+
+    check_pattern(regex, what)
