@@ -232,6 +232,8 @@ JUDGES_TIMEOUT = Key("judges.timeout")
 JUDGES_JSON_MODE = Key("judges.json_mode")
 JUDGES_RETRY = Key("judges.retry")
 """The judge's retry form (a family: ``judges.retry.on``, ``judges.retry.retries``…)."""
+JUDGES_PROCESSORS = Key("judges.processors")
+"""The judge's processors form (a family: ``judges.processors.redact``…)."""
 JUDGES_TABLE = Key("judges.table")
 JUDGES_PICK = Key("judges.pick")
 """The "Judge to edit" picker (its value mirrors JUDGES_SELECTED)."""

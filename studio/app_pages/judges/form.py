@@ -15,6 +15,11 @@ from studio import services, state
 from studio.app_pages.judges.logic import JSON_MODES, MODEL_EXAMPLES, JudgeForm, kept_in_words
 from studio.app_pages.judges.logic.keys import PastedKeyError, use_key
 from studio.widgets.forms import RetryForm, retry_policy
+from studio.widgets.judge_processors import (
+    load_processors_form,
+    read_processors_form,
+    render_processors,
+)
 from studio.widgets.retry_form import load_retry_form, read_retry_form, render_retry_form
 
 _FIELDS = {
@@ -40,6 +45,7 @@ def load_form(form: JudgeForm) -> None:
     for key, name in _FIELDS.items():
         state.put(key, getattr(form, name))
     load_retry_form(form.retry, key=state.JUDGES_RETRY)
+    load_processors_form(form.processors, key=state.JUDGES_PROCESSORS)
 
 
 def ensure_loaded(form: JudgeForm) -> None:
@@ -47,8 +53,9 @@ def ensure_loaded(form: JudgeForm) -> None:
     page, where Streamlit forgets the values of widgets that were not drawn)."""
     if not state.has(state.JUDGES_MODEL):
         load_form(form)
-    else:  # retry fields hidden while retries were off come back with this judge's values
+    else:  # fields hidden while their part was off come back with this judge's values
         load_retry_form(form.retry, key=state.JUDGES_RETRY, missing_only=True)
+        load_processors_form(form.processors, key=state.JUDGES_PROCESSORS, missing_only=True)
 
 
 def read_form(kept: dict[str, Any]) -> JudgeForm:
@@ -64,6 +71,7 @@ def read_form(kept: dict[str, Any]) -> JudgeForm:
         timeout_s=values["timeout_s"],
         json_mode=values["json_mode"] or "auto",
         retry=read_retry_form(key=state.JUDGES_RETRY),
+        processors=read_processors_form(key=state.JUDGES_PROCESSORS),
         kept=kept,
     )
 
@@ -80,6 +88,8 @@ def render(*, editing: bool, kept: dict[str, Any]) -> None:
     _grading()
     st.markdown("**When a request fails**")
     _retries()
+    # ensure_loaded has put this judge's values into every widget: nothing to load here.
+    render_processors({}, key=state.JUDGES_PROCESSORS)
     if kept:
         st.caption(
             "This judge also "

@@ -1,11 +1,12 @@
 """The judge form: a saved judge profile as form values, and form values as a profile.
 
 A profile is a :class:`~scorer_runtime.spec.JudgeSpec` stored under a name (model, base URL
-and key variable in columns, the rest in ``settings``). The form edits the everyday fields;
-settings it has no widget for (redaction, truncation, an output guard, set in a file) are
-kept as they are when the form saves. The retry policy's part of the form
-(:class:`~studio.widgets.forms.RetryForm`) is shared with the builder and lives in
-``studio.widgets.forms``.
+and key variable in columns, the rest in ``settings``). The form edits every field a judge
+spec holds; a setting it does not know (from a newer file) is kept as it is when the form
+saves. The retry policy's part of the form (:class:`~studio.widgets.forms.RetryForm`) and the
+processors' part (:class:`~studio.widgets.processor_forms.ProcessorsForm`: hide personal
+data, shorten long prompts, stop on these answers) are shared with the builder and live in
+``studio.widgets``.
 """
 
 from __future__ import annotations
@@ -26,6 +27,13 @@ from scorer_runtime.store import (
     save_judge_profile,
 )
 from studio.widgets.forms import RetryForm, RetryFormError, retry_form, retry_policy
+from studio.widgets.processor_forms import (
+    PROCESSOR_FIELDS,
+    ProcessorFormError,
+    ProcessorsForm,
+    processor_settings,
+    processors_form,
+)
 
 JsonMode = Literal["auto", "native", "system", "inline"]
 JSON_MODES: dict[JsonMode, tuple[str, str]] = {
@@ -66,10 +74,13 @@ FIELD_LABELS = {
     "timeout_s": "Timeout",
     "json_prompt_injection": "Answer format",
     "retry": "Retries",
+    "redact_pii": "Hide personal data",
+    "truncate": "Shorten long prompts",
+    "output_guard": "Stop on these answers",
 }
 FORM_FIELDS = frozenset(
     {"model", "api_base", "api_key_env", "instructions", "temperature", "timeout_s"}
-    | {"json_prompt_injection", "retry"}
+    | {"json_prompt_injection", "retry", *PROCESSOR_FIELDS}
 )
 """The JudgeSpec fields the form edits; any other setting of a profile is kept as it is."""
 MODEL_EXAMPLES = "openai/gpt-4o-mini, anthropic/claude-3-5-haiku-latest, ollama/llama3"
@@ -102,6 +113,7 @@ class JudgeForm:
     timeout_s: float | None = 60.0
     json_mode: JsonMode = "auto"
     retry: RetryForm | None = field(default_factory=RetryForm)
+    processors: ProcessorsForm = field(default_factory=ProcessorsForm)
     kept: dict[str, Any] = field(default_factory=dict)
     """Settings of the profile the form has no widget for, saved back unchanged."""
 
@@ -135,6 +147,7 @@ def form_of_profile(name: str, profile: Mapping[str, Any]) -> JudgeForm:
         timeout_s=spec.timeout_s,
         json_mode=json_mode_of(spec.json_prompt_injection),
         retry=retry_form(profile.get("retry")),
+        processors=processors_form(profile),
         kept={k: v for k, v in profile.items() if k not in FORM_FIELDS and v is not None},
     )
 
@@ -153,6 +166,11 @@ def judge_spec(form: JudgeForm) -> JudgeSpec:
             retry = retry_policy(form.retry)
         except RetryFormError as e:
             problems += e.problems
+    processors: dict[str, Any] = {}
+    try:
+        processors = processor_settings(form.processors)
+    except ProcessorFormError as e:
+        problems += e.problems
     data = {
         **form.kept,
         "model": form.model.strip() or None,
@@ -163,6 +181,7 @@ def judge_spec(form: JudgeForm) -> JudgeSpec:
         "timeout_s": form.timeout_s,
         "json_prompt_injection": _MODE_VALUES[form.json_mode],
         "retry": retry,
+        **processors,
     }
     try:
         spec = JudgeSpec.model_validate({k: v for k, v in data.items() if v is not None})
@@ -207,9 +226,4 @@ def save_profile(session: Session, form: JudgeForm, *, new: bool) -> JudgeProfil
 
 def kept_in_words(kept: Mapping[str, Any]) -> list[str]:
     """The settings the form keeps without showing them, in words."""
-    words = {
-        "redact_pii": "hides personal data (e-mails, phone and card numbers) from the judge",
-        "truncate": "shortens over-long prompts",
-        "output_guard": "rejects unwanted answers (an output guard)",
-    }
-    return [words.get(key, key.replace("_", " ")) for key in kept]
+    return [f"sets “{key.replace('_', ' ')}”" for key in kept]

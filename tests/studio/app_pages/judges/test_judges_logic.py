@@ -69,7 +69,7 @@ def test_judge_spec_maps_answer_format_and_leaves_empty_fields_out():
     assert native.retry.max_retries == 2
 
 
-def test_save_profile_creates_refuses_a_taken_name_and_keeps_other_settings(studio_db):
+def test_save_profile_creates_refuses_a_taken_name_and_keeps_the_processors(studio_db):
     with session_scope(studio_db) as session:
         save_judge_profile(
             session,
@@ -88,7 +88,9 @@ def test_save_profile_creates_refuses_a_taken_name_and_keeps_other_settings(stud
         0,
         None,
     )
-    assert form.kept == {"redact_pii": {}}
+    assert form.kept == {}
+    assert form.processors.redact
+    assert not form.processors.shorten
     with pytest.raises(ConflictError, match="already exists"), session_scope(studio_db) as session:
         save_profile(session, form, new=True)
     form.model = "anthropic/claude-3-5-haiku-latest"

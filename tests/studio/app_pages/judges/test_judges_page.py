@@ -88,7 +88,9 @@ def test_edit_a_saved_judge(studio_db, open_page, monkeypatch):
     assert at.text_area(key=state.JUDGES_INSTRUCTIONS.name).value == "Grade."
     assert not at.toggle(key=state.JUDGES_RETRY.child("on").name).value
     assert "Set" in _texts(at)
-    assert "rejects unwanted answers" in _texts(at)  # settings the form keeps
+    processors = state.JUDGES_PROCESSORS
+    assert at.toggle(key=processors.child("guard").name).value  # its file's output guard
+    assert at.text_area(key=processors.child("phrases").name).value == "as an ai"
     at.text_input(key=state.JUDGES_MODEL.name).input("ollama/qwen2").run()
     at.button(key=state.JUDGES_SAVE.name).click().run()
     saved = _profile(studio_db, "local")
