@@ -71,7 +71,12 @@ def read_processors_form(*, key: state.Key) -> ProcessorsForm:
 
 
 def render_processors(
-    settings: Mapping[str, Any], *, key: state.Key, sample: str | None = None
+    settings: Mapping[str, Any],
+    *,
+    key: state.Key,
+    sample: str | None = None,
+    before: bool = True,
+    after: bool = True,
 ) -> dict[str, Any]:
     """Draw the form for a judge's ``settings`` (a JudgeSpec dict; only its processor fields
     are read) and return the processor fields it now holds, each None when off.
@@ -79,27 +84,48 @@ def render_processors(
     A value that cannot be used is explained next to its field, and the settings given are
     returned unchanged until it is fixed. Settings the fields leave as they were come back
     exactly as given. ``sample`` is the text the previews start from (the example's prompt).
+    ``before``/``after`` False leaves that part out (its settings are returned as given).
     """
     given = {name: settings.get(name) for name in PROCESSOR_FIELDS}
     load_processors_form(processors_form(given), key=key, missing_only=True)
     _sample(key, sample or SAMPLE_TEXT)
-    st.markdown("##### Before the judge reads it")
-    _redaction(key)
-    _shortening(key)
-    current = _current(key)
-    _order(key, current if current is not None else given)
-    st.markdown("##### After the judge answers")
-    _stopping(key, current if current is not None else given)
+    if before:
+        st.markdown("##### Before the judge reads it")
+        _redaction(key)
+        _shortening(key)
+    current = _current(key, before=before, after=after)
+    shown = _merged(current, given, before=before, after=after)
+    if before:
+        _order(key, shown)
+    if after:
+        st.markdown("##### After the judge answers")
+        _stopping(key, shown)
+    if current is None or current == _current_of(processors_form(given)):
+        return given  # unusable, or untouched: keep the settings exactly as written
+    return shown
+
+
+def _merged(
+    current: dict[str, Any] | None, given: dict[str, Any], *, before: bool, after: bool
+) -> dict[str, Any]:
     if current is None:
         return given
-    if current == _current_of(processors_form(given)):
-        return given  # untouched: keep the settings exactly as they were written
-    return current
+    merged = dict(given)
+    if before:
+        merged |= {"redact_pii": current["redact_pii"], "truncate": current["truncate"]}
+    if after:
+        merged["output_guard"] = current["output_guard"]
+    return merged
 
 
-def _current(key: state.Key) -> dict[str, Any] | None:
+def _current(key: state.Key, *, before: bool = True, after: bool = True) -> dict[str, Any] | None:
+    form = read_processors_form(key=key)
+    # A part left out is read as off here (and as given by the caller), never from the
+    # values its hidden widgets may still hold.
+    form.redact, form.shorten = form.redact and before, form.shorten and before
+    form.guard = form.guard and after
     try:
-        return processor_settings(read_processors_form(key=key))
+        return processor_settings(form)
     except ProcessorFormError as error:
         for problem in error.problems:
             st.error(problem, icon=":material/edit_note:")

@@ -1,4 +1,6 @@
-"""The builder's judge form (the retry policy has its own, shared form: retry_form.py)."""
+"""The builder's judge form: the scorer's judge, and each judge step's own "before the judge
+reads it" / "after the judge answers" settings (shared forms: retry_form.py for retries,
+judge_processors.py for the processors)."""
 
 from __future__ import annotations
 
@@ -7,10 +9,14 @@ from typing import Any
 
 import streamlit as st
 
+from scorer_runtime.spec import ScorerDraft
 from scorer_runtime.spec.draft import JudgeValue
 from studio import state
+from studio.app_pages.builder.logic import STEP_HEADINGS, Example, sample_prompt
 from studio.app_pages.judges.logic import JSON_MODES, json_mode_of, json_mode_value
 from studio.services import env_is_set
+from studio.widgets.judge_processors import render_processors
+from studio.widgets.processor_forms import PROCESSOR_FIELDS, in_words
 
 
 def key_missing(envs: Sequence[str]) -> None:
@@ -26,7 +32,11 @@ def key_missing(envs: Sequence[str]) -> None:
 
 
 def judge_form(
-    judge: JudgeValue | None, profiles: Mapping[str, Mapping[str, Any]], *, key: state.Key
+    judge: JudgeValue | None,
+    profiles: Mapping[str, Mapping[str, Any]],
+    *,
+    key: state.Key,
+    sample: str | None = None,
 ) -> JudgeValue | None:
     """The scorer's judge: a saved profile's name, or settings (plain data); returns the new
     value (a draft's judge, as ``ScorerDraft.judge`` holds it)."""
@@ -58,9 +68,20 @@ def judge_form(
         env = profiles[chosen].get("api_key_env")
         if isinstance(env, str) and env and not env_is_set(env):
             key_missing([env])
+        steps = in_words(profiles[chosen])
+        st.caption(
+            ("Before and after the judge reads: " + " → ".join(steps) + ". ")
+            if steps
+            else "This judge hides nothing, shortens nothing and stops on no answer. "
+        )
+        st.caption("These settings are changed on the Judges page.")
         return chosen
     settings = dict(judge) if isinstance(judge, Mapping) else {}
-    return judge_settings(settings, key=key.child("settings"))
+    out = judge_settings(settings, key=key.child("settings"))
+    with st.container(border=True):
+        processors = render_processors(settings, key=key.child("processors"), sample=sample)
+    out |= {name: value for name, value in processors.items() if value is not None}
+    return {k: v for k, v in out.items() if k not in processors or processors[k] is not None}
 
 
 def judge_settings(
@@ -130,3 +151,74 @@ def judge_settings(
             height=120,
         )
     return {k: v for k, v in out.items() if v not in (None, "")}
+
+
+def step_judges(
+    draft: ScorerDraft,
+    example: Example | None,
+    profiles: Mapping[str, Mapping[str, Any]],
+    *,
+    key: state.Key,
+) -> None:
+    """Each judge step: the scorer's processors, or its own (which replace them)."""
+    judge = draft.judge
+    scorer = dict(profiles.get(judge, {}) if isinstance(judge, str) else judge or {})
+    steps = [s for s in draft.prompt_steps() if s.step is not None]
+    if not steps:
+        return
+    st.markdown("#### For one step")
+    inherited = in_words(scorer)
+    st.caption(
+        "Each step uses the scorer's settings above ("
+        + (" → ".join(inherited) if inherited else "none")
+        + "), unless you give it its own: its own settings replace the scorer's, they are "
+        "not added to them."
+    )
+    for step in steps:
+        assert step.step is not None
+        if isinstance(step.judge, str):
+            st.caption(f"{STEP_HEADINGS[step.step][3:]}: uses the saved judge {step.judge}.")
+            continue
+        own = dict(step.judge) if isinstance(step.judge, dict) else {}
+        with st.container(border=True):
+            st.markdown(f"**{STEP_HEADINGS[step.step][3:]}**")
+            own = _own_processors(
+                own, scorer, sample_prompt(draft, example, step.step), key=key.child(step.step)
+            )
+        step.judge = own or None
+        draft.put_step(step.step, step)
+
+
+def _own_processors(
+    own: dict[str, Any], scorer: Mapping[str, Any], sample: str | None, *, key: state.Key
+) -> dict[str, Any]:
+    before = st.toggle(
+        "Its own “before the judge reads it” settings",
+        value="redact_pii" in own or "truncate" in own,
+        key=key.child("own_before").name,
+        help="Off: the scorer's hiding and shortening apply. On: only the settings you set "
+        "here apply to this step.",
+    )
+    after = st.toggle(
+        "Its own “after the judge answers” settings",
+        value="output_guard" in own,
+        key=key.child("own_after").name,
+        help="Off: the scorer's “stop on these answers” applies. On: only this step's does.",
+    )
+    if not (before or after):
+        return {k: v for k, v in own.items() if k not in PROCESSOR_FIELDS}
+    # A step's own settings start as a copy of the scorer's, so one can change one thing.
+    start = {f: own.get(f, scorer.get(f)) for f in PROCESSOR_FIELDS}
+    result = render_processors(
+        start, key=key.child("processors"), sample=sample, before=before, after=after
+    )
+    parts = (("redact_pii", "truncate") if before else ()) + (("output_guard",) if after else ())
+    out = {k: v for k, v in own.items() if k not in PROCESSOR_FIELDS}
+    out |= {k: result[k] for k in parts if result[k] is not None}
+    if before and out.get("redact_pii") is None and out.get("truncate") is None:
+        st.info(
+            "Nothing is turned on before the judge reads it, so this step still uses the "
+            "scorer's settings: a step can replace them, not remove them.",
+            icon=":material/info:",
+        )
+    return out

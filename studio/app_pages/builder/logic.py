@@ -224,3 +224,36 @@ def try_draft(
     data = result.to_dict()
     data["outcome"] = "not_scorable" if result.not_scorable else "scored"
     return TryOutcome(data)
+
+
+def sample_prompt(draft: ScorerDraft, example: Example | None, slot: StepName | None) -> str | None:
+    """The prompt the judge would get for ``example`` in step ``slot`` (None: the first step
+    that asks the judge), for the processors' previews; None when there is none to show."""
+    steps = [s for s in draft.prompt_steps() if slot is None or s.step == slot]
+    if example is None or not steps or not steps[0].template:
+        return None
+    try:
+        return preview_prompt(steps[0].template, example, agent=draft.type == "agent")
+    except Exception:  # a template still being typed: the previews use a sample text
+        return None
+
+
+def processors_by_step(
+    draft: ScorerDraft, profiles: Mapping[str, Mapping[str, Any]]
+) -> dict[str, dict[str, Any]]:
+    """Each judge step's processor settings as they run: the step's own lists replace the
+    scorer's ("before": hide and shorten together; "after": the stop list)."""
+    judge = draft.judge
+    scorer = dict(profiles.get(judge, {}) if isinstance(judge, str) else judge or {})
+    out: dict[str, dict[str, Any]] = {}
+    for step in draft.prompt_steps():
+        own = step.judge
+        own = dict(profiles.get(own, {}) if isinstance(own, str) else own or {})
+        before = "redact_pii" in own or "truncate" in own
+        settings = {
+            "redact_pii": (own if before else scorer).get("redact_pii"),
+            "truncate": (own if before else scorer).get("truncate"),
+            "output_guard": own.get("output_guard", scorer.get("output_guard")),
+        }
+        out[str(step.step)] = settings
+    return out

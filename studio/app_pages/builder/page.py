@@ -16,12 +16,14 @@ from scorer_runtime.store import (
 from scorer_runtime.types import STEP_ORDER, StepName
 from studio import services, state
 from studio.app_pages.builder import data
-from studio.app_pages.builder.judge import judge_form, key_missing
+from studio.app_pages.builder.judge import judge_form, key_missing, step_judges
 from studio.app_pages.builder.logic import (
     STEP_HEADINGS,
     check_draft,
     clean_draft,
     missing_keys,
+    processors_by_step,
+    sample_prompt,
     try_draft,
 )
 from studio.app_pages.builder.problems import (
@@ -249,7 +251,7 @@ def _try(
         state.put(state.TRY_RESULT, outcome)
     outcome = state.get(state.TRY_RESULT)
     if outcome is not None:
-        try_result(outcome)
+        try_result(outcome, processors_by_step(draft, raw_profiles))
 
 
 state.show_flashes()
@@ -293,7 +295,13 @@ with main:
     if stage == "basics":
         _basics(draft, key=key.child("basics"), editing=editing)
     elif stage == "judge":
-        draft.judge = judge_form(draft.judge, raw_profiles, key=key.child("judge"))
+        draft.judge = judge_form(
+            draft.judge,
+            raw_profiles,
+            key=key.child("judge"),
+            sample=sample_prompt(draft, example, None),
+        )
+        step_judges(draft, example, raw_profiles, key=key.child("judge").child("steps"))
     elif stage == "steps":
         places = _steps(draft, example, key=key.child("steps"))
     elif stage == "retries":

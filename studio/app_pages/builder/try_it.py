@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 import streamlit as st
 
 from scorer_runtime.store import list_datasets, list_examples
 from studio import services, state
-from studio.app_pages.builder.logic import Example, TryOutcome
+from studio.app_pages.builder.logic import STEP_HEADINGS, Example, TryOutcome
+from studio.widgets.processor_forms import marks_in
 from studio.widgets.score_detail import render_score_detail
 
 
@@ -104,12 +106,34 @@ def example_picker(*, key: state.Key) -> Example | None:
     return Example(_parse(question), _parse(answer), _parse(truth) if truth.strip() else None)
 
 
-def try_result(outcome: TryOutcome) -> None:
+def try_result(
+    outcome: TryOutcome, processors: Mapping[str, Mapping[str, Any]] | None = None
+) -> None:
     """The same drill-down the Results page shows: each step's result, the exact prompts, the
-    judge's raw answers, attempts, latency and cost."""
+    judge's raw answers, attempts, latency and cost; then, for each judge step whose
+    ``processors`` hid or cut something, the messages as sent with what was hidden or cut."""
     if outcome.result is None:
         if outcome.error is not None:
             st.error(f"**{outcome.error.title}.** {outcome.error.detail}", icon=":material/error:")
             st.info(outcome.error.what_to_do, icon=":material/lightbulb:")
         return
     render_score_detail(outcome.result, key=state.BUILDER_TRY_DETAIL)
+    for step, evidence in (outcome.result.get("judge") or {}).items():
+        settings = (processors or {}).get(str(step)) or {}
+        if settings.get("redact_pii") is None and settings.get("truncate") is None:
+            continue
+        _as_sent(str(step), list(evidence.get("messages") or []), settings)
+
+
+def _as_sent(step: str, messages: list[Mapping[str, Any]], settings: Mapping[str, Any]) -> None:
+    notes = marks_in(messages, settings)
+    headings: dict[str, str] = {str(k): v[3:] for k, v in STEP_HEADINGS.items()}
+    heading = headings.get(step, step)
+    title = f"{heading}: what the judge read, after hiding and cutting"
+    with st.expander(title, expanded=bool(notes), icon=":material/visibility_off:"):
+        for note in notes or ["Nothing was hidden or cut in this example."]:
+            st.markdown(f"- {note}")
+        for message in messages:
+            role = "Instructions" if message.get("role") == "system" else "Question"
+            st.caption(role)
+            st.code(str(message.get("content", "")), language=None, wrap_lines=True)
