@@ -243,7 +243,8 @@ def _shortening(key: state.Key) -> None:
 def _order(key: state.Key, settings: Mapping[str, Any]) -> None:
     steps = in_words(settings)
     if steps:
-        note = ORDER_NOTE if settings.get("redact_pii") and settings.get("truncate") else ""
+        both = settings.get("redact_pii") is not None and settings.get("truncate") is not None
+        note = ORDER_NOTE if both else ""
         st.caption(
             "In this order: "
             + " → ".join(f"{i}. {s}" for i, s in enumerate(steps, start=1))
@@ -256,8 +257,7 @@ def _order(key: state.Key, settings: Mapping[str, Any]) -> None:
         preview = before_preview(settings, str(sample or ""))
         st.caption("What the judge would read")
         st.code(preview.text, language=None, wrap_lines=True)
-        for note in preview.notes or ["Nothing to hide or cut in this text."]:
-            st.caption(note)
+        st.caption("  \n".join(preview.notes or ["Nothing to hide or cut in this text."]))
 
 
 def _stopping(key: state.Key, settings: Mapping[str, Any]) -> None:

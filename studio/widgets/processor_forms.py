@@ -19,12 +19,19 @@ from pydantic import ValidationError
 from scorer_runtime.processors import RedactPII, TruncateInput
 from scorer_runtime.processors.patterns import pattern_problem
 from scorer_runtime.spec.models import OutputGuardSpec, RedactPIISpec, TruncateSpec
+from studio.words import plural
 
 KINDS: dict[str, str] = {
     "email": "E-mail addresses",
     "phone": "Phone numbers",
     "card": "Payment card numbers",
     "api_key": "API keys and access tokens",
+}
+_ONE: dict[str, tuple[str, str]] = {
+    "email": ("e-mail address", "e-mail addresses"),
+    "phone": ("phone number", "phone numbers"),
+    "card": ("payment card number", "payment card numbers"),
+    "api_key": ("API key", "API keys"),
 }
 KEEP: dict[str, str] = {
     "head": "The start",
@@ -279,15 +286,15 @@ def hidden_in_words(before: str, after: str, redact: Mapping[str, Any]) -> list[
     replacement = str(redact.get("replacement", DEFAULT_REPLACEMENT))
     if "{name}" not in replacement:
         count = after.count(replacement) - before.count(replacement)
-        return [f"Hid {count} part(s), each shown as {replacement!r}."] if count else []
+        return [f"Hid {plural(count, 'part')}, each shown as {replacement}."] if count else []
     names = [*(redact.get("kinds") or KINDS), *dict(redact.get("patterns") or {})]
     notes = []
     for name in dict.fromkeys(names):
         label = replacement.replace("{name}", name)
         count = after.count(label) - before.count(label)
         if count:
-            what = KINDS.get(name, f"rule “{name}”")
-            notes.append(f"Hid {count} × {what}, shown as {label!r}.")
+            one, many = _ONE.get(name, (f"match of “{name}”", f"matches of “{name}”"))
+            notes.append(f"Hid {plural(count, one, many)}, shown as {label}.")
     return notes
 
 
@@ -302,7 +309,7 @@ def in_words(settings: Mapping[str, Any]) -> list[str]:
     redact, cut, guard = (settings.get(name) for name in PROCESSOR_FIELDS)
     if redact is not None:
         chosen = redact.get("kinds") or list(KINDS) if redact.get("include_defaults", 1) else []
-        kinds = [KINDS[k].lower() for k in chosen]
+        kinds = [_ONE[k][1] for k in chosen]
         rules = list(dict(redact.get("patterns") or {}))
         what = ", ".join(kinds + [f"“{r}”" for r in rules])
         steps.append(f"Hide personal data ({what})")
@@ -311,11 +318,19 @@ def in_words(settings: Mapping[str, Any]) -> list[str]:
         budget = cut.get("max_tokens") or cut.get("max_chars")
         steps.append(f"Shorten prompts longer than {budget:,} {unit}")
     if redact is not None or cut is not None:
-        steps.append("the judge reads the prompt and answers")
+        steps.append("The judge reads and answers")
     if guard is not None:
-        count = len(guard.get("patterns", []))
-        steps.append(f"Stop on answers matching any of {count} pattern(s)")
+        steps.append("Stop on " + _stops_in_words([str(p) for p in guard.get("patterns", [])]))
     return steps
+
+
+def _stops_in_words(patterns: list[str]) -> str:
+    refusals = all(p in patterns for p in REFUSALS)
+    rest = [p for p in patterns if not (refusals and p in REFUSALS)]
+    words = (["refusals"] if refusals else []) + [f"“{_phrase(p) or p}”" for p in rest[:3]]
+    if len(rest) > 3:
+        words.append(f"{len(rest) - 3} more")
+    return "answers with " + ", ".join(words)
 
 
 def marks_in(messages: Sequence[Mapping[str, Any]], settings: Mapping[str, Any]) -> list[str]:
