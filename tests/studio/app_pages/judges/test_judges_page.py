@@ -228,3 +228,52 @@ def test_a_judge_with_extra_errors_opens_with_them(studio_db, open_page):
     )  # this judge's, not a new one's
     at.button(key=state.JUDGES_SAVE.name).click().run()
     assert _profile(studio_db, "busy")["retry"] == policy
+
+
+def test_a_judge_hides_shortens_and_stops_set_in_the_form(studio_db, open_page):
+    at = open_page("judges")
+    _fill(at, name="private", model="openai/gpt-4o-mini")
+    form = state.JUDGES_PROCESSORS
+    at.toggle(key=form.child("redact").name).set_value(True).run()
+    at.checkbox(key=form.child("kind.phone").name).uncheck().run()
+    at.text_input(key=form.child("rule.0.name").name).input("ticket")
+    at.text_input(key=form.child("rule.0.pattern").name).input("T-(").run()
+    # A pattern that does not compile is refused in words, at its place.
+    assert "rule 'ticket' is not a valid pattern" in _texts(at)
+    assert "at character 3" in _texts(at)
+    at.text_input(key=form.child("rule.0.pattern").name).input(r"T-\d{6}").run()
+    at.text_area(key=form.child("sample").name).input("Ticket T-123456 from a@b.io").run()
+    assert at.code[0].value == "Ticket [REDACTED:ticket] from [REDACTED:email]"
+    at.toggle(key=form.child("shorten").name).set_value(True).run()
+    at.number_input(key=form.child("budget").name).set_value(0).run()
+    assert "Shorten long prompts: the budget must be more than 0 characters" in _texts(at)
+    at.number_input(key=form.child("budget").name).set_value(2000).run()
+    at.radio(key=form.child("keep").name).set_value("tail").run()
+    at.toggle(key=form.child("guard").name).set_value(True).run()
+    at.text_area(key=form.child("phrases").name).input("out of scope").run()
+    at.text_input(key=form.child("message").name).input("The judge refused.").run()
+    at.text_area(key=form.child("answer").name).input("That is out of scope.").run()
+    assert "This answer would be stopped (it matches 'out of scope')" in _texts(at)
+    assert "“The judge refused.”" in _texts(at)
+    at.button(key=state.JUDGES_SAVE.name).click().run()
+    assert not at.exception
+    saved = _profile(studio_db, "private")
+    assert saved["redact_pii"] == {
+        "kinds": ["email", "card", "api_key"],
+        "patterns": {"ticket": r"T-\d{6}"},
+    }
+    assert saved["truncate"] == {"max_chars": 2000, "keep": "tail"}
+    assert saved["output_guard"]["patterns"][-1] == "out of scope"
+    assert saved["output_guard"]["message"] == "The judge refused."
+
+
+def test_a_judge_with_a_bad_pattern_is_not_saved(studio_db, open_page):
+    at = open_page("judges")
+    _fill(at, name="greedy", model="openai/gpt-4o-mini")
+    form = state.JUDGES_PROCESSORS
+    at.toggle(key=form.child("guard").name).set_value(True).run()
+    at.text_area(key=form.child("patterns").name).input(r"^(\w+\s?)*$").run()
+    assert "could take very long on a long text" in _texts(at)
+    at.button(key=state.JUDGES_SAVE.name).click().run()
+    assert not at.exception
+    assert _profile(studio_db, "greedy") is None
