@@ -58,7 +58,8 @@ def test_the_scorers_judge_hides_shortens_and_stops(studio_db, open_page, fake_j
     preview = at.text_area(key=f"{P}.sample").value
     assert preview == "Polite? " + ANSWER
     assert "Hid 1 e-mail address, shown as [REDACTED:email]." in _texts(at)
-    assert any(c.value == "Polite? Mail [REDACTED:email], we refund. More w…[truncated]" for c in at.code)
+    shown = "Polite? Mail [REDACTED:email], we refund. More w…[truncated]"
+    assert any(c.value == shown for c in at.code)
     assert "1. Hide personal data" in _texts(at)
     assert "Personal data is always hidden before a prompt is shortened" in _texts(at)
     at.toggle(key=f"{P}.guard").set_value(True).run()
