@@ -158,8 +158,9 @@ def _redaction(key: state.Key) -> None:
     if not on:
         return
     st.caption("What to hide")
-    for column, kind in zip(st.columns(len(KINDS)), KINDS, strict=True):
-        column.checkbox(KINDS[kind], key=key.child(f"kind.{kind}").name)
+    columns = st.columns(2)  # two by two: the labels fit the builder's narrower column too
+    for index, kind in enumerate(KINDS):
+        columns[index % 2].checkbox(KINDS[kind], key=key.child(f"kind.{kind}").name)
     st.text_input(
         "Shown instead",
         key=key.child("replacement").name,
@@ -178,7 +179,7 @@ def _rules(key: state.Key) -> None:
     )
     count = int(state.peek(key.child("rule_count"), 1) or 1)
     for index in range(count):
-        name, pattern, remove = st.columns([2, 4, 1], vertical_alignment="bottom")
+        name, pattern, remove = st.columns([3, 5, 2], vertical_alignment="bottom")
         name.text_input(
             f"Rule {index + 1}: name",
             key=key.child(f"rule.{index}.name").name,

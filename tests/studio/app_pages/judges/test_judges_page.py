@@ -277,3 +277,20 @@ def test_a_judge_with_a_bad_pattern_is_not_saved(studio_db, open_page):
     at.button(key=state.JUDGES_SAVE.name).click().run()
     assert not at.exception
     assert _profile(studio_db, "greedy") is None
+
+
+def test_extra_rules_are_added_and_removed(studio_db, open_page):
+    at = open_page("judges")
+    _fill(at, name="rules", model="openai/gpt-4o-mini")
+    form = state.JUDGES_PROCESSORS
+    at.toggle(key=form.child("redact").name).set_value(True).run()
+    for index, (name, pattern) in enumerate([("a", "A-1"), ("b", "B-2"), ("c", "C-3")]):
+        if index:
+            at.button(key=form.child("rule_add").name).click().run()
+        at.text_input(key=form.child(f"rule.{index}.name").name).input(name)
+        at.text_input(key=form.child(f"rule.{index}.pattern").name).input(pattern).run()
+    at.button(key=form.child("rule.1.remove").name).click().run()
+    names = [at.text_input(key=form.child(f"rule.{i}.name").name).value for i in range(2)]
+    assert names == ["a", "c"]
+    at.button(key=state.JUDGES_SAVE.name).click().run()
+    assert _profile(studio_db, "rules")["redact_pii"] == {"patterns": {"a": "A-1", "c": "C-3"}}
