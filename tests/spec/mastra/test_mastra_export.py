@@ -1,0 +1,125 @@
+"""Exported Mastra scorers run in Node against the fake judge and agree with the Python runtime."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scorer_runtime.spec import compile_spec, load_spec
+from scorer_runtime.spec.mastra import MastraExportError, export_mastra
+from tests.fakes.openai_server import FakeOpenAIServer
+from tests.spec.conftest import DEMO_REPLIES, demo_examples, with_api_base
+
+SCORERS = Path(__file__).resolve().parents[3] / "data" / "scorers"
+EXPORTED = [
+    "answer-relevancy",
+    "conciseness",
+    "faithfulness",
+    "hallucination",
+    "keyword-coverage",
+    "rubric-judge",
+    "tone-politeness",
+]
+NOT_YET = {
+    "json-format": ["'json_valid'", "'json_schema_valid'"],
+    "support-style": ["'length_bounds'", "'excludes'", "'threshold'"],
+    "tool-call-accuracy": ["agent runs", "'tool_order'", "'user_message'"],
+    "tool-health": ["agent runs", "'no_tool_errors'", "'max_tool_calls'"],
+}
+
+
+def _script(server: FakeOpenAIServer, spec_id: str) -> None:
+    server.reset()
+    for when, content in DEMO_REPLIES.get(spec_id, []):
+        server.reply(content, when=when)
+
+
+def _sent(server: FakeOpenAIServer) -> list[tuple[str, str]]:
+    """(system, user) text of every chat request, in order."""
+    sent = []
+    for request in server.chat_requests:
+        messages = request.json["messages"]
+        system = "\n".join(m["content"] for m in messages if m["role"] == "system")
+        sent.append((system, request.last_user_content))
+    return sent
+
+
+def _python(spec: Any, examples: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    scorer = compile_spec(spec)
+    out = []
+    for example in examples:
+        result = scorer.run_sync(**example)
+        reason = result.not_scorable.reason if result.not_scorable else None
+        out.append({"score": result.score, "reason": result.reason, "notScorable": reason})
+    return out
+
+
+def _examples(spec_id: str) -> list[dict[str, Any]]:
+    return demo_examples(spec_id, 6)
+
+
+@pytest.mark.parametrize("spec_id", EXPORTED)
+def test_the_mastra_module_scores_like_the_python_runtime(
+    spec_id: str, mastra_node: Any, fake_judge: FakeOpenAIServer, judge_key: str
+) -> None:
+    spec = with_api_base(load_spec(SCORERS / f"{spec_id}.json"), fake_judge.base_url)
+    examples = _examples(spec_id)
+    _script(fake_judge, spec_id)
+    expected = _python(spec, examples)
+    python_sent = _sent(fake_judge)
+    _script(fake_judge, spec_id)
+    got = mastra_node.score(export_mastra(spec).text, spec_id, examples)
+    assert [g.get("error") for g in got] == [None] * len(examples), got
+    for mine, theirs in zip(got, expected, strict=True):
+        if theirs["score"] is None:
+            assert mine["score"] is None
+        else:
+            assert mine["score"] == pytest.approx(theirs["score"], abs=1e-9)
+        assert mine["reason"] == theirs["reason"]
+        assert mine["notScorable"] == theirs["notScorable"]
+    mastra_sent = _sent(fake_judge)
+    assert [user for _, user in mastra_sent] == [user for _, user in python_sent]
+    if spec.judge is None or spec.judge.json_prompt_injection in (None, False):
+        assert [system for system, _ in mastra_sent] == [system for system, _ in python_sent]
+
+
+def test_a_rate_limit_and_a_server_error_cost_the_same_calls(
+    mastra_node: Any, fake_judge: FakeOpenAIServer, judge_key: str
+) -> None:
+    spec = with_api_base(load_spec(SCORERS / "tone-politeness.json"), fake_judge.base_url)
+    examples = _examples("tone-politeness")[:1]
+    counts = []
+    for run in ("python", "mastra"):
+        _script(fake_judge, "tone-politeness")
+        fake_judge.fault(status=429, headers={"Retry-After": "1"}, when="Label the tone")
+        fake_judge.fault(status=500, when="Label the tone")
+        if run == "python":
+            scores = [r["score"] for r in _python(spec, examples)]
+        else:
+            got = mastra_node.score(export_mastra(spec).text, "retries", examples)
+            scores = [r.get("score") for r in got]
+        assert scores == [0.5]
+        counts.append(fake_judge.request_count)
+    assert counts == [3, 3]
+
+
+@pytest.mark.parametrize("spec_id", sorted(NOT_YET))
+def test_a_scorer_with_no_mastra_form_is_refused_naming_each_part(spec_id: str) -> None:
+    with pytest.raises(MastraExportError) as refused:
+        export_mastra(load_spec(SCORERS / f"{spec_id}.json"))
+    text = " ".join(refused.value.problems)
+    for part in NOT_YET[spec_id]:
+        assert part in text
+
+
+def test_what_differs_is_listed_before_writing() -> None:
+    exported = export_mastra(load_spec(SCORERS / "tone-politeness.json"), version=3)
+    differences = " ".join(exported.differences)
+    assert "not masked" in differences
+    assert "as an ai language model" in differences
+    assert "version 3" in exported.text
+    assert "npm i @mastra/core@1.71 zod@4" in exported.text
+    assert "OPENAI_API_KEY" in exported.text
+    assert export_mastra(load_spec(SCORERS / "keyword-coverage.json")).differences == []
