@@ -1,0 +1,35 @@
+"""``scorer-studio scorers export --format mastra``: differences first, refusals in words."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.cli.helpers import cli
+from tests.store.fixtures import db_url, engine
+
+__all__ = ["db_url", "engine"]
+
+SCORERS = Path(__file__).resolve().parents[3] / "data" / "scorers"
+
+
+def test_export_writes_typescript_and_says_what_differs(db_url: str, tmp_path: Path) -> None:
+    cli(db_url, "scorers", "import", str(SCORERS / "tone-politeness.json"))
+    target = tmp_path / "tone.ts"
+    done = cli(
+        db_url, "scorers", "export", "tone-politeness", "--format", "mastra", "-o", str(target)
+    )
+    assert done.exit_code == 0, done.output
+    assert "differs from the studio's" in done.stderr
+    assert "not masked" in done.stderr
+    assert done.stderr.index("differs") < done.stderr.index("Wrote")
+    text = target.read_text(encoding="utf-8")
+    assert "createScorer" in text
+    assert "version 1" in text
+
+
+def test_export_refuses_a_scorer_with_no_mastra_form(db_url: str) -> None:
+    cli(db_url, "scorers", "import", str(SCORERS / "json-format.json"))
+    done = cli(db_url, "scorers", "export", "json-format", "--format", "mastra")
+    assert done.exit_code != 0
+    assert "cannot be exported to Mastra" in done.output + done.stderr
+    assert "json_valid" in done.output + done.stderr
