@@ -33,3 +33,14 @@ def test_export_refuses_a_scorer_with_no_mastra_form(db_url: str) -> None:
     assert done.exit_code != 0
     assert "cannot be exported to Mastra" in done.output + done.stderr
     assert "json_valid" in done.output + done.stderr
+
+
+def test_the_export_page_offers_mastra_with_its_differences() -> None:
+    from scorer_runtime.spec import load_spec
+    from studio.app_pages.export.logic import EXPORT_FORMATS, export_file
+
+    assert EXPORT_FORMATS["mastra"] == "Mastra (TypeScript)"
+    made = export_file(load_spec(SCORERS / "tone-politeness.json"), "mastra")
+    assert made.file_name == "tone-politeness.ts"
+    assert made.language == "typescript"
+    assert any("not masked" in d for d in made.differences)
