@@ -19,7 +19,7 @@ class Untranslatable(ValueError):
     """A part of a formula or template that has no TypeScript translation here."""
 
 
-_BINARY = {ast.Sub: "-", ast.Mult: "*", ast.Pow: "**"}
+_BINARY = {ast.Sub: "-", ast.Pow: "**"}
 _ORDER = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 _FUNCTIONS = {"len": "len", "mean": "mean", "round": "round", "contains": "contains"}
 
@@ -77,6 +77,14 @@ class FormulaTranslator:
     def _list(self, node: ast.List) -> str:
         return f"[{', '.join(self.expr(item) for item in node.elts)}]"
 
+    def _dict(self, node: ast.Dict) -> str:
+        pairs = []
+        for key, value in zip(node.keys, node.values, strict=True):
+            if not isinstance(key, ast.Constant) or not isinstance(key.value, str):
+                raise Untranslatable(f"the object {ast.unparse(node)!r} (keys must be texts)")
+            pairs.append(f"[{json.dumps(key.value)}, {self.expr(value)}]")
+        return f"Object.fromEntries([{', '.join(pairs)}])"
+
     def _ifexp(self, node: ast.IfExp) -> str:
         test = self.use("truthy", f"truthy({self.expr(node.test)})")
         return f"({test} ? {self.expr(node.body)} : {self.expr(node.orelse)})"
@@ -85,7 +93,7 @@ class FormulaTranslator:
         self.used.add("truthy")
         code = self.expr(node.values[-1])
         for value in reversed(node.values[:-1]):
-            keep = "!truthy(a)" if isinstance(node.op, ast.Or) else "truthy(a)"
+            keep = "truthy(a)" if isinstance(node.op, ast.Or) else "!truthy(a)"
             code = f"((a) => ({keep} ? a : {code}))({self.expr(value)})"
         return code
 
@@ -101,6 +109,8 @@ class FormulaTranslator:
         left, right = self.expr(node.left), self.expr(node.right)
         if isinstance(node.op, ast.Add):
             return self.use("add", f"add({left}, {right})")
+        if isinstance(node.op, ast.Mult):
+            return self.use("multiply", f"multiply({left}, {right})")
         if isinstance(node.op, ast.Div):
             return self.use("divide", f"divide({left}, {right})")
         symbol = _BINARY.get(type(node.op))

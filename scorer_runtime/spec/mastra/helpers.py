@@ -61,6 +61,11 @@ HELPERS: dict[str, str] = {
   }
   return kinds[0] === 'list' ? [...left, ...right] : left + right
 }""",
+    "multiply": """function multiply(left: any, right: any): number {
+  const numeric = (v: any) => typeof v === 'number' || typeof v === 'boolean'
+  if (!numeric(left) || !numeric(right)) return fail('cannot use * on these values')
+  return Number(left) * Number(right)
+}""",
     "divide": """function divide(left: number, right: number): number {
   if (right === 0) return fail('division by zero; guard it, e.g. a / b if b else 0')
   return left / right
@@ -150,6 +155,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "toText": ("jsonText", "numberText"),
     "add": ("fail",),
     "divide": ("fail",),
+    "multiply": ("fail",),
     "list": ("fail",),
     "len": ("fail",),
     "mean": ("fail", "fsum"),
@@ -161,11 +167,15 @@ NEEDS: dict[str, tuple[str, ...]] = {
 
 def helper_sources(used: set[str]) -> list[str]:
     """The TypeScript of every helper in ``used`` and the helpers they call, in a fixed order."""
+    from scorer_runtime.spec.mastra.checks_ts import CHECK_HELPERS, CHECK_NEEDS
+
+    sources = {**HELPERS, **CHECK_HELPERS}
+    needs = {**NEEDS, **CHECK_NEEDS}
     wanted: set[str] = set()
     todo = list(used)
     while todo:
         name = todo.pop()
         if name not in wanted:
             wanted.add(name)
-            todo.extend(NEEDS.get(name, ()))
-    return [HELPERS[name] for name in HELPERS if name in wanted]
+            todo.extend(needs.get(name, ()))
+    return [sources[name] for name in sources if name in wanted]

@@ -18,13 +18,13 @@ EXPORTED = [
     "conciseness",
     "faithfulness",
     "hallucination",
+    "json-format",
     "keyword-coverage",
     "rubric-judge",
+    "support-style",
     "tone-politeness",
 ]
 NOT_YET = {
-    "json-format": ["'json_valid'", "'json_schema_valid'"],
-    "support-style": ["'length_bounds'", "'excludes'", "'threshold'"],
     "tool-call-accuracy": ["agent runs", "'tool_order'", "'user_message'"],
     "tool-health": ["agent runs", "'no_tool_errors'", "'max_tool_calls'"],
 }
@@ -57,7 +57,8 @@ def _python(spec: Any, examples: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _examples(spec_id: str) -> list[dict[str, Any]]:
-    return demo_examples(spec_id, 6)
+    """Six examples for a scorer that asks the judge, the whole dataset for one that does not."""
+    return demo_examples(spec_id, 6 if spec_id in DEMO_REPLIES else 1000)
 
 
 @pytest.mark.parametrize("spec_id", EXPORTED)
@@ -123,3 +124,50 @@ def test_what_differs_is_listed_before_writing() -> None:
     assert "npm i @mastra/core@1.71 zod@4" in exported.text
     assert "OPENAI_API_KEY" in exported.text
     assert export_mastra(load_spec(SCORERS / "keyword-coverage.json")).differences == []
+
+
+FORMULAS = {
+    "id": "formula-edges",
+    "description": "Formulas on edge cases: division by zero, missing fields, text of values.",
+    "steps": [
+        {
+            "step": "preprocess",
+            "formula": "[w for w in ground_truth if contains(output, w, ignore_case=True)]",
+        },
+        {"step": "analyze", "formula": "input.lang if input else 'none'"},
+        {
+            "step": "generate_score",
+            "formula": "round(len(results.preprocess_step_result) / len(ground_truth), 3)",
+        },
+        {
+            "step": "generate_reason",
+            "formula": "str(results.preprocess_step_result) + ' ' + str(round(score * 100)) + "
+            "'% ' + str(mean([score, 1, 0.5])) + ' ' + str(score > 0.5 or 'low') + ' ' + "
+            "str({'a': [1, 2.5, True, None]}) + str(len(output) > 3 and 'long') + str(0 and 1)",
+        },
+    ],
+}
+
+
+def test_formula_edge_cases_agree_errors_included(mastra_node: Any) -> None:
+    spec = load_spec(FORMULAS)
+    examples = [
+        {"output": "Refund in 5 days, by e-mail.", "ground_truth": ["refund", "e-mail", "ID"]},
+        {"output": "Nothing.", "ground_truth": []},  # division by zero
+        {"input": {"lang": "en"}, "output": "Ünïcode REFUND", "ground_truth": ["refund"]},
+        {"output": "x", "ground_truth": None},  # a list is needed
+        {"input": {"x": 1}, "output": "refund", "ground_truth": ["refund"]},  # no field lang
+    ]
+    scorer = compile_spec(spec)
+    expected = []
+    for example in examples:
+        try:
+            result = scorer.run_sync(**example)
+        except Exception:
+            expected.append("error")
+        else:
+            expected.append((result.score, result.reason))
+    got = mastra_node.score(export_mastra(spec).text, "formula-edges", examples)
+    mine = ["error" if "error" in g else (g["score"], g["reason"]) for g in got]
+    assert [e == "error" for e in expected] == [False, True, False, True, True]
+    assert mine == expected
