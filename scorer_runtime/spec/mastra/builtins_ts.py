@@ -42,7 +42,7 @@ def builtin_call(use: str, params: Mapping[str, Any], where: str) -> tuple[str, 
     checked = check_call(use, params, _path, where)
     if checked is not None:
         return checked
-    raise Untranslatable(f"the built-in check {use!r} ({where})")
+    raise Untranslatable(f"the built-in check {use!r}")
 
 
 def _proportion(p: ProportionParams) -> tuple[str, set[str]]:

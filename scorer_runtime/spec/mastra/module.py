@@ -178,7 +178,7 @@ def _header(spec: ScorerSpec, version: int | None) -> str:
     )
     about = f"{spec.display_name}: {spec.description}".replace("*/", "* /")
     lines = [
-        about,
+        *_wrapped(about, 95),
         "",
         f"Exported from Scorer Studio: scorer {spec.id!r}"
         + (f", version {version}." if version is not None else "."),
@@ -187,6 +187,16 @@ def _header(spec: ScorerSpec, version: int | None) -> str:
         "Run with Node 22.13 or later (node --experimental-strip-types) or tsx.",
     ]
     return "/**\n" + "\n".join(f" * {line}".rstrip() for line in lines) + "\n */"
+
+
+def _wrapped(text: str, columns: int) -> list[str]:
+    lines: list[str] = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= columns:
+            lines[-1] += f" {word}"
+        else:
+            lines.append(word)
+    return lines
 
 
 def _context(spec: ScorerSpec, writer: _Writer) -> str:

@@ -10,6 +10,7 @@ from scorer_runtime.store import database_url
 from studio import services, state
 from studio.app_pages.export.logic import (
     EXPORT_FORMATS,
+    MASTRA_PROBLEM,
     ExportFile,
     ExportFormat,
     ImportProblem,
@@ -85,15 +86,22 @@ def cached_export(db: str, version_id: int, format: ExportFormat) -> Exported:
     with services.reading() as session:
         profiles = judge_profiles(session)
         try:
-            spec = load_stored_spec(session, get_version_by_id(session, version_id=version_id))
-            made = export_file(spec, format, registry=services.registry(), judge_profiles=profiles)
+            stored = get_version_by_id(session, version_id=version_id)
+            spec = load_stored_spec(session, stored)
+            made = export_file(
+                spec,
+                format,
+                registry=services.registry(),
+                judge_profiles=profiles,
+                version=stored.version,
+            )
         except SpecError as error:
             problems = [
                 ImportProblem(path_words(p.path), p.path, p.line, p.message) for p in error.problems
             ]
             return Exported(problems=problems)
         except MastraExportError as error:
-            problems = [ImportProblem("Mastra", "", None, p) for p in error.problems]
+            problems = [ImportProblem(MASTRA_PROBLEM, "", None, p) for p in error.problems]
             return Exported(problems=problems)
     return Exported(made, run_guide(spec, profiles))
 
@@ -167,6 +175,9 @@ def render_export() -> None:
         or "python"
     )
     exported = cached_export(database_url(), version.version_id, format)
+    if exported.file is None and format == "mastra":
+        _render_no_mastra_form(exported.problems)
+        return
     if exported.file is None:
         render_export_problems(exported.problems)
         return
@@ -213,6 +224,20 @@ def render_file(file: ExportFile, guide: RunGuide | None) -> None:
             "in Python with `scorer_runtime.spec.load_spec` and run it with `compile_spec`."
         )
     st.code(file.text, language=file.language, line_numbers=True)
+
+
+def _render_no_mastra_form(problems: list[ImportProblem]) -> None:
+    """Why this scorer has no Mastra module yet, and what to use instead."""
+    st.warning(
+        "**This scorer cannot be written for Mastra yet:**\n\n"
+        + "\n".join(f"- {problem.message}" for problem in problems),
+        icon=":material/warning:",
+    )
+    st.info(
+        "Export it as Python code instead: it gives the same scores. Or change the steps named "
+        "above in the builder and save a new version.",
+        icon=":material/lightbulb:",
+    )
 
 
 def _render_mastra_notes(file: ExportFile) -> None:

@@ -42,6 +42,8 @@ _MIME = {
     "yaml": "application/x-yaml",
 }
 _SUFFIX = {"python": ".py", "mastra": ".ts", "json": ".json", "yaml": ".yaml"}
+MASTRA_PROBLEM = "Mastra"
+"""Where a problem of a Mastra export is (the scorer as a whole)."""
 _LANGUAGE = {"python": "python", "mastra": "typescript", "json": "json", "yaml": "yaml"}
 EXAMPLE_RUN = {
     "input": "How do I reset my password?",
@@ -75,6 +77,7 @@ def export_file(
     *,
     registry: StepRegistry | None = None,
     judge_profiles: Mapping[str, JudgeSpec] | None = None,
+    version: int | None = None,
 ) -> ExportFile:
     """``spec`` as Python, JSON or YAML (raises SpecError when it cannot be exported)."""
     from scorer_runtime.spec import export_json, export_python, export_yaml
@@ -82,7 +85,7 @@ def export_file(
     if format == "mastra":
         from scorer_runtime.spec.mastra import export_mastra
 
-        made = export_mastra(spec, judge_profiles=judge_profiles)
+        made = export_mastra(spec, judge_profiles=judge_profiles, version=version)
         name = spec.id + _SUFFIX[format]
         return ExportFile(
             format, name, made.text, _MIME[format], "typescript", tuple(made.differences)
