@@ -134,30 +134,8 @@ def check_call(
     values = dict(params)
     if use in ("json_valid", "json_schema_valid"):
         return _json_call(use, values, path, where)
-    if use == "length_bounds":
-        p = LengthBoundsParams.model_validate(values)
-        text = f"asText({path(p.field)}, {json.dumps(p.field)})"
-        size = f"words({text}).length" if p.unit == "words" else f"[...{text}].length"
-        soft = p.scoring == "soft"
-        low = "Infinity" if p.min is None else p.min
-        high = "Infinity" if p.max is None else p.max
-        below = f"size / {low}" if soft else "0"
-        above = f"{high} / size" if soft else "0"
-        code = f"((size: number) => size < {low} ? {below} : size > {high} ? {above} : 1)({size})"
-        if p.min is None:
-            code = code.replace("size < Infinity", "false")
-        return code, {"asText", "words"}
-    if use in ("contains", "excludes"):
-        p2 = (ExcludesParams if use == "excludes" else ContainsParams).model_validate(values)
-        text = f"asText({path(p2.field)}, {json.dumps(p2.field)})"
-        flags = f"{str(p2.case_sensitive).lower()}, {str(p2.whole_words).lower()}"
-        found = (
-            f"{json.dumps(p2.values, ensure_ascii=False)}.map((t) => findsTerm(text, t, {flags}))"
-        )
-        wanted = "!f" if use == "excludes" else "f"
-        test = "every" if p2.mode == "all" else "some"
-        code = f"((text: string) => ({found}.{test}((f) => {wanted}) ? 1 : 0))({text})"
-        return code, {"asText", "findsTerm"}
+    if use in ("length_bounds", "contains", "excludes"):
+        return _text_call(use, values, path)
     if use == "threshold":
         p3 = ThresholdParams.model_validate(values)
         op = ">=" if p3.inclusive else ">"
@@ -171,6 +149,30 @@ def check_call(
         terms = [f"toNumber({path(k)}, {json.dumps(k)}) * {w}" for k, w in paths.items()]
         return f"([{', '.join(terms)}].reduce((a, b) => a + b, 0) / {total})", {"toNumber"}
     return None
+
+
+def _text_call(use: str, values: dict[str, Any], path: Any) -> tuple[str, set[str]]:
+    """length_bounds, contains and excludes."""
+    if use == "length_bounds":
+        p = LengthBoundsParams.model_validate(values)
+        text = f"asText({path(p.field)}, {json.dumps(p.field)})"
+        size = f"words({text}).length" if p.unit == "words" else f"[...{text}].length"
+        soft = p.scoring == "soft"
+        low = 0 if p.min is None else p.min  # a size is never below 0
+        high = "Infinity" if p.max is None else p.max
+        below = f"size / {low}" if soft else "0"
+        above = f"{high} / size" if soft else "0"
+        code = f"((size: number) => size < {low} ? {below} : size > {high} ? {above} : 1)({size})"
+        return code, {"asText", "words"}
+    # contains / excludes
+    p2 = (ExcludesParams if use == "excludes" else ContainsParams).model_validate(values)
+    text = f"asText({path(p2.field)}, {json.dumps(p2.field)})"
+    flags = f"{str(p2.case_sensitive).lower()}, {str(p2.whole_words).lower()}"
+    found = f"{json.dumps(p2.values, ensure_ascii=False)}.map((t) => findsTerm(text, t, {flags}))"
+    wanted = "!f" if use == "excludes" else "f"
+    test = "every" if p2.mode == "all" else "some"
+    code = f"((text: string) => ({found}.{test}((f) => {wanted}) ? 1 : 0))({text})"
+    return code, {"asText", "findsTerm"}
 
 
 def _json_call(use: str, values: dict[str, Any], path: Any, where: str) -> tuple[str, set[str]]:

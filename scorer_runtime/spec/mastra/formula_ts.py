@@ -30,11 +30,42 @@ class FormulaTranslator:
 
     used: set[str] = field(default_factory=set)
     loop_names: list[set[str]] = field(default_factory=list)
+    float_paths: set[str] = field(default_factory=lambda: {"score"})
+    """Context paths that hold a Python float (``str`` writes 1.0 there, not 1)."""
+
+    def is_float(self, node: ast.AST) -> bool:
+        """Whether Python gives a float here (JavaScript has one number type for both)."""
+        if isinstance(node, ast.Constant):
+            return isinstance(node.value, float)
+        if isinstance(node, ast.Name | ast.Attribute | ast.Subscript):
+            return ast.unparse(node) in self.float_paths
+        if isinstance(node, ast.BinOp):
+            either = self.is_float(node.left) or self.is_float(node.right)
+            return isinstance(node.op, ast.Div) or either
+        if isinstance(node, ast.UnaryOp):
+            return isinstance(node.op, ast.USub | ast.UAdd) and self.is_float(node.operand)
+        if isinstance(node, ast.IfExp):
+            return self.is_float(node.body) and self.is_float(node.orelse)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            name, args = node.func.id, node.args
+            return name == "mean" or (name == "round" and len(args) == 2 and self.is_float(args[0]))
+        return False
+
+    def text(self, node: ast.AST) -> str:
+        """``str(node)`` as the sandbox writes it."""
+        if self.is_float(node):
+            return self.use("floatOrText", f"floatOrText({self.expr(node)})")
+        return self.use("toText", f"toText({self.expr(node)})")
 
     def translate(self, expression: str) -> str:
         tree = formula(expression).parsed.tree
         body = tree.body if isinstance(tree, ast.Expression) else tree
         return self.expr(body)
+
+    def gives_float(self, expression: str) -> bool:
+        """Whether the formula's value is a Python float."""
+        tree = formula(expression).parsed.tree
+        return self.is_float(tree.body if isinstance(tree, ast.Expression) else tree)
 
     def use(self, name: str, code: str) -> str:
         self.used.add(name)
@@ -142,7 +173,7 @@ class FormulaTranslator:
             reason = self.use("toText", f"toText({args[0]})") if args else "undefined"
             return f"notScorable({reason})"
         if name == "str" and len(args) == 1 and not keywords:
-            return self.use("toText", f"toText({args[0]})")
+            return self.text(node.args[0])
         if name == "contains" and set(keywords) <= {"ignore_case"}:
             extra = [keywords["ignore_case"]] if keywords else []
             return self.use("contains", f"contains({', '.join(args + extra)})")

@@ -8,6 +8,19 @@ built-in functions and steps. ``needs`` lists the helpers each one calls.
 from __future__ import annotations
 
 HELPERS: dict[str, str] = {
+    "scoreValue": """function scoreValue(value: any): any {
+  if (isNotScorable(value)) return value
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    return fail(`generate_score must return a finite number, but returned ${toText(value)}`)
+  }
+  return value
+}""",
+    "reasonText": """function reasonText(value: any): string {
+  if (typeof value !== 'string') {
+    return fail(`generate_reason must return text, but returned ${toText(value)}`)
+  }
+  return value
+}""",
     "fail": """function fail(message: string): never {
   throw new Error(message)
 }""",
@@ -46,6 +59,9 @@ HELPERS: dict[str, str] = {
   if (Array.isArray(value)) return `[${value.map(jsonText).join(', ')}]`
   const pairs = Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${jsonText(v)}`)
   return `{${pairs.join(', ')}}`
+}""",
+    "floatOrText": """function floatOrText(value: any): string {
+  return typeof value === 'number' ? floatText(value) : toText(value)
 }""",
     "toText": """function toText(value: any): string {
   if (typeof value === 'string') return value
@@ -149,10 +165,13 @@ HELPERS: dict[str, str] = {
 }
 
 NEEDS: dict[str, tuple[str, ...]] = {
+    "scoreValue": ("fail", "toText"),
+    "reasonText": ("fail", "toText"),
     "field": ("fail",),
     "numberText": ("floatText",),
     "jsonText": ("numberText",),
     "toText": ("jsonText", "numberText"),
+    "floatOrText": ("floatText", "toText"),
     "add": ("fail",),
     "divide": ("fail",),
     "multiply": ("fail",),

@@ -65,13 +65,27 @@ class _Writer:
             elif isinstance(step, FormulaStepSpec):
                 body = f"return {self.formulas.translate(step.formula)}"
                 self.function_step(name, body)
+                self.note_float(step.step, self.formulas.gives_float(step.formula))
             elif isinstance(step, FunctionStepSpec):
                 body = f"return {self.builtin(step.use, step.with_, step.step)}"
                 self.function_step(name, body)
+                texts = step.use == "threshold" and isinstance(
+                    step.with_.get("pass_value", 1.0), str
+                )
+                self.note_float(step.step, not texts)
         except Untranslatable as why:
             self.problems.append(f"The {step.step} step uses {why}, which has no Mastra form yet.")
 
+    def note_float(self, step: str, gives_float: bool) -> None:
+        """Remember that a built-in or formula step's result is a Python float."""
+        if gives_float and step in ("preprocess", "analyze"):
+            self.formulas.float_paths.add(f"results.{step}_step_result")
+
     def function_step(self, name: str, body: str) -> None:
+        check = {"generateScore": "scoreValue", "generateReason": "reasonText"}.get(name)
+        if check is not None:
+            self.formulas.used.add(check)
+            body = body.replace("return ", f"return {check}(", 1) + ")"
         self.functions.append(f"function {name}Step(ctx: any): any {{\n  {body}\n}}")
         args = "{ run, results, score }" if name == "generateReason" else "{ run, results }"
         extra = ", score" if name == "generateReason" else ""
@@ -116,7 +130,10 @@ class _Writer:
             code = self.formulas.translate(calc.formula)
         else:
             code = self.builtin(calc.use, calc.with_, "calculate_score")
-        self.functions.append(f"function generateScoreStep(ctx: any): any {{\n  return {code}\n}}")
+        self.formulas.used.add("scoreValue")
+        self.functions.append(
+            f"function generateScoreStep(ctx: any): any {{\n  return scoreValue({code})\n}}"
+        )
         self.links.append(
             ".generateScore(({ run, results }: any) =>\n    "
             "generateScoreStep(context(run, results, null, results.analyzeStepResult)),\n  )"
@@ -223,7 +240,7 @@ def _context(spec: ScorerSpec, writer: _Writer) -> str:
 
 
 def _module(spec: ScorerSpec, writer: _Writer, version: int | None) -> str:
-    imports = ["import { createScorer, notScorable } from '@mastra/core/evals'"]
+    imports = ["import { createScorer, isNotScorable, notScorable } from '@mastra/core/evals'"]
     judges = [spec.judge] + [getattr(s, "judge", None) for s in spec.steps]
     if any(isinstance(j, JudgeSpec) and j.retry is not None for j in judges):
         imports.append("import { StreamErrorRetryProcessor } from '@mastra/core/processors'")

@@ -53,6 +53,8 @@ class TemplateTranslator:
     def output(self, node: nodes.Node) -> str:
         if isinstance(node, nodes.TemplateData):
             return f"out += {json.dumps(node.data, ensure_ascii=False)}"
+        if _describe(node) in self.formulas.float_paths and not self.loops:
+            return self.formulas.use("floatOrText", f"out += floatOrText({self.expr(node)})")
         return self.formulas.use("toText", f"out += toText({self.expr(node)})")
 
     def loop(self, node: nodes.For) -> list[str]:

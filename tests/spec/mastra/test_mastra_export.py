@@ -171,3 +171,52 @@ def test_formula_edge_cases_agree_errors_included(mastra_node: Any) -> None:
     mine = ["error" if "error" in g else (g["score"], g["reason"]) for g in got]
     assert [e == "error" for e in expected] == [False, True, False, True, True]
     assert mine == expected
+
+
+CHECKS = {
+    "id": "check-edges",
+    "description": "Text and JSON checks on awkward text.",
+    "steps": [
+        {
+            "step": "preprocess",
+            "use": "contains",
+            "with": {"values": ["café", "a.b", "(x)"], "whole_words": True, "mode": "any"},
+        },
+        {"step": "analyze", "use": "json_valid", "with": {"expect": "array"}},
+        {
+            "step": "generate_score",
+            "use": "length_bounds",
+            "with": {"min": 5, "max": 12, "unit": "characters", "scoring": "soft"},
+        },
+        {
+            "step": "generate_reason",
+            "formula": "str(results.preprocess_step_result) + ' ' + "
+            "str(results.analyze_step_result)",
+        },
+    ],
+}
+
+
+def test_text_and_json_checks_agree_on_awkward_text(mastra_node: Any) -> None:
+    spec = load_spec(CHECKS)
+    outputs = [
+        "CAFÉ au lait",
+        "cafés",
+        "see a.b!",
+        "ab",
+        "```json\n[1, 2]\n```",
+        "[1, 2",
+        '{"a": 1}',
+        "(x) ünïcödé text that is long",
+        "x\u2003y\u3000z",
+    ]
+    examples = [{"output": output} for output in outputs]
+    scorer = compile_spec(spec)
+    expected = []
+    for example in examples:
+        result = scorer.run_sync(**example)
+        expected.append((result.score, result.reason))
+    got = mastra_node.score(export_mastra(spec).text, "check-edges", examples)
+    assert [g["reason"] for g in got] == [reason for _, reason in expected]
+    assert [g["score"] for g in got] == pytest.approx([score for score, _ in expected], abs=1e-9)
+    assert {reason for _, reason in expected} >= {"1.0 0.0", "0.0 1.0"}
