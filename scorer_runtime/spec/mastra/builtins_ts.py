@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from scorer_runtime.spec.builtins.labels import LabelToScoreParams, ProportionParams
+from scorer_runtime.spec.mastra.agent_ts import agent_call
 from scorer_runtime.spec.mastra.checks_ts import check_call
 from scorer_runtime.spec.mastra.formula_ts import Untranslatable
 
@@ -39,7 +40,7 @@ def builtin_call(use: str, params: Mapping[str, Any], where: str) -> tuple[str, 
         return code, {"labelKey", "field", "fail", "toText"}
     if use == "proportion":
         return _proportion(ProportionParams.model_validate(dict(params)))
-    checked = check_call(use, params, _path, where)
+    checked = check_call(use, params, _path, where) or agent_call(use, params, _path)
     if checked is not None:
         return checked
     raise Untranslatable(f"the built-in check {use!r}")

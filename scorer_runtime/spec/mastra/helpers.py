@@ -186,10 +186,11 @@ NEEDS: dict[str, tuple[str, ...]] = {
 
 def helper_sources(used: set[str]) -> list[str]:
     """The TypeScript of every helper in ``used`` and the helpers they call, in a fixed order."""
+    from scorer_runtime.spec.mastra.agent_ts import AGENT_HELPERS, AGENT_NEEDS
     from scorer_runtime.spec.mastra.checks_ts import CHECK_HELPERS, CHECK_NEEDS
 
-    sources = {**HELPERS, **CHECK_HELPERS}
-    needs = {**NEEDS, **CHECK_NEEDS}
+    sources = {**HELPERS, **CHECK_HELPERS, **AGENT_HELPERS}
+    needs = {**NEEDS, **CHECK_NEEDS, **AGENT_NEEDS}
     wanted: set[str] = set()
     todo = list(used)
     while todo:

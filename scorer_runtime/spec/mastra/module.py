@@ -163,10 +163,10 @@ def export_mastra(
     """
     resolved = checked_spec(spec, None, judge_profiles)
     writer = _Writer(resolved)
-    if resolved.type == "agent":
+    if resolved.prepare is not None:
         writer.problems.append(
-            "It scores agent runs (messages and tool calls), which this export does not "
-            "translate yet."
+            "It trims the agent's messages before scoring (prepare), which this export does "
+            "not translate yet."
         )
     for step in resolved.steps:
         writer.step(step)
@@ -250,6 +250,8 @@ def _module(spec: ScorerSpec, writer: _Writer, version: int | None) -> str:
         f"  name: {json.dumps(spec.display_name, ensure_ascii=False)}",
         f"  description: {json.dumps(spec.description, ensure_ascii=False)}",
     ]
+    if spec.type == "agent":
+        options.append("  type: 'agent'")
     if isinstance(spec.judge, JudgeSpec):
         options.append(f"  judge: {judge_config(spec.judge, '  ')}")
     chain = "\n  ".join(writer.links)

@@ -28,11 +28,11 @@ def test_export_writes_typescript_and_says_what_differs(db_url: str, tmp_path: P
 
 
 def test_export_refuses_a_scorer_with_no_mastra_form(db_url: str) -> None:
-    cli(db_url, "scorers", "import", str(SCORERS / "tool-health.json"))
-    done = cli(db_url, "scorers", "export", "tool-health", "--format", "mastra")
+    cli(db_url, "scorers", "import", str(SCORERS / "tool-call-accuracy.json"))
+    done = cli(db_url, "scorers", "export", "tool-call-accuracy", "--format", "mastra")
     assert done.exit_code != 0
     assert "cannot be exported to Mastra" in done.output + done.stderr
-    assert "no_tool_errors" in done.output + done.stderr
+    assert "user_message" in done.output + done.stderr
 
 
 def test_the_export_page_offers_mastra_with_its_differences() -> None:

@@ -23,10 +23,10 @@ EXPORTED = [
     "rubric-judge",
     "support-style",
     "tone-politeness",
+    "tool-health",
 ]
 NOT_YET = {
-    "tool-call-accuracy": ["agent runs", "'tool_order'", "'user_message'"],
-    "tool-health": ["agent runs", "'no_tool_errors'", "'max_tool_calls'"],
+    "tool-call-accuracy": ["(prepare)", "'user_message'"],
 }
 
 
@@ -220,3 +220,62 @@ def test_text_and_json_checks_agree_on_awkward_text(mastra_node: Any) -> None:
     assert [g["reason"] for g in got] == [reason for _, reason in expected]
     assert [g["score"] for g in got] == pytest.approx([score for score, _ in expected], abs=1e-9)
     assert {reason for _, reason in expected} >= {"1.0 0.0", "0.0 1.0"}
+
+
+AGENT = {
+    "id": "agent-edges",
+    "description": "Tool-call checks on odd agent outputs.",
+    "type": "agent",
+    "steps": [
+        {"step": "preprocess", "use": "tool_order", "with": {"mode": "strict"}},
+        {"step": "analyze", "use": "no_tool_errors", "with": {}},
+        {
+            "step": "generate_score",
+            "use": "weighted_average",
+            "with": {
+                "weights": {"results.preprocess_step_result": 1, "results.analyze_step_result": 3}
+            },
+        },
+        {
+            "step": "generate_reason",
+            "formula": "str(results.preprocess_step_result) + ' ' + "
+            "str(results.analyze_step_result)",
+        },
+    ],
+}
+
+
+def _call(name: str, result: Any, state: str = "result", call_id: str = "") -> dict[str, Any]:
+    invocation = {"state": state, "toolCallId": call_id or name, "toolName": name, "args": {}}
+    return invocation if state == "partial-call" else {**invocation, "result": result}
+
+
+def _answer(*calls: dict[str, Any], legacy: list[dict[str, Any]] | None = None) -> Any:
+    parts = [{"type": "tool-invocation", "toolInvocation": call} for call in calls]
+    content: dict[str, Any] = {"format": 2, "parts": [*parts, {"type": "text", "text": "Done."}]}
+    if legacy is not None:
+        content["toolInvocations"] = legacy
+    return [{"id": "m1", "role": "assistant", "content": content}]
+
+
+def test_tool_call_checks_agree_on_odd_agent_outputs(mastra_node: Any) -> None:
+    spec = load_spec(AGENT)
+    lookup, refund = _call("lookup", {"ok": True}), _call("refund", "Error: declined")
+    examples = [
+        {"output": _answer(lookup, refund), "ground_truth": ["lookup", "refund"]},
+        {"output": _answer(refund, lookup), "ground_truth": ["lookup", "refund"]},
+        {"output": _answer(lookup, legacy=[lookup, refund]), "ground_truth": ["lookup", "refund"]},
+        {"output": _answer(lookup, _call("x", None, "partial-call")), "ground_truth": ["lookup"]},
+        {"output": _answer(_call("a", {"error": ""}), _call("b", {"isError": 1}))},
+        {"output": _answer(), "ground_truth": []},
+    ]
+    scorer = compile_spec(spec)
+    examples = [{"input": "Help me with my order.", **example} for example in examples]
+    expected = []
+    for example in examples:
+        result = scorer.run_sync(**example)
+        reason = result.not_scorable.reason if result.not_scorable else None
+        expected.append((result.score, result.reason, reason))
+    got = mastra_node.score(export_mastra(spec).text, "agent-edges", examples)
+    assert [(g["score"], g["reason"], g["notScorable"]) for g in got] == expected
+    assert expected[4][2] is not None  # no ground truth: not scorable
