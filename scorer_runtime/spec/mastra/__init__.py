@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 from scorer_runtime.spec.mastra.formula_ts import Untranslatable
-from scorer_runtime.spec.mastra.module import MastraExport, MastraExportError, export_mastra
+from scorer_runtime.spec.mastra.module import (
+    NUMBERS_DIFFER,
+    MastraExport,
+    MastraExportError,
+    export_mastra,
+)
 
-__all__ = ["MastraExport", "MastraExportError", "Untranslatable", "export_mastra"]
+__all__ = ["NUMBERS_DIFFER", "MastraExport", "MastraExportError", "Untranslatable", "export_mastra"]

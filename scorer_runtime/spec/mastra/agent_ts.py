@@ -26,26 +26,101 @@ AGENT_HELPERS: dict[str, str] = {
   const messages = Array.isArray(output) ? output : [output]
   const calls: any[] = []
   const key = (call: any) => call.toolCallId || `${call.toolName}:${JSON.stringify(call.args)}`
-  for (const message of messages) {
+  for (const [messageIndex, message] of messages.entries()) {
     if (typeof message === 'string') continue
     if (!message || typeof message !== 'object' || !('role' in message)) {
       return fail(`${where} is not an agent output (a list of messages)`)
     }
     const content = message.content
     if (!content || typeof content !== 'object') continue
-    const found = (content.parts ?? [])
-      .filter((part: any) => part?.type === 'tool-invocation')
-      .map((part: any) => part.toolInvocation)
-    const seen = new Set(found.map(key))
+    const found: [any, number | null][] = []
+    for (const [partIndex, part] of (content.parts ?? []).entries()) {
+      if (part?.type === 'tool-invocation') found.push([part.toolInvocation, partIndex])
+    }
+    const seen = new Set(found.map(([call]) => key(call)))
     for (const call of content.toolInvocations ?? []) {
       if (!seen.has(key(call))) {
         seen.add(key(call))
-        found.push(call)
+        found.push([call, null])
       }
     }
-    calls.push(...found.filter((call: any) => call.state !== 'partial-call'))
+    for (const [call, partIndex] of found) {
+      if (call.state !== 'partial-call') calls.push({ ...call, messageIndex, partIndex })
+    }
   }
   return calls
+}""",
+    "toolResults": """function toolResults(output: any): any[] {
+  return toolCalls(output, 'output')
+    .filter((call: any) => call.state === 'result')
+    .map((call: any) => ({
+      tool_name: call.toolName,
+      tool_call_id: call.toolCallId ?? '',
+      args: call.args ?? {},
+      result: call.result ?? null,
+      state: call.state,
+      message_index: call.messageIndex,
+      part_index: call.partIndex,
+    }))
+}""",
+    "messageText": """function messageText(message: any): string | null {
+  const content = message?.content
+  if (typeof content === 'string') return content
+  const parts = (content?.parts ?? []).filter((p: any) => p?.type === 'text')
+  const texts = parts.map((p: any) => p.text)
+  return texts.length ? texts.join('\\n') : (content?.content ?? null)
+}""",
+    "userMessage": """function userMessage(input: any): string | null {
+  const messages = typeof input === 'string' ? [{ role: 'user', content: input }]
+    : Array.isArray(input) ? input : input?.inputMessages ?? input?.input_messages ?? []
+  const first = messages.find((m: any) => m?.role === 'user')
+  return first === undefined ? null : messageText(first)
+}""",
+    "prettyJson": """function prettyJson(value: any, indent = 2, depth = 0): string {
+  const pad = (n: number) => '\\n' + ' '.repeat(indent * n)
+  if (Array.isArray(value) && value.length) {
+    const items = value.map((v) => pad(depth + 1) + prettyJson(v, indent, depth + 1))
+    return `[${items.join(',')}${pad(depth)}]`
+  }
+  if (value && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length) {
+    const items = Object.entries(value).map(
+      ([k, v]) => `${pad(depth + 1)}${JSON.stringify(k)}: ${prettyJson(v, indent, depth + 1)}`,
+    )
+    return `{${items.join(',')}${pad(depth)}}`
+  }
+  return jsonText(value)
+}""",
+    "keepParts": """function keepParts(messages: any, kinds: string[]): any {
+  const isMessage = (m: any) => m && typeof m === 'object' && 'role' in m && 'content' in m
+  if (!Array.isArray(messages) || !messages.length || !messages.every(isMessage)) return messages
+  const kept: any[] = []
+  for (const message of messages) {
+    const content = message.content
+    if (typeof content === 'string') {
+      if (kinds.includes('text')) kept.push(message)
+      continue
+    }
+    const parts = (content?.parts ?? []).filter((p: any) => kinds.includes(p?.type))
+    const next = { ...content, parts }
+    if (!kinds.includes('text')) delete next.content
+    if (!kinds.includes('reasoning')) delete next.reasoning
+    if (!kinds.includes('tool-invocation')) delete next.toolInvocations
+    if (next.parts.length || next.content || next.toolInvocations?.length) {
+      kept.push({ ...message, content: next })
+    }
+  }
+  return kept
+}""",
+    "keepRunParts": """function keepRunParts(run: any, kinds: string[]): any {
+  let input = run.input
+  if (Array.isArray(input)) input = keepParts(input, kinds)
+  else if (input && typeof input === 'object') {
+    input = { ...input }
+    for (const key of ['inputMessages', 'rememberedMessages']) {
+      if (Array.isArray(input[key])) input[key] = keepParts(input[key], kinds)
+    }
+  }
+  return { ...run, input, output: keepParts(run.output, kinds) }
 }""",
     "isToolError": """function isToolError(result: any, keys: string[], prefixes: string[]) {
   if (result && typeof result === 'object' && !Array.isArray(result)) {
@@ -70,6 +145,10 @@ AGENT_HELPERS: dict[str, str] = {
 
 AGENT_NEEDS: dict[str, tuple[str, ...]] = {
     "toolCalls": ("fail",),
+    "toolResults": ("toolCalls",),
+    "userMessage": ("messageText",),
+    "prettyJson": ("jsonText",),
+    "keepRunParts": ("keepParts",),
     "isToolError": ("truthy",),
 }
 

@@ -42,7 +42,8 @@ def builtin_call(use: str, params: Mapping[str, Any], where: str) -> tuple[str, 
         return _proportion(ProportionParams.model_validate(dict(params)))
     checked = check_call(use, params, _path, where) or agent_call(use, params, _path)
     if checked is not None:
-        return checked
+        code, used = checked
+        return code, used | {"field"}  # the paths read with field()
     raise Untranslatable(f"the built-in check {use!r}")
 
 

@@ -31,6 +31,12 @@ _CAMEL = {
 }
 
 
+NUMBERS_DIFFER = (
+    "Where a prompt shows data as JSON, a whole number written with a decimal point in the "
+    "data (such as 89.0) shows without it (89): JavaScript keeps one kind of number."
+)
+
+
 class MastraExportError(ValueError):
     """The scorer cannot be written for Mastra; ``problems`` says what, in plain words."""
 
@@ -163,16 +169,23 @@ def export_mastra(
     """
     resolved = checked_spec(spec, None, judge_profiles)
     writer = _Writer(resolved)
-    if resolved.prepare is not None:
+    prepare = resolved.prepare
+    if prepare is not None and (
+        prepare.tool_names is not None
+        or prepare.max_remembered_messages
+        or prepare.max_output_messages
+    ):
         writer.problems.append(
-            "It trims the agent's messages before scoring (prepare), which this export does "
-            "not translate yet."
+            "It keeps only some tools or the last messages before scoring (prepare), which "
+            "this export does not translate yet."
         )
     for step in resolved.steps:
         writer.step(step)
     if writer.problems:
         raise MastraExportError(writer.problems)
     differences = _differences(resolved)
+    if "prettyJson" in writer.formulas.used:
+        differences.append(NUMBERS_DIFFER)
     return MastraExport(_module(resolved, writer, version), differences)
 
 
@@ -204,6 +217,22 @@ def _header(spec: ScorerSpec, version: int | None) -> str:
         "Run with Node 22.13 or later (node --experimental-strip-types) or tsx.",
     ]
     return "/**\n" + "\n".join(f" * {line}".rstrip() for line in lines) + "\n */"
+
+
+def _prepare_run(spec: ScorerSpec, writer: _Writer) -> str:
+    """``prepareRun`` doing what the spec's ``prepare`` does (the options translated)."""
+    prepare = spec.prepare
+    assert prepare is not None
+    steps = ["(run: any) => {", "    let prepared = { ...run }"]
+    if prepare.drop_request_context:
+        steps.append("    prepared.requestContext = undefined")
+    if prepare.drop_ground_truth:
+        steps.append("    prepared.groundTruth = undefined")
+    if prepare.part_types is not None:
+        writer.formulas.used.add("keepRunParts")
+        kinds = json.dumps(prepare.part_types)
+        steps.append(f"    prepared = keepRunParts(prepared, {kinds})")
+    return "\n".join([*steps, "    return prepared", "  }"])
 
 
 def _wrapped(text: str, columns: int) -> list[str]:
@@ -252,6 +281,8 @@ def _module(spec: ScorerSpec, writer: _Writer, version: int | None) -> str:
     ]
     if spec.type == "agent":
         options.append("  type: 'agent'")
+    if spec.prepare is not None:
+        options.append(f"  prepareRun: {_prepare_run(spec, writer)}")
     if isinstance(spec.judge, JudgeSpec):
         options.append(f"  judge: {judge_config(spec.judge, '  ')}")
     chain = "\n  ".join(writer.links)

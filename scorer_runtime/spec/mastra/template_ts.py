@@ -85,6 +85,10 @@ class TemplateTranslator:
             return self.formulas.use("field", f"field({self.expr(node.node)}, {key}, {where})")
         if isinstance(node, nodes.Filter):
             return self.filter(node)
+        if isinstance(node, nodes.Or):
+            self.formulas.used.add("truthy")
+            right = self.expr(node.right)
+            return f"((a: any) => (truthy(a) ? a : {right}))({self.expr(node.left)})"
         raise Untranslatable(f"the template expression {type(node).__name__}")
 
     def filter(self, node: nodes.Filter) -> str:
@@ -102,7 +106,21 @@ class TemplateTranslator:
             where = json.dumps(_describe(node.node))
             listed = self.formulas.use("list", f"list({value}, {where})")
             return self.formulas.use("toText", f"{listed}.map(toText).join({joiner})")
+        agent = _AGENT_FILTERS.get(node.name)
+        if agent is not None and not args:
+            helper, code = agent
+            return self.formulas.use(helper, code.format(value))
+        if node.name == "json" and len(args) <= 1:
+            indent = args[0] if args else "2"
+            return self.formulas.use("prettyJson", f"prettyJson({value}, {indent})")
         raise Untranslatable(f"the template filter {node.name!r}")
+
+
+_AGENT_FILTERS = {
+    "user_message": ("userMessage", "userMessage({})"),
+    "tool_calls": ("toolCalls", "toolCalls({}, 'output').map((call: any) => call.toolName)"),
+    "tool_results": ("toolResults", "toolResults({})"),
+}
 
 
 def _is_loop_index(node: nodes.Getattr, loops: list[str]) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from tests.cli.helpers import cli
@@ -27,12 +28,21 @@ def test_export_writes_typescript_and_says_what_differs(db_url: str, tmp_path: P
     assert "version 1" in text
 
 
-def test_export_refuses_a_scorer_with_no_mastra_form(db_url: str) -> None:
-    cli(db_url, "scorers", "import", str(SCORERS / "tool-call-accuracy.json"))
-    done = cli(db_url, "scorers", "export", "tool-call-accuracy", "--format", "mastra")
+def test_export_refuses_a_scorer_with_no_mastra_form(db_url: str, tmp_path: Path) -> None:
+    spec = {
+        "id": "similar",
+        "description": "Text similarity has no Mastra form yet.",
+        "steps": [{"step": "generate_score", "use": "text_similarity", "with": {}}],
+    }
+    path = tmp_path / "similar.json"
+    path.write_text(json.dumps(spec), encoding="utf-8")
+    cli(db_url, "scorers", "import", str(path))
+    target = tmp_path / "similar.ts"
+    done = cli(db_url, "scorers", "export", "similar", "--format", "mastra", "-o", str(target))
     assert done.exit_code != 0
     assert "cannot be exported to Mastra" in done.output + done.stderr
-    assert "user_message" in done.output + done.stderr
+    assert "text_similarity" in done.output + done.stderr
+    assert not target.exists()
 
 
 def test_the_export_page_offers_mastra_with_its_differences() -> None:
