@@ -1,7 +1,8 @@
 """Node 22 with @mastra/core 1.71 and zod 4, installed from npm once into .cache/mastra-node.
 
-The folder is reused while its package.json matches the one committed here; the tests are
-skipped (with the reason) only when npm is missing or cannot install.
+The folder is reused while its package.json and package-lock.json match the ones committed
+here (``npm ci`` installs exactly the lock); the tests are skipped, with the reason printed,
+only when npm is missing or cannot install.
 """
 
 from __future__ import annotations
@@ -51,20 +52,25 @@ class MastraNode:
         return json.loads(done.stdout)
 
 
+_FILES = ("package.json", "package-lock.json")
+
+
 def _install() -> str | None:
-    """Install into CACHE if needed; the reason it could not, or None."""
-    wanted = (HERE / "package.json").read_text(encoding="utf-8")
-    stamp = CACHE / "package.json"
+    """Install into CACHE if needed (exactly the committed lock); the reason it could not."""
+    wanted = {name: (HERE / name).read_text(encoding="utf-8") for name in _FILES}
     ready = CACHE / "node_modules" / "@mastra" / "core" / "package.json"
-    if stamp.exists() and stamp.read_text(encoding="utf-8") == wanted and ready.exists():
+    stamp = CACHE / "installed-from.json"
+    if ready.exists() and stamp.exists() and json.loads(stamp.read_text("utf-8")) == wanted:
         return None
     npm = shutil.which("npm")
     if npm is None:
         return "npm is not installed, so Node 22 and @mastra/core cannot be fetched"
     CACHE.mkdir(parents=True, exist_ok=True)
-    stamp.write_text(wanted, encoding="utf-8")
+    stamp.unlink(missing_ok=True)
+    for name, text in wanted.items():
+        (CACHE / name).write_text(text, encoding="utf-8")
     done = subprocess.run(
-        [npm, "install", "--no-audit", "--no-fund", "--no-package-lock"],
+        [npm, "ci", "--no-audit", "--no-fund"],
         cwd=CACHE,
         capture_output=True,
         text=True,
@@ -72,8 +78,8 @@ def _install() -> str | None:
         check=False,
     )
     if done.returncode != 0:
-        stamp.unlink()
         return f"npm could not install Node 22 and @mastra/core: {done.stderr.strip()[-500:]}"
+    stamp.write_text(json.dumps(wanted), encoding="utf-8")
     return None
 
 
