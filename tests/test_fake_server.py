@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -400,11 +401,20 @@ def test_fault_rejects_nonsense(
         fake_judge.reply("x", times=0)
 
 
-def test_streaming_requests_are_refused(fake_judge: FakeOpenAIServer) -> None:
-    fake_judge.reply("x")
+def test_a_streaming_request_gets_the_reply_as_server_sent_events(
+    fake_judge: FakeOpenAIServer,
+) -> None:
+    fake_judge.reply({"verdict": "yes"}, usage=(5, 3))
     response = post_chat(fake_judge, stream=True)
-    assert response.status_code == 400
-    assert "non-streaming" in response.json()["error"]["message"]
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/event-stream")
+    events = [line[6:] for line in response.text.splitlines() if line.startswith("data: ")]
+    assert events[-1] == "[DONE]"
+    chunks = [json.loads(event) for event in events[:-1]]
+    text = "".join(c["choices"][0]["delta"].get("content", "") for c in chunks if c["choices"])
+    assert json.loads(text) == {"verdict": "yes"}
+    assert [c["choices"][0].get("finish_reason") for c in chunks if c["choices"]][-1] == "stop"
+    assert chunks[-1]["usage"]["total_tokens"] == 8
 
 
 def test_wait_for_requests_times_out(fake_judge: FakeOpenAIServer) -> None:

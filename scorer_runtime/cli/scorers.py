@@ -20,6 +20,7 @@ class ExportFormat(StrEnum):
     python = "python"
     json = "json"
     yaml = "yaml"
+    mastra = "mastra"
 
 
 # -- scorers -----------------------------------------------------------------------------------
@@ -78,17 +79,23 @@ def scorers_export(
         Path | None, typer.Option("--output", "-o", help="File to write (default: stdout).")
     ] = None,
 ) -> None:
-    """Export a scorer as runnable Python, or as a JSON/YAML spec that imports back."""
+    """Export a scorer as runnable Python or Mastra TypeScript, or as a JSON/YAML spec."""
     from scorer_runtime.spec import export_json, export_python, export_yaml
+    from scorer_runtime.spec.mastra import export_mastra
     from scorer_runtime.store import get_scorer, get_version
     from scorer_runtime.stored import judge_profiles, load_stored_spec
 
     with session() as opened:
         scorer = get_scorer(opened, name=name)
         assert scorer.id is not None
-        spec = load_stored_spec(opened, get_version(opened, scorer_id=scorer.id, version=version))
+        stored = get_version(opened, scorer_id=scorer.id, version=version)
+        spec = load_stored_spec(opened, stored)
         profiles = judge_profiles(opened)
-    if format is ExportFormat.python:
+    if format is ExportFormat.mastra:
+        exported = export_mastra(spec, judge_profiles=profiles, version=stored.version)
+        _say_differences(exported.differences)
+        text = exported.text
+    elif format is ExportFormat.python:
         text = export_python(spec, judge_profiles=profiles)
     else:
         text = export_json(spec) if format is ExportFormat.json else export_yaml(spec)
@@ -97,6 +104,16 @@ def scorers_export(
         return
     output.write_text(text, encoding="utf-8")
     console(stderr=True).print(f"Wrote {name} as {format.value} to {output}")
+
+
+def _say_differences(differences: list[str]) -> None:
+    """Tell, before anything is written, what the Mastra scorer does differently."""
+    if not differences:
+        return
+    err = console(stderr=True)
+    err.print("The Mastra scorer differs from the studio's in these ways:", markup=False)
+    for difference in differences:
+        err.print(f"  - {difference}", markup=False)
 
 
 @scorers_app.command("import")

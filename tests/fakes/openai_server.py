@@ -365,9 +365,8 @@ class FakeOpenAIServer:
     async def _chat_completions(self, request: web.Request) -> web.StreamResponse:
         recorded = await self._record(request)
         body, prompt = recorded.json, recorded.last_user_content
-        if not isinstance(body, dict) or body.get("stream"):
-            problem = "the fake serves non-streaming JSON requests only"
-            return web.json_response(error_body(400, problem), status=400)
+        if not isinstance(body, dict):
+            return web.json_response(error_body(400, "the body is not a JSON object"), status=400)
         with self._lock:
             fault = _take(self._faults, prompt)
         if fault is not None:
@@ -388,7 +387,30 @@ class FakeOpenAIServer:
             return web.json_response(error_body(400, message), status=400)
         if not await self._sleep(reply.latency_s):
             return await self._abort(request)
+        if body.get("stream"):
+            return await self._stream(request, self._completion(body, reply))
         return web.json_response(self._completion(body, reply))
+
+    async def _stream(self, request: web.Request, done: dict[str, Any]) -> web.StreamResponse:
+        """Send ``done`` as server-sent events: the role, the content, the finish, the usage."""
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
+        await response.prepare(request)
+        choice = done["choices"][0]
+        head = {k: done[k] for k in ("id", "object", "created", "model")}
+        head["object"] = "chat.completion.chunk"
+        deltas = [
+            {"role": "assistant", "content": ""},
+            {"content": choice["message"]["content"]},
+        ]
+        chunks = [{**head, "choices": [{"index": 0, "delta": d}]} for d in deltas]
+        finish = {"index": 0, "delta": {}, "finish_reason": choice["finish_reason"]}
+        chunks.append({**head, "choices": [finish]})
+        chunks.append({**head, "choices": [], "usage": done["usage"]})
+        for chunk in chunks:
+            await response.write(f"data: {json.dumps(chunk)}\n\n".encode())
+        await response.write(b"data: [DONE]\n\n")
+        await response.write_eof()
+        return response
 
     def _completion(self, body: dict[str, Any], reply: _ReplyRule) -> dict[str, Any]:
         prompt_tokens, completion_tokens = reply.usage

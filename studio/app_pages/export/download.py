@@ -10,6 +10,7 @@ from scorer_runtime.store import database_url
 from studio import services, state
 from studio.app_pages.export.logic import (
     EXPORT_FORMATS,
+    MASTRA_PROBLEM,
     ExportFile,
     ExportFormat,
     ImportProblem,
@@ -78,18 +79,29 @@ def cached_versions(db: str, scorer_id: int) -> list[VersionChoice]:
 def cached_export(db: str, version_id: int, format: ExportFormat) -> Exported:
     """A stored version exported (judge profiles written out in full)."""
     from scorer_runtime.spec import SpecError
+    from scorer_runtime.spec.mastra import MastraExportError
     from scorer_runtime.store import get_version_by_id
     from scorer_runtime.stored import judge_profiles, load_stored_spec
 
     with services.reading() as session:
         profiles = judge_profiles(session)
         try:
-            spec = load_stored_spec(session, get_version_by_id(session, version_id=version_id))
-            made = export_file(spec, format, registry=services.registry(), judge_profiles=profiles)
+            stored = get_version_by_id(session, version_id=version_id)
+            spec = load_stored_spec(session, stored)
+            made = export_file(
+                spec,
+                format,
+                registry=services.registry(),
+                judge_profiles=profiles,
+                version=stored.version,
+            )
         except SpecError as error:
             problems = [
                 ImportProblem(path_words(p.path), p.path, p.line, p.message) for p in error.problems
             ]
+            return Exported(problems=problems)
+        except MastraExportError as error:
+            problems = [ImportProblem(MASTRA_PROBLEM, "", None, p) for p in error.problems]
             return Exported(problems=problems)
     return Exported(made, run_guide(spec, profiles))
 
@@ -157,11 +169,15 @@ def render_export() -> None:
             format_func=EXPORT_FORMATS.__getitem__,
             horizontal=True,
             key=state.EXPORT_FORMAT.name,
-            help="Python code runs the scorer as it is; JSON and YAML files import back here.",
+            help="Python code runs the scorer as it is; Mastra (TypeScript) runs it in a Mastra "
+            "project; JSON and YAML files import back here.",
         )
         or "python"
     )
     exported = cached_export(database_url(), version.version_id, format)
+    if exported.file is None and format == "mastra":
+        _render_no_mastra_form(exported.problems)
+        return
     if exported.file is None:
         render_export_problems(exported.problems)
         return
@@ -200,9 +216,40 @@ def render_file(file: ExportFile, guide: RunGuide | None) -> None:
             for number, step in enumerate(guide.steps(), start=1):
                 st.markdown(f"{number}. {step}")
             st.code(guide.command, language="bash", wrap_lines=True)
+    elif file.format == "mastra":
+        _render_mastra_notes(file)
     else:
         st.caption(
             "Import this file back on this page (as a new scorer or a new version), or load it "
             "in Python with `scorer_runtime.spec.load_spec` and run it with `compile_spec`."
         )
     st.code(file.text, language=file.language, line_numbers=True)
+
+
+def _render_no_mastra_form(problems: list[ImportProblem]) -> None:
+    """Why this scorer has no Mastra module yet, and what to use instead."""
+    st.warning(
+        "**This scorer cannot be written for Mastra yet:**\n\n"
+        + "\n".join(f"- {problem.message}" for problem in problems),
+        icon=":material/warning:",
+    )
+    st.info(
+        "Export it as Python code instead: it gives the same scores. Or change the steps named "
+        "above in the builder and save a new version.",
+        icon=":material/lightbulb:",
+    )
+
+
+def _render_mastra_notes(file: ExportFile) -> None:
+    """What differs from the studio's scorer, and how an engineer runs the module."""
+    if file.differences:
+        st.warning(
+            "**This Mastra scorer differs from the studio's:**\n\n"
+            + "\n".join(f"- {difference}" for difference in file.differences),
+            icon=":material/warning:",
+        )
+    st.caption(
+        f"Add {file.file_name} to a Mastra project (`npm i @mastra/core@1.71 zod@4`), import "
+        "`scorer` from it and call `scorer.run({ input, output, groundTruth })`. The copy "
+        "button is at the top right of the code."
+    )

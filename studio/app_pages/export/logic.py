@@ -28,14 +28,23 @@ from studio.app_pages.scorers.logic import is_scorer_id, scorer_name_problem
 if TYPE_CHECKING:
     from scorer_runtime.spec import JudgeSpec, ScorerSpec, SpecProblem, StepRegistry
 
-ExportFormat = Literal["python", "json", "yaml"]
+ExportFormat = Literal["python", "mastra", "json", "yaml"]
 EXPORT_FORMATS: dict[ExportFormat, str] = {
     "python": "Python code",
+    "mastra": "Mastra (TypeScript)",
     "json": "JSON definition",
     "yaml": "YAML definition",
 }
-_MIME = {"python": "text/x-python", "json": "application/json", "yaml": "application/x-yaml"}
-_SUFFIX = {"python": ".py", "json": ".json", "yaml": ".yaml"}
+_MIME = {
+    "python": "text/x-python",
+    "mastra": "text/typescript",
+    "json": "application/json",
+    "yaml": "application/x-yaml",
+}
+_SUFFIX = {"python": ".py", "mastra": ".ts", "json": ".json", "yaml": ".yaml"}
+MASTRA_PROBLEM = "Mastra"
+"""Where a problem of a Mastra export is (the scorer as a whole)."""
+_LANGUAGE = {"python": "python", "mastra": "typescript", "json": "json", "yaml": "yaml"}
 EXAMPLE_RUN = {
     "input": "How do I reset my password?",
     "output": "Open Settings, choose Security, then Reset password. We will email you a link.",
@@ -53,6 +62,8 @@ class ExportFile:
     mime: str
     language: str
     """The code view's syntax highlighting."""
+    differences: tuple[str, ...] = ()
+    """What the exported scorer does differently from the studio's, in plain words."""
 
 
 def file_stem(spec_id: str) -> str:
@@ -66,10 +77,19 @@ def export_file(
     *,
     registry: StepRegistry | None = None,
     judge_profiles: Mapping[str, JudgeSpec] | None = None,
+    version: int | None = None,
 ) -> ExportFile:
     """``spec`` as Python, JSON or YAML (raises SpecError when it cannot be exported)."""
     from scorer_runtime.spec import export_json, export_python, export_yaml
 
+    if format == "mastra":
+        from scorer_runtime.spec.mastra import export_mastra
+
+        made = export_mastra(spec, judge_profiles=judge_profiles, version=version)
+        name = spec.id + _SUFFIX[format]
+        return ExportFile(
+            format, name, made.text, _MIME[format], "typescript", tuple(made.differences)
+        )
     if format == "python":
         text = export_python(spec, registry, judge_profiles=judge_profiles)
     elif format == "json":
@@ -77,7 +97,7 @@ def export_file(
     else:
         text = export_yaml(spec)
     name = file_stem(spec.id) if format == "python" else spec.id
-    return ExportFile(format, name + _SUFFIX[format], text, _MIME[format], format)
+    return ExportFile(format, name + _SUFFIX[format], text, _MIME[format], _LANGUAGE[format])
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,8 +11,9 @@ from studio.widgets.common import page_header
 
 page_header(
     "Export & import",
-    "Hand a scorer to engineers as readable Python that gives the same scores, or share it as "
-    "a JSON or YAML file that imports back into any Scorer Studio.",
+    "Hand a scorer to engineers as readable Python or as a Mastra (TypeScript) module that "
+    "gives the same scores, or share it as a JSON or YAML file that imports back into any "
+    "Scorer Studio.",
 )
 state.show_flashes()
 export_tab, import_tab = st.tabs(["Export a scorer", "Import a scorer file"])

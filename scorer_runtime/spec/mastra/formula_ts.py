@@ -1,0 +1,201 @@
+"""A checked formula as a TypeScript expression over the same plain-data context ``ctx``.
+
+The translation walks the formula's syntax tree (the same tree the Python evaluator walks),
+so the TypeScript computes the same values: Python truthiness, ``and``/``or`` giving one of
+their operands, missing fields and division by zero as errors, text as ``str()`` shows it.
+A construct with no translation raises :class:`Untranslatable` naming it.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from dataclasses import dataclass, field
+
+from scorer_runtime.spec.formulas import formula
+
+
+class Untranslatable(ValueError):
+    """A part of a formula or template that has no TypeScript translation here."""
+
+
+_BINARY = {ast.Sub: "-", ast.Pow: "**"}
+_ORDER = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
+_FUNCTIONS = {"len": "len", "mean": "mean", "round": "round", "contains": "contains"}
+
+
+@dataclass
+class FormulaTranslator:
+    """Translates formulas; remembers which helpers the translations use."""
+
+    used: set[str] = field(default_factory=set)
+    loop_names: list[set[str]] = field(default_factory=list)
+    float_paths: set[str] = field(default_factory=lambda: {"score"})
+    """Context paths that hold a Python float (``str`` writes 1.0 there, not 1)."""
+
+    def is_float(self, node: ast.AST) -> bool:
+        """Whether Python gives a float here (JavaScript has one number type for both)."""
+        if isinstance(node, ast.Constant):
+            return isinstance(node.value, float)
+        if isinstance(node, ast.Name | ast.Attribute | ast.Subscript):
+            return ast.unparse(node) in self.float_paths
+        if isinstance(node, ast.BinOp):
+            either = self.is_float(node.left) or self.is_float(node.right)
+            return isinstance(node.op, ast.Div) or either
+        if isinstance(node, ast.UnaryOp):
+            return isinstance(node.op, ast.USub | ast.UAdd) and self.is_float(node.operand)
+        if isinstance(node, ast.IfExp):
+            return self.is_float(node.body) and self.is_float(node.orelse)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            name, args = node.func.id, node.args
+            return name == "mean" or (name == "round" and len(args) == 2 and self.is_float(args[0]))
+        return False
+
+    def text(self, node: ast.AST) -> str:
+        """``str(node)`` as the sandbox writes it."""
+        if self.is_float(node):
+            return self.use("floatOrText", f"floatOrText({self.expr(node)})")
+        return self.use("toText", f"toText({self.expr(node)})")
+
+    def translate(self, expression: str) -> str:
+        tree = formula(expression).parsed.tree
+        body = tree.body if isinstance(tree, ast.Expression) else tree
+        return self.expr(body)
+
+    def gives_float(self, expression: str) -> bool:
+        """Whether the formula's value is a Python float."""
+        tree = formula(expression).parsed.tree
+        return self.is_float(tree.body if isinstance(tree, ast.Expression) else tree)
+
+    def use(self, name: str, code: str) -> str:
+        self.used.add(name)
+        return code
+
+    def expr(self, node: ast.AST) -> str:
+        method = getattr(self, f"_{type(node).__name__.lower()}", None)
+        if method is None:
+            raise Untranslatable(f"the formula part {ast.unparse(node)!r} ({type(node).__name__})")
+        code: str = method(node)
+        return code
+
+    def _constant(self, node: ast.Constant) -> str:
+        if node.value is None:
+            return "null"
+        if isinstance(node.value, bool):
+            return "true" if node.value else "false"
+        if isinstance(node.value, int | float | str):
+            return json.dumps(node.value)
+        raise Untranslatable(f"the value {node.value!r}")
+
+    def _name(self, node: ast.Name) -> str:
+        if any(node.id in names for names in self.loop_names):
+            return f"v_{node.id}"
+        return f"ctx.{node.id}"
+
+    def _attribute(self, node: ast.Attribute) -> str:
+        where = json.dumps(ast.unparse(node.value))
+        return self.use(
+            "field", f"field({self.expr(node.value)}, {json.dumps(node.attr)}, {where})"
+        )
+
+    def _subscript(self, node: ast.Subscript) -> str:
+        if isinstance(node.slice, ast.Slice):
+            raise Untranslatable(f"the slice {ast.unparse(node)!r}")
+        where = json.dumps(ast.unparse(node.value))
+        key = self.expr(node.slice)
+        return self.use("field", f"field({self.expr(node.value)}, {key}, {where})")
+
+    def _list(self, node: ast.List) -> str:
+        return f"[{', '.join(self.expr(item) for item in node.elts)}]"
+
+    def _dict(self, node: ast.Dict) -> str:
+        pairs = []
+        for key, value in zip(node.keys, node.values, strict=True):
+            if not isinstance(key, ast.Constant) or not isinstance(key.value, str):
+                raise Untranslatable(f"the object {ast.unparse(node)!r} (keys must be texts)")
+            pairs.append(f"[{json.dumps(key.value)}, {self.expr(value)}]")
+        return f"Object.fromEntries([{', '.join(pairs)}])"
+
+    def _ifexp(self, node: ast.IfExp) -> str:
+        test = self.use("truthy", f"truthy({self.expr(node.test)})")
+        return f"({test} ? {self.expr(node.body)} : {self.expr(node.orelse)})"
+
+    def _boolop(self, node: ast.BoolOp) -> str:
+        self.used.add("truthy")
+        code = self.expr(node.values[-1])
+        for value in reversed(node.values[:-1]):
+            keep = "truthy(a)" if isinstance(node.op, ast.Or) else "!truthy(a)"
+            code = f"((a) => ({keep} ? a : {code}))({self.expr(value)})"
+        return code
+
+    def _unaryop(self, node: ast.UnaryOp) -> str:
+        operand = self.expr(node.operand)
+        if isinstance(node.op, ast.Not):
+            return self.use("truthy", f"!truthy({operand})")
+        if isinstance(node.op, ast.USub):
+            return f"(-{operand})"
+        raise Untranslatable(f"the operator in {ast.unparse(node)!r}")
+
+    def _binop(self, node: ast.BinOp) -> str:
+        left, right = self.expr(node.left), self.expr(node.right)
+        if isinstance(node.op, ast.Add):
+            return self.use("add", f"add({left}, {right})")
+        if isinstance(node.op, ast.Mult):
+            return self.use("multiply", f"multiply({left}, {right})")
+        if isinstance(node.op, ast.Div):
+            return self.use("divide", f"divide({left}, {right})")
+        symbol = _BINARY.get(type(node.op))
+        if symbol is None:
+            raise Untranslatable(f"the operator in {ast.unparse(node)!r}")
+        return f"({left} {symbol} {right})"
+
+    def _compare(self, node: ast.Compare) -> str:
+        if len(node.ops) != 1:
+            raise Untranslatable(f"the chained comparison {ast.unparse(node)!r}")
+        op, left, right = node.ops[0], self.expr(node.left), self.expr(node.comparators[0])
+        if isinstance(op, ast.Eq | ast.NotEq):
+            code = self.use("equal", f"equal({left}, {right})")
+            return code if isinstance(op, ast.Eq) else f"!{code}"
+        if isinstance(op, ast.In | ast.NotIn):
+            code = self.use("contains", f"contains({right}, {left})")
+            return code if isinstance(op, ast.In) else f"!{code}"
+        symbol = _ORDER.get(type(op))
+        if symbol is None:
+            raise Untranslatable(f"the comparison {ast.unparse(node)!r}")
+        return f"({left} {symbol} {right})"
+
+    def _call(self, node: ast.Call) -> str:
+        if not isinstance(node.func, ast.Name):
+            raise Untranslatable(f"the method call {ast.unparse(node)!r}")
+        name, args = node.func.id, [self.expr(arg) for arg in node.args]
+        keywords = {k.arg: self.expr(k.value) for k in node.keywords}
+        if name == "not_scorable":
+            reason = self.use("toText", f"toText({args[0]})") if args else "undefined"
+            return f"notScorable({reason})"
+        if name == "str" and len(args) == 1 and not keywords:
+            return self.text(node.args[0])
+        if name == "contains" and set(keywords) <= {"ignore_case"}:
+            extra = [keywords["ignore_case"]] if keywords else []
+            return self.use("contains", f"contains({', '.join(args + extra)})")
+        if name in _FUNCTIONS and not keywords:
+            return self.use(_FUNCTIONS[name], f"{_FUNCTIONS[name]}({', '.join(args)})")
+        raise Untranslatable(f"the function call {ast.unparse(node)!r}")
+
+    def _listcomp(self, node: ast.ListComp) -> str:
+        if len(node.generators) != 1 or not isinstance(node.generators[0].target, ast.Name):
+            raise Untranslatable(f"the list {ast.unparse(node)!r} (one 'for x in ...' only)")
+        loop = node.generators[0]
+        assert isinstance(loop.target, ast.Name)
+        source = self.use(
+            "list", f"list({self.expr(loop.iter)}, {json.dumps(ast.unparse(loop.iter))})"
+        )
+        self.loop_names.append({loop.target.id})
+        try:
+            var = f"v_{loop.target.id}"
+            conditions = [self.use("truthy", f"truthy({self.expr(c)})") for c in loop.ifs]
+            element = self.expr(node.elt)
+        finally:
+            self.loop_names.pop()
+        if conditions:
+            source += f".filter(({var}: any) => {' && '.join(conditions)})"
+        return f"{source}.map(({var}: any) => {element})"

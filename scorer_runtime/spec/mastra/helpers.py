@@ -1,0 +1,201 @@
+"""The small TypeScript functions an exported Mastra module carries (only those it uses).
+
+Each mirrors one behaviour of the Python runtime: Python truthiness, text as prompts and
+formulas show it (``to_text``), missing fields and division by zero as errors, and the
+built-in functions and steps. ``needs`` lists the helpers each one calls.
+"""
+
+from __future__ import annotations
+
+HELPERS: dict[str, str] = {
+    "scoreValue": """function scoreValue(value: any): any {
+  if (isNotScorable(value)) return value
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    return fail(`generate_score must return a finite number, but returned ${toText(value)}`)
+  }
+  return value
+}""",
+    "reasonText": """function reasonText(value: any): string {
+  if (typeof value !== 'string') {
+    return fail(`generate_reason must return text, but returned ${toText(value)}`)
+  }
+  return value
+}""",
+    "fail": """function fail(message: string): never {
+  throw new Error(message)
+}""",
+    "truthy": """function truthy(value: any): boolean {
+  if (Array.isArray(value) || typeof value === 'string') return value.length > 0
+  if (value && typeof value === 'object') return Object.keys(value).length > 0
+  return Boolean(value)
+}""",
+    "field": """function field(value: any, key: string | number, where: string): any {
+  if (Array.isArray(value) || typeof value === 'string') {
+    const index = typeof key === 'number' && key < 0 ? value.length + key : key
+    if (typeof index === 'number' && index >= 0 && index < value.length) return value[index]
+  } else if (value && typeof value === 'object' && Object.hasOwn(value, key)) {
+    return value[key]
+  }
+  return fail(`${where} has no field ${JSON.stringify(key)}`)
+}""",
+    "floatText": """function floatText(value: number): string {
+  if (Number.isInteger(value) && Math.abs(value) < 1e16) return value.toFixed(1)
+  const text = String(value)
+  const exponent = Math.floor(Math.log10(Math.abs(value)))
+  if (exponent >= 16 || exponent < -4) {
+    const [digits, power] = value.toExponential().split('e')
+    const sign = power.startsWith('-') ? '-' : '+'
+    return `${digits}e${sign}${power.replace(/^[-+]/, '').padStart(2, '0')}`
+  }
+  return text
+}""",
+    "numberText": """function numberText(value: number): string {
+  return Number.isInteger(value) ? String(value) : floatText(value)
+}""",
+    "jsonText": """function jsonText(value: any): string {
+  if (value === null || value === undefined) return 'null'
+  if (typeof value === 'number') return numberText(value)
+  if (typeof value === 'string' || typeof value === 'boolean') return JSON.stringify(value)
+  if (Array.isArray(value)) return `[${value.map(jsonText).join(', ')}]`
+  const pairs = Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${jsonText(v)}`)
+  return `{${pairs.join(', ')}}`
+}""",
+    "floatOrText": """function floatOrText(value: any): string {
+  return typeof value === 'number' ? floatText(value) : toText(value)
+}""",
+    "toText": """function toText(value: any): string {
+  if (typeof value === 'string') return value
+  if (value === null || value === undefined) return ''
+  if (typeof value === 'boolean') return value ? 'true' : 'false'
+  if (typeof value === 'number') return numberText(value)
+  return jsonText(value)
+}""",
+    "add": """function add(left: any, right: any): any {
+  const kinds = [left, right].map((v) => (Array.isArray(v) ? 'list' : typeof v))
+  if (kinds[0] !== kinds[1] || !['number', 'string', 'list'].includes(kinds[0])) {
+    return fail(`cannot use + on ${kinds[0]} and ${kinds[1]}`)
+  }
+  return kinds[0] === 'list' ? [...left, ...right] : left + right
+}""",
+    "multiply": """function multiply(left: any, right: any): number {
+  const numeric = (v: any) => typeof v === 'number' || typeof v === 'boolean'
+  if (!numeric(left) || !numeric(right)) return fail('cannot use * on these values')
+  return Number(left) * Number(right)
+}""",
+    "divide": """function divide(left: number, right: number): number {
+  if (right === 0) return fail('division by zero; guard it, e.g. a / b if b else 0')
+  return left / right
+}""",
+    "equal": """function equal(left: any, right: any): boolean {
+  if (Array.isArray(left) && Array.isArray(right)) {
+    return left.length === right.length && left.every((v, i) => equal(v, right[i]))
+  }
+  if (left && right && typeof left === 'object' && typeof right === 'object') {
+    const keys = Object.keys(left)
+    return keys.length === Object.keys(right).length && keys.every((k) => equal(left[k], right[k]))
+  }
+  return left === right || (left == null && right == null)
+}""",
+    "list": """function list(value: any, where: string): any[] {
+  if (Array.isArray(value)) return value
+  if (typeof value === 'string') return [...value]
+  if (value && typeof value === 'object') return Object.keys(value)
+  return fail(`[... for x in ${where}] needs a list there`)
+}""",
+    "len": """function len(value: any): number {
+  if (typeof value === 'string') return [...value].length
+  if (Array.isArray(value)) return value.length
+  if (value && typeof value === 'object') return Object.keys(value).length
+  return fail('len() needs text, a list or an object')
+}""",
+    "mean": """function mean(values: any): number {
+  const numeric = (v: any) => typeof v === 'number' || typeof v === 'boolean'
+  if (!Array.isArray(values) || !values.every(numeric)) {
+    return fail('mean() needs a list of numbers')
+  }
+  if (values.length === 0) return fail('mean() of an empty list; guard it: mean(x) if x else 0')
+  return fsum(values.map(Number)) / values.length
+}""",
+    "fsum": """function fsum(values: number[]): number {
+  // Shewchuk's exact summation, as Python's math.fsum.
+  const partials: number[] = []
+  for (let x of values) {
+    let i = 0
+    for (let y of partials) {
+      if (Math.abs(x) < Math.abs(y)) [x, y] = [y, x]
+      const hi = x + y
+      const lo = y - (hi - x)
+      if (lo) partials[i++] = lo
+      x = hi
+    }
+    partials.length = i
+    partials.push(x)
+  }
+  let total = 0
+  for (const p of partials) total += p
+  return total
+}""",
+    "round": """function round(value: number, digits?: number): number {
+  if (typeof value !== 'number') return fail('round() needs a number')
+  if (digits === undefined || digits === 0) {
+    const floor = Math.floor(value)
+    const rest = value - floor
+    const whole = rest > 0.5 || (rest === 0.5 && floor % 2 !== 0) ? floor + 1 : floor
+    return whole
+  }
+  return Number(value.toFixed(digits))
+}""",
+    "contains": """function contains(haystack: any, needle: any, ignoreCase = false): boolean {
+  if (typeof haystack === 'string') {
+    if (typeof needle !== 'string') return fail('contains() needs text')
+    return ignoreCase
+      ? haystack.toLowerCase().includes(needle.toLowerCase())
+      : haystack.includes(needle)
+  }
+  if (Array.isArray(haystack)) return haystack.some((item) => equal(item, needle))
+  if (haystack && typeof haystack === 'object') return Object.hasOwn(haystack, needle)
+  return fail('contains() needs text, a list or an object')
+}""",
+    "labelKey": """function labelKey(value: any, caseSensitive: boolean): string {
+  if (typeof value === 'boolean') return `bool:${value}`
+  if (typeof value === 'number') return `number:${value}`
+  const text = toText(value).trim()
+  return `text:${caseSensitive ? text : text.toLowerCase()}`
+}""",
+}
+
+NEEDS: dict[str, tuple[str, ...]] = {
+    "scoreValue": ("fail", "toText"),
+    "reasonText": ("fail", "toText"),
+    "field": ("fail",),
+    "numberText": ("floatText",),
+    "jsonText": ("numberText",),
+    "toText": ("jsonText", "numberText"),
+    "floatOrText": ("floatText", "toText"),
+    "add": ("fail",),
+    "divide": ("fail",),
+    "multiply": ("fail",),
+    "list": ("fail",),
+    "len": ("fail",),
+    "mean": ("fail", "fsum"),
+    "round": ("fail",),
+    "contains": ("fail", "equal"),
+    "labelKey": ("toText",),
+}
+
+
+def helper_sources(used: set[str]) -> list[str]:
+    """The TypeScript of every helper in ``used`` and the helpers they call, in a fixed order."""
+    from scorer_runtime.spec.mastra.agent_ts import AGENT_HELPERS, AGENT_NEEDS
+    from scorer_runtime.spec.mastra.checks_ts import CHECK_HELPERS, CHECK_NEEDS
+
+    sources = {**HELPERS, **CHECK_HELPERS, **AGENT_HELPERS}
+    needs = {**NEEDS, **CHECK_NEEDS, **AGENT_NEEDS}
+    wanted: set[str] = set()
+    todo = list(used)
+    while todo:
+        name = todo.pop()
+        if name not in wanted:
+            wanted.add(name)
+            todo.extend(needs.get(name, ()))
+    return [sources[name] for name in sources if name in wanted]

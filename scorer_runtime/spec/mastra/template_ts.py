@@ -1,0 +1,144 @@
+"""A prompt template as a TypeScript function giving the same text as the Jinja sandbox.
+
+The template is parsed by the same environment that renders it in Python (so
+``trim_blocks``/``lstrip_blocks`` have already shaped the literal text), and each node
+becomes code appending to one string. Printed values go through ``toText`` like the
+sandbox's ``finalize``; a missing field is an error, as with its strict undefined.
+"""
+
+from __future__ import annotations
+
+import json
+
+from jinja2 import nodes
+
+from scorer_runtime.spec.mastra.formula_ts import FormulaTranslator, Untranslatable
+from scorer_runtime.spec.sandbox.template_env import environment
+
+
+class TemplateTranslator:
+    """Translates templates to statement lists; shares helper use with a formula translator."""
+
+    def __init__(self, formulas: FormulaTranslator) -> None:
+        self.formulas = formulas
+        self.loops: list[str] = []
+
+    def translate(self, source: str) -> list[str]:
+        """Statements that build the prompt in ``out`` from ``ctx``."""
+        tree = environment().parse(source)
+        return self.body(tree.body)
+
+    def body(self, items: list[nodes.Node]) -> list[str]:
+        lines: list[str] = []
+        for item in items:
+            lines += self.statement(item)
+        return lines
+
+    def statement(self, node: nodes.Node) -> list[str]:
+        if isinstance(node, nodes.Output):
+            return [self.output(child) for child in node.nodes]
+        if isinstance(node, nodes.For):
+            return self.loop(node)
+        if isinstance(node, nodes.If):
+            test = self.formulas.use("truthy", f"truthy({self.expr(node.test)})")
+            if node.elif_:
+                raise Untranslatable("an {% elif %} in the template")
+            lines = [f"if ({test}) {{", *_indent(self.body(node.body)), "}"]
+            if node.else_:
+                lines[-1] = "} else {"
+                lines += [*_indent(self.body(node.else_)), "}"]
+            return lines
+        raise Untranslatable(f"the template block {type(node).__name__}")
+
+    def output(self, node: nodes.Node) -> str:
+        if isinstance(node, nodes.TemplateData):
+            return f"out += {json.dumps(node.data, ensure_ascii=False)}"
+        if _describe(node) in self.formulas.float_paths and not self.loops:
+            return self.formulas.use("floatOrText", f"out += floatOrText({self.expr(node)})")
+        return self.formulas.use("toText", f"out += toText({self.expr(node)})")
+
+    def loop(self, node: nodes.For) -> list[str]:
+        if node.else_ or node.test or node.recursive or not isinstance(node.target, nodes.Name):
+            raise Untranslatable("a {% for %} with else, if or recursive")
+        name = node.target.name
+        where = json.dumps(_describe(node.iter))
+        source = self.formulas.use("list", f"list({self.expr(node.iter)}, {where})")
+        self.loops.append(name)
+        try:
+            inner = self.body(node.body)
+        finally:
+            self.loops.pop()
+        head = f"for (const [i_{name}, v_{name}] of {source}.entries()) {{"
+        return [head, *_indent(inner), "}"]
+
+    def expr(self, node: nodes.Node) -> str:
+        if isinstance(node, nodes.Name):
+            return f"v_{node.name}" if node.name in self.loops else f"ctx.{node.name}"
+        if isinstance(node, nodes.Const):
+            return json.dumps(node.value)
+        if isinstance(node, nodes.Getattr) and _is_loop_index(node, self.loops):
+            assert isinstance(node.node, nodes.Name)
+            return f"(i_{self.loops[-1]} + 1)"
+        if isinstance(node, nodes.Getattr | nodes.Getitem):
+            key = json.dumps(node.attr) if isinstance(node, nodes.Getattr) else self.expr(node.arg)
+            where = json.dumps(_describe(node.node))
+            return self.formulas.use("field", f"field({self.expr(node.node)}, {key}, {where})")
+        if isinstance(node, nodes.Filter):
+            return self.filter(node)
+        if isinstance(node, nodes.Or):
+            self.formulas.used.add("truthy")
+            right = self.expr(node.right)
+            return f"((a: any) => (truthy(a) ? a : {right}))({self.expr(node.left)})"
+        raise Untranslatable(f"the template expression {type(node).__name__}")
+
+    def filter(self, node: nodes.Filter) -> str:
+        assert node.node is not None
+        value, args = self.expr(node.node), [self.expr(arg) for arg in node.args]
+        if node.kwargs or node.dyn_args or node.dyn_kwargs:
+            raise Untranslatable(f"the filter {node.name} with named arguments")
+        if node.name == "round":
+            self.formulas.used.add("floatText")
+            return self.formulas.use(
+                "round", f"floatText(round({value}, {args[0] if args else 0}))"
+            )
+        if node.name == "join":
+            joiner = args[0] if args else '""'
+            where = json.dumps(_describe(node.node))
+            listed = self.formulas.use("list", f"list({value}, {where})")
+            return self.formulas.use("toText", f"{listed}.map(toText).join({joiner})")
+        agent = _AGENT_FILTERS.get(node.name)
+        if agent is not None and not args:
+            helper, code = agent
+            return self.formulas.use(helper, code.format(value))
+        if node.name == "json" and len(args) <= 1:
+            indent = args[0] if args else "2"
+            return self.formulas.use("prettyJson", f"prettyJson({value}, {indent})")
+        raise Untranslatable(f"the template filter {node.name!r}")
+
+
+_AGENT_FILTERS = {
+    "user_message": ("userMessage", "userMessage({})"),
+    "tool_calls": ("toolCalls", "toolCalls({}, 'output').map((call: any) => call.toolName)"),
+    "tool_results": ("toolResults", "toolResults({})"),
+}
+
+
+def _is_loop_index(node: nodes.Getattr, loops: list[str]) -> bool:
+    return (
+        isinstance(node.node, nodes.Name)
+        and node.node.name == "loop"
+        and bool(loops)
+        and (node.attr == "index")
+    )
+
+
+def _describe(node: nodes.Node) -> str:
+    if isinstance(node, nodes.Name):
+        return node.name
+    if isinstance(node, nodes.Getattr):
+        return f"{_describe(node.node)}.{node.attr}"
+    return "the value"
+
+
+def _indent(lines: list[str]) -> list[str]:
+    return [f"  {line}" for line in lines]
