@@ -5,9 +5,13 @@ the network. Every call passes ``num_retries=0`` and ``max_retries=0``: retries 
 error processors alone, so provider attempts never multiply. Whatever litellm raises is
 turned into a :class:`~scorer_runtime.errors.ProviderError`.
 
-A model's prices are read once from litellm's local cost map (:func:`pricing`) and handed to
-every call, so litellm prices the answer from them instead of searching its map again on each
-call (for a model the map does not know, that search was a fifth of a call's CPU, profiled).
+Whether litellm's local cost map prices a model is read once per model (:func:`pricing`).
+litellm caches what it finds for a model it knows, but not a miss: for a model the map does
+not know it searched again on every call, a fifth of the call's CPU (profiled). Such a model
+gets a stand-in price per call instead, and no cost is recorded for it.
+
+litellm's ``aiohttp_openai/`` route costs less CPU per call but is not used: in 1.110.2 it
+drops the answer's token counts and reports every HTTP error as a 500 without Retry-After.
 
 Everything this module hands back is redacted (:func:`scorer_runtime.secrets.redact`) with
 the call's key: an error message, an answer's text. An answer that is not a chat completion
@@ -104,10 +108,10 @@ async def _warm_up() -> None:
 
 @dataclass(frozen=True, slots=True)
 class Pricing:
-    """What litellm's local cost map says a model costs, read once per model."""
+    """Whether litellm's local cost map prices a model, read once per model."""
 
-    known: bool  # whether the map prices the model; when not, no cost is recorded
-    arguments: Mapping[str, Any]  # the per-call pricing keywords handed to litellm
+    known: bool  # when not, no cost is recorded for the model's calls
+    arguments: Mapping[str, Any]  # per-call pricing keywords handed to litellm
 
 
 # For a model the cost map does not price, litellm looks for it again (by name, then by name
@@ -117,22 +121,20 @@ class Pricing:
 _STAND_IN_PRICES: Mapping[str, float] = MappingProxyType(
     {"input_cost_per_token": 1e-9, "output_cost_per_token": 1e-9}
 )
+_PRICED = Pricing(known=True, arguments=MappingProxyType({}))
 
 
 @cache
 def pricing(model: str) -> Pricing:
-    """The model's prices from litellm's local cost map, as litellm's per-call pricing keywords
-    (every price the map holds: cached input, tiers, reasoning and the rest, not just two)."""
-    litellm = _litellm()
+    """Whether the map prices ``model`` (then litellm prices each call from its own cached
+    lookup, tiers and cached input included) or not (then the stand-in price is handed over)."""
     try:
-        info = dict(litellm.get_model_info(model=model))
+        info = _litellm().get_model_info(model=model)
     except Exception:  # litellm raises for a model it does not know
-        info = {}
-    names = litellm.types.utils.CustomPricingLiteLLMParams.model_fields
-    prices = {k: v for k, v in info.items() if k in names and v is not None}
-    if "input_cost_per_token" not in prices and "output_cost_per_token" not in prices:
         return Pricing(known=False, arguments=_STAND_IN_PRICES)
-    return Pricing(known=True, arguments=MappingProxyType(prices))
+    if info.get("input_cost_per_token") is None and info.get("output_cost_per_token") is None:
+        return Pricing(known=False, arguments=_STAND_IN_PRICES)
+    return _PRICED
 
 
 @cache
@@ -213,8 +215,8 @@ def _completion(
 def _cost(litellm: ModuleType, response: Any) -> float | None:
     hidden = getattr(response, "_hidden_params", None) or {}
     cost = hidden.get("response_cost")
-    # litellm prices the call itself (from the prices handed to it). Ask again only when it
-    # did not try: asking costs ~1.4 ms of CPU per call (profiled).
+    # litellm prices the call itself. Ask again only when it did not try: asking costs
+    # ~1.4 ms of CPU per call (profiled).
     if cost is None and "response_cost" not in hidden:
         try:
             cost = litellm.completion_cost(completion_response=response)
