@@ -5,6 +5,14 @@ the network. Every call passes ``num_retries=0`` and ``max_retries=0``: retries 
 error processors alone, so provider attempts never multiply. Whatever litellm raises is
 turned into a :class:`~scorer_runtime.errors.ProviderError`.
 
+Whether litellm's local cost map prices a model is read once per model (:func:`pricing`).
+litellm caches what it finds for a model it knows, but not a miss: for a model the map does
+not know it searched again on every call, a fifth of the call's CPU (profiled). Such a model
+gets a stand-in price per call instead, and no cost is recorded for it.
+
+litellm's ``aiohttp_openai/`` route costs less CPU per call but is not used: in 1.110.2 it
+drops the answer's token counts and reports every HTTP error as a 500 without Retry-After.
+
 Everything this module hands back is redacted (:func:`scorer_runtime.secrets.redact`) with
 the call's key: an error message, an answer's text. An answer that is not a chat completion
 (an HTML page, an empty body, JSON without ``choices``) becomes a ProviderError saying what
@@ -22,7 +30,7 @@ import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from types import ModuleType
+from types import MappingProxyType, ModuleType
 from typing import Any
 
 from scorer_runtime.errors import ProviderError, Transport
@@ -98,6 +106,37 @@ async def _warm_up() -> None:
     _warmed = True
 
 
+@dataclass(frozen=True, slots=True)
+class Pricing:
+    """Whether litellm's local cost map prices a model, read once per model."""
+
+    known: bool  # when not, no cost is recorded for the model's calls
+    arguments: Mapping[str, Any]  # per-call pricing keywords handed to litellm
+
+
+# For a model the cost map does not price, litellm looks for it again (by name, then by name
+# patterns) on every call, and finds nothing. A stand-in price spares it that search; the cost
+# it then reports is discarded (recorded as None). Not zero: a zero cost makes litellm look up
+# the model once more to explain it.
+_STAND_IN_PRICES: Mapping[str, float] = MappingProxyType(
+    {"input_cost_per_token": 1e-9, "output_cost_per_token": 1e-9}
+)
+_PRICED = Pricing(known=True, arguments=MappingProxyType({}))
+
+
+@cache
+def pricing(model: str) -> Pricing:
+    """Whether the map prices ``model`` (then litellm prices each call from its own cached
+    lookup, tiers and cached input included) or not (then the stand-in price is handed over)."""
+    try:
+        info = _litellm().get_model_info(model=model)
+    except Exception:  # litellm raises for a model it does not know
+        return Pricing(known=False, arguments=_STAND_IN_PRICES)
+    if info.get("input_cost_per_token") is None and info.get("output_cost_per_token") is None:
+        return Pricing(known=False, arguments=_STAND_IN_PRICES)
+    return _PRICED
+
+
 @cache
 def supports_response_schema(model: str) -> bool:
     """Whether litellm knows the model to support native JSON-schema output."""
@@ -134,6 +173,8 @@ async def complete(
         kwargs["temperature"] = temperature
     if response_format is not None:
         kwargs["response_format"] = dict(response_format)
+    prices = pricing(model)
+    kwargs.update(prices.arguments)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)
@@ -144,10 +185,12 @@ async def complete(
         # chained when the key was in it, so no traceback can print it.
         leaked = redact(str(e), (api_key,)) != str(e)
         raise error from (None if leaked else e)
-    return _completion(litellm, response, model, api_key)
+    return _completion(litellm, response, model, api_key, priced=prices.known)
 
 
-def _completion(litellm: ModuleType, response: Any, model: str, api_key: str | None) -> Completion:
+def _completion(
+    litellm: ModuleType, response: Any, model: str, api_key: str | None, *, priced: bool
+) -> Completion:
     choices = getattr(response, "choices", None)
     if not choices:  # litellm lets an empty list through
         raise ProviderError(
@@ -161,17 +204,25 @@ def _completion(litellm: ModuleType, response: Any, model: str, api_key: str | N
         output_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
         total_tokens=int(getattr(usage, "total_tokens", 0) or 0),
     )
+    return Completion(
+        text=text,
+        usage=tokens,
+        cost=_cost(litellm, response) if priced else None,
+        model=str(response.model or model),
+    )
+
+
+def _cost(litellm: ModuleType, response: Any) -> float | None:
     hidden = getattr(response, "_hidden_params", None) or {}
     cost = hidden.get("response_cost")
-    # litellm prices the call itself; None there means it does not know the model's price,
-    # and asking again costs ~1.4 ms of CPU per call for nothing (profiled). Ask only when
-    # litellm did not try.
+    # litellm prices the call itself. Ask again only when it did not try: asking costs
+    # ~1.4 ms of CPU per call (profiled).
     if cost is None and "response_cost" not in hidden:
         try:
             cost = litellm.completion_cost(completion_response=response)
         except Exception:
             cost = None  # litellm does not know the model's price
-    return Completion(text=text, usage=tokens, cost=cost, model=str(response.model or model))
+    return None if cost is None else float(cost)
 
 
 # Names of exception classes (anywhere in the cause chain) that mean the request failed
