@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from sqlmodel import select
 
 from scorer_runtime.spec import ScorerDraft, StepDraft, load_spec
@@ -170,6 +171,7 @@ def test_a_missing_key_says_where_to_add_it(studio_db, open_page):
     assert all(b.key != f"{B0}.try.run" for b in at.button)
 
 
+@pytest.mark.filterwarnings("error")  # a new row's empty Required changes no column's type
 def test_answer_fields_accept_any_edit_order_and_leave_out_nameless_rows(studio_db, open_page):
     at = _open_with(open_page, _draft(_analyze(), StepDraft(step="generate_score", formula="1")))
     editor = f"{STEPS}.analyze.judge.fields.editor"
