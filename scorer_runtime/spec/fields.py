@@ -3,13 +3,15 @@
 The answer to "which values exist at this step?", grouped by where they come from, with the
 reference that reads each one. A reference is a dotted path into the context of
 :func:`~scorer_runtime.spec.context.build_context`, so the same text works everywhere a step
-reads a value: in a formula (``results.analyze_step_result.solved == 'yes'``), in a prompt
-template (``{{ results.analyze_step_result.solved }}``), in a built-in's ``field`` parameter
-and in ``calculate_score`` (where the step's own judge answer is ``judge_output``).
+reads a value: in a formula (``step2.solved == 'yes'``), in a prompt template
+(``{{ step2.solved }}``), in a built-in's ``field`` parameter and in ``calculate_score``
+(where the step's own judge answer is ``judge_output``). An earlier step's result is named
+by the step's number, as the builder shows it (:data:`~scorer_runtime.spec.context.STEP_NAMES`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -32,6 +34,7 @@ _JSON_KINDS: dict[str, FieldKind] = {
     "array": "array",
     "object": "object",
 }
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
 _STEP_WORDS: dict[StepName, str] = {
     "preprocess": "prepared data",
     "analyze": "analysis",
@@ -45,7 +48,7 @@ class FieldRef:
     """One value a step can read: its reference (``path``) and how to show it."""
 
     path: str
-    """The dotted reference, e.g. ``results.analyze_step_result.solved``."""
+    """The dotted reference, e.g. ``step2.solved``."""
     label: str
     """Its name for people, e.g. ``solved`` or ``expected answer``."""
     kind: FieldKind = "any"
@@ -55,7 +58,7 @@ class FieldRef:
 
     @property
     def template(self) -> str:
-        """The reference as a prompt template writes it: ``{{ results.analyze_step_result.x }}``."""
+        """The reference as a prompt template writes it: ``{{ step2.solved }}``."""
         return "{{ " + self.path + " }}"
 
 
@@ -127,7 +130,7 @@ def _step_group(step: StepShape) -> FieldGroup:
     if step.step == "generate_score":
         score = FieldRef("score", "score", "number")
         return FieldGroup("generate_score", f"Step {number}, the score", (score,))
-    base = f"results.{step.step}_step_result"
+    base = f"step{number}"
     if step.asks_judge and step.output_schema:
         label = f"Step {number}, the judge's answer"
         return FieldGroup(step.step, label, answer_fields(base, step.output_schema))
@@ -164,6 +167,19 @@ def choices_of(groups: Sequence[FieldGroup]) -> dict[str, str]:
     """Every value of the groups as ``{reference: "Group > name"}``, in the groups' order
     (what a picker offers: "Step 2, the judge's answer > solved")."""
     return {f.path: f"{g.label} › {f.label}" for g in groups for f in g.fields}
+
+
+def fields_read(text: str, groups: Sequence[FieldGroup]) -> list[str]:
+    """The references of the groups that a formula reads, in the groups' order (quoted text
+    is no reference): what to name in words next to the formula."""
+    bare = _QUOTED.sub("''", text)
+    found = [
+        f.path
+        for g in groups
+        for f in g.fields
+        if re.search(rf"(?<![\w.]){re.escape(f.path)}(?!\w)", bare)
+    ]
+    return [p for p in found if not any(q.startswith(f"{p}.") for q in found)]
 
 
 def find_field(groups: Sequence[FieldGroup], path: str) -> FieldRef | None:

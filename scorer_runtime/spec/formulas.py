@@ -1,10 +1,9 @@
 """Safe formulas: one small expression that computes a score or a value from a run.
 
-A formula is what a non-programmer types instead of Python, e.g.
-``results.analyze_step_result.score / 10`` or
+A formula is what a non-programmer types instead of Python, e.g. ``step2.score / 10`` or
 ``1 if contains(output, 'refund', ignore_case=True) else 0``. It reads the plain-data
 context of :func:`scorer_runtime.spec.context.build_context` (``input``, ``output``,
-``ground_truth``, ``request_context``, ``results``, ``score``, ``judge_output``,
+``ground_truth``, ``request_context``, ``step1``…``step3``, ``score``, ``judge_output``,
 ``extra``); object fields read as attributes or items; it can call only the functions in
 :data:`FORMULA_FUNCTIONS` and a few text methods.
 

@@ -1,7 +1,8 @@
 """Which earlier values a draft's steps read, and which of them the scorer does not have.
 
-A step reads earlier values through references (``results.analyze_step_result.solved`` in a
-formula or a prompt, ``judge_output.verdict`` in a built-in's field or in ``calculate_score``).
+A step reads earlier values through references (``step2.solved`` in a formula or a prompt,
+``judge_output.verdict`` in a built-in's field or in ``calculate_score``; the older long form
+``results.analyze_step_result.solved`` still reads, and :func:`short_references` rewrites it).
 A reference to a value no earlier step gives fails only when the scorer runs, and then in the
 runtime's words ("judge_output is empty"). :func:`missing_references` finds them before
 anything runs, with what the scorer does have, so a person can be told in words and the judge
@@ -19,15 +20,20 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from scorer_runtime.spec.builtins.base import READS_FIELD
-from scorer_runtime.types import STEP_ORDER, StepName
+from scorer_runtime.spec.context import STEP_NAMES
+from scorer_runtime.types import STEP_ORDER, STEP_RESULT_FIELD, StepName
 
 if TYPE_CHECKING:
     from scorer_runtime.spec.draft import ScorerDraft, StepDraft
     from scorer_runtime.spec.fields import FieldGroup
     from scorer_runtime.spec.registry import StepRegistry
 
-_REF = re.compile(r"(?<![\w.'\"])(results|judge_output|score)((?:\.[A-Za-z_]\w*)*)")
+_REF = re.compile(r"(?<![\w.'\"])(results|judge_output|score|step\d+\b)((?:\.[A-Za-z_]\w*)*)")
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+_SHORT = {f"results.{STEP_RESULT_FIELD[step]}": name for name, step in STEP_NAMES.items()}
+_LONG = re.compile(
+    r"'[^']*'|\"[^\"]*\"|(?<![\w.])(" + "|".join(map(re.escape, _SHORT)) + r")(?!\w)"
+)
 _JINJA = re.compile(r"\{\{(.*?)\}\}|\{%(.*?)%\}", re.S)
 _JUDGE_ANSWER = "the judge's answer"
 
@@ -93,6 +99,40 @@ def _refs(text: str) -> list[str]:
     return [root + rest for root, rest in _REF.findall(_QUOTED.sub("''", text))]
 
 
+def short_references(text: str) -> str:
+    """``text`` (a formula, a prompt, a field) with every reference in the older long form
+    written the short way: ``results.analyze_step_result.solved`` becomes ``step2.solved``.
+    Quoted text is left as it is; the value read is the same."""
+    return _LONG.sub(lambda m: _SHORT[m.group(1)] if m.group(1) else m.group(0), text)
+
+
+def with_short_references(draft: ScorerDraft) -> ScorerDraft:
+    """The draft with every step's references written the short way (what the builder shows
+    a scorer saved with the long form in); it reads the same values."""
+    data = draft.to_data()
+    data["steps"] = _shorten(data.get("steps", []))
+    return type(draft).model_validate(data)
+
+
+def _shorten(value: Any) -> Any:
+    if isinstance(value, str):
+        return short_references(value)
+    if isinstance(value, list):
+        return [_shorten(item) for item in value]
+    if isinstance(value, Mapping):
+        return {short_references(str(k)): _shorten(v) for k, v in value.items()}
+    return value
+
+
+def long_reference(ref: str) -> str:
+    """A reference with a step's short name written the long way (``step2.x`` →
+    ``results.analyze_step_result.x``); others unchanged."""
+    root, dot, rest = ref.partition(".")
+    if root not in STEP_NAMES:
+        return ref
+    return f"results.{STEP_RESULT_FIELD[STEP_NAMES[root]]}{dot}{rest}"
+
+
 def missing_references(
     draft: ScorerDraft, *, registry: StepRegistry | None = None
 ) -> list[MissingReference]:
@@ -114,8 +154,11 @@ def _check(
     ref: str, groups: list[FieldGroup], step: StepName
 ) -> tuple[str, tuple[str, ...]] | None:
     """``(wanted, available)`` when ``ref`` reads nothing there; None when it is fine."""
-    root, _, rest = ref.partition(".")
+    head = ref.partition(".")[0]
     answers = tuple(f.label for g in groups if _is_answer(g) for f in g.fields)
+    if head.startswith("step") and head not in STEP_NAMES:
+        return (f"a result of step {head.removeprefix('step')}", answers)
+    root, _, rest = long_reference(ref).partition(".")
     if root == "score":
         has = any(g.source == "generate_score" for g in groups)
         return None if has else ("the score", ())

@@ -119,9 +119,9 @@ def test_a_product_manager_builds_a_scorer_by_choosing_fields(
     ]
     assert steps["generate_score"]["with"] == {
         "mapping": {"yes": 1.0, "partly": 0.5, "no": 0.0},
-        "field": "results.analyze_step_result.solved",
+        "field": "step2.solved",
     }
-    assert steps["generate_reason"]["formula"] == "results.analyze_step_result.explanation"
+    assert steps["generate_reason"]["formula"] == "step2.explanation"
     retry = RetryPolicySpec.model_validate(spec["judge"]["retry"])  # defaults are left out
     assert retry.max_retries == 2
     assert "nan" not in json.dumps(spec).lower()

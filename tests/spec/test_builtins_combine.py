@@ -85,13 +85,11 @@ def test_weighted_average_normalises_weights_and_takes_full_paths_and_bools():
 
 def test_weighted_average_names_a_missing_or_non_numeric_value():
     step = weighted_average(weights={"relevance": 0.7, "tone": 0.3})
-    with pytest.raises(BuiltinStepError, match=r"cannot read 'results\.analyze_step_result\.tone'"):
+    with pytest.raises(BuiltinStepError, match=r"cannot read 'step2\.tone'"):
         call(step, analyze={"relevance": 1.0})
     with pytest.raises(BuiltinStepError) as caught:
         call(step, analyze={"relevance": 1.0, "tone": "friendly"})
-    assert "expected a number at 'results.analyze_step_result.tone', found \"friendly\"" in str(
-        caught.value
-    )
+    assert "expected a number at 'step2.tone', found \"friendly\"" in str(caught.value)
 
 
 @pytest.mark.parametrize(
@@ -243,17 +241,14 @@ def test_proportion_of_plain_items_and_of_booleans():
 def test_proportion_empty_list_is_not_scorable_or_the_configured_value():
     empty = call(proportion(), analyze={"verdicts": []})
     assert isinstance(empty, NotScorable)
-    assert empty.reason == "proportion: results.analyze_step_result.verdicts has no items to count"
+    assert empty.reason == "proportion: step2.verdicts has no items to count"
     assert call(proportion(if_empty=1.0), analyze={"verdicts": []}) == 1.0
 
 
 def test_proportion_errors_name_the_item_and_the_field():
     with pytest.raises(BuiltinStepError) as caught:
         call(proportion(), analyze={"verdicts": [{"verdict": "yes"}, {"label": "no"}]})
-    assert (
-        "item 1 of 'results.analyze_step_result.verdicts' has no 'verdict' (its keys: label)"
-        in str(caught.value)
-    )
+    assert "item 1 of 'step2.verdicts' has no 'verdict' (its keys: label)" in str(caught.value)
     with pytest.raises(BuiltinStepError, match="should be a list"):
         call(proportion(), analyze={"verdicts": "yes"})
 

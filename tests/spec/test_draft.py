@@ -124,7 +124,7 @@ def test_the_draft_answers_the_same_questions_as_the_spec():
     ]
     groups = draft.fields_available_at("generate_score")
     assert [g.source for g in groups] == ["example", "analyze"]
-    assert groups[1].fields[0].path == "results.analyze_step_result"
+    assert groups[1].fields[0].path == "step2"
 
 
 def test_a_problem_of_the_whole_scorer_names_no_field():

@@ -54,19 +54,19 @@ def test_a_step_sees_the_example_and_every_earlier_step_grouped_by_source():
         "request_context",
     ]
     assert groups[0].fields[2].label == "expected answer"
-    assert groups[1].fields == (FieldRef("results.preprocess_step_result", "prepared data"),)
+    assert groups[1].fields == (FieldRef("step1", "prepared data"),)
     assert groups[2] == FieldGroup(
         "analyze",
         "Step 2, the judge's answer",
         (
             FieldRef(
-                "results.analyze_step_result.solved",
+                "step2.solved",
                 "solved",
                 "string",
                 ("yes", "no"),
                 "Is it solved?",
             ),
-            FieldRef("results.analyze_step_result.polite", "polite", "boolean"),
+            FieldRef("step2.polite", "polite", "boolean"),
         ),
     )
 

@@ -234,9 +234,10 @@ def test_construction_raises_formula_error_with_every_problem_and_the_first_posi
     assert str(error).startswith("The formula `len(outptu) + zz` has 2 problems: (1) line 1")
     assert error.problems == [
         "line 1, column 5: unknown name 'outptu'. Did you mean 'output'? Names you can use: "
-        "input, output, ground_truth, request_context, results, score, judge_output, extra",
+        "input, output, ground_truth, request_context, step1, step2, step3, score, judge_output, "
+        "extra",
         "line 2, column 3: unknown name 'zz'. Names you can use: input, output, ground_truth, "
-        "request_context, results, score, judge_output, extra",
+        "request_context, step1, step2, step3, score, judge_output, extra",
     ]
     assert (error.line, error.column) == (1, 5)
     assert error.expression == "len(outptu) + \n  zz"

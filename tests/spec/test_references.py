@@ -138,15 +138,12 @@ def test_pickers_and_defaults_come_from_what_exists():
     draft = ScorerDraft(steps=[_analyze(), _score()])
     groups = draft.fields_available_at("generate_score")
     choices = choices_of(groups)
-    assert choices["results.analyze_step_result.polite"] == "Step 2, the judge's answer › polite"
+    assert choices["step2.polite"] == "Step 2, the judge's answer › polite"
     assert choices["ground_truth"] == "The example › expected answer"
     label = first_label_field(groups)
     assert label is not None
-    assert (label.path, label.choices) == (
-        "results.analyze_step_result.solved",
-        ("yes", "partly", "no"),
-    )
-    assert label.template == "{{ results.analyze_step_result.solved }}"
+    assert (label.path, label.choices) == ("step2.solved", ("yes", "partly", "no"))
+    assert label.template == "{{ step2.solved }}"
     assert first_number_field(groups) is None
     reason = draft.fields_available_at("generate_reason")
     number = first_number_field(reason)

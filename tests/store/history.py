@@ -52,6 +52,10 @@ class History:
     def of_run(self, run_id: int) -> list[dict[str, Any]]:
         return [r for r in self.rows if r["run_id"] == run_id]
 
+    def number(self, example_id: int) -> int:
+        """A support example's number in its dataset, as the Examples page shows it."""
+        return self.support_examples.index(example_id) + 1
+
 
 def v1_score(i: int) -> float:
     return ((i * 7) % 11) / 10

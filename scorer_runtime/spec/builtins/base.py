@@ -103,7 +103,7 @@ class _ReadsField:
 
 
 FieldPath = Annotated[str, AfterValidator(_check_path), _ReadsField()]
-"""A dotted path into the step context: ``output``, ``results.analyze_step_result.answer``."""
+"""A dotted path into the step context: ``output``, ``step2.answer``."""
 LabelPath = Annotated[str, AfterValidator(_check_path), _ReadsField("label")]
 """A :data:`FieldPath` to a label (a judge answer field of kind "one of")."""
 NumberPath = Annotated[str, AfterValidator(_check_path), _ReadsField("number")]

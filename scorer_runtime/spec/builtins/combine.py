@@ -34,7 +34,7 @@ class WeightedAverageParams(StepParams):
         "value named as the earlier step gives it.",
     )
     base: FieldPath = Field(
-        "results.analyze_step_result",
+        "step2",
         description="The earlier step whose values are weighed (usually step 2).",
     )
 
@@ -59,7 +59,7 @@ def weight_path(key: str, base: str) -> str:
 def weighted_average(**params: Any) -> BuiltinStep:
     """The weighted average of numbers from earlier steps (weights need not add up to 1).
 
-    ``{"relevance": 0.7, "tone": 0.3}`` reads ``results.analyze_step_result.relevance`` and
+    ``{"relevance": 0.7, "tone": 0.3}`` reads ``step2.relevance`` and
     ``.tone``; true/false values count as 1/0. A missing or non-numeric value is an error
     naming its path.
     """

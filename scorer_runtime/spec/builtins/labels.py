@@ -102,7 +102,7 @@ class ProportionParams(StepParams):
     """Parameters of :func:`proportion`."""
 
     items_field: FieldPath = Field(
-        "results.analyze_step_result.verdicts",
+        "step2.verdicts",
         description="The list to count, e.g. the judge's verdict on each statement.",
     )
     key: str | None = Field(

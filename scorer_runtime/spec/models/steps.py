@@ -99,7 +99,7 @@ class FormulaStepSpec(SpecModel):
     step: StepName = Field(description="Which step of the pipeline this is.")
     formula: str = Field(
         min_length=1,
-        description="A safe expression, e.g. results.analyze_step_result.score * 2.",
+        description="A safe expression, e.g. step2.score * 2.",
     )
 
 

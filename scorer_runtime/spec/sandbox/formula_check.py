@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from scorer_runtime.spec.context import CONTEXT_NAMES
+from scorer_runtime.spec.context import CONTEXT_NAMES, OFFERED_NAMES
 from scorer_runtime.spec.sandbox.errors import char_column, shorten, where
 from scorer_runtime.spec.sandbox.functions import LIST_METHODS, SAFE_FUNCTIONS, TEXT_METHODS
 
@@ -286,7 +286,7 @@ class _Checker:
 
     def resolve_names(self) -> None:
         """Check the names read, once every loop variable is known."""
-        known = set(CONTEXT_NAMES) | self.loop_names
+        known = set(OFFERED_NAMES) | self.loop_names
         for node in self.loads:
             if node.id in self.loop_names:
                 continue
@@ -298,7 +298,7 @@ class _Checker:
                 self.add(node, f"unknown name {node.id!r}; write {_SPELLINGS[node.id.lower()]}")
             else:
                 self.add(node, f"unknown name {node.id!r}. {_hint(node.id, known)}"
-                         f"Names you can use: {', '.join(CONTEXT_NAMES)}")  # fmt: skip
+                         f"Names you can use: {', '.join(OFFERED_NAMES)}")  # fmt: skip
 
 
 def _private(name: str, checker: _Checker, node: ast.AST) -> bool:

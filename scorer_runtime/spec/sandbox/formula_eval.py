@@ -63,6 +63,9 @@ _SIGNATURES = {name: inspect.signature(fn) for name, fn in SAFE_FUNCTIONS.items(
 _USAGE = dict(FORMULA_FUNCTIONS)
 _NONE_HINTS = {
     "results": " The step that gives it is not part of this scorer, or gave no result.",
+    "step1": " Step 1 is not part of this scorer, or gave no result.",
+    "step2": " Step 2 is not part of this scorer, or gave no result.",
+    "step3": " Only step 4 can read step 3, and only when step 3 gave a result.",
     "judge_output": " judge_output is only set when a formula turns the judge's answer "
     "into a score (calculate_score).",
     "score": " score is only set in generate_reason.",

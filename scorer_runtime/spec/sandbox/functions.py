@@ -346,7 +346,7 @@ FORMULA_FUNCTIONS: list[tuple[str, str]] = [
     ("min", "min(list) or min(a, b): the smallest. min(1, score * 2)"),
     ("max", "max(list) or max(a, b): the largest. max(0, 1 - len(output) / 1000)"),
     ("sum", "sum(list): the total of numbers (true counts as 1). "
-     "sum([c.supported for c in results.analyze_step_result.claims])"),
+     "sum([c.supported for c in step2.claims])"),
     ("mean", "mean(list): the average of numbers. mean([c.score for c in judge_output.items])"),
     ("clamp", "clamp(x, low, high): x kept between low and high (0 and 1 by default). "
      "clamp(judge_output.score / 10)"),

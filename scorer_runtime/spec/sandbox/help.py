@@ -10,12 +10,16 @@ CONTEXT_VARIABLES: list[tuple[str, str]] = [
     ("output", "The answer being scored: text, or the agent's messages for an agent scorer."),
     ("ground_truth", "The expected answer of the example, when it has one (else empty)."),
     ("request_context", "Extra context sent with the request (an object), when there is one."),
-    ("results", "What earlier steps gave: results.preprocess_step_result, "
-     "results.analyze_step_result, and in the reason step results.generate_score_step_result."),
-    ("score", "The score, in the reason step (generate_reason) only."),
+    ("step1", "What step 1 (prepare) gave, in the steps after it, e.g. step1.summary."),
+    ("step2", "What step 2 (analyse) gave, in the steps after it, e.g. step2.solved for the "
+     "field 'solved' of the judge's answer."),
+    ("step3", "What step 3 (score) gave, in the reason step (step 4) only."),
+    ("score", "The score, in the reason step (step 4) only."),
     ("judge_output", "The judge's structured answer, when turning it into a score "
      "(e.g. judge_output.score)."),
     ("extra", "Any other fields of the example, e.g. extra.trace_id."),
+    ("results", "The older way to write step1, step2 and step3 (results.analyze_step_result "
+     "is step2); still read, so scorers written with it keep working."),
 ]  # fmt: skip
 """(name, description) of every name a formula or template reads, in the studio's order."""
 

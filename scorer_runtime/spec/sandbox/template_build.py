@@ -11,7 +11,7 @@ import jinja2
 from jinja2 import meta, nodes
 from jinja2.exceptions import SecurityError, TemplateError, TemplateSyntaxError, UndefinedError
 
-from scorer_runtime.spec.context import CONTEXT_NAMES
+from scorer_runtime.spec.context import CONTEXT_NAMES, OFFERED_NAMES
 from scorer_runtime.spec.sandbox.limits import ValueLimitError
 from scorer_runtime.spec.sandbox.template_env import PromptEnvironment, environment
 from scorer_runtime.spec.sandbox.template_filters import RenderProblem
@@ -121,7 +121,7 @@ def _variable_problems(env: PromptEnvironment, tree: nodes.Template) -> list[Tem
         return [TemplateProblem(error.message or "the template cannot be compiled")]
     unknown = undeclared - set(CONTEXT_NAMES) - set(env.globals)
     return [
-        _unknown("variable", name, CONTEXT_NAMES, _first_line(tree, name))
+        _unknown("variable", name, OFFERED_NAMES, _first_line(tree, name))
         for name in sorted(unknown)
     ]
 

@@ -26,7 +26,7 @@ from jinja2.runtime import Context, Undefined
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from jinja2.utils import missing
 
-from scorer_runtime.spec.context import CONTEXT_NAMES
+from scorer_runtime.spec.context import OFFERED_NAMES
 from scorer_runtime.spec.sandbox.functions import LIST_METHODS, TEXT_METHODS, kind_of, to_text
 from scorer_runtime.spec.sandbox.limits import (
     bounded_add,
@@ -64,7 +64,7 @@ _PLAIN_METHODS: tuple[tuple[type, frozenset[str]], ...] = (
 def undefined_message(obj: Any, name: Any) -> str:
     """Why a value is missing, in plain words, with what is there instead."""
     if obj is missing:
-        return f"the variable {name!r} does not exist. Variables: {', '.join(CONTEXT_NAMES)}"
+        return f"the variable {name!r} does not exist. Variables: {', '.join(OFFERED_NAMES)}"
     if obj is None:
         return f"a value is empty (None), so it has no {name!r}; check with {{% if ... %}} first"
     if isinstance(obj, Mapping):

@@ -297,6 +297,21 @@ def run_facts(session: Session, *, run_id: int) -> RunFacts | None:
     )
 
 
+def example_numbers(session: Session, *, ids: Sequence[int]) -> dict[int, int]:
+    """Each example's number in its dataset, as the Examples page numbers it (1, 2, 3… in the
+    order they were added), in one query; unknown ids are left out."""
+    if not ids:
+        return {}
+    mine, other = ExampleRecord.__table__.alias("mine"), ExampleRecord.__table__.alias("other")  # type: ignore[attr-defined]
+    query = (
+        select(mine.c.id, func.count(other.c.id))
+        .join(other, and_(other.c.dataset_id == mine.c.dataset_id, other.c.id <= mine.c.id))
+        .where(mine.c.id.in_(ids))
+        .group_by(mine.c.id)
+    )
+    return {int(i): int(n) for i, n in session.execute(query).all()}
+
+
 def example_inputs(session: Session, *, ids: Sequence[int]) -> dict[int, Any]:
     """The stored input of each of these examples (one query; unknown ids are left out), for
     previews next to a page of the comparison."""

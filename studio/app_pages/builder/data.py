@@ -12,6 +12,7 @@ from typing import Any
 import streamlit as st
 
 from scorer_runtime.spec import ScorerDraft
+from scorer_runtime.spec.references import with_short_references
 from scorer_runtime.store import (
     canonical_json,
     delete_draft,
@@ -43,7 +44,7 @@ def load_draft() -> ScorerDraft:
             version = latest_version(session, scorer_id=scorer_id)
             scorer = get_scorer(session, id=scorer_id)
         draft = (
-            ScorerDraft.from_spec(version.spec)
+            with_short_references(ScorerDraft.from_spec(version.spec))
             if version
             else new_draft().model_copy(update={"id": scorer.name})
         )

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 import streamlit as st
 
-from scorer_runtime.spec.fields import FieldGroup, FieldRef, choices_of
+from scorer_runtime.spec.fields import FieldGroup, FieldRef, choices_of, fields_read
 from studio import state
 
 TYPED = "…"
@@ -78,6 +78,10 @@ def insert_picker(
     (``{{ … }}`` in a prompt, the bare name in a formula)."""
     choices = choices_of(groups)
     refs = {f.path: f for g in groups for f in g.fields}
+    if form == "formula":
+        read = fields_read(str(state.peek(into) or ""), groups)
+        if read:
+            st.caption("Reads: " + "; ".join(f"{choices[path]} ({path})" for path in read))
     st.selectbox(
         "Insert a field",
         list(choices),

@@ -104,7 +104,8 @@ def score_from_answer(
     formula = st.text_input(
         "Formula",
         value=initial(formula_key, str(calc.get("formula") or "")),
-        placeholder="e.g. (solved == 'yes') * 0.7 + (polite == 'yes') * 0.3",
+        placeholder="e.g. (judge_output.solved == 'yes') * 0.7 "
+        "+ (judge_output.polite == 'yes') * 0.3",
         help="A small calculation over the judge's answer; pick its fields below.",
         key=formula_key.name,
     )

@@ -197,7 +197,9 @@ def _answer_fields(schema: dict[str, Any] | None, *, key: state.Key) -> dict[str
     base = key.child("base")
     if not state.has(key.child("editor")) or state.peek(base) is None:
         state.put(base, [_row(f) for f in fields])
-    frame = pd.DataFrame(state.peek(base), columns=_COLUMNS)
+    # "Required" holds True, False, or nothing yet (a new row before the grid fills in its
+    # default): a column of objects, so a new row's empty cell is no change of type.
+    frame = pd.DataFrame(state.peek(base), columns=_COLUMNS).astype({"required": object})
     edited = st.data_editor(
         frame,
         num_rows="dynamic",

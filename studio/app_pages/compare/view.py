@@ -3,6 +3,7 @@ the two results of one example side by side, and the comparison as CSV."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 import streamlit as st
@@ -19,6 +20,21 @@ from studio.widgets.common import format_score
 from studio.widgets.results_filter import ResultsFilter
 from studio.widgets.score_detail import render_score_detail
 from studio.words import OUTCOME_LABELS, outcome_label
+
+
+@dataclass(frozen=True, slots=True)
+class ExampleNames:
+    """What names the examples of a page of the comparison for a person (never their ids)."""
+
+    previews: dict[int, str]
+    """A one-line preview of each example's input, by example id."""
+    numbers: dict[int, int]
+    """Each example's number in the dataset (1, 2, 3…), by example id."""
+
+    def number_words(self, example_id: int) -> str:
+        """``Example 3``; ``An example`` when its number is not known (deleted since)."""
+        number = self.numbers.get(example_id)
+        return f"Example {number}" if number is not None else "An example"
 
 
 def render_threshold(pair: RunPair) -> float:
@@ -122,9 +138,9 @@ def _step_page(delta: int) -> None:
     state.put(state.COMPARE_PAGE, max(0, state.get(state.COMPARE_PAGE) + delta))
 
 
-def render_rows(pair: RunPair, threshold: float) -> tuple[list[CompareRow], dict[int, str]]:
+def render_rows(pair: RunPair, threshold: float) -> tuple[list[CompareRow], ExampleNames]:
     """The examples, changed verdicts first then the largest score changes; returns the page
-    and its examples' inputs."""
+    and what names its examples (their inputs and numbers)."""
     only = st.toggle(
         "Only examples whose verdict changed",
         key=state.COMPARE_ONLY_CHANGED.name,
@@ -133,15 +149,21 @@ def render_rows(pair: RunPair, threshold: float) -> tuple[list[CompareRow], dict
     _view_changed((pair, threshold, only))
     total = data.compare_count(pair, threshold, only)
     index = min(state.get(state.COMPARE_PAGE), max(0, (total - 1) // PAGE_SIZE))
-    rows, previews = data.compare_page(pair, threshold, index * PAGE_SIZE, only)
+    rows, previews, numbers = data.compare_page(pair, threshold, index * PAGE_SIZE, only)
+    names = ExampleNames(previews, numbers)
     if not rows:
         st.info("No example changed its verdict." if only else "These runs have no results yet.")
-        return [], {}
+        return [], names
     st.dataframe(
-        [_table_row(r, previews) for r in rows],
+        [_table_row(r, names) for r in rows],
         hide_index=True,
         key=state.COMPARE_TABLE.name,
-        column_config={"Input": st.column_config.TextColumn(width="large")},
+        column_config={
+            "Input": st.column_config.TextColumn(width="large"),
+            "Example": st.column_config.NumberColumn(
+                help="The example's number in the dataset, as the Examples page shows it."
+            ),
+        },
     )
     pages = max(1, -(-total // PAGE_SIZE))
     left, middle, right = st.columns([1, 3, 1])
@@ -160,27 +182,29 @@ def render_rows(pair: RunPair, threshold: float) -> tuple[list[CompareRow], dict
         args=(1,),
         disabled=index + 1 >= pages,
     )
-    return rows, previews
+    return rows, names
 
 
-def _table_row(row: CompareRow, previews: dict[int, str]) -> dict[str, object]:
+def _table_row(row: CompareRow, names: ExampleNames) -> dict[str, object]:
     return {
-        "Input": previews.get(row.example_id, ""),
+        "Input": names.previews.get(row.example_id, ""),
         "What changed": change_words(row, OUTCOME_LABELS),
         "A verdict": verdict_words(row.before.verdict, OUTCOME_LABELS),
         "A score": format_score(row.before.score),
         "B verdict": verdict_words(row.after.verdict, OUTCOME_LABELS),
         "B score": format_score(row.after.score),
         "Score change": _signed(row.delta) or "—",
-        "Example": row.example_id,
+        "Example": names.numbers.get(row.example_id),
     }
 
 
-def _example_label(row: CompareRow, previews: dict[int, str]) -> str:
-    """The example's input first, then what changed: ``“question” · Now passes · 0.40 → 0.90``."""
+def _example_label(row: CompareRow, names: ExampleNames) -> str:
+    """The example's input first, then what changed: ``“question” · Now passes · 0.40 → 0.90``
+    (an example without input is named by its number: ``Example 3 · …``)."""
     scores = f"{format_score(row.before.score)} → {format_score(row.after.score)}"
-    asked = previews.get(row.example_id) or f"Example {row.example_id}"
-    return f"“{short_text(asked, 70)}” · {change_words(row, OUTCOME_LABELS)} · {scores}"
+    asked = names.previews.get(row.example_id)
+    shown = f"“{short_text(asked, 70)}”" if asked else names.number_words(row.example_id)
+    return f"{shown} · {change_words(row, OUTCOME_LABELS)} · {scores}"
 
 
 def _example_changed() -> None:
@@ -188,10 +212,10 @@ def _example_changed() -> None:
 
 
 def render_side_by_side(
-    rows: list[CompareRow], pair: RunPair, previews: dict[int, str] | None = None
+    rows: list[CompareRow], pair: RunPair, names: ExampleNames | None = None
 ) -> None:
     """Pick an example of the page (by its input); its two results side by side."""
-    previews = previews or {}
+    names = names or ExampleNames({}, {})
     by_id = {r.example_id: r for r in rows}
     chosen = state.get(state.COMPARE_EXAMPLE_ID)
     state.put(state.COMPARE_EXAMPLE, chosen if chosen in by_id else None)
@@ -201,9 +225,7 @@ def render_side_by_side(
         key=state.COMPARE_EXAMPLE.name,
         on_change=_example_changed,
         placeholder="Pick an example",
-        format_func=lambda i: (
-            "Pick an example" if i is None else _example_label(by_id[i], previews)
-        ),
+        format_func=lambda i: "Pick an example" if i is None else _example_label(by_id[i], names),
         help="Shows how each run scored it: each step, the judge's prompts and answers.",
     )
     if picked is None:

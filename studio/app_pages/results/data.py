@@ -285,15 +285,16 @@ def _compare_count(url: str, pair: cmp.RunPair, threshold: float, only_changed: 
 
 def compare_page(
     pair: cmp.RunPair, threshold: float, offset: int, only_changed: bool
-) -> tuple[list[cmp.CompareRow], dict[int, str]]:
-    """A page of the comparison and the input previews of its examples."""
+) -> tuple[list[cmp.CompareRow], dict[int, str], dict[int, int]]:
+    """A page of the comparison, the input previews of its examples and their numbers in
+    the dataset (as the Examples page numbers them)."""
     return _compare_page(database_url(), pair, threshold, offset, only_changed)
 
 
 @_cached
 def _compare_page(
     url: str, pair: cmp.RunPair, threshold: float, offset: int, only_changed: bool
-) -> tuple[list[cmp.CompareRow], dict[int, str]]:
+) -> tuple[list[cmp.CompareRow], dict[int, str], dict[int, int]]:
     with services.reading() as session:
         rows = cmp.compare_rows(
             session,
@@ -303,5 +304,5 @@ def _compare_page(
             limit=PAGE_SIZE,
             only_changed=only_changed,
         )
-        previews = example_previews(session, ids=[r.example_id for r in rows])
-        return rows, previews
+        ids = [r.example_id for r in rows]
+        return rows, example_previews(session, ids=ids), cmp.example_numbers(session, ids=ids)

@@ -10,6 +10,7 @@ import pytest
 from scorer_runtime.store import (
     add_scores,
     create_run,
+    list_examples,
     read_session,
     session_scope,
     start_run,
@@ -22,6 +23,7 @@ from scorer_runtime.store.views.compare import (
     count_rows,
     default_pair,
     example_inputs,
+    example_numbers,
     iter_comparison,
     latest_run,
     run_facts,
@@ -155,6 +157,20 @@ def test_default_pair_is_the_newest_run_with_an_earlier_one_on_its_dataset(engin
         history.support_examples[0]: "support question 0",
         history.support_examples[1]: "support question 1",
     }
+
+
+def test_examples_are_numbered_in_their_own_dataset_as_the_examples_page_numbers_them(
+    engine, history
+):
+    with read_session(engine) as session:
+        others = list_examples(session, dataset_id=history.other, limit=1000)
+        ids = [int(e.id) for e in others]
+        picked = [ids[2], ids[0], history.support_examples[4], 99_999]
+        numbers = example_numbers(session, ids=picked)
+        assert example_numbers(session, ids=[]) == {}
+    # "other" was filled after "support": its first example is number 1, not its id.
+    assert ids[0] > len(history.support_examples)
+    assert numbers == {ids[2]: 3, ids[0]: 1, history.support_examples[4]: 5}
 
 
 def test_no_default_pair_without_two_runs_on_one_dataset(engine):

@@ -53,7 +53,7 @@ def test_build_try_and_save_a_two_step_scorer(studio_db, open_page, fake_judge, 
     # step 2 has one "one of" field, verdict (yes, partial, no).
     prefix = f"{B0}.steps.generate_score.builtin.label_to_score"
     field = at.selectbox(key=f"{prefix}.field")
-    assert field.value == "results.analyze_step_result.verdict"
+    assert field.value == "step2.verdict"
     assert "Step 2, the judge's answer › verdict" in field.options
     scores = {label: at.number_input(key=f"{prefix}.mapping.score.{label}").value
               for label in ("yes", "partial", "no")}  # fmt: skip

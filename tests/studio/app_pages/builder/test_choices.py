@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from sqlmodel import select
 
-from scorer_runtime.spec import ScorerDraft, StepDraft
-from scorer_runtime.store import save_judge_profile, session_scope
+from scorer_runtime.spec import ScorerDraft, StepDraft, load_spec
+from scorer_runtime.store import save_judge_profile, save_scorer_version, session_scope
 from scorer_runtime.store.tables import DraftRecord
 from studio import state
 
@@ -70,7 +71,7 @@ def test_label_to_score_reads_the_judges_first_label_and_scores_its_choices(stud
     assert not at.exception, at.exception
     prefix = f"{STEPS}.generate_score.builtin.label_to_score"
     field = at.selectbox(key=f"{prefix}.field")
-    assert field.value == "results.analyze_step_result.solved"  # never judge_output.verdict
+    assert field.value == "step2.solved"  # never judge_output.verdict
     # The choices are grouped by where they come from, in words.
     assert "The example › expected answer" in field.options
     assert "Step 2, the judge's answer › polite" in field.options
@@ -78,12 +79,12 @@ def test_label_to_score_reads_the_judges_first_label_and_scores_its_choices(stud
         "properties"]["solved"]["enum"]}  # fmt: skip
     assert scores == {"yes": 1.0, "partly": 0.5, "no": 0.0}
 
-    field.set_value("results.analyze_step_result.polite").run()  # another label: its choices
+    field.set_value("step2.polite").run()  # another label: its choices
     assert at.number_input(key=f"{prefix}.mapping.score.no").value == 0.0
     step = at.session_state[state.BUILDER_DRAFT.name].step("generate_score")
     assert step.with_ == {
         "mapping": {"yes": 1.0, "no": 0.0},
-        "field": "results.analyze_step_result.polite",
+        "field": "step2.polite",
     }
     assert "this scorer does not have" not in _said(at)
 
@@ -98,7 +99,7 @@ def test_a_number_field_way_picks_the_first_number_field(studio_db, open_page):
     at.radio(key=f"{STEPS}.generate_score.how").set_value("builtin").run()
     at.selectbox(key=f"{STEPS}.generate_score.builtin.use").set_value("clamp").run()
     field = at.selectbox(key=f"{STEPS}.generate_score.builtin.clamp.field")
-    assert field.value == "results.analyze_step_result.rating"
+    assert field.value == "step2.rating"
 
 
 def test_inserting_a_field_into_the_prompt_and_a_formula(studio_db, open_page):
@@ -106,12 +107,13 @@ def test_inserting_a_field_into_the_prompt_and_a_formula(studio_db, open_page):
     at = _open_with(
         open_page, _draft(_analyze(), StepDraft(step="generate_score", formula="1"), reason)
     )
-    at.selectbox(key=f"{STEPS}.generate_reason.formula.insert").set_value(
-        "results.analyze_step_result.explanation"
-    ).run()
+    at.selectbox(key=f"{STEPS}.generate_reason.formula.insert").set_value("step2.explanation").run()
+    # The formula reads as the picker said it: step 2's explanation, and names it in words.
     assert at.text_area(key=f"{STEPS}.generate_reason.formula.text").value == (
-        "'ok' results.analyze_step_result.explanation"
+        "'ok' step2.explanation"
     )
+    assert "Reads: Step 2, the judge's answer › explanation (step2.explanation)" in _said(at)
+    assert "_step_result" not in _said(at)
     at.selectbox(key=f"{STEPS}.analyze.judge.insert").set_value("ground_truth").run()
     template = at.text_area(key=f"{STEPS}.analyze.judge.template").value
     assert template == "Question: {{ input }}\n\nAnswer: {{ output }} {{ ground_truth }}"
@@ -119,7 +121,7 @@ def test_inserting_a_field_into_the_prompt_and_a_formula(studio_db, open_page):
     assert not at.exception, at.exception
     # The help says in words what can be used; it lists no filters and no internal paths.
     said = _said(at) + " ".join(str(e.help) for e in at.text_area)
-    assert "results.preprocess_step_result" not in said
+    assert "_step_result" not in said
     assert "assistant_message" not in said
 
 
@@ -169,6 +171,7 @@ def test_a_missing_key_says_where_to_add_it(studio_db, open_page):
     assert all(b.key != f"{B0}.try.run" for b in at.button)
 
 
+@pytest.mark.filterwarnings("error")  # a new row's empty Required changes no column's type
 def test_answer_fields_accept_any_edit_order_and_leave_out_nameless_rows(studio_db, open_page):
     at = _open_with(open_page, _draft(_analyze(), StepDraft(step="generate_score", formula="1")))
     editor = f"{STEPS}.analyze.judge.fields.editor"
@@ -221,3 +224,25 @@ def test_the_example_list_follows_the_chosen_dataset(demo_db, open_page):
     rows = at.selectbox(key=f"{B0}.example.row.{after}")
     assert rows.value == 0
     assert all(r.key != f"{B0}.example.row.{before}" for r in at.selectbox)
+
+
+def test_a_scorer_saved_with_long_references_opens_with_step_names(studio_db, open_page):
+    spec = _draft(
+        _analyze(),
+        StepDraft(step="generate_score", formula="results.analyze_step_result.solved == 'yes'"),
+        StepDraft(step="generate_reason", formula="results.analyze_step_result.explanation"),
+    ).model_copy(update={"id": "old-style"})
+    with session_scope(studio_db) as session:
+        scorer_id = save_scorer_version(session, spec=load_spec(spec.to_data())).scorer_id
+    at = open_page("builder")
+    at.session_state[state.BUILDER_SCORER_ID.name] = scorer_id
+    at.run()
+    form = state.BUILDER_FORM.child(1).name
+    at.segmented_control(key=f"{form}.stage").set_value("steps").run()
+    assert not at.exception, at.exception
+    score = at.text_area(key=f"{form}.steps.generate_score.formula.text").value
+    assert score == "step2.solved == 'yes'"
+    assert at.text_area(key=f"{form}.steps.generate_reason.formula.text").value == (
+        "step2.explanation"
+    )
+    assert "Reads: Step 2, the judge's answer › solved (step2.solved)" in _said(at)
