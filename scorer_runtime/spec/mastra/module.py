@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scorer_runtime.spec.compile import checked_spec
+from scorer_runtime.spec.context import STEP_NAMES
 from scorer_runtime.spec.mastra.formula_ts import FormulaTranslator, Untranslatable
 from scorer_runtime.spec.mastra.helpers import helper_sources
 from scorer_runtime.spec.mastra.judge_ts import judge_config, judge_differences
@@ -86,6 +87,7 @@ class _Writer:
         """Remember that a built-in or formula step's result is a Python float."""
         if gives_float and step in ("preprocess", "analyze"):
             self.formulas.float_paths.add(f"results.{step}_step_result")
+            self.formulas.float_paths.update(n for n, s in STEP_NAMES.items() if s == step)
 
     def function_step(self, name: str, body: str) -> None:
         check = {"generateScore": "scoreValue", "generateReason": "reasonText"}.get(name)
@@ -245,6 +247,13 @@ def _wrapped(text: str, columns: int) -> list[str]:
     return lines
 
 
+def _step_value(step: str) -> str:
+    """A step's result under its short name (``step2``), as the Python context has it."""
+    if step == "generate_score":
+        return "score"
+    return f"picked.{step}_step_result ?? null"
+
+
 def _context(spec: ScorerSpec, writer: _Writer) -> str:
     names = [s.step for s in spec.steps if s.step in ("preprocess", "analyze")]
     picks = [
@@ -264,7 +273,8 @@ def _context(spec: ScorerSpec, writer: _Writer) -> str:
         "    input: run.input ?? null, output: run.output ?? null,\n"
         "    ground_truth: run.groundTruth ?? null, request_context: requestContext,\n"
         "    results: picked, score, judge_output: judgeOutput, extra: {},\n"
-        "  }\n}"
+        + "".join(f"    {name}: {_step_value(step)},\n" for name, step in STEP_NAMES.items())
+        + "  }\n}"
     )
 
 
