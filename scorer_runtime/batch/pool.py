@@ -75,6 +75,8 @@ class WorkerPool:
         if processes < 1:
             raise ValueError("a worker pool needs at least one process")
         self.processes = processes
+        self.remote = False
+        """The processes are on this machine (a run too small for them stays in-process)."""
         self.prefetch = prefetch
         """Examples queued in a worker beyond its concurrency (default: as many again)."""
         self._workers: list[_Worker] = []
