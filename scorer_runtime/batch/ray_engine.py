@@ -202,7 +202,7 @@ class RayPool:
             active = self._slots[: max(1, min(len(self._slots), concurrency))]
             data = source.to_data()
             for slot, share in zip(active, shares(concurrency, len(active)), strict=True):
-                slot.share = share
+                slot.share, slot.restarts = share, 0
             await _together(self._prepare(slot, slot.actor, data) for slot in active)
             size = max(1, math.ceil(2 * max(s.share for s in active) / _LANES))
             chunks = _Chunks(examples, size)
@@ -255,6 +255,8 @@ class RayPool:
             except asyncio.CancelledError:  # the run stops: so do the chunk's judge calls
                 with contextlib.suppress(Exception):
                     ray.cancel(ref)
+                with contextlib.suppress(TimeoutError):  # until the actor has stopped them
+                    await asyncio.wait_for(_settled(ref), 5.0)
                 raise
 
     async def _replace(self, slot: _Slot, dead: Any, data: dict[str, Any]) -> None:
@@ -262,18 +264,26 @@ class RayPool:
         async with slot.lock:
             if slot.actor is not dead:
                 return
-            if slot.restarts >= self.max_restarts:
-                raise RayCrashError(
-                    f"a Ray actor of the run died {slot.restarts + 1} times; the results "
-                    "already received are kept: check the cluster (`ray status`) and resume "
-                    "the run to score the rest"
-                )
-            slot.restarts += 1
-            with contextlib.suppress(Exception):
-                ray.kill(dead)  # only unreachable, maybe: it must not go on beside its heir
-            fresh = self._spawn()
-            await self._prepare(slot, fresh, data)
-            slot.actor = fresh
+            while True:
+                if slot.restarts >= self.max_restarts:
+                    raise RayCrashError(
+                        f"a Ray actor of the run died {slot.restarts + 1} times; the results "
+                        "already received are kept: check the cluster (`ray status`) and "
+                        "resume the run to score the rest"
+                    )
+                slot.restarts += 1
+                with contextlib.suppress(Exception):
+                    ray.kill(slot.actor)  # maybe only unreachable: not beside its heir
+                slot.actor = self._spawn()
+                with contextlib.suppress(RayActorError):  # the heir died too: another
+                    await self._prepare(slot, slot.actor, data)
+                    return
+
+
+async def _settled(ref: Any) -> None:
+    """Wait for a Ray task to end, however it ends."""
+    with contextlib.suppress(Exception):
+        await ref
 
 
 async def _together(work: Iterable[Awaitable[None]]) -> None:
@@ -309,6 +319,11 @@ def connect(address: str | None, *, timeout_s: float = CONNECT_TIMEOUT_S) -> Non
         except BaseException as e:
             failure.append(e)
 
+    if address is None:
+        # Starting a cluster here: Ray ties its processes' lives to the starting thread's.
+        init()
+        _raise_failure(failure, where)
+        return
     thread = threading.Thread(target=init, name="ray-connect", daemon=True)
     thread.start()
     thread.join(timeout_s)
@@ -317,6 +332,10 @@ def connect(address: str | None, *, timeout_s: float = CONNECT_TIMEOUT_S) -> Non
             f"{where} did not answer within {timeout_s:g} s; check the address and that the "
             "cluster is up (`ray status` on its head machine). The run was not started"
         )
+    _raise_failure(failure, where)
+
+
+def _raise_failure(failure: list[BaseException], where: str) -> None:
     if failure:
         first = (str(failure[0]).strip().splitlines() or [type(failure[0]).__name__])[0]
         hint = (
