@@ -9,7 +9,7 @@ alone reads and writes the store, so results, progress, cancel and resume work e
 in one process (and SQLite keeps a single writer).
 
 One machine: these processes. Several machines: Ray (:mod:`~scorer_runtime.batch.ray_engine`,
-same seam); on one machine Ray's local mode starts slower and scores no faster (P2r in
+same seam); on one machine Ray's local mode starts slower and scores slower (P2r in
 ``make bench``), so it does not replace this pool.
 """
 
