@@ -23,7 +23,7 @@ $(STAMP): pyproject.toml $(LOCK) | $(BIN)/python
 
 # After changing a pin in pyproject.toml: resolve the whole tree again and commit the lock.
 lock: $(STAMP)
-	$(BIN)/uv pip compile pyproject.toml --extra dev --generate-hashes --universal \
+	$(BIN)/uv pip compile pyproject.toml --extra dev --extra ray --generate-hashes --universal \
 		--python-version 3.11 --no-header --quiet -o $(LOCK)
 
 install: $(STAMP)

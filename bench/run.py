@@ -21,6 +21,7 @@ HERE = Path(__file__).resolve().parent
 MODULES = (
     ("P1, P5", "bench_runtime"),
     ("P2", "bench_batch"),
+    ("P2r, P2k", "bench_ray"),
     ("P2b, P2c", "bench_judge"),
     ("P3", "bench_store"),
     ("P4", "bench_studio"),

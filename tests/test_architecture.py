@@ -16,5 +16,13 @@ def _modules_after_import(statement: str) -> set[str]:
 
 def test_importing_the_runtime_loads_no_heavy_or_ui_library():
     loaded = _modules_after_import("import scorer_runtime")
-    for heavy in ("litellm", "openai", "streamlit", "jsonschema", "sqlalchemy", "httpx"):
+    for heavy in ("litellm", "openai", "streamlit", "jsonschema", "sqlalchemy", "httpx", "ray"):
         assert heavy not in loaded, f"import scorer_runtime loads {heavy}"
+
+
+def test_only_the_ray_engine_imports_ray():
+    loaded = _modules_after_import(
+        "import scorer_runtime.batch.runner, scorer_runtime.batch.pool, scorer_runtime.cli.runs"
+    )
+    assert "ray" not in loaded
+    assert "ray" in _modules_after_import("import scorer_runtime.batch.ray_engine")

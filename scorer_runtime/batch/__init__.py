@@ -4,6 +4,8 @@
 concurrency, store one outcome per example as results complete, can be cancelled from any
 process, and resume where a crash or cancel stopped them; a big run of a judge scorer is
 spread over worker processes (:class:`WorkerPool`), built from a :class:`ScorerSource`.
+Runs bigger than one machine go to a Ray cluster: :mod:`scorer_runtime.batch.ray_engine`
+(the ``ray`` extra; not exported here, so nothing imports Ray until a run asks for it).
 ``launch_run`` starts a run as a detached ``scorer-studio run`` process; ``launcher`` tells
 whether that process still lives (whether a run's runner does:
 :mod:`scorer_runtime.process`). Example files live in :mod:`scorer_runtime.datasets`, the

@@ -7,6 +7,10 @@ its :class:`~scorer_runtime.stored.ScorerSource` and scores the examples the par
 sends it, with its share of the run's concurrency, and sends each outcome back. The parent
 alone reads and writes the store, so results, progress, cancel and resume work exactly as
 in one process (and SQLite keeps a single writer).
+
+One machine: these processes. Several machines: Ray (:mod:`~scorer_runtime.batch.ray_engine`,
+same seam); on one machine Ray's local mode starts slower and scores slower (P2r in
+``make bench``), so it does not replace this pool.
 """
 
 from __future__ import annotations
@@ -75,6 +79,8 @@ class WorkerPool:
         if processes < 1:
             raise ValueError("a worker pool needs at least one process")
         self.processes = processes
+        self.remote = False
+        """The processes are on this machine (a run too small for them stays in-process)."""
         self.prefetch = prefetch
         """Examples queued in a worker beyond its concurrency (default: as many again)."""
         self._workers: list[_Worker] = []

@@ -25,7 +25,7 @@ from sqlmodel import col, select
 
 from scorer_runtime.batch.outcome import ExampleInput, ExampleScore, score_example
 from scorer_runtime.batch.pool import WorkerPool
-from scorer_runtime.batch.sharding import asks_judge, check_processes, choose_processes
+from scorer_runtime.batch.sharding import Shards, asks_judge, check_processes, choose_processes
 from scorer_runtime.batch.summary import BatchSummary, summarize_run
 from scorer_runtime.batch.writer import ResultWriter, RunCounters
 from scorer_runtime.judge.client import warm
@@ -105,7 +105,8 @@ class BatchRunner:
     :func:`~scorer_runtime.batch.sharding.choose_processes`), ``processes=N`` forces N
     (1: everything in this process). ``pool`` lends warm
     worker processes (:class:`~scorer_runtime.batch.pool.WorkerPool`) instead of starting
-    new ones for this run (how many work is then the pool's size).
+    new ones for this run (how many work is then the pool's size); a
+    :class:`~scorer_runtime.batch.ray_engine.RayPool` scores the run on a Ray cluster.
     """
 
     def __init__(
@@ -121,7 +122,7 @@ class BatchRunner:
         flush_interval_s: float = 0.2,
         processes: int | None = None,
         source: ScorerSource | None = None,
-        pool: WorkerPool | None = None,
+        pool: Shards | None = None,
     ) -> None:
         check_processes(processes, source, pool)
         self.engine = engine
@@ -140,7 +141,8 @@ class BatchRunner:
         """Score every example without a result; return the run's summary."""
         started = time.perf_counter()
         processes = await asyncio.to_thread(self._processes)
-        if processes == 1 and asks_judge(self.scorer):
+        sharded = processes > 1 or (self.pool is not None and self.pool.remote)
+        if not sharded and asks_judge(self.scorer):
             # Before the run is marked running: the model client's start-up (seconds of
             # imports) shows as the run starting, and is no example's or judge call's time.
             await warm()
@@ -155,7 +157,7 @@ class BatchRunner:
         )
         status: RunStatus = "done"
         try:
-            if processes > 1:
+            if sharded:
                 status = await self._score_sharded(run, writer, live, processes)
             else:
                 status = await self._score_all(run, writer, live)
@@ -364,7 +366,7 @@ async def run_batch(
     threshold: float | None = None,
     processes: int | None = None,
     source: ScorerSource | None = None,
-    pool: WorkerPool | None = None,
+    pool: Shards | None = None,
 ) -> BatchSummary:
     """Run ``scorer`` (compiled from ``scorer_version_id``) over ``dataset_id``.
 

@@ -7,12 +7,44 @@ model client's import), so small runs stay in one process.
 
 from __future__ import annotations
 
+import asyncio
 import os
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
-from scorer_runtime.batch.pool import WorkerPool
+from scorer_runtime.batch.outcome import ExampleInput, ExampleScore
 from scorer_runtime.scorer import Scorer
 from scorer_runtime.stored import ScorerSource
+
+
+class Shards(Protocol):
+    """Who scores a run's examples outside the runner's event loop. One machine: worker
+    processes (:class:`~scorer_runtime.batch.pool.WorkerPool`); several machines: Ray
+    (:class:`~scorer_runtime.batch.ray_engine.RayPool`)."""
+
+    @property
+    def processes(self) -> int:
+        """How many processes (or actors) score."""
+
+    @property
+    def remote(self) -> bool:
+        """Whether a run given these shards is always scored by them (a Ray cluster), even
+        when this process could do it alone."""
+
+    async def score(
+        self,
+        source: ScorerSource,
+        examples: asyncio.Queue[ExampleInput | None],
+        *,
+        deliver: Callable[[ExampleScore], None],
+        concurrency: int,
+        label: Callable[[ExampleInput], str],
+    ) -> None:
+        """Score each example until a None, handing every outcome to ``deliver``."""
+
+    async def close(self) -> None:
+        """Stop the processes (or actors)."""
+
 
 SHARD_MIN_EXAMPLES = 500
 """Fewer examples than this stay in one process: starting a worker (its model client
@@ -27,7 +59,7 @@ def choose_processes(
     *,
     processes: int | None,
     source: ScorerSource | None,
-    pool: WorkerPool | None,
+    pool: Shards | None,
     concurrency: int,
     pending: int,
 ) -> int:
@@ -37,10 +69,13 @@ def choose_processes(
     core (at most one per concurrent example, and :data:`MAX_AUTO_PROCESSES`) only when
     that can pay: the workers can build the scorer (``source``), it calls a judge (judge
     calls are what costs CPU), and the run is big enough to amortise starting the workers
-    (always, with a warm ``pool``).
+    (always, with a warm ``pool``). A remote ``pool`` (a Ray cluster) scores every run given
+    to it.
     """
     if processes is not None:
         return processes
+    if pool is not None and pool.remote:
+        return pool.processes
     if source is None or not asks_judge(scorer) or concurrency < 2:
         return 1
     if pool is not None:
@@ -56,7 +91,7 @@ def asks_judge(scorer: Scorer[Any, Any]) -> bool:
 
 
 def check_processes(
-    processes: int | None, source: ScorerSource | None, pool: WorkerPool | None
+    processes: int | None, source: ScorerSource | None, pool: Shards | None
 ) -> None:
     """Refuse settings that cannot work (before anything is stored)."""
     if processes is not None and processes < 1:

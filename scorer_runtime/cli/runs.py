@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from sqlmodel import Session
 
     from scorer_runtime.batch import BatchProgress, BatchRunner, BatchSummary
+    from scorer_runtime.batch.ray_engine import RayPool
     from scorer_runtime.store import ScorerVersionInfo
 
 
@@ -39,7 +40,19 @@ def run(
         None,
         min=1,
         help="Worker processes (default: one per CPU core for a big run of a judge scorer; "
-        "1 keeps everything in this process).",
+        "1 keeps everything in this process). With --engine ray: Ray actors (default: one "
+        "per CPU of the cluster).",
+    ),
+    engine_name: str = typer.Option(
+        "local",
+        "--engine",
+        help="Where the examples are scored: local (this machine's processes) or ray (the "
+        "actors of a Ray cluster, for runs bigger than one machine).",
+    ),
+    address: str | None = typer.Option(
+        None,
+        help="With --engine ray: the cluster (auto: the one started here with `ray start "
+        "--head`; ray://HOST:10001 for another machine's; default: a local one for this run).",
     ),
 ) -> None:
     """Score every example of DATASET with SCORER and print the summary.
@@ -47,6 +60,7 @@ def run(
     Judge keys in ``.env`` of the working folder are read first (variables already set win).
     """
     load_env_file()
+    shards = _join_engine(engine_name, address, processes)  # before a run is stored
     from scorer_runtime.batch import BatchRunner
     from scorer_runtime.cli.report import summary_table
     from scorer_runtime.store import session_scope
@@ -69,8 +83,9 @@ def run(
         run_id=run_id,
         concurrency=concurrency,
         threshold=fail_under,
-        processes=processes,
+        processes=None if shards is not None else processes,
         source=source,
+        pool=shards,
     )
     try:
         summary = _run_with_progress(runner, out)
@@ -81,12 +96,32 @@ def run(
         )
         raise typer.Exit(130) from None
     finally:
+        if shards is not None:
+            asyncio.run(shards.close())
         made.dispose()
     out.print(summary_table(summary))
     if summary.verdict == "fail":
         mean = "no scores" if summary.mean is None else f"mean {summary.mean:.3f}"
         console(stderr=True).print(f"[red]below the threshold:[/] {mean} < {fail_under:g}")
         raise typer.Exit(1)
+
+
+def _join_engine(name: str, address: str | None, actors: int | None) -> RayPool | None:
+    """The Ray actors that score the run (None: the local engine); fails in words, within
+    seconds, when the cluster does not answer."""
+    if name == "local":
+        if address is not None:
+            raise ValueError("--address names a Ray cluster: use it with --engine ray")
+        return None
+    if name != "ray":
+        raise ValueError(f"unknown engine {name!r}: use local or ray")
+    try:
+        from scorer_runtime.batch.ray_engine import RayPool
+    except ImportError:
+        raise ValueError(
+            "the ray engine needs Ray: install it with pip install 'scorer-studio[ray]'"
+        ) from None
+    return RayPool.join(address, actors=actors)
 
 
 def _prepare_run(

@@ -1,0 +1,247 @@
+"""Batch runs on a Ray cluster: the same stored scores as the local engine, an actor killed
+mid-run loses and doubles nothing, cancel, and a cluster that does not answer.
+
+One local Ray cluster (2 CPUs, no dashboard) serves the whole session; its actors are real
+processes calling the fake judge over HTTP. One pool of 2 actors serves the module (an
+actor imports the model client once, which takes seconds).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+import pytest_asyncio
+import ray
+from sqlmodel import select
+
+from scorer_runtime.batch import BatchRunner, run_batch
+from scorer_runtime.batch.ray_engine import RayPool
+from scorer_runtime.store import (
+    ScoreFilter,
+    create_run,
+    ensure_schema,
+    list_runs,
+    list_scores,
+    make_engine,
+    read_session,
+    request_cancel,
+    session_scope,
+)
+from scorer_runtime.store.tables import ScoreRecord
+from tests.batch.test_sharded import FORMULA_SPEC, _judge_spec, _stored_version
+
+in_module_loop = pytest.mark.asyncio(loop_scope="module")  # where the shared pool lives
+
+KEY_ENV = "SCORER_TEST_SHARD_KEY"  # the key variable the judge spec of test_sharded names
+
+
+@pytest.fixture(scope="session")
+def local_ray():
+    """One local Ray cluster for the session; actors inherit this process's environment."""
+    os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
+    os.environ[KEY_ENV] = "sk-test"
+    options = {"num_cpus": 2, "include_dashboard": False, "log_to_driver": False}
+    try:
+        ray.init(**options, logging_level="WARNING")
+    except Exception:  # Ray gives its node 30 s to start: a machine busy enough misses it
+        ray.shutdown()
+        ray.init(**options, logging_level="WARNING")
+    yield
+    ray.shutdown()
+
+
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def pool(local_ray):
+    async with RayPool(2) as started:
+        yield started
+
+
+@pytest.fixture
+def sqlite(tmp_path):
+    made = make_engine(f"sqlite:///{tmp_path / 'store.db'}")
+    ensure_schema(made)
+    yield made
+    made.dispose()
+
+
+def _rows(engine, run_id):
+    with read_session(engine) as session:
+        rows, cursor = [], None
+        while True:
+            page = list_scores(session, filter=ScoreFilter(run_id=run_id), after=cursor, limit=500)
+            rows += page.rows
+            if (cursor := page.next_cursor) is None:
+                return rows
+
+
+_TIMING = {"id", "run_id", "created_at", "latency_ms", "judge"}
+
+
+def _stored(engine, run_id):
+    """Every stored score of the run by example, less its timing and its row's own ids
+    (``judge`` holds each call's timing; its verdicts are in ``step_results``)."""
+    with read_session(engine) as session:
+        rows = session.exec(select(ScoreRecord).where(ScoreRecord.run_id == run_id)).all()
+        return {
+            r.example_id: {k: v for k, v in r.model_dump().items() if k not in _TIMING}
+            for r in rows
+        }
+
+
+@in_module_loop
+async def test_a_ray_run_stores_the_same_scores_as_the_local_engine(engine, fake_judge, pool):
+    fake_judge.reply({"score": 0.25}, when="low-")
+    fake_judge.reply({"score": 0.75})
+    outputs = [f"{'low' if i % 3 == 0 else 'high'}-{i}" for i in range(60)]
+    version_id, dataset_id, source = _stored_version(engine, _judge_spec(fake_judge), outputs)
+    runs = {}
+    before = pool.delivered or [0, 0]  # the actors start on first use
+    for name, options in (("local", {"processes": 1}), ("ray", {"pool": pool})):
+        runs[name] = await run_batch(
+            engine,
+            source.build(),
+            scorer_version_id=version_id,
+            dataset_id=dataset_id,
+            concurrency=6,
+            threshold=0.5,
+            source=source,
+            **options,
+        )
+    local, on_ray = runs["local"], runs["ray"]
+    assert (on_ray.status, on_ray.done, on_ray.scored) == ("done", 60, 60)
+    assert (on_ray.mean, on_ray.verdict, on_ray.cost) == (local.mean, local.verdict, local.cost)
+    stored = {name: _stored(engine, s.run_id) for name, s in runs.items()}
+    assert len(stored["ray"]) == 60
+    assert stored["ray"] == stored["local"]
+    assert fake_judge.request_count == 120
+    # Both actors did part of the Ray run.
+    assert all(after > then for after, then in zip(pool.delivered, before, strict=True))
+
+
+@in_module_loop
+async def test_an_actor_killed_mid_run_loses_and_doubles_nothing(sqlite, fake_judge, pool):
+    fake_judge.reply({"score": 0.5}, latency_s=0.02)
+    outputs = [f"answer {i}" for i in range(400)]
+    version_id, dataset_id, source = _stored_version(sqlite, _judge_spec(fake_judge), outputs)
+    killed = []
+
+    def progress(p):
+        if p.done == 60 and not killed:
+            killed.append(pool.actors[0])
+            ray.kill(pool.actors[0])
+
+    summary = await run_batch(
+        sqlite,
+        source.build(),
+        scorer_version_id=version_id,
+        dataset_id=dataset_id,
+        concurrency=8,
+        progress=progress,
+        source=source,
+        pool=pool,
+    )
+    rows = _rows(sqlite, summary.run_id)
+    assert killed
+    assert killed[0] not in pool.actors  # its place has a new actor
+    assert (summary.status, summary.done, summary.scored) == ("done", 400, 400)
+    assert len(rows) == len({r.example_id for r in rows}) == 400
+
+
+@in_module_loop
+async def test_cancel_stops_the_actors_and_resume_scores_only_the_rest(sqlite, fake_judge, pool):
+    fake_judge.reply({"score": 0.5}, latency_s=0.05)
+    outputs = [f"answer {i}" for i in range(80)]
+    version_id, dataset_id, source = _stored_version(sqlite, _judge_spec(fake_judge), outputs)
+    with session_scope(sqlite) as session:
+        run_id = create_run(session, scorer_version_id=version_id, dataset_id=dataset_id).id
+
+    def progress(p):
+        if p.done >= 10:  # another "process" asks to stop
+            with session_scope(sqlite) as session:
+                request_cancel(session, run_id=run_id)
+
+    first = await BatchRunner(
+        sqlite,
+        source.build(),
+        run_id=run_id,
+        concurrency=4,
+        progress=progress,
+        flush_interval_s=0.05,
+        source=source,
+        pool=pool,
+    ).run()
+    assert first.status == "cancelled"
+    assert 10 <= first.done < 80
+    assert len(_rows(sqlite, run_id)) == first.done
+    requests_at_cancel = fake_judge.request_count
+    await asyncio.sleep(0.5)
+    assert fake_judge.request_count == requests_at_cancel  # nothing is still being judged
+
+    second = await BatchRunner(
+        sqlite, source.build(), run_id=run_id, source=source, pool=pool
+    ).run()
+    rows = _rows(sqlite, run_id)
+    assert (second.status, second.done) == ("done", 80)
+    assert len(rows) == len({r.example_id for r in rows}) == 80
+
+
+@in_module_loop
+async def test_a_formula_scorer_runs_on_the_actors_too(sqlite, pool):
+    version_id, dataset_id, source = _stored_version(sqlite, FORMULA_SPEC, ["short", "a long one"])
+    before = sum(pool.delivered)
+    summary = await run_batch(
+        sqlite,
+        source.build(),
+        scorer_version_id=version_id,
+        dataset_id=dataset_id,
+        source=source,
+        pool=pool,
+    )
+    assert (summary.status, summary.scored) == ("done", 2)
+    assert sum(pool.delivered) == before + 2
+    assert sorted(r.score for r in _rows(sqlite, summary.run_id)) == [0.5, 1.0]
+
+
+def _cli(db_url, *args):
+    env = {**os.environ, "SCORER_STUDIO_DATABASE_URL": db_url}
+    code = "from scorer_runtime.cli import main; main()"
+    return subprocess.Popen(
+        [sys.executable, "-c", code, "run", "length", "answers", "--engine", "ray", *args],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def test_a_cluster_that_does_not_answer_is_said_in_words_and_no_run_starts(sqlite, tmp_path):
+    url = str(sqlite.url)
+    _stored_version(sqlite, FORMULA_SPEC, ["short"])
+    with socket.socket() as refused, socket.socket() as silent:
+        refused.bind(("127.0.0.1", 0))  # bound, not listening: connecting is refused
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()  # accepts, never answers
+        started = time.perf_counter()
+        commands = {
+            "refused": _cli(url, "--address", f"ray://127.0.0.1:{refused.getsockname()[1]}"),
+            "silent": _cli(url, "--address", f"127.0.0.1:{silent.getsockname()[1]}"),
+        }
+        ends = {name: p.communicate(timeout=60) for name, p in commands.items()}
+        elapsed = time.perf_counter() - started
+    for name, (_, err) in ends.items():
+        assert commands[name].returncode == 2, err
+        assert "Traceback" not in err
+        assert "The run was not started" in err
+    assert "nothing answers at the Ray cluster at ray://127.0.0.1:" in ends["refused"][1]
+    assert "did not answer within 8 s" in ends["silent"][1]
+    # The wait is bounded (8 s, said above) whatever Ray's own retries would take; the rest
+    # is the command's start-up on a busy machine.
+    assert elapsed < 60
+    with read_session(sqlite) as session:
+        assert list_runs(session) == []
