@@ -147,7 +147,7 @@ def test_versions_and_a_readable_diff(demo_db, open_page):
     changes = [m.value for m in at.markdown if "**" in m.value and " — " in m.value]
     assert any("Judge › temperature** — Changed: 0.0 → 0.5" in c for c in changes)
     assert any("Analysis step › prompt** — Changed (see the lines below)" in c for c in changes)
-    assert any("Explanation step** — Removed: formula results.analyze" in c for c in changes)
+    assert any("Explanation step** — Removed: formula step2.verdict" in c for c in changes)
     diffs = [c.value for c in at.code if c.language == "diff"]
     assert any("-Label the tone" in d and "+Grade the tone" in d for d in diffs)
     at.selectbox(key=state.SCORERS_DIFF_FROM.child(sid).name).select(2).run()
