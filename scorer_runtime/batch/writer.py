@@ -4,8 +4,9 @@ A result that arrives alone after ``flush_interval_s`` without a commit is commi
 once, so a slow or small run shows each score as it lands; results that arrive faster are
 buffered and committed every ``flush_every`` results or ``flush_interval_s``, whichever comes
 first, so a big run makes few commits. A crash loses at most the examples in flight and the
-last short interval. Each commit also beats the run's heartbeat and reads its cancel flag,
-which is how another process (the studio) stops a run.
+last short interval. Each commit (and, when nothing lands, a beat every half second) beats
+the run's heartbeat and reads its cancel flag, which is how another process (the studio)
+stops a run: within half a second.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ class ResultWriter:
         counters: RunCounters,
         flush_every: int = 50,
         flush_interval_s: float = 0.2,
-        beat_interval_s: float = 1.0,
+        beat_interval_s: float = 0.5,
     ) -> None:
         self.engine = engine
         self.run_id = run_id

@@ -41,12 +41,28 @@ def run(
         help="Worker processes (default: one per CPU core for a big run of a judge scorer; "
         "1 keeps everything in this process).",
     ),
+    queue: bool = typer.Option(
+        False,
+        "--queue",
+        help="Queue the run for a runner (scorer-studio worker, or the studio's) and follow "
+        "it to its end, instead of scoring in this process.",
+    ),
 ) -> None:
     """Score every example of DATASET with SCORER and print the summary.
 
     Judge keys in ``.env`` of the working folder are read first (variables already set win).
     """
     load_env_file()
+    if queue:
+        if api_base is not None or processes is not None or resume is not None:
+            raise ValueError(
+                "--queue cannot be combined with --api-base, --processes or --resume: a "
+                "runner scores the stored scorer as it is (resume a run from the studio)"
+            )
+        from scorer_runtime.cli.queued import run_queued
+
+        run_queued(scorer, dataset, version=version, concurrency=concurrency, fail_under=fail_under)
+        return
     from scorer_runtime.batch import BatchRunner
     from scorer_runtime.cli.report import summary_table
     from scorer_runtime.store import session_scope
