@@ -66,23 +66,35 @@ class QueueRunner:
     _stop: asyncio.Event = field(default_factory=asyncio.Event)
 
     async def serve(self) -> None:
-        """Warm the judge client, then serve until stopped; hand unfinished runs back."""
-        await warm()
-        await asyncio.to_thread(self._beat)
-        self._say(f"Runner {self.name} is waiting for runs.")
-        last_beat = time.monotonic()
+        """Beat, warm the judge client, then serve until stopped; hand unfinished runs back."""
+        beating = threading.Event()
+        await asyncio.to_thread(self._beat)  # alive for the studio before the slow warm-up
+        beater = threading.Thread(target=self._keep_beating, args=(beating,), daemon=True)
+        beater.start()
         try:
-            while not self._stop.is_set():
-                if time.monotonic() - last_beat >= self.beat_s:
-                    last_beat = time.monotonic()
-                    await asyncio.to_thread(self._beat)
-                    await self._take_over_stalled()
-                if await self._claim_one():
-                    continue  # there may be more waiting: look again at once
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._stop.wait(), self.poll_s)
+            await warm()
+            self._say(f"Runner {self.name} is waiting for runs.")
+            await self._serve_queue()
         finally:
+            beating.set()
             await self._shutdown()
+
+    async def _serve_queue(self) -> None:
+        last_look = time.monotonic()
+        while not self._stop.is_set():
+            if time.monotonic() - last_look >= self.beat_s:
+                last_look = time.monotonic()
+                await self._take_over_stalled()
+            if await self._claim_one():
+                continue  # there may be more waiting: look again at once
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stop.wait(), self.poll_s)
+
+    def _keep_beating(self, done: threading.Event) -> None:
+        """Beat every ``beat_s`` on its own thread: a busy event loop never looks dead."""
+        while not done.wait(self.beat_s):
+            with contextlib.suppress(Exception):  # a busy database: the next beat will do
+                self._beat()
 
     def stop(self) -> None:
         """Ask the runner to stop (from its event loop's thread)."""
