@@ -9,6 +9,7 @@ import subprocess
 import time
 
 from scorer_runtime.batch.launch import cli_program
+
 from scorer_runtime.store import (
     ExampleData,
     ScoreFilter,
