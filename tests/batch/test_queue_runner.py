@@ -81,7 +81,8 @@ def test_a_runner_killed_mid_run_is_replaced_and_nothing_is_lost_or_doubled(
     assert victim.wait(timeout=10) == -signal.SIGKILL
 
     ended = _wait(engine, run.id, lambda r: r.status in ("done", "failed", "cancelled"))
-    assert (ended.status, ended.runner) == ("done", running.runner.rsplit(":", 1)[0] + f":{heir.pid}")
+    host = running.runner.rsplit(":", 1)[0]
+    assert (ended.status, ended.runner) == ("done", f"{host}:{heir.pid}")
     rows = _rows(engine, run.id)
     assert before <= {(r.id, r.example_id, r.score) for r in rows}  # nothing rewritten
     assert len(rows) == len({r.example_id for r in rows}) == len(outputs)
