@@ -12,9 +12,7 @@ import signal
 import time
 from pathlib import Path
 
-from scorer_runtime.batch import stop_started_runners
-
-from scorer_runtime.batch import summarize_run
+from scorer_runtime.batch import stop_started_runners, summarize_run
 from scorer_runtime.store import (
     ScoreFilter,
     count_examples,

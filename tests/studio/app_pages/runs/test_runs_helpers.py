@@ -39,6 +39,8 @@ def runner(studio_db: Engine) -> Iterator[None]:
         yield
     finally:
         stop_started_runners()
+
+
 VERDICT = {
     "type": "object",
     "properties": {"verdict": {"type": "string", "enum": ["yes", "no"]}},
