@@ -36,8 +36,8 @@ app = typer.Typer(
     help="Scorer Studio: build, run and export LLM-judge scorers.",
     no_args_is_help=True,
     add_completion=False,
-    # Said explicitly: a traceback with locals would print a judge's key (a launched run's
-    # output is its log file).
+    # Said explicitly: a traceback with locals would print a judge's key (a runner's
+    # output may be a log file).
     pretty_exceptions_show_locals=False,
 )
 app.add_typer(scorers_app, name="scorers")
