@@ -55,15 +55,18 @@ class ResultWriter:
         self._buffer: list[tuple[dict[str, Any], bool]] = []
         self._lock = asyncio.Lock()
         self._last_beat = time.monotonic()  # starting the run beat its heartbeat
+        self._first = True
 
     def add(self, row: dict[str, Any], *, failed: bool) -> bool:
-        """Buffer a row; returns True when it should be flushed now: the buffer is full, or
-        the row is the first since a commit older than the interval (results are trickling
-        in: it would wait for nothing). Rows that come faster wait for the ticker."""
+        """Buffer a row; returns True when it should be flushed now: the buffer is full, the
+        row is the run's first (someone may be watching for it), or the first since a commit
+        older than the interval (results are trickling in: it would wait for nothing). Rows
+        that come faster wait for the ticker."""
         lone = not self._buffer
         self._buffer.append((row, failed))
         quiet = lone and time.monotonic() - self._last_beat >= self.flush_interval_s
-        return quiet or len(self._buffer) >= self.flush_every
+        first, self._first = self._first, False  # the run's first result shows at once
+        return first or quiet or len(self._buffer) >= self.flush_every
 
     async def flush(self, *, force_beat: bool = False) -> None:
         """Commit the buffered rows (and beat); one flush at a time."""
