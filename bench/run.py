@@ -25,6 +25,7 @@ MODULES = (
     ("P2b, P2c", "bench_judge"),
     ("P3", "bench_store"),
     ("P4", "bench_studio"),
+    ("P6", "bench_queue"),
 )
 
 

@@ -76,6 +76,13 @@ def explain(error: BaseException) -> Explanation:
             str(error),
             "Each problem names the field; fix them and try again.",
         )
+    if name == "RunRefusedError":
+        return Explanation(
+            "The run was not started",
+            str(error),
+            "Add the judge's key on the Judges page (or fix the scorer in the builder), then "
+            "start the run again.",
+        )
     if name in ("FormulaError", "TemplateError"):
         return Explanation(
             "The formula cannot be used" if name == "FormulaError" else "The prompt cannot be used",

@@ -283,6 +283,8 @@ RUNS_RESUME_PLAN = Key("runs.resume_plan")
 RUNS_RESULTS = Key("runs.results")
 RUNS_RESUME = Key("runs.resume")
 RUNS_CANCEL = Key("runs.cancel")
+RUNS_START_RUNNER = Key("runs.start_runner")
+"""The "Start a runner" button; where it shows: ``RUNS_START_RUNNER.child("form"|"live")``."""
 
 
 # -- Results ----------------------------------------------------------------------------------

@@ -6,9 +6,9 @@ process, and resume where a crash or cancel stopped them; a big run of a judge s
 spread over worker processes (:class:`WorkerPool`), built from a :class:`ScorerSource`.
 Runs bigger than one machine go to a Ray cluster: :mod:`scorer_runtime.batch.ray_engine`
 (the ``ray`` extra; not exported here, so nothing imports Ray until a run asks for it).
-``launch_run`` starts a run as a detached ``scorer-studio run`` process; ``launcher`` tells
-whether that process still lives (whether a run's runner does:
-:mod:`scorer_runtime.process`). Example files live in :mod:`scorer_runtime.datasets`, the
+``enqueue_run`` queues a run for a warm runner (``QueueRunner``, ``scorer-studio worker``),
+which claims it from the store; ``start_attached_runner`` starts a runner that stops with
+the process that started it (the studio). Example files live in :mod:`scorer_runtime.datasets`, the
 command line in :mod:`scorer_runtime.cli`.
 
 Names load on first use, so importing the package (or the CLI that uses it) stays cheap;
@@ -22,13 +22,10 @@ from typing import TYPE_CHECKING
 from scorer_runtime._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from scorer_runtime.batch.launch import (
-        Launcher,
-        launch_error,
-        launch_run,
-        launcher,
-        log_tail,
-        stop_launcher,
+    from scorer_runtime.batch.local_runner import (
+        share_keys,
+        start_attached_runner,
+        stop_started_runners,
     )
     from scorer_runtime.batch.outcome import (
         ExampleInput,
@@ -37,7 +34,9 @@ if TYPE_CHECKING:
         score_example,
     )
     from scorer_runtime.batch.pool import WorkerCrashError, WorkerError, WorkerPool
+    from scorer_runtime.batch.queue import RunRefusedError, enqueue_run, follow_run, runner_alive
     from scorer_runtime.batch.runner import BatchProgress, BatchRunner, ProgressCallback, run_batch
+    from scorer_runtime.batch.serve import QueueRunner
     from scorer_runtime.batch.sharding import SHARD_MIN_EXAMPLES, choose_processes
     from scorer_runtime.batch.summary import (
         BatchSummary,
@@ -51,14 +50,9 @@ if TYPE_CHECKING:
     )
 
 _MODULES = {
-    "launch": (
-        "Launcher",
-        "launch_error",
-        "launch_run",
-        "launcher",
-        "log_tail",
-        "stop_launcher",
-    ),
+    "local_runner": ("share_keys", "start_attached_runner", "stop_started_runners"),
+    "queue": ("RunRefusedError", "enqueue_run", "follow_run", "runner_alive"),
+    "serve": ("QueueRunner",),
     "outcome": ("ExampleInput", "ExampleScore", "outcome_of_error", "score_example"),
     "pool": ("WorkerCrashError", "WorkerError", "WorkerPool"),
     "runner": ("BatchProgress", "BatchRunner", "ProgressCallback", "run_batch"),
@@ -82,24 +76,26 @@ __all__ = [
     "BatchSummary",
     "ExampleInput",
     "ExampleScore",
-    "Launcher",
     "ProgressCallback",
+    "QueueRunner",
+    "RunRefusedError",
     "TraceSelectionPlan",
     "Verdict",
     "WorkerCrashError",
     "WorkerError",
     "WorkerPool",
     "choose_processes",
-    "launch_error",
-    "launch_run",
-    "launcher",
-    "log_tail",
+    "enqueue_run",
+    "follow_run",
     "outcome_of_error",
     "plan_trace_scoring",
     "run_batch",
+    "runner_alive",
     "score_example",
     "score_stored_traces",
-    "stop_launcher",
+    "share_keys",
+    "start_attached_runner",
+    "stop_started_runners",
     "summarize_run",
 ]
 

@@ -4,8 +4,9 @@ A result that arrives alone after ``flush_interval_s`` without a commit is commi
 once, so a slow or small run shows each score as it lands; results that arrive faster are
 buffered and committed every ``flush_every`` results or ``flush_interval_s``, whichever comes
 first, so a big run makes few commits. A crash loses at most the examples in flight and the
-last short interval. Each commit also beats the run's heartbeat and reads its cancel flag,
-which is how another process (the studio) stops a run.
+last short interval. Each commit (and, when nothing lands, a beat every half second) beats
+the run's heartbeat and reads its cancel flag, which is how another process (the studio)
+stops a run: within half a second.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ class ResultWriter:
         counters: RunCounters,
         flush_every: int = 50,
         flush_interval_s: float = 0.2,
-        beat_interval_s: float = 1.0,
+        beat_interval_s: float = 0.5,
     ) -> None:
         self.engine = engine
         self.run_id = run_id
@@ -54,15 +55,18 @@ class ResultWriter:
         self._buffer: list[tuple[dict[str, Any], bool]] = []
         self._lock = asyncio.Lock()
         self._last_beat = time.monotonic()  # starting the run beat its heartbeat
+        self._first = True
 
     def add(self, row: dict[str, Any], *, failed: bool) -> bool:
-        """Buffer a row; returns True when it should be flushed now: the buffer is full, or
-        the row is the first since a commit older than the interval (results are trickling
-        in: it would wait for nothing). Rows that come faster wait for the ticker."""
+        """Buffer a row; returns True when it should be flushed now: the buffer is full, the
+        row is the run's first (someone may be watching for it), or the first since a commit
+        older than the interval (results are trickling in: it would wait for nothing). Rows
+        that come faster wait for the ticker."""
         lone = not self._buffer
         self._buffer.append((row, failed))
         quiet = lone and time.monotonic() - self._last_beat >= self.flush_interval_s
-        return quiet or len(self._buffer) >= self.flush_every
+        first, self._first = self._first, False  # the run's first result shows at once
+        return first or quiet or len(self._buffer) >= self.flush_every
 
     async def flush(self, *, force_beat: bool = False) -> None:
         """Commit the buffered rows (and beat); one flush at a time."""

@@ -22,7 +22,12 @@ from scorer_runtime.cli.runs import history, run
 from scorer_runtime.cli.scorers import scorers_app
 from scorer_runtime.cli.support import database_url_option, load_env_file
 from scorer_runtime.cli.traces import traces_app
+from scorer_runtime.cli.worker import worker
 
+RUNNER_PIPE_ENV = "SCORER_STUDIO_RUNNER_PIPE"
+"""Where the studio finds the pipe to its runner (see ``batch.local_runner``; the same name,
+spelled here so that ``--help`` imports no database code)."""
+DATABASE_URL_ENV = "SCORER_STUDIO_DATABASE_URL"
 STUDIO_PACKAGE = "studio"
 STUDIO_ENTRY = "app.py"
 """The studio's entry script, a resource of the installed ``studio`` package."""
@@ -31,8 +36,8 @@ app = typer.Typer(
     help="Scorer Studio: build, run and export LLM-judge scorers.",
     no_args_is_help=True,
     add_completion=False,
-    # Said explicitly: a traceback with locals would print a judge's key (a launched run's
-    # output is its log file).
+    # Said explicitly: a traceback with locals would print a judge's key (a runner's
+    # output may be a log file).
     pretty_exceptions_show_locals=False,
 )
 app.add_typer(scorers_app, name="scorers")
@@ -74,17 +79,24 @@ def ui(
         "127.0.0.1", help="Address to bind; the default keeps the studio on this machine."
     ),
     headless: bool = typer.Option(True, help="Do not open a browser window."),
+    runner: bool = typer.Option(
+        True, help="Start a runner beside the studio (--no-runner: runs wait for another one)."
+    ),
 ) -> None:
     """Start the studio in the browser (on 127.0.0.1 unless told otherwise).
 
-    Keys in ``.env`` of the working folder are read first (variables already set win). The
-    command then becomes Streamlit (the process is replaced, not forked), so stopping it
-    stops the studio: no server is left running behind a killed command.
+    Keys in ``.env`` of the working folder are read first (variables already set win). A
+    runner (``scorer-studio worker``) starts beside the studio to score its runs. The command
+    then becomes Streamlit (the process is replaced, not forked), so stopping it stops the
+    studio: no server is left running behind a killed command, and the runner, whose
+    standard input is a pipe the studio holds, stops when the studio does.
     """
     load_env_file()
     env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "LITELLM_OFFLINE_MODE": "true"}
     if database_url_option["url"]:
-        env["SCORER_STUDIO_DATABASE_URL"] = database_url_option["url"] or ""
+        env[DATABASE_URL_ENV] = database_url_option["url"] or ""
+    if runner:
+        env[RUNNER_PIPE_ENV] = str(_start_runner(env))
     with studio_entry() as app_file:
         command = _streamlit_command(app_file, address=address, port=port, headless=headless)
         typer.echo(f"Scorer Studio on http://{address}:{port}")
@@ -97,6 +109,19 @@ def ui(
 # Registered after ui, so --help lists the commands in the order they always had.
 app.command("run")(run)
 app.command("history")(history)
+app.command("worker")(worker)
+
+
+def _start_runner(env: dict[str, str]) -> int:
+    """Start the studio's runner; the pipe's end it watches, kept open across the exec."""
+    from scorer_runtime.batch.local_runner import start_attached_runner
+    from scorer_runtime.store import database_url
+
+    process = start_attached_runner(database_url(env.get(DATABASE_URL_ENV)), environ=env)
+    assert process.stdin is not None
+    pipe = process.stdin.fileno()
+    os.set_inheritable(pipe, True)
+    return pipe
 
 
 def _streamlit_command(app_file: Path, *, address: str, port: int, headless: bool) -> list[str]:

@@ -54,12 +54,33 @@ def run(
         help="With --engine ray: the cluster (auto: the one started here with `ray start "
         "--head`; ray://HOST:10001 for another machine's; default: a local one for this run).",
     ),
+    queue: bool = typer.Option(
+        False,
+        "--queue",
+        help="Queue the run for a runner (scorer-studio worker, or the studio's) and follow "
+        "it to its end, instead of scoring in this process.",
+    ),
 ) -> None:
     """Score every example of DATASET with SCORER and print the summary.
 
     Judge keys in ``.env`` of the working folder are read first (variables already set win).
     """
     load_env_file()
+    if queue:
+        if (
+            api_base is not None
+            or processes is not None
+            or resume is not None
+            or engine_name != "local"
+        ):
+            raise ValueError(
+                "--queue cannot be combined with --api-base, --processes, --resume or --engine: a "
+                "runner scores the stored scorer as it is (resume a run from the studio)"
+            )
+        from scorer_runtime.cli.queued import run_queued
+
+        run_queued(scorer, dataset, version=version, concurrency=concurrency, fail_under=fail_under)
+        return
     shards = _join_engine(engine_name, address, processes)  # before a run is stored
     from scorer_runtime.batch import BatchRunner
     from scorer_runtime.cli.report import summary_table

@@ -49,7 +49,7 @@ def console(*, stderr: bool = False) -> Console:
 def fail(message: str, code: int = ERROR_EXIT) -> typer.Exit:
     """Print ``error: message`` on stderr; return the Exit to raise.
 
-    The message is redacted first: it may quote a provider, and a launched run's output is
+    The message is redacted first: it may quote a provider, and a runner's output may be
     its log file.
     """
     from rich.markup import escape

@@ -123,10 +123,11 @@ def start_run(session: Session, *, run_id: int) -> RunInfo:
     """Mark a run running (also when resuming); refuses a run another process is running.
 
     A run whose runner stopped beating, or whose runner process on this host is gone
-    (killed), is taken over.
+    (killed), is taken over; so is one this process claimed from the queue.
     """
     run = _run(session, run_id=run_id)
-    if run.status == "running" and not is_stale(run) and not runner_is_gone(run.runner):
+    taken = run.runner != this_runner() and not runner_is_gone(run.runner)
+    if run.status == "running" and taken and not is_stale(run):
         raise ConflictError(
             f"run {run_id} is being run by another process right now (last heartbeat "
             f"{(utc_now() - (run.heartbeat_at or utc_now())).total_seconds():.0f} s ago); "

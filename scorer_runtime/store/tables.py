@@ -118,7 +118,10 @@ class RunRecord(SQLModel, table=True):
     """A batch run of one scorer version over one dataset."""
 
     __tablename__ = "runs"
-    __table_args__ = (sa.Index("ix_runs_dataset_created", "dataset_id", "created_at"),)
+    __table_args__ = (
+        sa.Index("ix_runs_dataset_created", "dataset_id", "created_at"),
+        sa.Index("ix_runs_status", "status"),  # runners poll for queued runs several times a second
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     scorer_id: int = Field(foreign_key="scorers.id", nullable=False)
@@ -141,6 +144,22 @@ class RunRecord(SQLModel, table=True):
     started_at: datetime | None = None
     finished_at: datetime | None = None
     heartbeat_at: datetime | None = None
+
+
+class RunnerRecord(SQLModel, table=True):
+    """A runner process serving the run queue (``scorer-studio worker``), while it lives.
+
+    It beats ``heartbeat_at`` every second, busy or idle, so anyone can tell whether a
+    runner is alive; it removes its row when it stops (a killed one leaves a row whose beat
+    grows old).
+    """
+
+    __tablename__ = "runners"
+
+    name: str = Field(primary_key=True, max_length=200)
+    """``host:pid`` of the process, as it signs the runs it runs."""
+    started_at: datetime = _created()
+    heartbeat_at: datetime = _created()
 
 
 class ScoreRecord(SQLModel, table=True):

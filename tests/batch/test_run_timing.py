@@ -8,7 +8,7 @@ import os
 import subprocess
 import time
 
-from scorer_runtime.batch.launch import cli_program
+from scorer_runtime.batch.local_runner import cli_program
 from scorer_runtime.store import (
     ExampleData,
     ScoreFilter,

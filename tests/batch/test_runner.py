@@ -275,7 +275,9 @@ async def test_results_are_committed_while_the_run_is_going(engine):
         flush_every=10,
         flush_interval_s=10,
     ).run()
-    assert seen_mid_run == [20]  # two full batches of ten committed, the rest still buffered
+    # The first result at once (someone may watch for it), then two full batches of ten; the
+    # rest still buffered.
+    assert seen_mid_run == [21]
 
 
 async def test_a_trace_score_is_stored_without_an_example(engine):

@@ -2,17 +2,22 @@
 
 Over real HTTP to the fake judge: the key in a 401's message, in a 500's body, in a judge's
 raw answer; then a real batch run into a real SQLite file (the key's bytes are in neither the
-database file nor its WAL afterwards) and a launched run (not in its log either).
+database file nor its WAL afterwards) and a run scored by a runner (not in what it printed
+either).
 """
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
 import time
 
 import pytest
 
 from scorer_runtime import Judge, PromptStep, ScorerRunError, create_scorer
-from scorer_runtime.batch.launch import launch_error, launch_run, log_path, log_tail
+from scorer_runtime.batch import enqueue_run
+from scorer_runtime.batch.local_runner import cli_program
 from scorer_runtime.secrets import REDACTED, environment_secrets, redact, secret_values
 from scorer_runtime.store import (
     ExampleData,
@@ -29,11 +34,10 @@ from scorer_runtime.store import (
     session_scope,
 )
 from studio.widgets.score_view import load_score, score_detail
-from tests.batch.launch_fixtures import run_logs
 from tests.cli.helpers import KEY_ENV, cli, verdict_spec, write_examples, write_spec
 from tests.store.fixtures import db_url, engine, make_dataset, make_version
 
-__all__ = ["db_url", "engine", "run_logs"]
+__all__ = ["db_url", "engine"]
 
 KEY = "sk-proj-Zq8vN3xR7tK2mW9pL4sH6jD1fG5bC0aEyU"
 ODD_KEY = "local-judge-secret-0123456789"  # no provider's shape: only its value gives it away
@@ -214,7 +218,7 @@ def test_the_store_redacts_errors_and_evidence_whoever_wrote_them(engine, monkey
     assert run_error == "stopped: [redacted]"
 
 
-# -- a real run into a real SQLite file, and a launched run's log -------------------------------
+# -- a real run into a real SQLite file, and what a runner prints ------------------------------
 
 
 def _echoing_judge(fake_judge) -> None:
@@ -265,8 +269,8 @@ def test_after_a_real_run_the_key_is_nowhere_in_the_database_file(
     assert KEY.encode() not in _stored_bytes(database)
 
 
-def test_a_launched_runs_log_never_holds_the_key(tmp_path, fake_judge, run_logs, monkeypatch):
-    url = f"sqlite:///{tmp_path / 'launched.db'}"
+def test_what_a_runner_prints_never_holds_the_key(tmp_path, fake_judge, monkeypatch):
+    url = f"sqlite:///{tmp_path / 'queued.db'}"
     monkeypatch.setenv(KEY_ENV, ODD_KEY)
     spec = verdict_spec(api_base=fake_judge.base_url)
     cli(url, "scorers", "import", str(write_spec(tmp_path, spec)))
@@ -274,30 +278,39 @@ def test_a_launched_runs_log_never_holds_the_key(tmp_path, fake_judge, run_logs,
     cli(url, "datasets", "import", str(examples), "--name", "h")
     _echoing_judge(fake_judge)
     engine = make_engine(url)
-    with session_scope(engine) as session:
-        run = create_run(session, scorer_version_id=1, dataset_id=1)
-    launch_run(database_url=url, run_id=run.id, scorer="verdict", dataset="h", concurrency=1)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        with read_session(engine) as session:
-            if get_run(session, run_id=run.id).status in ("done", "failed"):
-                break
-        time.sleep(0.2)
+    run = enqueue_run(engine, scorer_version_id=1, dataset_id=1, concurrency=1)
+    log = tmp_path / "runner.log"
+    with log.open("wb") as out:
+        runner = subprocess.Popen(
+            [*cli_program(), "worker"],
+            env={**os.environ, "SCORER_STUDIO_DATABASE_URL": url},
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        deadline = time.monotonic() + 180
+        while time.monotonic() < deadline:
+            with read_session(engine) as session:
+                if get_run(session, run_id=run.id).status in ("done", "failed"):
+                    break
+            time.sleep(0.2)
+    finally:
+        runner.send_signal(signal.SIGTERM)
+        runner.wait(timeout=30)
     with read_session(engine) as session:
         finished = get_run(session, run_id=run.id)
     engine.dispose()
-    log = log_path(url, run.id).read_bytes()
-    assert finished.status == "done", log_tail(url, run.id)
+    printed = log.read_bytes()
+    assert finished.status == "done", printed.decode(errors="replace")
     assert finished.failed_count == 2
     assert fake_judge.request_count == 2  # the judge was reached, and echoed the key
-    assert ODD_KEY.encode() not in log
-    assert launch_error(url, run.id) is None
-    assert ODD_KEY.encode() not in _stored_bytes(tmp_path / "launched.db")
+    assert b"Run 1: 2 of 2 have a result." in printed
+    assert ODD_KEY.encode() not in printed
+    assert ODD_KEY.encode() not in _stored_bytes(tmp_path / "queued.db")
 
 
-def test_what_the_command_line_prints_and_a_log_read_back_are_redacted(
-    run_logs, capsys, monkeypatch
-):
+def test_what_the_command_line_prints_is_redacted(capsys, monkeypatch):
     from scorer_runtime.cli.support import fail
 
     monkeypatch.setenv("ECHO_JUDGE_API_KEY", ODD_KEY)
@@ -306,9 +319,3 @@ def test_what_the_command_line_prints_and_a_log_read_back_are_redacted(
     assert ODD_KEY not in printed
     assert KEY not in printed
     assert "HTTP 401: [redacted] / [redacted]" in printed
-    # A log written by something that did not redact (a library) is redacted when read.
-    url = "sqlite:///elsewhere.db"
-    run_logs.mkdir(parents=True, exist_ok=True)
-    log_path(url, 7).write_text(f"a library printed {KEY}\nerror: bad key {ODD_KEY}\n")
-    assert KEY not in log_tail(url, 7)
-    assert launch_error(url, 7) == "bad key [redacted]"

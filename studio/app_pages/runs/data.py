@@ -13,20 +13,24 @@ from datetime import datetime
 
 import streamlit as st
 
-from scorer_runtime.batch import BatchSummary, summarize_run
-from scorer_runtime.batch.launch import launch_run, stop_launcher
+from scorer_runtime.batch import (
+    BatchSummary,
+    enqueue_run,
+    share_keys,
+    start_attached_runner,
+    summarize_run,
+)
 from scorer_runtime.store import (
     ScoreFilter,
     ScoreRow,
-    create_run,
     database_url,
+    enqueue_again,
     example_counts,
-    finish_run,
-    get_run,
     list_datasets,
     list_scorers,
     list_scores,
     list_versions,
+    live_runners,
     request_cancel,
 )
 from scorer_runtime.store.views import (
@@ -42,6 +46,7 @@ from studio.app_pages.runs.logic import (
     PAGE_SIZE,
     Problem,
     RunPlan,
+    key_checks,
     plan_problems,
     plan_run,
     preview,
@@ -175,54 +180,45 @@ def summary(run_id: int, threshold: float) -> BatchSummary:
         return summarize_run(session, run_id=run_id, threshold=threshold)
 
 
+def runner_alive() -> bool:
+    """Whether a runner serves the studio's database right now, read now."""
+    with services.reading() as session:
+        return bool(live_runners(session))
+
+
+def start_runner() -> None:
+    """Start a runner beside the studio (it stops when the studio stops)."""
+    start_attached_runner(database_url())
+
+
+def _share_keys(chosen: RunPlan) -> None:
+    # A key pasted in the studio after its runner started: the runner gets it now.
+    share_keys(check.env for check in key_checks(chosen, os.environ))
+
+
 def start(chosen: RunPlan, concurrency: int) -> int:
-    """Store a new run of the plan and start its process in the background; its id."""
+    """Queue a new run of the plan for the runner; its id. Refused (RunRefusedError, in
+    words) when the judge's key is not set."""
+    _share_keys(chosen)
+    run = enqueue_run(
+        services.engine(),
+        scorer_version_id=chosen.version_id,
+        dataset_id=chosen.dataset_id,
+        concurrency=concurrency,
+    )
+    services.changed()
+    assert run.id is not None
+    return run.id
+
+
+def resume(run: RunLine, chosen: RunPlan) -> None:
+    """Queue the run again: the runner scores its examples that have no result yet."""
+    _share_keys(chosen)
     with services.writing() as session:
-        run = create_run(
-            session,
-            scorer_version_id=chosen.version_id,
-            dataset_id=chosen.dataset_id,
-            concurrency=concurrency,
-        )
-        assert run.id is not None
-        run_id = run.id
-    _launch(run_id, chosen.scorer, chosen.dataset, concurrency)
-    return run_id
-
-
-def resume(run: RunLine) -> None:
-    """Start a process that scores the run's examples that have no result yet."""
-    _launch(run.run_id, run.scorer, run.dataset, run.concurrency)
-
-
-def _launch(run_id: int, scorer: str, dataset: str, concurrency: int) -> None:
-    try:
-        launch_run(
-            database_url=database_url(),
-            run_id=run_id,
-            scorer=scorer,
-            dataset=dataset,
-            concurrency=concurrency,
-        )
-    except OSError as error:
-        # The run row exists: say on it why nothing runs, so the page shows it.
-        with services.writing() as session:
-            finish_run(
-                session,
-                run_id=run_id,
-                status="failed",
-                error=f"the run's process could not be started: {error.strerror or error}",
-            )
-        raise
+        enqueue_again(session, run_id=run.run_id)
 
 
 def cancel(run_id: int) -> None:
-    """Ask the run to stop after the examples in flight; a run not begun stops at once."""
-    with services.reading() as session:
-        begun = get_run(session, run_id=run_id).status == "running"
-    if not begun:
-        # A process started for it has not marked it running yet: end that process first,
-        # or it would mark the run running (and clear the request) a moment later.
-        stop_launcher(database_url(), run_id)
+    """Ask the run to stop after the examples in flight; a queued run stops at once."""
     with services.writing() as session:
         request_cancel(session, run_id=run_id)

@@ -8,8 +8,6 @@ from typing import Literal
 
 import streamlit as st
 
-from scorer_runtime.batch.launch import launcher
-from scorer_runtime.store import database_url
 from scorer_runtime.store.views import RunLine
 from studio import state
 from studio.app_pages.runs import data
@@ -31,12 +29,11 @@ _COLORS: dict[RunPhase, Color] = {
     "done": "green",
     "running": "blue",
     "stopping": "blue",
-    "starting": "blue",
+    "waiting": "orange",
     "queued": "gray",
     "cancelled": "orange",
     "stalled": "orange",
     "failed": "red",
-    "not_started": "red",
 }
 
 
@@ -58,7 +55,7 @@ def _when(line: RunLine, phase: RunPhase) -> str:
 
 
 def _phase(line: RunLine) -> RunPhase:
-    return run_phase(line, launcher(database_url(), line.run_id))
+    return run_phase(line, runner_alive=data.runner_alive())
 
 
 def _row(line: RunLine, phase: RunPhase, selected: int | None) -> None:

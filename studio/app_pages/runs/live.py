@@ -1,12 +1,12 @@
-"""A run in progress, followed live: a progress bar with done / total, failures and cost so far,
-refreshed every second from the run's row, and a Cancel button."""
+"""A run in progress, followed live: a progress bar with done / total, the mean, failures and
+cost so far and the newest results, redrawn twice a second from the store (a runner commits
+each result as it lands), and a Cancel button that stops the run within a second."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from scorer_runtime.batch.launch import launcher
-from scorer_runtime.store import database_url, utc_now
+from scorer_runtime.store import utc_now
 from scorer_runtime.store.views import RunLine
 from studio import state
 from studio.app_pages.runs import data
@@ -20,15 +20,19 @@ from studio.app_pages.runs.logic import (
     run_phase,
     share,
 )
-from studio.widgets.common import show_error
+from studio.app_pages.runs.runner import render_runner_notice
+from studio.widgets.common import format_score, show_error
 from studio.words import OUTCOME_LABELS, cost_caption, cost_help, cost_value, format_duration
 
 _NEWEST = 10
 """Results listed while a run goes on."""
 
+REFRESH_S = 0.5
+"""How often the live view reads the run again: a result shows within a second of landing."""
+
 _PHASE_NOTES = {
-    "queued": "The run is waiting for its process to start.",
-    "starting": "The run's process is starting (loading the scorer and the judge client).",
+    "queued": "The run is in the queue; the runner picks it up in a moment.",
+    "waiting": "The run waits in the queue for a runner.",
     "stopping": "Stopping: the examples being scored right now are finished and saved first.",
 }
 
@@ -43,19 +47,24 @@ def _cancel(run_id: int) -> None:
 
 
 def _numbers(line: RunLine, phase: RunPhase) -> None:
-    cols = st.columns(4)
+    cols = st.columns(5)
     cols[0].metric("Where it is", PHASE_LABELS[phase])
     cols[1].metric(
         "Results", f"{line.done:,} / {line.total:,}", help="Examples with a stored result."
     )
     cols[2].metric(
+        "Mean so far",
+        format_score(line.mean),
+        help=f"The average score of the {line.scored:,} examples scored so far.",
+    )
+    cols[3].metric(
         "Failures",
         f"{line.failed:,}",
         help="Examples whose scoring failed (the judge unavailable, an unreadable answer, a "
         "step error). They are recorded, not retried; the run goes on.",
     )
     cost = run_cost_words(line)
-    cols[3].metric("Cost so far", cost_value(cost), help=cost_help(cost, so_far=True))
+    cols[4].metric("Cost so far", cost_value(cost), help=cost_help(cost, so_far=True))
     if (unknown := cost_caption(cost, so_far=True)) is not None:
         st.caption(unknown)
 
@@ -65,8 +74,8 @@ def _note(line: RunLine, phase: RunPhase) -> str:
     said = [
         _PHASE_NOTES.get(phase, ""),
         f"Running for {format_duration(elapsed)}.",
-        "Updates every second; you can leave this page or close the tab — the run goes on in "
-        "the background and every result is saved as it comes.",
+        "Updates as each result is saved; you can leave this page or close the tab — the run "
+        "goes on in the background and every result is saved as it comes.",
     ]
     return " ".join(part for part in said if part)
 
@@ -81,9 +90,9 @@ def _newest(run_id: int, done: int) -> None:
     st.dataframe(live_rows(rows, inputs, OUTCOME_LABELS), hide_index=True)
 
 
-@st.fragment(run_every=1)
+@st.fragment(run_every=REFRESH_S)
 def live_progress(run_id: int) -> None:
-    """Redrawn every second on its own; hands over to the whole page when the run ends."""
+    """Redrawn twice a second on its own; hands over to the whole page when the run ends."""
     try:
         line = data.line(run_id)
     except Exception as error:  # the database may be busy or gone: say so, keep polling
@@ -91,9 +100,11 @@ def live_progress(run_id: int) -> None:
         return
     if line is None:
         return
-    phase = run_phase(line, launcher(database_url(), run_id))
+    phase = run_phase(line, runner_alive=data.runner_alive())
     if phase not in ACTIVE_PHASES:
         st.rerun()  # the whole page: it now shows the summary instead
+    if phase == "waiting":
+        render_runner_notice(where="live")
     words = progress_words(line.done, line.total, line.failed)
     st.progress(share(line.done, line.total), text=words)
     _numbers(line, phase)

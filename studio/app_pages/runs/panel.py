@@ -6,8 +6,6 @@ from __future__ import annotations
 import streamlit as st
 
 from scorer_runtime.batch import BatchSummary
-from scorer_runtime.batch.launch import launch_error, launcher, log_tail
-from scorer_runtime.store import database_url
 from scorer_runtime.store.views import RunLine
 from studio import state
 from studio.app_pages.runs import data
@@ -20,7 +18,7 @@ from studio.app_pages.runs.logic import (
     format_when,
     run_phase,
 )
-from studio.app_pages.runs.start import JUDGES_PAGE, render_plan
+from studio.app_pages.runs.start import render_plan
 from studio.widgets.charts import outcome_chart, outcome_shares
 from studio.widgets.common import format_score, show_error
 from studio.widgets.current_scorer import work_on
@@ -38,7 +36,7 @@ from studio.words import (
 def render_run(line: RunLine) -> None:
     """The run's header, then its live progress or its summary."""
     run_id = line.run_id
-    phase = run_phase(line, launcher(database_url(), run_id))
+    phase = run_phase(line, runner_alive=data.runner_alive())
     with st.container(border=True):
         scorer = data.title(line.scorer_id, line.scorer)
         st.subheader(f"Run #{line.run_id}: {scorer}, version {line.version}")
@@ -70,13 +68,11 @@ def _render_ending(line: RunLine, phase: RunPhase) -> None:
         )
     elif phase == "stalled":
         st.warning(
-            "**Stopped unexpectedly.** The process running this run ended without finishing "
-            f"(the computer restarted, or the process was stopped). What finished is saved; "
-            f"{left}. Resume to score them.",
+            "**Stopped unexpectedly.** The runner scoring this run ended without finishing "
+            f"(the computer restarted, or the runner was stopped). What finished is saved; "
+            f"{left}. A runner takes it over by itself within a minute, or resume it now.",
             icon=":material/warning:",
         )
-    elif phase == "not_started":
-        _render_not_started(line)
     else:
         st.error(
             f"**The run stopped because of an error.** {line.error or 'No message was kept.'}",
@@ -87,25 +83,6 @@ def _render_ending(line: RunLine, phase: RunPhase) -> None:
             "is reachable; then resume the run.",
             icon=":material/lightbulb:",
         )
-
-
-def _render_not_started(line: RunLine) -> None:
-    said = launch_error(database_url(), line.run_id)
-    st.error(
-        "**The run did not start.** "
-        + (f"Its process said: {said}" if said else "Its process ended before scoring."),
-        icon=":material/error:",
-    )
-    st.info(
-        "Fix what the message says, then resume the run. A judge's missing API key can be "
-        "added on the Judges page.",
-        icon=":material/lightbulb:",
-    )
-    st.page_link(JUDGES_PAGE, label="Go to the Judges page", icon=":material/key:")
-    tail = log_tail(database_url(), line.run_id)
-    if tail:
-        with st.expander("What the run's process wrote (for an engineer)"):
-            st.code(tail, language=None)
 
 
 def _threshold() -> float:
@@ -188,13 +165,10 @@ def _render_actions(line: RunLine, phase: RunPhase) -> None:
     """See the results; resume a run that did not finish (after saying what it will cost)."""
     resumable = phase in RESUMABLE_PHASES and line.remaining > 0
     problems = []
+    chosen = data.plan(line.version_id, line.dataset_id)
     if resumable:
         st.markdown("**Resume** scores only the examples that have no result yet.")
-        problems = render_plan(
-            data.plan(line.version_id, line.dataset_id),
-            remaining=line.remaining,
-            key=state.RUNS_RESUME_PLAN,
-        )
+        problems = render_plan(chosen, remaining=line.remaining, key=state.RUNS_RESUME_PLAN)
     see = line.done > 0
     cols = iter(st.columns([1, 1, 3]))
     if see and next(cols).button(
@@ -208,10 +182,10 @@ def _render_actions(line: RunLine, phase: RunPhase) -> None:
         icon=":material/play_arrow:",
         type="secondary" if see else "primary",
         disabled=bool(problems),
-        help="Scores the examples without a result, in the background.",
+        help="Queues the run again: the runner scores the examples without a result.",
     ):
         try:
-            data.resume(line)
+            data.resume(line, chosen)
         except Exception as error:  # shown in plain words
             show_error(error)
             return

@@ -12,6 +12,7 @@ from scorer_runtime.store.views import RunLine
 from studio import state
 from studio.app_pages.runs import data
 from studio.app_pages.runs.logic import Problem, RunPlan, estimate_text, key_checks
+from studio.app_pages.runs.runner import render_runner_notice
 from studio.widgets.common import empty_state, show_error
 from studio.widgets.current_scorer import scorer_to_open, work_on
 
@@ -156,7 +157,7 @@ def render_plan(plan: RunPlan, *, remaining: int | None = None, key: state.Key) 
 
 def render_start(prefer: RunLine | None = None) -> None:
     """The form (first showing the scorer and dataset of ``prefer``, the run on show);
-    starting stores the run and starts it in the background."""
+    starting queues the run for the runner, which scores it in the background."""
     with st.container(border=True):
         st.subheader("Start a run")
         chosen = _choose(prefer)
@@ -164,6 +165,7 @@ def render_start(prefer: RunLine | None = None) -> None:
             return
         plan, concurrency = chosen
         found = render_plan(plan, key=state.RUNS_PLAN)
+        render_runner_notice(where="form")
         started = st.button(
             "Start the run",
             key=state.RUNS_START.name,
@@ -182,7 +184,7 @@ def render_start(prefer: RunLine | None = None) -> None:
     state.put(state.SELECTED_RUN_ID, run_id)
     work_on(plan.scorer_id, state.RUNS_FOLLOWED)
     scorer = data.title(plan.scorer_id, plan.scorer)
-    state.flash(f"Run #{run_id} started: {scorer} version {plan.version} on {plan.dataset}.")
+    state.flash(f"Run #{run_id} queued: {scorer} version {plan.version} on {plan.dataset}.")
     st.rerun()
 
 

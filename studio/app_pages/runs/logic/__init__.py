@@ -2,8 +2,8 @@
 
 ``plan`` says what a run will do before it starts (judge calls, keys, problems); ``history``
 says where each run is (the runs, with their names, counts and mean, are read by
-``scorer_runtime.store.views.runs_page``; a run's process is started and watched by
-``scorer_runtime.batch.launch``).
+``scorer_runtime.store.views.runs_page``; runs are queued for a runner by
+``scorer_runtime.batch.queue``).
 ``progress`` puts how far a run is in plain words (durations and money: ``studio.words``).
 """
 

@@ -3,8 +3,8 @@
 The runs themselves, with their names, counts and mean, are read by the store
 (:func:`scorer_runtime.store.views.runs_page`, :func:`~scorer_runtime.store.views.run_line`).
 A run's stored status says what its runner last wrote; :func:`run_phase` adds what only the
-outside can see — a run marked running whose process is gone, a run whose process was
-started but has not begun, or exited before it could. Streamlit-free.
+outside can see — a run marked running whose runner is gone, a queued run that no runner
+serves. Streamlit-free.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
-from scorer_runtime.batch.launch import Launcher
 from scorer_runtime.process import runner_is_gone
 from scorer_runtime.store import STALE_AFTER, utc_now
 from scorer_runtime.store.views import RunLine
@@ -24,51 +23,42 @@ PAGE_SIZE = 10
 
 RunPhase = Literal[
     "queued",
-    "starting",
+    "waiting",
     "running",
     "stopping",
     "cancelled",
     "failed",
     "done",
     "stalled",
-    "not_started",
 ]
-"""Where a run is, as a person sees it (the stored status plus what the processes say)."""
+"""Where a run is, as a person sees it (the stored status plus whether a runner serves it)."""
 
 PHASE_LABELS: dict[RunPhase, str] = {
     **{status: RUN_STATUS_LABELS[status] for status in RUN_STATUSES},
-    "starting": "Starting…",
+    "waiting": "Waiting for a runner",
     "stopping": "Stopping…",
     "stalled": "Stopped unexpectedly",
-    "not_started": "Did not start",
 }
 """Every phase in plain words (the stored statuses in the words of ``RUN_STATUS_LABELS``)."""
 
-ACTIVE_PHASES: frozenset[RunPhase] = frozenset({"queued", "starting", "running", "stopping"})
+ACTIVE_PHASES: frozenset[RunPhase] = frozenset({"queued", "waiting", "running", "stopping"})
 """Phases in which the page follows the run live."""
-RESUMABLE_PHASES: frozenset[RunPhase] = frozenset({"cancelled", "failed", "stalled", "not_started"})
+RESUMABLE_PHASES: frozenset[RunPhase] = frozenset({"cancelled", "failed", "stalled"})
 
 
-def run_phase(line: RunLine, launched: Launcher | None, *, now: datetime | None = None) -> RunPhase:
-    """Where the run is, from its row and the process started for it (if this machine knows).
+def run_phase(line: RunLine, *, runner_alive: bool, now: datetime | None = None) -> RunPhase:
+    """Where the run is, from its row and whether any runner serves the store right now.
 
-    A process launched after the run last finished, and still alive, is *starting* (it has
-    not marked the run running yet); one that exited without starting leaves a queued run
-    that *did not start*. A running run whose runner stopped beating or is gone *stalled*.
+    A queued run no runner serves is *waiting* (for one to start); a running run whose
+    runner stopped beating or is gone *stalled* (a live runner takes it over by itself).
     """
     if line.status == "running":
         beat = line.heartbeat_at or line.started_at
         if beat is None or (now or utc_now()) - beat > STALE_AFTER or runner_is_gone(line.runner):
             return "stalled"
         return "stopping" if line.cancel_requested else "running"
-    if launched is not None and line.status in ("queued", "cancelled", "failed"):
-        newer = line.finished_at is None or launched.launched_at > line.finished_at
-        if launched.alive and newer:
-            return "starting"
-        if line.status == "queued" and not launched.alive:
-            return "not_started"
-    if line.status == "queued" and (now or utc_now()) - line.created_at > STALE_AFTER:
-        return "not_started"  # queued long ago by something that never started it
+    if line.status == "queued" and not runner_alive:
+        return "waiting"
     return _STORED.get(line.status, "failed")
 
 

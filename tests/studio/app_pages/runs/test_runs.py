@@ -1,5 +1,5 @@
-"""The Runs page, driven through AppTest on a real SQLite file, with runs executing in real
-background processes (against the real-HTTP fake judge when the scorer asks one).
+"""The Runs page, driven through AppTest on a real SQLite file, with runs scored by a real
+runner process (against the real-HTTP fake judge when the scorer asks one).
 
 Every expectation is read from the database or derived from the inputs, never typed in.
 """
@@ -9,10 +9,10 @@ from __future__ import annotations
 import json
 import os
 import signal
+import time
 from pathlib import Path
 
-from scorer_runtime.batch import summarize_run
-from scorer_runtime.batch.launch import launcher
+from scorer_runtime.batch import stop_started_runners, summarize_run
 from scorer_runtime.store import (
     ScoreFilter,
     count_examples,
@@ -42,8 +42,8 @@ from .test_runs_helpers import (
 )
 
 ROOT = Path(__file__).resolve().parents[4]
-run_logs = helpers.run_logs
-"""Every test that starts a run uses this fixture: its processes are killed on teardown."""
+runner = helpers.runner
+"""Every test that starts a run uses this fixture: a runner serves it, stopped on teardown."""
 SECRET = "sk-runs-secret-value-never-shown"
 
 
@@ -159,13 +159,13 @@ def test_an_empty_dataset_and_a_broken_scorer_are_explained(demo_db, open_page):
 # -- a run in the background -------------------------------------------------------------------
 
 
-def test_a_run_goes_on_in_the_background_and_shows_its_summary(demo_db, open_page, run_logs):
+def test_a_run_goes_on_in_the_background_and_shows_its_summary(demo_db, open_page, runner):
     scorer_id, dataset_id = _ids(demo_db, "keyword-coverage", "customer_support")
     at = _choose(open_page("runs"), scorer_id, dataset_id, concurrency=2)
     at.button(key=state.RUNS_START.name).click().run()
     assert not at.exception, at.exception
     run_id = _newest_run_id(demo_db)
-    assert launcher(os.environ["SCORER_STUDIO_DATABASE_URL"], run_id) is not None
+    assert read_run(demo_db, run_id).status in ("queued", "running", "done")  # queued by Start
 
     run = wait_for(demo_db, run_id, finished)
     assert run.status == "done"
@@ -202,7 +202,7 @@ def test_a_run_goes_on_in_the_background_and_shows_its_summary(demo_db, open_pag
 
 
 def test_a_run_asks_the_fake_judge_with_the_key_from_the_environment(
-    studio_db, open_page, run_logs, fake_judge, monkeypatch
+    studio_db, open_page, runner, fake_judge, monkeypatch
 ):
     monkeypatch.setenv(KEY_ENV, "sk-test")
     fake_judge.reply({"verdict": "no"}, when="rude")
@@ -225,7 +225,7 @@ def test_a_run_asks_the_fake_judge_with_the_key_from_the_environment(
     assert "4 scored" in _texts(at)
 
 
-def test_cancel_a_slow_run_then_resume_it(studio_db, open_page, run_logs, fake_judge, monkeypatch):
+def test_cancel_a_slow_run_then_resume_it(studio_db, open_page, runner, fake_judge, monkeypatch):
     monkeypatch.setenv(KEY_ENV, "sk-test")
     fake_judge.reply({"verdict": "yes"}, latency_s=0.4)
     outputs = [f"Answer number {i}." for i in range(12)]
@@ -266,7 +266,7 @@ def test_cancel_a_slow_run_then_resume_it(studio_db, open_page, run_logs, fake_j
     assert "Every example of the dataset has a result" in _texts(at)
 
 
-def test_a_killed_run_can_be_resumed(studio_db, open_page, run_logs, fake_judge, monkeypatch):
+def test_a_killed_run_can_be_resumed(studio_db, open_page, runner, fake_judge, monkeypatch):
     monkeypatch.setenv(KEY_ENV, "sk-test")
     fake_judge.reply({"verdict": "yes"}, latency_s=0.3)
     outputs = [f"Reply {i}." for i in range(10)]
@@ -277,9 +277,9 @@ def test_a_killed_run_can_be_resumed(studio_db, open_page, run_logs, fake_judge,
     run_id = _newest_run_id(studio_db)
     wait_for(studio_db, run_id, lambda r: r.status == "running" and r.done_count >= 1)
 
-    url = os.environ["SCORER_STUDIO_DATABASE_URL"]
-    os.killpg(launcher(url, run_id).pid, signal.SIGKILL)  # a crash: no chance to clean up
-    wait_for(studio_db, run_id, lambda r: not launcher(url, run_id).alive, timeout_s=10)
+    pid = int(read_run(studio_db, run_id).runner.rsplit(":", 1)[1])
+    os.kill(pid, signal.SIGKILL)  # the runner crashes: no chance to clean up
+    stop_started_runners()  # reaps it
     assert read_run(studio_db, run_id).status == "running"  # what the killed runner left
 
     at.run()
@@ -287,6 +287,11 @@ def test_a_killed_run_can_be_resumed(studio_db, open_page, run_logs, fake_judge,
     fake_judge.reset()
     fake_judge.reply({"verdict": "yes"})
     at.button(key=state.RUNS_RESUME.name).click().run()
+    assert not at.exception, at.exception
+    assert read_run(studio_db, run_id).status == "queued"
+    assert "No runner is running" in _texts(at)  # said in words, with a way out
+    at.button(key=state.RUNS_START_RUNNER.child("live").name).click().run()
+    assert not at.exception, at.exception
     run = wait_for(studio_db, run_id, lambda r: r.status == "done")
     assert run.done_count == len(outputs)
     with read_session(studio_db) as session:
@@ -318,7 +323,7 @@ def test_the_list_pages_runs_in_the_database_and_opens_one(demo_db, open_page):
 
 
 def test_cancel_right_after_start_stops_the_run_before_or_as_it_begins(
-    studio_db, open_page, run_logs, fake_judge, monkeypatch
+    studio_db, open_page, runner, fake_judge, monkeypatch
 ):
     monkeypatch.setenv(KEY_ENV, "sk-test")
     fake_judge.reply({"verdict": "yes"}, latency_s=1.0)
@@ -326,23 +331,20 @@ def test_cancel_right_after_start_stops_the_run_before_or_as_it_begins(
     scorer_id, _ = save_spec(studio_db, judge_spec(fake_judge.base_url))
     at = _choose(open_page("runs"), scorer_id, dataset_id, concurrency=1)
     at.button(key=state.RUNS_START.name).click().run()
-    at.button(
-        key=state.RUNS_CANCEL.name
-    ).click().run()  # most likely while its process still starts
+    at.button(key=state.RUNS_CANCEL.name).click().run()  # queued, or just claimed
     assert not at.exception, at.exception
     run_id = _newest_run_id(studio_db)
     run = wait_for(studio_db, run_id, finished, timeout_s=30)
     assert run.status == "cancelled"
     assert run.done_count < 8
-    url = os.environ["SCORER_STUDIO_DATABASE_URL"]
-    wait_for(studio_db, run_id, lambda r: not launcher(url, run_id).alive, timeout_s=15)
+    time.sleep(1)  # the runner polls several times a second: it would have taken it by now
     assert read_run(studio_db, run_id).status == "cancelled"  # nothing started it again
     at.run()
     assert "Cancelled." in _texts(at)
 
 
 def test_the_live_panel_lists_each_score_as_it_lands(
-    studio_db, open_page, run_logs, fake_judge, monkeypatch
+    studio_db, open_page, runner, fake_judge, monkeypatch
 ):
     monkeypatch.setenv(KEY_ENV, "sk-test")
     fake_judge.reply({"verdict": "yes"}, latency_s=0.4)

@@ -1,16 +1,20 @@
-"""Shared pieces of the Runs tests: a private folder for run logs whose processes are killed
-on teardown, a scorer that asks the fake judge, and waiting on a run in the database."""
+"""Shared pieces of the Runs tests: a runner serving the studio's database (stopped on
+teardown), a scorer that asks the fake judge, and waiting on a run in the database."""
 
 from __future__ import annotations
 
+import os
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from sqlalchemy import Engine
 
+from scorer_runtime.batch import start_attached_runner, stop_started_runners
 from scorer_runtime.spec import ScorerSpec
 from scorer_runtime.store import (
+    DATABASE_URL_ENV,
     add_examples,
     create_dataset,
     get_run,
@@ -19,9 +23,24 @@ from scorer_runtime.store import (
     session_scope,
 )
 from scorer_runtime.store.tables import RunRecord
-from tests.batch.launch_fixtures import run_logs as run_logs  # the fixture, for the Runs tests
+from tests.batch.runner_fixtures import wait_for_runners
 
 KEY_ENV = "RUNS_TEST_JUDGE_KEY"
+
+
+@pytest.fixture
+def runner(studio_db: Engine) -> Iterator[None]:
+    """A runner attached to this process (as the studio starts one) on the studio's database,
+    alive before the test goes on; it and any runner the page started stop at the end."""
+    url = os.environ[DATABASE_URL_ENV]
+    start_attached_runner(url)
+    try:
+        wait_for_runners(url, 1)
+        yield
+    finally:
+        stop_started_runners()
+
+
 VERDICT = {
     "type": "object",
     "properties": {"verdict": {"type": "string", "enum": ["yes", "no"]}},

@@ -1,5 +1,5 @@
 """The Runs page's Streamlit-free logic: the plan before a run, where a run is, the paged list,
-the background process, and numbers in words — on real SQLite files and real processes."""
+a run the runner cannot start, and numbers in words — on real SQLite files."""
 
 from __future__ import annotations
 
@@ -8,22 +8,15 @@ import os
 import socket
 import subprocess
 import sys
-import time
 from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
-from scorer_runtime.batch.launch import (
-    Launcher,
-    launch_error,
-    launch_run,
-    launcher,
-    log_path,
-    stop_launcher,
-)
+from scorer_runtime.batch import QueueRunner
 from scorer_runtime.store import (
+    claim_queued,
     count_examples,
     create_run,
     get_dataset,
@@ -47,7 +40,6 @@ from studio.app_pages.runs.logic import (
     share,
 )
 
-from . import test_runs_helpers as helpers
 from .test_runs_helpers import (
     KEY_ENV,
     judge_spec,
@@ -56,8 +48,6 @@ from .test_runs_helpers import (
 )
 
 ROOT = Path(__file__).resolve().parents[4]
-run_logs = helpers.run_logs
-"""Every test that starts a run uses this fixture: its processes are killed on teardown."""
 
 
 def _version_and_dataset(engine, scorer: str, dataset: str) -> tuple[int, int]:
@@ -202,62 +192,45 @@ def _line(**changes) -> RunLine:
 
 
 def test_a_running_run_is_running_stopping_or_stalled():
-    assert run_phase(_line(), None) == "running"
-    assert run_phase(_line(cancel_requested=True), None) == "stopping"
+    for alive in (True, False):
+        assert run_phase(_line(), runner_alive=alive) == "running"
+        assert run_phase(_line(cancel_requested=True), runner_alive=alive) == "stopping"
     old = utc_now() - STALE_AFTER - timedelta(seconds=1)
-    assert run_phase(_line(heartbeat_at=old), None) == "stalled"
+    assert run_phase(_line(heartbeat_at=old), runner_alive=True) == "stalled"
     dead = f"{socket.gethostname()}:{_dead_pid()}"
-    assert run_phase(_line(runner=dead), None) == "stalled"
+    assert run_phase(_line(runner=dead), runner_alive=True) == "stalled"
 
 
-def test_a_launched_process_makes_a_run_starting_or_not_started():
+def test_a_queued_run_waits_for_a_runner_when_none_is_alive():
     now = utc_now()
-    alive = Launcher(pid=os.getpid(), launched_at=now, alive=True)
-    gone = Launcher(pid=_dead_pid(), launched_at=now, alive=False)
     queued = _line(status="queued", started_at=None, heartbeat_at=None, runner=None)
-    assert run_phase(queued, alive) == "starting"
-    assert run_phase(queued, gone) == "not_started"
-    assert run_phase(queued, None) == "queued"
-    long_ago = now - STALE_AFTER - timedelta(seconds=5)
-    assert run_phase(replace(queued, created_at=long_ago), None) == "not_started"
-
-    # Resumed after a cancel: the new process has not marked the run running yet.
-    cancelled = _line(status="cancelled", finished_at=now - timedelta(seconds=5))
-    assert run_phase(cancelled, alive) == "starting"
-    # The process that just cancelled the run is still exiting: the run is cancelled.
-    earlier = Launcher(pid=os.getpid(), launched_at=now - timedelta(minutes=1), alive=True)
-    assert run_phase(cancelled, earlier) == "cancelled"
-    assert run_phase(_line(status="done", finished_at=now), alive) == "done"
-    assert run_phase(_line(status="failed", finished_at=now), None) == "failed"
+    assert run_phase(queued, runner_alive=True) == "queued"
+    assert run_phase(queued, runner_alive=False) == "waiting"
+    for status in ("cancelled", "failed", "done"):
+        ended = _line(status=status, finished_at=now)
+        assert run_phase(ended, runner_alive=False) == status
 
 
-# -- the process in the background ---------------------------------------------------------------
+# -- a run the runner cannot start -----------------------------------------------------------------
 
 
-def test_a_run_whose_process_fails_to_start_says_why(studio_db, run_logs, fake_judge, monkeypatch):
+def test_a_run_the_runner_cannot_start_fails_saying_why(studio_db, fake_judge, monkeypatch):
+    # Queued while the key was set (the studio checks it), claimed by a runner without it.
     monkeypatch.delenv(KEY_ENV, raising=False)
     _, version_id = save_spec(studio_db, judge_spec(fake_judge.base_url))
     dataset_id = make_dataset(studio_db, "one", ["hello"])
     with session_scope(studio_db) as session:
         run_id = create_run(session, scorer_version_id=version_id, dataset_id=dataset_id).id
-    url = os.environ["SCORER_STUDIO_DATABASE_URL"]
-    launched = launch_run(
-        database_url=url, run_id=run_id, scorer="polite-check", dataset="one", concurrency=1
-    )
-    assert launched.alive
-    assert log_path(url, run_id).parent == run_logs
-    deadline = time.monotonic() + 60
-    while launcher(url, run_id).alive and time.monotonic() < deadline:
-        time.sleep(0.1)
-    found = launcher(url, run_id)
-    assert found is not None
-    assert not found.alive
+    runner = QueueRunner(studio_db, say=False)
+    with session_scope(studio_db) as session:
+        assert claim_queued(session, runner=runner.name) == run_id
+    assert runner._prepare(run_id) is None
     with read_session(studio_db) as session:
         line = run_line(session, run_id=run_id)
-    assert run_phase(line, found) == "not_started"
-    assert KEY_ENV in (launch_error(url, run_id) or "")
+    assert run_phase(line, runner_alive=True) == "failed"
+    assert KEY_ENV in (line.error or "")
+    assert "the runner could not start it" in (line.error or "")
     assert fake_judge.request_count == 0
-    assert stop_launcher(url, run_id) is False  # nothing left to stop
 
 
 # -- progress in words ----------------------------------------------------------------------------

@@ -1,0 +1,104 @@
+"""``scorer-studio run --queue``: enqueue a run for a runner and follow it to its end."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import typer
+
+from scorer_runtime.cli.support import console, engine
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from sqlalchemy import Engine
+
+    from scorer_runtime.store import RunInfo
+
+
+def run_queued(
+    scorer: str,
+    dataset: str,
+    *,
+    version: int | None,
+    concurrency: int,
+    fail_under: float | None,
+) -> None:
+    """Queue the run (refused, in words, when a judge's key is not set here), print its
+    progress as the runner stores each result, then its summary; exit 1 below the mark."""
+    from scorer_runtime.batch import summarize_run
+    from scorer_runtime.batch.queue import enqueue_run, runner_alive
+    from scorer_runtime.cli.report import summary_table
+    from scorer_runtime.store import get_dataset, get_scorer, get_version, read_session
+
+    made = engine()
+    try:
+        with read_session(made) as opened:
+            scorer_id = get_scorer(opened, name=scorer).id
+            dataset_id = get_dataset(opened, name=dataset).id
+            assert scorer_id is not None
+            assert dataset_id is not None
+            chosen = get_version(opened, scorer_id=scorer_id, version=version)
+            assert chosen.id is not None
+        run = enqueue_run(
+            made, scorer_version_id=chosen.id, dataset_id=dataset_id, concurrency=concurrency
+        )
+        out = console()
+        out.print(
+            f"Run {run.id} queued: scorer {scorer} v{chosen.version} on dataset {dataset} "
+            f"(concurrency {concurrency})"
+        )
+        if not runner_alive(made):
+            out.print(
+                "No runner serves this database right now: the run waits until one starts "
+                "(scorer-studio worker, or the studio's)."
+            )
+        _follow(made, run.id, out, scorer=scorer)
+        with read_session(made) as opened:
+            summary = summarize_run(opened, run_id=run.id, threshold=fail_under)
+    finally:
+        made.dispose()
+    out.print(summary_table(summary))
+    if summary.verdict == "fail":
+        mean = "no scores" if summary.mean is None else f"mean {summary.mean:.3f}"
+        console(stderr=True).print(f"[red]below the threshold:[/] {mean} < {fail_under:g}")
+        raise typer.Exit(1)
+
+
+def _follow(made: Engine, run_id: int, out: Console, *, scorer: str) -> None:
+    """A progress bar moved by the run's row until the run ends; Ctrl-C cancels the run."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from scorer_runtime.batch.queue import follow_run
+    from scorer_runtime.money import format_dollars
+    from scorer_runtime.store import request_cancel, session_scope
+
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("failures {task.fields[failures]}  cost {task.fields[cost]}"),
+    )
+    with Progress(*columns, console=out, transient=False) as bar:
+        task = bar.add_task("queued", total=None, failures=0, cost="—")
+
+        def seen(run: RunInfo) -> None:
+            bar.update(
+                task,
+                description="scoring" if run.status == "running" else run.status,
+                completed=run.done_count,
+                total=run.total,
+                failures=run.failed_count,
+                cost=format_dollars(run.cost),
+            )
+
+        try:
+            ended = follow_run(made, run_id, seen=seen)
+        except KeyboardInterrupt:
+            with session_scope(made) as session:
+                request_cancel(session, run_id=run_id)
+            console(stderr=True).print(
+                f"Run {run_id} cancelled; what finished is saved. Resume it from the studio."
+            )
+            raise typer.Exit(130) from None
+    if ended.status == "failed":
+        raise ValueError(f"run {run_id} of {scorer} stopped: {ended.error or 'no message kept'}")

@@ -1,0 +1,43 @@
+"""Whether a runner will score the runs: said in words when none serves the studio's
+database, with a button that starts one beside the studio (it stops with the studio)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from studio import state
+from studio.app_pages.runs import data
+
+
+def _start() -> None:
+    try:
+        data.start_runner()
+    except OSError as error:  # shown in plain words on the next render
+        state.flash(f"Could not start a runner: {error.strerror or error}", icon=":material/error:")
+    else:
+        state.flash(
+            "A runner is starting beside the studio; it picks up queued runs within seconds.",
+            icon=":material/rocket_launch:",
+        )
+
+
+def render_runner_notice(*, where: str) -> bool:
+    """Say so, with a button to start one, when no runner serves the database. True when
+    a runner is alive."""
+    if data.runner_alive():
+        return True
+    st.warning(
+        "**No runner is running.** Runs are scored by a runner, a background process the "
+        "studio normally starts with itself; none is answering now (it was stopped, or the "
+        "studio was started with --no-runner). A run you start waits in the queue until a "
+        "runner picks it up.",
+        icon=":material/hourglass_empty:",
+    )
+    st.button(
+        "Start a runner",
+        key=state.RUNS_START_RUNNER.child(where).name,
+        icon=":material/rocket_launch:",
+        on_click=_start,
+        help="Starts a runner beside the studio; it stops when the studio stops.",
+    )
+    return False
