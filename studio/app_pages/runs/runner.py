@@ -27,10 +27,10 @@ def render_runner_notice(*, where: str) -> bool:
     if data.runner_alive():
         return True
     st.warning(
-        "**No runner is running.** Runs are scored by a runner, a background process the "
-        "studio normally starts with itself; none is answering now (it was stopped, or the "
-        "studio was started with --no-runner). A run you start waits in the queue until a "
-        "runner picks it up.",
+        "**No runner is running.** Runs are scored by a runner, a helper the studio "
+        "normally starts with itself; none is answering now (it was stopped, or the studio "
+        "was started without one). A run you start waits its turn until a runner picks it "
+        "up: press **Start a runner** below.",
         icon=":material/hourglass_empty:",
     )
     st.button(
