@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import socket
+
 import pytest
 from sqlalchemy import select
 
@@ -40,7 +43,7 @@ from scorer_runtime.store import (
     start_run,
     update_example,
 )
-from scorer_runtime.store.tables import ScorerVersionRecord
+from scorer_runtime.store.tables import RunRecord, ScorerVersionRecord
 from scorer_runtime.stored import spec_as_data
 from tests.store.fixtures import make_dataset, make_version, valid_spec
 
@@ -200,6 +203,10 @@ def test_runs_refuse_a_second_live_runner_and_cancel_from_outside(engine):
     with session_scope(engine) as session:
         run = create_run(session, scorer_version_id=version_id, dataset_id=dataset_id)
         start_run(session, run_id=run.id)
+        # Another live process on this host runs it now (this test's parent process).
+        record = session.get(RunRecord, run.id)
+        record.runner = f"{socket.gethostname()}:{os.getppid()}"
+        session.add(record)
     with session_scope(engine) as session, pytest.raises(ConflictError, match="another process"):
         start_run(session, run_id=run.id)
     with session_scope(engine) as session:
