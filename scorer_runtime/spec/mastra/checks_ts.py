@@ -42,7 +42,7 @@ CHECK_HELPERS: dict[str, str] = {
 }""",
     "findsTerm": """function findsTerm(text: string, term: string, exact: boolean, whole: boolean) {
   const escaped = term.replace(/[\\^$\\\\.*+?()[\\]{}|\\/]/g, '\\\\$&')
-  const word = '[\\\\p{L}\\\\p{N}\\\\p{M}_]'
+  const word = '[\\\\p{L}\\\\p{N}_]'
   const source = whole ? `(?<!${word})${escaped}(?!${word})` : escaped
   return new RegExp(source, exact ? 'u' : 'iu').test(text)
 }""",

@@ -12,6 +12,7 @@ import ast
 import json
 from dataclasses import dataclass, field
 
+from scorer_runtime.spec.context import STEP_NAMES
 from scorer_runtime.spec.formulas import formula
 
 
@@ -30,7 +31,12 @@ class FormulaTranslator:
 
     used: set[str] = field(default_factory=set)
     loop_names: list[set[str]] = field(default_factory=list)
-    float_paths: set[str] = field(default_factory=lambda: {"score"})
+    float_paths: set[str] = field(
+        default_factory=lambda: {
+            "score",
+            *(n for n, s in STEP_NAMES.items() if s == "generate_score"),
+        }
+    )
     """Context paths that hold a Python float (``str`` writes 1.0 there, not 1)."""
 
     def is_float(self, node: ast.AST) -> bool:

@@ -188,9 +188,10 @@ def helper_sources(used: set[str]) -> list[str]:
     """The TypeScript of every helper in ``used`` and the helpers they call, in a fixed order."""
     from scorer_runtime.spec.mastra.agent_ts import AGENT_HELPERS, AGENT_NEEDS
     from scorer_runtime.spec.mastra.checks_ts import CHECK_HELPERS, CHECK_NEEDS
+    from scorer_runtime.spec.mastra.matching_ts import MATCHING_HELPERS, MATCHING_NEEDS
 
-    sources = {**HELPERS, **CHECK_HELPERS, **AGENT_HELPERS}
-    needs = {**NEEDS, **CHECK_NEEDS, **AGENT_NEEDS}
+    sources = {**HELPERS, **CHECK_HELPERS, **AGENT_HELPERS, **MATCHING_HELPERS}
+    needs = {**NEEDS, **CHECK_NEEDS, **AGENT_NEEDS, **MATCHING_NEEDS}
     wanted: set[str] = set()
     todo = list(used)
     while todo:
