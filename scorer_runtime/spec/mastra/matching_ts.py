@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -77,23 +78,23 @@ def matching_call(
         return _exact(ExactMatchParams.model_validate(values), path)
     if use == "regex_match":
         p = RegexMatchParams.model_validate(values)
-        source = js_regex(p.pattern, multiline=p.multiline, dot_all=p.dot_all)
+        source = js_regex(
+            p.pattern, multiline=p.multiline, dot_all=p.dot_all, ignore_case=p.ignore_case
+        )
         if p.whole_text:
             source = f"^(?:{source})(?![\\s\\S])"
-        flags = "iu" if p.ignore_case else "u"
         text = f"asText({path(p.field)}, {json.dumps(p.field)})"
-        code = f"(new RegExp({json.dumps(source)}, {json.dumps(flags)}).test({text}) ? 1 : 0)"
+        code = f"(new RegExp({json.dumps(source)}, 'u').test({text}) ? 1 : 0)"
         return code, {"asText"}
     if use == "keyword_coverage":
         k = KeywordCoverageParams.model_validate(values)
         seen: dict[str, str] = {}
         for keyword in k.keywords:
             seen.setdefault(keyword if k.case_sensitive else keyword.casefold(), keyword)
-        terms = json.dumps(list(seen.values()), ensure_ascii=False)
-        flags = f"{str(k.case_sensitive).lower()}, {str(k.whole_words).lower()}"
+        terms = term_sources(list(seen.values()), k.case_sensitive, k.whole_words)
         text = f"asText({path(k.field)}, {json.dumps(k.field)})"
-        found = f"{terms}.filter((t) => findsTerm(text, t, {flags})).length"
-        return f"((text: string) => {found} / {len(seen)})({text})", {"asText", "findsTerm"}
+        found = f"{terms}.filter((t) => new RegExp(t, 'u').test(text)).length"
+        return f"((text: string) => {found} / {len(seen)})({text})", {"asText"}
     if use == "numeric_closeness":
         return _closeness(NumericClosenessParams.model_validate(values), path)
     if use == "clamp":
@@ -101,6 +102,13 @@ def matching_call(
         number = f"toNumber({path(c.field)}, {json.dumps(c.field)})"
         return f"Math.min({c.max}, Math.max({c.min}, {number}))", {"toNumber"}
     return None
+
+
+def term_sources(terms: list[str], case_sensitive: bool, whole_words: bool) -> str:
+    """The JavaScript sources of the searches contains/excludes/keyword_coverage make."""
+    wrap = (lambda t: rf"(?<!\w){t}(?!\w)") if whole_words else (lambda t: t)
+    sources = [js_regex(wrap(re.escape(t)), ignore_case=not case_sensitive) for t in terms]
+    return json.dumps(sources, ensure_ascii=False)
 
 
 def _exact(p: ExactMatchParams, path: Callable[[str], str]) -> tuple[str, set[str]]:

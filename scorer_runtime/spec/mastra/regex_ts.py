@@ -10,8 +10,9 @@ refused with the reason, never translated to something that matches differently.
 
 from __future__ import annotations
 
+import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from scorer_runtime.spec.mastra.formula_ts import Untranslatable
 
@@ -46,12 +47,40 @@ def _char(char: str) -> str:
     return f"\\u{{{ord(char):x}}}"
 
 
+@functools.cache
+def _every_char() -> str:
+    return "".join(chr(c) for c in range(0x110000) if not 0xD800 <= c < 0xE000)
+
+
+@functools.cache
+def _variants(char: str) -> str:
+    """Every character Python's IGNORECASE matches with ``char`` (\u0130 and \u0131 for i)."""
+    if char.lower() == char.upper() == char.casefold():
+        return char
+    return "".join(re.findall(re.escape(char), _every_char(), re.IGNORECASE))
+
+
 @dataclass
 class _Reader:
     pattern: str
     multiline: bool
     dot_all: bool
+    ignore_case: bool = False
     at: int = 0
+    depth: int = 0
+    scoped: list[int] = field(default_factory=list)
+    """The depths of the (?i:...) groups being read (ignoring case inside them only)."""
+
+    @property
+    def folding(self) -> bool:
+        return self.ignore_case or bool(self.scoped)
+
+    def letter(self, char: str) -> str:
+        """A literal character; with case ignored, the set of its case variants."""
+        variants = _variants(char) if self.folding else char
+        if len(variants) <= 1:
+            return _char(char)
+        return "[" + "".join(_char(v) for v in variants) + "]"
 
     def refuse(self, what: str) -> Untranslatable:
         return Untranslatable(
@@ -85,9 +114,14 @@ class _Reader:
             if self.pattern[self.at : self.at + 1] == "+":
                 raise self.refuse("a possessive quantifier")
             return char
-        if char in ")|":
+        if char == ")":
+            self.depth -= 1
+            if self.scoped and self.scoped[-1] > self.depth:
+                self.scoped.pop()
             return char
-        return _char(char)
+        if char == "|":
+            return char
+        return self.letter(char)
 
     def brace(self) -> str:
         found = _QUANTIFIER.match(self.pattern, self.at - 1)
@@ -109,59 +143,94 @@ class _Reader:
         if char.isdigit():
             if char == "0" or self.pattern[self.at : self.at + 1].isdigit():
                 raise self.refuse("an octal escape or a two-digit group number")
+            if self.folding:
+                raise self.refuse("a group number with case ignored")
             return f"\\{char}"
         return self.literal_escape(char)
 
     def literal_escape(self, char: str) -> str:
         """``\\n``, ``\\x41``, ``\\u00e9``, ``\\.``: one character, written for JavaScript."""
+        return self.letter(self.escaped(char))
+
+    def escaped(self, char: str) -> str:
+        """The one character ``\\n``, ``\\x41``, ``\\u00e9`` or ``\\.`` stands for."""
         if char in _CONTROL:
-            return _char(_CONTROL[char])
+            return _CONTROL[char]
         sizes = {"x": 2, "u": 4, "U": 8}
         if char in sizes:
             digits = self.pattern[self.at : self.at + sizes[char]]
             self.at += sizes[char]
-            return _char(chr(int(digits, 16)))
+            return chr(int(digits, 16))
         if char.isalnum():
             raise self.refuse(f"the escape \\{char}")
-        return _char(char)
+        return char
 
     def char_class(self) -> str:
-        out = ["["]
-        if self.pattern[self.at : self.at + 1] == "^":
-            out.append("^")
-            self.at += 1
-        first = True
+        negated = self.pattern[self.at : self.at + 1] == "^"
+        self.at += negated
+        items: list[str] = []
+        chars: list[str] = []  # the characters named one by one or in ranges
         while True:
             if self.at >= len(self.pattern):
                 raise self.refuse("an unclosed [")
             char = self.pattern[self.at]
             self.at += 1
-            if char == "]" and not first:
-                return "".join(out) + "]"
-            first = False
+            if char == "]" and (items or chars):
+                break
             if char == "\\":
-                out.append(self.class_escape())
+                escape = self.class_escape()
+                if len(escape) > 1:
+                    items.append(escape)
+                    continue
+                char = escape
             elif char == "[" and self.pattern[self.at : self.at + 1] in (":", "=", "."):
                 raise self.refuse("a nested set")
-            elif char in "-":
-                out.append("-")
-            else:
-                out.append(_char(char))
+            if self.pattern[self.at : self.at + 1] == "-" and self.pattern[self.at + 1 :][
+                :1
+            ] not in (
+                "]",
+                "",
+            ):
+                self.at += 1
+                high = self.pattern[self.at]
+                self.at += 1
+                if high == "\\":
+                    high = self.class_escape()
+                    if len(high) > 1:
+                        raise self.refuse("a range ending in a class")
+                if self.folding and ord(high) - ord(char) > 256:
+                    raise self.refuse("a long range with case ignored")
+                items.append(f"{_char(char)}-{_char(high)}")
+                if self.folding:
+                    chars += [chr(c) for c in range(ord(char), ord(high) + 1)]
+                continue
+            chars.append(char)
+            items.append(_char(char))
+        if self.folding:
+            extra = {v for c in chars for v in _variants(c)} - set(chars)
+            items += [_char(v) for v in sorted(extra)]
+        return "[" + ("^" if negated else "") + "".join(items) + "]"
 
     def class_escape(self) -> str:
+        """A class escape's TypeScript (``\\p{Nd}``...), or the one character it stands for."""
         char = self.pattern[self.at]
         self.at += 1
         if char in _CLASS_ESCAPES:
             return _CLASS_ESCAPES[char]
         if char == "b":
-            return _char("\b")
+            return "\b"
         if char.isdigit() or char in "DWSABZ":
             raise self.refuse(f"\\{char} inside [...]")
-        return self.literal_escape(char)
+        return self.escaped(char)
 
     def group(self) -> str:
+        self.depth += 1
         if self.pattern[self.at : self.at + 1] != "?":
             return "("
+        if self.pattern.startswith("?i:", self.at):
+            self.at += 3
+            self.scoped.append(self.depth)
+            return "(?:"
         for python, script in (
             ("?:", "(?:"),
             ("?=", "(?="),
@@ -179,16 +248,22 @@ class _Reader:
         back = re.compile(r"\?P=([A-Za-z_][A-Za-z0-9_]*)\)").match(self.pattern, self.at)
         if back is not None:
             self.at = back.end()
+            self.depth -= 1
+            if self.folding:
+                raise self.refuse("a group reference with case ignored")
             return f"\\k<{back.group(1)}>"
         raise self.refuse("an inline flag, comment, atomic or conditional group")
 
 
-def js_regex(pattern: str, *, multiline: bool = False, dot_all: bool = False) -> str:
-    """The JavaScript source (for ``new RegExp(source, 'u')``) matching what ``pattern`` does.
+def js_regex(
+    pattern: str, *, multiline: bool = False, dot_all: bool = False, ignore_case: bool = False
+) -> str:
+    """The JavaScript source (for ``new RegExp(source, 'u')``, never the ``i``, ``m`` or
+    ``s`` flags: case, lines and dots are written out) matching what ``pattern`` does.
 
     Raises :class:`Untranslatable` naming the pattern when a part of it reads differently.
     """
-    source = _Reader(pattern, multiline, dot_all).translate()
+    source = _Reader(pattern, multiline, dot_all, ignore_case).translate()
     try:
         re.compile(pattern)
     except re.error as error:  # pragma: no cover - specs are validated before export

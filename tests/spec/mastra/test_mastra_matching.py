@@ -22,7 +22,10 @@ MATCHING = {
         {
             "step": "analyze",
             "use": "keyword_coverage",
-            "with": {"keywords": ["Refund", "refund", "14 days", "café"], "whole_words": True},
+            "with": {
+                "keywords": ["Refund", "refund", "14 days", "café", "sk"],
+                "whole_words": True,
+            },
         },
         {
             "step": "generate_score",
@@ -45,7 +48,11 @@ REGEX = {
         {
             "step": "analyze",
             "use": "regex_match",
-            "with": {"pattern": r"a.c|x{,2}y|\bé\B.", "whole_text": True, "ignore_case": True},
+            "with": {
+                "pattern": r"a.c|x{,2}y|\bé\B.|[h-j]+",
+                "whole_text": True,
+                "ignore_case": True,
+            },
         },
         {
             "step": "generate_score",
@@ -62,7 +69,7 @@ MATCHING_EXAMPLES: list[dict[str, Any]] = [
     {"output": "refunds in 14 days: 100", "ground_truth": "105"},
     {"output": "café? cafe\u0301 no number", "ground_truth": 7},
     {"output": "the answer", "ground_truth": None},  # not scorable
-    {"output": "1000", "ground_truth": "1_000"},
+    {"output": "1000 REFİND, ſK", "ground_truth": "1_000"},
     {"output": "It costs 112", "ground_truth": "100"},
     {"output": "-3e2 and .5", "ground_truth": "no digits here"},  # not scorable
 ]
@@ -76,6 +83,7 @@ REGEX_EXAMPLES: list[dict[str, Any]] = [
     {"output": "ÉÉ", "ground_truth": "1,5"},
     {"output": "word ٣٤!\n", "ground_truth": 0},
     {"output": "a\u2028c", "ground_truth": 0.3},
+    {"output": "İıI", "ground_truth": 0.6},
 ]
 
 
