@@ -189,9 +189,11 @@ def helper_sources(used: set[str]) -> list[str]:
     from scorer_runtime.spec.mastra.agent_ts import AGENT_HELPERS, AGENT_NEEDS
     from scorer_runtime.spec.mastra.checks_ts import CHECK_HELPERS, CHECK_NEEDS
     from scorer_runtime.spec.mastra.matching_ts import MATCHING_HELPERS, MATCHING_NEEDS
+    from scorer_runtime.spec.mastra.processors_ts import PROCESSOR_HELPERS, PROCESSOR_NEEDS
 
     sources = {**HELPERS, **CHECK_HELPERS, **AGENT_HELPERS, **MATCHING_HELPERS}
-    needs = {**NEEDS, **CHECK_NEEDS, **AGENT_NEEDS, **MATCHING_NEEDS}
+    sources.update(PROCESSOR_HELPERS)
+    needs = {**NEEDS, **CHECK_NEEDS, **AGENT_NEEDS, **MATCHING_NEEDS, **PROCESSOR_NEEDS}
     wanted: set[str] = set()
     todo = list(used)
     while todo:

@@ -139,8 +139,9 @@ def test_a_scorer_with_no_mastra_form_is_refused_naming_each_part() -> None:
 def test_what_differs_is_listed_before_writing() -> None:
     exported = export_mastra(load_spec(SCORERS / "tone-politeness.json"), version=3)
     differences = " ".join(exported.differences)
-    assert "not masked" in differences
-    assert "as an ai language model" in differences
+    assert "30-second limit" in differences
+    assert "redactText(" in exported.text  # masking and the blocked answers are carried
+    assert "as an ai language model" in exported.text
     assert "version 3" in exported.text
     assert "npm i @mastra/core@1.71 zod@4" in exported.text
     assert "OPENAI_API_KEY" in exported.text
