@@ -171,9 +171,9 @@ def output_guard(guard: OutputGuardSpec, scorer_id: str, step: str) -> str:
         source = json.dumps(js_regex(pattern, ignore_case=True), ensure_ascii=False)
         checks.append(f"[{source}, {json.dumps(_explain(guard, pattern, scorer_id, step))}]")
     return (
-        "[{ id: 'output-guard', processOutputResult: ({ result, messages }: any) => {\n"
+        "[{ id: 'output-guard', processOutputStep: ({ text, messages }: any) => {\n"
         f"    for (const [source, message] of [{', '.join(checks)}]) {{\n"
-        "      if (new RegExp(source, 'u').test(result.text)) throw new Error(message)\n"
+        "      if (new RegExp(source, 'u').test(text ?? '')) throw new Error(message)\n"
         "    }\n"
         "    return messages\n"
         "  } }]"
