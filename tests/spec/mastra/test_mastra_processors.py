@@ -52,9 +52,34 @@ PROCESSED = {
     ],
 }
 
+BRANCHES = {
+    "id": "branching-prompt",
+    "description": "A prompt with if, elif and else.",
+    "judge": {"model": "openai/gpt-4o-mini", "instructions": "Grade."},
+    "steps": [
+        {
+            "step": "analyze",
+            "description": "Check",
+            "template": "{% if not output %}Nothing.{% elif input.kind == 'refund' %}Refund: "
+            "{{ output }}{% elif input.kind %}Other {{ input.kind }}{% else %}Plain"
+            "{% endif %}\n{% for t in input.tags %}{% if t %}{{ loop.index }}={{ t }}"
+            "{% elif t == 0 %}zero{% endif %};{% endfor %}",
+            "output_schema": _VERDICT,
+        },
+        {"step": "generate_score", "formula": "1 if step2.verdict == 'ok' else 0.5"},
+    ],
+}
+BRANCH_EXAMPLES = [
+    {"input": {"kind": "refund", "tags": ["a", 0, ""]}, "output": "Paid back."},
+    {"input": {"kind": "swap", "tags": []}, "output": "Done."},
+    {"input": {"kind": "", "tags": [1]}, "output": "Done."},
+    {"input": {"kind": "refund", "tags": []}, "output": ""},
+]
+
 OUTPUTS = [
     "Order 12345 (see order 12345): call +44 20 7946 0958 or 415-555-2671, "
-    "card 4111 1111 1111 1111, mail bob@example.org and ann@example.com, key sk-abcdefghijklmnopqrstuvwxyz123.",
+    "card 4111 1111 1111 1111, mail bob@example.org and ann@example.com, "
+    "key sk-abcdefghijklmnopqrstuvwxyz123.",
     "GUARD: a short answer",
     "FORBID: Ünïcode ٤١١١١١١١١١١١١١١١ and 5555-5555-5555-4444 (Bearer abcdefghijklmnopqrstu)",
     "Fine.",
@@ -73,12 +98,7 @@ def _sent(server: FakeOpenAIServer) -> list[list[tuple[str, str]]]:
     return [[(m["role"], m["content"]) for m in r.json["messages"]] for r in server.chat_requests]
 
 
-def test_masked_shortened_and_blocked_like_the_studio(
-    mastra_node: Any, fake_judge: FakeOpenAIServer, judge_key: str
-) -> None:
-    spec = with_api_base(load_spec(PROCESSED), fake_judge.base_url)
-    examples = [{"output": output} for output in OUTPUTS]
-    _script(fake_judge)
+def _python(spec: Any, examples: list[dict[str, Any]]) -> list[Any]:
     scorer = compile_spec(spec)
     expected: list[Any] = []
     for example in examples:
@@ -88,15 +108,34 @@ def test_masked_shortened_and_blocked_like_the_studio(
             expected.append(("error", "blocked pattern" in str(error)))
         else:
             expected.append((result.score, result.reason))
+    return expected
+
+
+def _outcome(got: dict[str, Any]) -> Any:
+    if "error" in got:
+        return ("error", "blocked pattern" in got["error"])
+    return (got["score"], got["reason"])
+
+
+def test_masked_shortened_and_blocked_like_the_studio(
+    mastra_node: Any, fake_judge: FakeOpenAIServer, judge_key: str
+) -> None:
+    spec = with_api_base(load_spec(PROCESSED), fake_judge.base_url)
+    branches = with_api_base(load_spec(BRANCHES), fake_judge.base_url)
+    examples = [{"output": output} for output in OUTPUTS]
+    _script(fake_judge)
+    expected = _python(spec, examples)
+    branch_expected = _python(branches, BRANCH_EXAMPLES)
     python_sent = _sent(fake_judge)
     exported = export_mastra(spec)
     assert exported.differences == []
     _script(fake_judge)
-    got = mastra_node.score(exported.text, "processed-judge", examples)
-    mine = [
-        ("error", "blocked pattern" in g["error"]) if "error" in g else (g["score"], g["reason"])
-        for g in got
-    ]
+    runs = [(exported.text, spec.id, examples)]
+    runs.append((export_mastra(branches).text, branches.id, BRANCH_EXAMPLES))
+    got, branch_got = mastra_node.score_many(runs)
+    mine = [_outcome(g) for g in got]
+    assert [_outcome(g) for g in branch_got] == branch_expected
+    assert len({sent[1][1] for sent in python_sent[-4:]}) == 4  # each branch taken
     assert mine == expected
     assert expected[1] == expected[2] == ("error", True)
     assert expected[0] == (1.0, "ok ok")
