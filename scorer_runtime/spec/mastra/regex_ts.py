@@ -185,24 +185,10 @@ class _Reader:
                 char = escape
             elif char == "[" and self.pattern[self.at : self.at + 1] in (":", "=", "."):
                 raise self.refuse("a nested set")
-            if self.pattern[self.at : self.at + 1] == "-" and self.pattern[self.at + 1 :][
-                :1
-            ] not in (
-                "]",
-                "",
-            ):
+            rest = self.pattern[self.at : self.at + 2]
+            if rest[:1] == "-" and rest[1:] not in ("]", ""):
                 self.at += 1
-                high = self.pattern[self.at]
-                self.at += 1
-                if high == "\\":
-                    high = self.class_escape()
-                    if len(high) > 1:
-                        raise self.refuse("a range ending in a class")
-                if self.folding and ord(high) - ord(char) > 256:
-                    raise self.refuse("a long range with case ignored")
-                items.append(f"{_char(char)}-{_char(high)}")
-                if self.folding:
-                    chars += [chr(c) for c in range(ord(char), ord(high) + 1)]
+                items.append(self.class_range(char, chars))
                 continue
             chars.append(char)
             items.append(_char(char))
@@ -210,6 +196,20 @@ class _Reader:
             extra = {v for c in chars for v in _variants(c)} - set(chars)
             items += [_char(v) for v in sorted(extra)]
         return "[" + ("^" if negated else "") + "".join(items) + "]"
+
+    def class_range(self, low: str, chars: list[str]) -> str:
+        """``a-z`` in a class (the ``-`` read); with case ignored, ``chars`` gets each one."""
+        high = self.pattern[self.at]
+        self.at += 1
+        if high == "\\":
+            high = self.class_escape()
+            if len(high) > 1:
+                raise self.refuse("a range ending in a class")
+        if self.folding and ord(high) - ord(low) > 256:
+            raise self.refuse("a long range with case ignored")
+        if self.folding:
+            chars += [chr(c) for c in range(ord(low), ord(high) + 1)]
+        return f"{_char(low)}-{_char(high)}"
 
     def class_escape(self) -> str:
         """A class escape's TypeScript (``\\p{Nd}``...), or the one character it stands for."""
