@@ -121,7 +121,7 @@ UNTRANSLATED = {
     "steps": [
         {"step": "preprocess", "use": "text_similarity", "with": {}},
         {"step": "generate_score", "formula": "results.preprocess_step_result"},
-        {"step": "generate_reason", "formula": "lower(output[0].role)"},
+        {"step": "generate_reason", "formula": "output[0].role.title()"},
     ],
 }
 
@@ -132,7 +132,7 @@ def test_a_scorer_with_no_mastra_form_is_refused_naming_each_part() -> None:
     problems = refused.value.problems
     assert len(problems) == 3
     text = " ".join(problems)
-    for part in ("(prepare)", "'text_similarity'", "lower(output[0].role)"):
+    for part in ("(prepare)", "'text_similarity'", "output[0].role.title()"):
         assert part in text
 
 

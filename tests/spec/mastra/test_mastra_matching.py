@@ -32,7 +32,13 @@ MATCHING = {
             "use": "numeric_closeness",
             "with": {"rel_tolerance": 0.05, "soft_margin": 10, "number_in_text": "last"},
         },
-        {"step": "generate_reason", "formula": REASON},
+        {
+            "step": "generate_reason",
+            "formula": REASON + " + ' ' + str(words(output)) + ' ' + lower(strip(output)) + ' '"
+            " + str(output.strip().upper().startswith('REFUND'))"
+            " + ('x' if output.endswith('.') else 'y')"
+            " + str(abs(-step3)) + str(abs(-2))",
+        },
     ],
 }
 
