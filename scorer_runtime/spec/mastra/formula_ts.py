@@ -195,8 +195,8 @@ class FormulaTranslator:
         if isinstance(func, ast.Attribute) and func.attr in _METHODS and not node.keywords:
             helper, count = _METHODS[func.attr]
             if len(node.args) == count:
-                args = ", ".join([self.expr(func.value), *(self.expr(a) for a in node.args)])
-                return self.use(helper, f"{helper}({args})")
+                values = [self.expr(func.value), *(self.expr(a) for a in node.args)]
+                return self.use(helper, f"{helper}({', '.join(values)})")
         if not isinstance(node.func, ast.Name):
             raise Untranslatable(f"the method call {ast.unparse(node)!r}")
         name, args = node.func.id, [self.expr(arg) for arg in node.args]
