@@ -10,6 +10,7 @@ from scorer_runtime.spec.builtins.labels import LabelToScoreParams, ProportionPa
 from scorer_runtime.spec.mastra.agent_ts import agent_call
 from scorer_runtime.spec.mastra.checks_ts import check_call
 from scorer_runtime.spec.mastra.formula_ts import Untranslatable
+from scorer_runtime.spec.mastra.matching_ts import matching_call
 
 
 def _path(path: str) -> str:
@@ -40,7 +41,11 @@ def builtin_call(use: str, params: Mapping[str, Any], where: str) -> tuple[str, 
         return code, {"labelKey", "field", "fail", "toText"}
     if use == "proportion":
         return _proportion(ProportionParams.model_validate(dict(params)))
-    checked = check_call(use, params, _path, where) or agent_call(use, params, _path)
+    checked = (
+        check_call(use, params, _path, where)
+        or agent_call(use, params, _path)
+        or matching_call(use, params, _path)
+    )
     if checked is not None:
         code, used = checked
         return code, used | {"field"}  # the paths read with field()

@@ -40,12 +40,6 @@ CHECK_HELPERS: dict[str, str] = {
   if (!Number.isFinite(number)) return fail(`expected a number at ${where}, found ${toText(value)}`)
   return number
 }""",
-    "findsTerm": """function findsTerm(text: string, term: string, exact: boolean, whole: boolean) {
-  const escaped = term.replace(/[\\^$\\\\.*+?()[\\]{}|\\/]/g, '\\\\$&')
-  const word = '[\\\\p{L}\\\\p{N}\\\\p{M}_]'
-  const source = whole ? `(?<!${word})${escaped}(?!${word})` : escaped
-  return new RegExp(source, exact ? 'u' : 'iu').test(text)
-}""",
     "parseJson": """const NO_JSON = Symbol('no JSON')
 function parseJson(value: any, allowFence: boolean): any {
   if (value === null || value === undefined) return NO_JSON
@@ -167,12 +161,14 @@ def _text_call(use: str, values: dict[str, Any], path: Any) -> tuple[str, set[st
     # contains / excludes
     p2 = (ExcludesParams if use == "excludes" else ContainsParams).model_validate(values)
     text = f"asText({path(p2.field)}, {json.dumps(p2.field)})"
-    flags = f"{str(p2.case_sensitive).lower()}, {str(p2.whole_words).lower()}"
-    found = f"{json.dumps(p2.values, ensure_ascii=False)}.map((t) => findsTerm(text, t, {flags}))"
+    from scorer_runtime.spec.mastra.matching_ts import term_sources
+
+    terms = term_sources(p2.values, p2.case_sensitive, p2.whole_words)
+    found = f"{terms}.map((t) => new RegExp(t, 'u').test(text))"
     wanted = "!f" if use == "excludes" else "f"
     test = "every" if p2.mode == "all" else "some"
     code = f"((text: string) => ({found}.{test}((f) => {wanted}) ? 1 : 0))({text})"
-    return code, {"asText", "findsTerm"}
+    return code, {"asText"}
 
 
 def _json_call(use: str, values: dict[str, Any], path: Any, where: str) -> tuple[str, set[str]]:

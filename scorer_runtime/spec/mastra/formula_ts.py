@@ -12,6 +12,7 @@ import ast
 import json
 from dataclasses import dataclass, field
 
+from scorer_runtime.spec.context import STEP_NAMES
 from scorer_runtime.spec.formulas import formula
 
 
@@ -21,7 +22,25 @@ class Untranslatable(ValueError):
 
 _BINARY = {ast.Sub: "-", ast.Pow: "**"}
 _ORDER = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
-_FUNCTIONS = {"len": "len", "mean": "mean", "round": "round", "contains": "contains"}
+_FUNCTIONS = {
+    "len": "len",
+    "mean": "mean",
+    "round": "round",
+    "contains": "contains",
+    "lower": "lower",
+    "upper": "upper",
+    "strip": "strip",
+    "words": "wordCount",
+    "abs": "abs",
+}
+_METHODS = {
+    "lower": ("lower", 0),
+    "upper": ("upper", 0),
+    "strip": ("strip", 0),
+    "startswith": ("startsWith", 1),
+    "endswith": ("endsWith", 1),
+}
+"""Text methods with a translation: the helper and how many arguments it takes."""
 
 
 @dataclass
@@ -30,7 +49,12 @@ class FormulaTranslator:
 
     used: set[str] = field(default_factory=set)
     loop_names: list[set[str]] = field(default_factory=list)
-    float_paths: set[str] = field(default_factory=lambda: {"score"})
+    float_paths: set[str] = field(
+        default_factory=lambda: {
+            "score",
+            *(n for n, s in STEP_NAMES.items() if s == "generate_score"),
+        }
+    )
     """Context paths that hold a Python float (``str`` writes 1.0 there, not 1)."""
 
     def is_float(self, node: ast.AST) -> bool:
@@ -48,6 +72,8 @@ class FormulaTranslator:
             return self.is_float(node.body) and self.is_float(node.orelse)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             name, args = node.func.id, node.args
+            if name == "abs" and len(args) == 1:
+                return self.is_float(args[0])
             return name == "mean" or (name == "round" and len(args) == 2 and self.is_float(args[0]))
         return False
 
@@ -165,6 +191,12 @@ class FormulaTranslator:
         return f"({left} {symbol} {right})"
 
     def _call(self, node: ast.Call) -> str:
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in _METHODS and not node.keywords:
+            helper, count = _METHODS[func.attr]
+            if len(node.args) == count:
+                values = [self.expr(func.value), *(self.expr(a) for a in node.args)]
+                return self.use(helper, f"{helper}({', '.join(values)})")
         if not isinstance(node.func, ast.Name):
             raise Untranslatable(f"the method call {ast.unparse(node)!r}")
         name, args = node.func.id, [self.expr(arg) for arg in node.args]

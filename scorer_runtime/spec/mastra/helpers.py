@@ -164,7 +164,40 @@ HELPERS: dict[str, str] = {
 }""",
 }
 
+_SPACE = r"[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+"
+
+TEXT_HELPERS: dict[str, str] = {
+    "textOf": """function textOf(fn: string, value: any): string {
+  if (typeof value !== 'string') return fail(`${fn}() needs text`)
+  return value
+}""",
+    "lower": "function lower(text: any): string {\n  return textOf('lower', text).toLowerCase()\n}",
+    "upper": "function upper(text: any): string {\n  return textOf('upper', text).toUpperCase()\n}",
+    "strip": f"""function strip(text: any): string {{
+  return textOf('strip', text).replace(/^{_SPACE}|{_SPACE}$/gu, '')
+}}""",
+    "wordCount": """function wordCount(text: any): number {
+  return words(textOf('words', text)).length
+}""",
+    "startsWith": """function startsWith(text: any, start: any): boolean {
+  return textOf('startswith', text).startsWith(textOf('startswith', start))
+}""",
+    "endsWith": """function endsWith(text: any, end: any): boolean {
+  return textOf('endswith', text).endsWith(textOf('endswith', end))
+}""",
+    "abs": """function abs(value: any): number {
+  if (typeof value === 'boolean') return Number(value)
+  if (typeof value !== 'number') return fail('abs() needs a number')
+  return Math.abs(value)
+}""",
+}
+HELPERS.update(TEXT_HELPERS)
+
 NEEDS: dict[str, tuple[str, ...]] = {
+    **{name: ("textOf",) for name in ("lower", "upper", "strip", "startsWith", "endsWith")},
+    "textOf": ("fail",),
+    "wordCount": ("textOf", "words"),
+    "abs": ("fail",),
     "scoreValue": ("fail", "toText"),
     "reasonText": ("fail", "toText"),
     "field": ("fail",),
@@ -188,9 +221,12 @@ def helper_sources(used: set[str]) -> list[str]:
     """The TypeScript of every helper in ``used`` and the helpers they call, in a fixed order."""
     from scorer_runtime.spec.mastra.agent_ts import AGENT_HELPERS, AGENT_NEEDS
     from scorer_runtime.spec.mastra.checks_ts import CHECK_HELPERS, CHECK_NEEDS
+    from scorer_runtime.spec.mastra.matching_ts import MATCHING_HELPERS, MATCHING_NEEDS
+    from scorer_runtime.spec.mastra.processors_ts import PROCESSOR_HELPERS, PROCESSOR_NEEDS
 
-    sources = {**HELPERS, **CHECK_HELPERS, **AGENT_HELPERS}
-    needs = {**NEEDS, **CHECK_NEEDS, **AGENT_NEEDS}
+    sources = {**HELPERS, **CHECK_HELPERS, **AGENT_HELPERS, **MATCHING_HELPERS}
+    sources.update(PROCESSOR_HELPERS)
+    needs = {**NEEDS, **CHECK_NEEDS, **AGENT_NEEDS, **MATCHING_NEEDS, **PROCESSOR_NEEDS}
     wanted: set[str] = set()
     todo = list(used)
     while todo:

@@ -10,7 +10,7 @@ import json
 from scorer_runtime.spec.models import JudgeSpec
 
 
-def judge_config(judge: JudgeSpec, indent: str) -> str:
+def judge_config(judge: JudgeSpec, indent: str, extra: list[str] | None = None) -> str:
     """``{ model, instructions, ... }`` for ``createScorer``'s (or a step's) ``judge``."""
     model = judge.model or "openai/gpt-4o-mini"
     if "/" not in model:
@@ -35,6 +35,7 @@ def judge_config(judge: JudgeSpec, indent: str) -> str:
     if judge.retry is not None:
         fields.append(f"errorProcessors: [{_retry_processor(judge)}]")
         fields.append(f"maxProcessorRetries: {judge.retry.max_retries}")
+    fields += extra or []
     inner = ",\n".join(f"{indent}  {field}" for field in fields)
     return f"{{\n{inner},\n{indent}}}"
 
@@ -66,17 +67,11 @@ def _retry_processor(judge: JudgeSpec) -> str:
 def judge_differences(judge: JudgeSpec, where: str) -> list[str]:
     """What this judge does in the studio that the Mastra module does not."""
     found: list[str] = []
-    if judge.redact_pii is not None:
+    injected = judge.json_prompt_injection not in (None, False)
+    if injected and (judge.redact_pii is not None or judge.truncate is not None):
         found.append(
-            f"{where}: e-mails, phone numbers, card numbers and keys are not masked before "
-            "the judge sees them (the studio masks them)."
-        )
-    if judge.truncate is not None:
-        found.append(f"{where}: over-long prompts are not shortened before they are sent.")
-    if judge.output_guard is not None:
-        found.append(
-            f"{where}: judge answers are not checked against the blocked phrases "
-            f"({', '.join(judge.output_guard.patterns)})."
+            f"{where}: the description of the answer format Mastra adds is not masked or "
+            "shortened (the studio masks and shortens its own with the prompt)."
         )
     if judge.timeout_s is not None:
         found.append(f"{where}: there is no {judge.timeout_s:g}-second limit on one answer.")

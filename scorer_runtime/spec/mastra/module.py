@@ -12,6 +12,7 @@ from scorer_runtime.spec.context import STEP_NAMES
 from scorer_runtime.spec.mastra.formula_ts import FormulaTranslator, Untranslatable
 from scorer_runtime.spec.mastra.helpers import helper_sources
 from scorer_runtime.spec.mastra.judge_ts import judge_config, judge_differences
+from scorer_runtime.spec.mastra.processors_ts import input_processors, output_guard
 from scorer_runtime.spec.mastra.template_ts import TemplateTranslator
 from scorer_runtime.spec.mastra.zod_ts import zod_schema
 from scorer_runtime.spec.models import (
@@ -63,6 +64,7 @@ class _Writer:
     problems: list[str] = field(default_factory=list)
     uses_not_scorable: bool = False
     moved: dict[str, str] = field(default_factory=dict)
+    instructions: str | None = None
 
     def step(self, step: Any) -> None:
         name = _CAMEL[step.step]
@@ -116,9 +118,9 @@ class _Writer:
             parts.append(f"outputSchema: {zod_schema(step.output_schema)}")
         elif name != "generateReason":
             raise Untranslatable("a judge answer without an answer format")
-        parts.append(f"createPrompt: ({args}: any) => {name}Prompt(context(run, results{extra}))")
-        if isinstance(step.judge, JudgeSpec):
-            parts.append(f"judge: {judge_config(self.merged(step.judge), '    ')}")
+        prompt = self.sent(step, f"{name}Prompt(context(run, results{extra}))")
+        parts.append(f"createPrompt: ({args}: any) => {prompt}")
+        parts += self.step_judge(step)
         self.links.append(f".{name}({{\n    " + ",\n    ".join(parts) + ",\n  })")
 
     def moved_score_step(self, step: PromptStepSpec, calc: Any) -> None:
@@ -131,7 +133,10 @@ class _Writer:
             ".analyze({\n    "
             f"description: {json.dumps(step.description, ensure_ascii=False)},\n    "
             f"outputSchema: {zod_schema(step.output_schema)},\n    "
-            "createPrompt: ({ run, results }: any) => analyzePrompt(context(run, results)),\n  })"
+            "createPrompt: ({ run, results }: any) => "
+            f"{self.sent(step, 'analyzePrompt(context(run, results))')},\n    "
+            + "".join(f"{part},\n    " for part in self.step_judge(step)).rstrip()
+            + "\n  })"
         )
         self.moved["analyze"] = "judge_output"
         if isinstance(calc, FormulaScoreSpec):
@@ -146,6 +151,34 @@ class _Writer:
             ".generateScore(({ run, results }: any) =>\n    "
             "generateScoreStep(context(run, results, null, results.analyzeStepResult)),\n  )"
         )
+
+    def sent(self, step: PromptStepSpec, code: str) -> str:
+        """The prompt's code as the judge receives it: masked and shortened as in the studio."""
+        own = step.judge if isinstance(step.judge, JudgeSpec) else None
+        code, used = input_processors(self.scorer_judge, own).prompt(code)
+        self.formulas.used.update(used)
+        return code
+
+    @property
+    def scorer_judge(self) -> JudgeSpec | None:
+        return self.spec.judge if isinstance(self.spec.judge, JudgeSpec) else None
+
+    def step_judge(self, step: PromptStepSpec) -> list[str]:
+        """``judge: {...}`` for a step with its own judge or a blocked-answer check."""
+        own = step.judge if isinstance(step.judge, JudgeSpec) else None
+        guard = own.output_guard if own is not None and own.output_guard else None
+        guard = guard or (self.scorer_judge.output_guard if self.scorer_judge else None)
+        extra = (
+            []
+            if guard is None
+            else [f"outputProcessors: {output_guard(guard, self.spec.id, step.step)}"]
+        )
+        if own is None:
+            return [f"judge: {{ {extra[0]} }}"] if extra else []
+        judge = self.merged(own)
+        text = input_processors(self.scorer_judge, own).instructions(judge.instructions)
+        judge = judge.model_copy(update={"instructions": text})
+        return [f"judge: {judge_config(judge, '    ', extra)}"]
 
     def merged(self, judge: JudgeSpec) -> JudgeSpec:
         base = self.spec.judge if isinstance(self.spec.judge, JudgeSpec) else JudgeSpec()
@@ -183,6 +216,13 @@ def export_mastra(
         )
     for step in resolved.steps:
         writer.step(step)
+    if isinstance(resolved.judge, JudgeSpec):
+        try:
+            writer.instructions = input_processors(resolved.judge, None).instructions(
+                resolved.judge.instructions
+            )
+        except Untranslatable as why:
+            writer.problems.append(f"The judge uses {why}, which has no Mastra form yet.")
     if writer.problems:
         raise MastraExportError(writer.problems)
     differences = _differences(resolved)
@@ -294,7 +334,8 @@ def _module(spec: ScorerSpec, writer: _Writer, version: int | None) -> str:
     if spec.prepare is not None:
         options.append(f"  prepareRun: {_prepare_run(spec, writer)}")
     if isinstance(spec.judge, JudgeSpec):
-        options.append(f"  judge: {judge_config(spec.judge, '  ')}")
+        judge = spec.judge.model_copy(update={"instructions": writer.instructions})
+        options.append(f"  judge: {judge_config(judge, '  ')}")
     chain = "\n  ".join(writer.links)
     scorer = "export const scorer = createScorer({\n" + ",\n".join(options) + f",\n}})\n  {chain}"
     parts = [

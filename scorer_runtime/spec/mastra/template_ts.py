@@ -40,15 +40,21 @@ class TemplateTranslator:
         if isinstance(node, nodes.For):
             return self.loop(node)
         if isinstance(node, nodes.If):
-            test = self.formulas.use("truthy", f"truthy({self.expr(node.test)})")
-            if node.elif_:
-                raise Untranslatable("an {% elif %} in the template")
-            lines = [f"if ({test}) {{", *_indent(self.body(node.body)), "}"]
-            if node.else_:
-                lines[-1] = "} else {"
-                lines += [*_indent(self.body(node.else_)), "}"]
-            return lines
+            return self.branches(node)
         raise Untranslatable(f"the template block {type(node).__name__}")
+
+    def branches(self, node: nodes.If) -> list[str]:
+        """``{% if %}``, its ``{% elif %}`` branches and ``{% else %}`` as one if/else chain."""
+        lines: list[str] = []
+        for branch in [node, *node.elif_]:
+            test = self.formulas.use("truthy", f"truthy({self.expr(branch.test)})")
+            lines += [
+                f"{'} else ' if lines else ''}if ({test}) {{",
+                *_indent(self.body(branch.body)),
+            ]
+        if node.else_:
+            lines += ["} else {", *_indent(self.body(node.else_))]
+        return [*lines, "}"]
 
     def output(self, node: nodes.Node) -> str:
         if isinstance(node, nodes.TemplateData):
@@ -85,6 +91,11 @@ class TemplateTranslator:
             return self.formulas.use("field", f"field({self.expr(node.node)}, {key}, {where})")
         if isinstance(node, nodes.Filter):
             return self.filter(node)
+        if isinstance(node, nodes.Not):
+            return self.formulas.use("truthy", f"!truthy({self.expr(node.node)})")
+        if isinstance(node, nodes.Compare) and len(node.ops) == 1 and node.ops[0].op in _EQ:
+            test = f"equal({self.expr(node.expr)}, {self.expr(node.ops[0].expr)})"
+            return self.formulas.use("equal", _EQ[node.ops[0].op] + test)
         if isinstance(node, nodes.Or):
             self.formulas.used.add("truthy")
             right = self.expr(node.right)
@@ -115,6 +126,8 @@ class TemplateTranslator:
             return self.formulas.use("prettyJson", f"prettyJson({value}, {indent})")
         raise Untranslatable(f"the template filter {node.name!r}")
 
+
+_EQ = {"eq": "", "ne": "!"}
 
 _AGENT_FILTERS = {
     "user_message": ("userMessage", "userMessage({})"),

@@ -34,14 +34,21 @@ class MastraNode:
 
     def score(self, module_text: str, name: str, examples: list[dict[str, Any]]) -> Any:
         """Run an exported module on ``examples`` in one Node process; its JSON results."""
+        return self.score_many([(module_text, name, examples)])[0]
+
+    def score_many(self, runs: list[tuple[str, str, list[dict[str, Any]]]]) -> list[Any]:
+        """Several (module, name, examples) in one Node process (start-up costs seconds)."""
         work = self.folder / "work"
         work.mkdir(exist_ok=True)
-        module, data = work / f"{name}.ts", work / f"{name}.examples.json"
-        module.write_text(module_text, encoding="utf-8")
-        data.write_text(json.dumps(examples), encoding="utf-8")
+        paths: list[str] = []
+        for module_text, name, examples in runs:
+            module, data = work / f"{name}.ts", work / f"{name}.examples.json"
+            module.write_text(module_text, encoding="utf-8")
+            data.write_text(json.dumps(examples), encoding="utf-8")
+            paths += [str(module), str(data)]
         command = [str(self.node), "--experimental-strip-types", "--no-warnings"]
         done = subprocess.run(
-            [*command, str(HERE / "runner.mjs"), str(module), str(data)],
+            [*command, str(HERE / "runner.mjs"), *paths],
             capture_output=True,
             text=True,
             timeout=120,
@@ -49,7 +56,8 @@ class MastraNode:
             check=False,
         )
         assert done.returncode == 0, done.stderr[-3000:]
-        return json.loads(done.stdout)
+        results: list[Any] = json.loads(done.stdout)
+        return results
 
 
 _FILES = ("package.json", "package-lock.json")

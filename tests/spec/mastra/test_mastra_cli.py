@@ -21,7 +21,7 @@ def test_export_writes_typescript_and_says_what_differs(db_url: str, tmp_path: P
     )
     assert done.exit_code == 0, done.output
     assert "differs from the studio's" in done.stderr
-    assert "not masked" in done.stderr
+    assert "30-second limit" in done.stderr
     assert done.stderr.index("differs") < done.stderr.index("Wrote")
     text = target.read_text(encoding="utf-8")
     assert "createScorer" in text
@@ -53,4 +53,4 @@ def test_the_export_page_offers_mastra_with_its_differences() -> None:
     made = export_file(load_spec(SCORERS / "tone-politeness.json"), "mastra")
     assert made.file_name == "tone-politeness.ts"
     assert made.language == "typescript"
-    assert any("not masked" in d for d in made.differences)
+    assert any("30-second limit" in d for d in made.differences)

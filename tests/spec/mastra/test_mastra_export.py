@@ -121,7 +121,7 @@ UNTRANSLATED = {
     "steps": [
         {"step": "preprocess", "use": "text_similarity", "with": {}},
         {"step": "generate_score", "formula": "results.preprocess_step_result"},
-        {"step": "generate_reason", "formula": "lower(output[0].role)"},
+        {"step": "generate_reason", "formula": "output[0].role.title()"},
     ],
 }
 
@@ -132,15 +132,16 @@ def test_a_scorer_with_no_mastra_form_is_refused_naming_each_part() -> None:
     problems = refused.value.problems
     assert len(problems) == 3
     text = " ".join(problems)
-    for part in ("(prepare)", "'text_similarity'", "lower(output[0].role)"):
+    for part in ("(prepare)", "'text_similarity'", "output[0].role.title()"):
         assert part in text
 
 
 def test_what_differs_is_listed_before_writing() -> None:
     exported = export_mastra(load_spec(SCORERS / "tone-politeness.json"), version=3)
     differences = " ".join(exported.differences)
-    assert "not masked" in differences
-    assert "as an ai language model" in differences
+    assert "30-second limit" in differences
+    assert "redactText(" in exported.text  # masking and the blocked answers are carried
+    assert "as an ai language model" in exported.text
     assert "version 3" in exported.text
     assert "npm i @mastra/core@1.71 zod@4" in exported.text
     assert "OPENAI_API_KEY" in exported.text
