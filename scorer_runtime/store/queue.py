@@ -130,6 +130,7 @@ def hand_back(session: Session, *, run_id: int, runner: str) -> bool:
     back = (
         update(RunRecord)
         .where(col(RunRecord.id) == run_id, col(RunRecord.runner) == runner)
+        .where(col(RunRecord.status) == "running")  # a run that just ended stays ended
         .where(col(RunRecord.cancel_requested).is_(False))
         .values(status="queued", finished_at=None, error=None)
         .returning(col(RunRecord.id))

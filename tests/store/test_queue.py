@@ -193,6 +193,19 @@ def test_a_stopping_runner_hands_its_run_back_unless_it_was_cancelled(engine, pl
         assert get_run(session, run_id=kept).status == "queued"
 
 
+def test_a_run_that_ended_as_its_runner_stopped_is_not_handed_back(engine, plan):
+    # The runner stops right after the run's last result: the run stays done, never queued
+    # again (seen when a runner was stopped the moment its run ended).
+    run_id = _queued(engine, *plan)
+    with session_scope(engine) as session:
+        claim_queued(session, runner="me:1")
+        finish_run(session, run_id=run_id, status="done")
+    with session_scope(engine) as session:
+        assert not hand_back(session, run_id=run_id, runner="me:1")
+    with read_session(engine) as session:
+        assert get_run(session, run_id=run_id).status == "done"
+
+
 def test_a_cancelled_or_failed_run_is_queued_again_a_done_one_is_not(engine, plan):
     ids = [_queued(engine, *plan) for _ in range(3)]
     with session_scope(engine) as session:
