@@ -125,12 +125,14 @@ def enqueue_again(session: Session, *, run_id: int) -> RunInfo:
 
 
 def hand_back(session: Session, *, run_id: int, runner: str) -> bool:
-    """A stopping runner puts its run back in the queue (unless someone asked to cancel it):
-    the next runner resumes it. True when it went back."""
+    """A stopping runner puts its run back in the queue (unless someone asked to cancel it,
+    or it had just ended): the next runner resumes it. True when it went back."""
     back = (
         update(RunRecord)
         .where(col(RunRecord.id) == run_id, col(RunRecord.runner) == runner)
-        .where(col(RunRecord.status) == "running")  # a run that just ended stays ended
+        # Still running, or cancelled by the runner's own stop (no one asked: see below);
+        # a run that ended done or failed as the runner stopped stays as it ended.
+        .where(col(RunRecord.status).in_(("running", "cancelled")))
         .where(col(RunRecord.cancel_requested).is_(False))
         .values(status="queued", finished_at=None, error=None)
         .returning(col(RunRecord.id))

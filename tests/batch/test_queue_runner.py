@@ -89,8 +89,9 @@ def test_a_runner_killed_mid_run_is_replaced_and_nothing_is_lost_or_doubled(
     assert sorted(r.score for r in rows) == sorted(
         0.0 if o.startswith("poor") else 1.0 for o in outputs
     )
-    # Only the examples in flight at the kill (concurrency 2) were asked twice.
-    assert len(outputs) <= fake_judge.request_count <= len(outputs) + 2
+    # Asked twice: only the examples in flight at the kill (concurrency 2) and the results
+    # in the writer's last uncommitted interval (0.2 s of 0.1 s calls, two at a time).
+    assert len(outputs) <= fake_judge.request_count <= len(outputs) + 6
     engine.dispose()
 
 
@@ -143,4 +144,32 @@ def test_a_run_whose_key_is_missing_is_refused_before_it_is_queued(
     with read_session(engine) as session:
         assert list_runs(session) == []  # nothing was queued, by either path
     assert fake_judge.request_count == 0
+    engine.dispose()
+
+
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+def test_a_runner_stopped_mid_run_puts_its_run_back_in_the_queue_for_the_next(
+    db_url, tmp_path, fake_judge, runner_processes, monkeypatch
+):
+    monkeypatch.setenv(KEY_ENV, "sk-test")
+    version_id, dataset_id, outputs = _setup(db_url, tmp_path, fake_judge.base_url, 30)
+    fake_judge.reply({"verdict": "good"}, latency_s=0.1)
+    first = runner_processes(db_url)
+    wait_for_runners(db_url, 1)
+    engine = make_engine(db_url)
+    run = enqueue_run(engine, scorer_version_id=version_id, dataset_id=dataset_id, concurrency=2)
+    _wait(engine, run.id, lambda r: r.status == "running" and r.done_count >= 4)
+    first.send_signal(signal.SIGTERM)  # a clean stop: the studio closing, say
+    assert first.wait(timeout=30) == 0
+    back = _wait(engine, run.id, lambda r: r.status != "running")
+    assert (back.status, back.cancel_requested) == ("queued", False)
+    kept = {(r.id, r.example_id) for r in _rows(engine, run.id)}
+    assert 4 <= len(kept) < len(outputs)
+
+    runner_processes(db_url)  # the next runner resumes it
+    ended = _wait(engine, run.id, lambda r: r.status in ("done", "failed", "cancelled"))
+    assert ended.status == "done"
+    rows = _rows(engine, run.id)
+    assert kept <= {(r.id, r.example_id) for r in rows}
+    assert len(rows) == len({r.example_id for r in rows}) == len(outputs)
     engine.dispose()
