@@ -66,19 +66,12 @@ def run_queued(
 
 def _follow(made: Engine, run_id: int, out: Console, *, scorer: str) -> None:
     """A progress bar moved by the run's row until the run ends; Ctrl-C cancels the run."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
     from scorer_runtime.batch.queue import follow_run
+    from scorer_runtime.cli.report import run_progress
     from scorer_runtime.money import format_dollars
     from scorer_runtime.store import request_cancel, session_scope
 
-    columns = (
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("failures {task.fields[failures]}  cost {task.fields[cost]}"),
-    )
-    with Progress(*columns, console=out, transient=False) as bar:
+    with run_progress(out) as bar:
         task = bar.add_task("queued", total=None, failures=0, cost="—")
 
         def seen(run: RunInfo) -> None:

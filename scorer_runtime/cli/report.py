@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 from scorer_runtime.batch.summary import BatchSummary
 
 if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Progress
     from rich.table import Table
     from rich.text import Text
 
@@ -31,6 +33,20 @@ def _text(value: str) -> Text:
     from rich.text import Text
 
     return Text(value)
+
+
+def run_progress(out: Console) -> Progress:
+    """The progress bar of a run on the terminal: description, bar, done of total, failures
+    and cost (a task's ``failures`` and ``cost`` fields)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("failures {task.fields[failures]}  cost {task.fields[cost]}"),
+    )
+    return Progress(*columns, console=out, transient=False)
 
 
 def summary_table(summary: BatchSummary) -> Table:

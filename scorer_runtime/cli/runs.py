@@ -188,17 +188,10 @@ def _prepare_run(
 
 
 def _run_with_progress(runner: BatchRunner, out: Console) -> BatchSummary:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
+    from scorer_runtime.cli.report import run_progress
     from scorer_runtime.money import describe_cost
 
-    columns = (
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("failures {task.fields[failures]}  cost {task.fields[cost]}"),
-    )
-    with Progress(*columns, console=out, transient=False) as bar:
+    with run_progress(out) as bar:
         task = bar.add_task("scoring", total=None, failures=0, cost="—")
 
         def progress(p: BatchProgress) -> None:
