@@ -18,6 +18,7 @@ import typer
 
 from scorer_runtime.cli.database import db_app, seed
 from scorer_runtime.cli.datasets import datasets_app
+from scorer_runtime.cli.labels import labels_app
 from scorer_runtime.cli.runs import history, run
 from scorer_runtime.cli.scorers import scorers_app
 from scorer_runtime.cli.support import database_url_option, load_env_file
@@ -43,6 +44,7 @@ app = typer.Typer(
 app.add_typer(scorers_app, name="scorers")
 app.add_typer(datasets_app, name="datasets")
 app.add_typer(traces_app, name="traces")
+app.add_typer(labels_app, name="labels")
 app.add_typer(db_app, name="db")
 app.command("seed")(seed)
 

@@ -2,7 +2,8 @@
 
 ``parse_examples`` reads a whole file before anything is written (``ImportFailure`` lists
 every bad row); ``import_examples`` and ``export_examples`` move examples between the store and
-files; ``cells`` reads and writes one example field as a CSV cell or a JSONL value.
+files; ``cells`` reads and writes one example field as a CSV cell or a JSONL value; ``labels``
+reads and writes people's grades of a scorer's examples (CSV, mapped and checked the same way).
 
 Names load on first use: parsing needs nothing heavy, the store functions load SQLAlchemy.
 """
@@ -22,13 +23,28 @@ if TYPE_CHECKING:
         iter_dataset,
         write_examples,
     )
+    from scorer_runtime.datasets.labels import (
+        EXPORT_COLUMNS,
+        LABEL_FIELDS,
+        LabelImport,
+        LabelRow,
+        ParsedLabels,
+        grade_name,
+        import_labels,
+        parse_labels,
+        scorer_scale,
+        write_labels,
+    )
     from scorer_runtime.datasets.parsing import (
         REQUIRED_FIELDS,
         FileFormat,
         ImportFailure,
         ImportIssue,
         ParsedExamples,
+        csv_records,
+        decode_text,
         detect_format,
+        header_problem,
         parse_examples,
         parse_mapping,
         read_text,
@@ -43,13 +59,28 @@ _MODULES = {
         "iter_dataset",
         "write_examples",
     ),
+    "labels": (
+        "EXPORT_COLUMNS",
+        "LABEL_FIELDS",
+        "LabelImport",
+        "LabelRow",
+        "ParsedLabels",
+        "grade_name",
+        "import_labels",
+        "parse_labels",
+        "scorer_scale",
+        "write_labels",
+    ),
     "parsing": (
         "REQUIRED_FIELDS",
         "FileFormat",
         "ImportFailure",
         "ImportIssue",
         "ParsedExamples",
+        "csv_records",
+        "decode_text",
         "detect_format",
+        "header_problem",
         "parse_examples",
         "parse_mapping",
         "read_text",
@@ -57,24 +88,37 @@ _MODULES = {
 }
 
 __all__ = [
+    "EXPORT_COLUMNS",
+    "LABEL_FIELDS",
     "REQUIRED_FIELDS",
     "CellError",
     "FileFormat",
     "ImportFailure",
     "ImportIssue",
     "ImportResult",
+    "LabelImport",
+    "LabelRow",
     "ParsedExamples",
+    "ParsedLabels",
     "check_value",
+    "csv_records",
+    "decode_text",
     "detect_format",
     "export_examples",
     "format_cell",
+    "grade_name",
+    "header_problem",
     "import_examples",
+    "import_labels",
     "iter_dataset",
     "parse_cell",
     "parse_examples",
+    "parse_labels",
     "parse_mapping",
     "read_text",
+    "scorer_scale",
     "write_examples",
+    "write_labels",
 ]
 
 __getattr__ = lazy_exports(__name__, _MODULES, globals())

@@ -70,18 +70,22 @@ class ImportFailure(ValueError):
         )
 
 
-def parse_mapping(items: Iterable[str]) -> dict[str, str]:
-    """``["input=question", ...]`` as ``{"input": "question"}``; unknown fields are an error."""
+def parse_mapping(
+    items: Iterable[str], fields: Sequence[str] = EXAMPLE_FIELDS, *, example: str = "input=question"
+) -> dict[str, str]:
+    """``["input=question", ...]`` as ``{"input": "question"}``; unknown fields are an error.
+
+    ``fields`` are the names a column may be mapped to (an example's, or a label file's);
+    ``example`` is the mapping a refusal shows.
+    """
     mapping: dict[str, str] = {}
     for item in items:
         name, sep, column = item.partition("=")
         name, column = name.strip(), column.strip()
         if not sep or not name or not column:
-            raise ValueError(f"a mapping looks like input=question, not {item!r}")
-        if name not in EXAMPLE_FIELDS:
-            raise ValueError(
-                f"unknown field {name!r} in {item!r}; fields: {', '.join(EXAMPLE_FIELDS)}"
-            )
+            raise ValueError(f"a mapping looks like {example}, not {item!r}")
+        if name not in fields:
+            raise ValueError(f"unknown field {name!r} in {item!r}; fields: {', '.join(fields)}")
         mapping[name] = column
     return mapping
 
@@ -100,14 +104,19 @@ def detect_format(path: Path, format: FileFormat | None = None) -> FileFormat:
 
 def read_text(path: Path) -> str:
     """The file's text (UTF-8, a byte-order mark allowed); a clear error when it is not text."""
-    data = path.read_bytes()
+    return decode_text(path.read_bytes(), source=path.name)
+
+
+def decode_text(data: bytes, *, source: str) -> str:
+    """Uploaded bytes as text (UTF-8, a byte-order mark allowed); a clear error when they are
+    not text, naming the line and ``source`` (the file's name)."""
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         line = data[: e.start].count(b"\n") + 1
         raise ImportFailure(
             [ImportIssue(line, "the file is not UTF-8 text; save it as UTF-8 and try again")],
-            source=path.name,
+            source=source,
         ) from None
 
 
@@ -205,22 +214,30 @@ def _allow_long_cells() -> None:
         csv.field_size_limit(wanted)
 
 
-def _parse_csv(text: str, columns: dict[str, str], explicit: set[str]) -> ParsedExamples:
+def csv_records(text: str) -> list[tuple[int, list[str]]] | ImportIssue:
+    """(first line, cells) of each non-blank CSV record, header first; or why the text cannot
+    be read as CSV at all (unreadable, a quote never closed, empty)."""
     try:
         rows = list(_csv_rows(text))
     except csv.Error as e:
-        return ParsedExamples(issues=[ImportIssue(1, f"the CSV cannot be read: {e}")], fatal=True)
+        return ImportIssue(1, f"the CSV cannot be read: {e}")
     except _OpenQuote as e:
         message = (
             f'a quote (") opens a cell on this line and is never closed, so lines {e.line}'
             f'–{e.lines} would become one cell; close the quote, or double it ("") if it '
             "is part of the text"
         )
-        return ParsedExamples(issues=[ImportIssue(e.line, message)], fatal=True)
-    if not rows:
-        return ParsedExamples(issues=[ImportIssue(1, "the file is empty")], fatal=True)
+        return ImportIssue(e.line, message)
+    return rows or ImportIssue(1, "the file is empty")
+
+
+def _parse_csv(text: str, columns: dict[str, str], explicit: set[str]) -> ParsedExamples:
+    rows = csv_records(text)
+    if isinstance(rows, ImportIssue):
+        return ParsedExamples(issues=[rows], fatal=True)
     header_line, header = rows[0]
-    problem = _header_problem([h.strip() for h in header], columns, explicit)
+    required = explicit | set(REQUIRED_FIELDS)
+    problem = header_problem([h.strip() for h in header], columns, required)
     if problem:
         return ParsedExamples(issues=[ImportIssue(header_line, problem)], fatal=True)
     index = {h.strip(): i for i, h in enumerate(header)}
@@ -268,14 +285,16 @@ def _add(
         out.lines.append(line)
 
 
-def _header_problem(
-    header: list[str], columns: Mapping[str, str], explicit: set[str]
+def header_problem(
+    header: list[str], columns: Mapping[str, str], required: Iterable[str]
 ) -> str | None:
+    """Why a CSV header cannot be read (a name twice, a ``required`` field's column missing,
+    with the columns there are and how to map one); ``columns`` maps a field to its column."""
     duplicates = sorted({h for h in header if header.count(h) > 1 and h})
     if duplicates:
         return f"the header names {', '.join(repr(d) for d in duplicates)} more than once"
     listed = ", ".join(h for h in header if h) or "(none)"
-    for name in sorted(explicit | set(REQUIRED_FIELDS)):
+    for name in sorted(required):
         if columns[name] not in header:
             return (
                 f'no column "{columns[name]}" for the {name}; the columns are: {listed}. '

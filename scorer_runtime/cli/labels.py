@@ -1,0 +1,87 @@
+"""``scorer-studio labels``: people's grades of a scorer's examples, in and out of CSV files."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from scorer_runtime.cli.support import console, friendly, session
+
+if TYPE_CHECKING:
+    from sqlmodel import Session
+
+labels_app = typer.Typer(
+    help="Import and export people's grades (labels) of a scorer's examples.",
+    no_args_is_help=True,
+)
+
+_SCORER_HELP = "Name of the scorer the grades are for (or its number)."
+
+
+def _scorer_id(opened: Session, scorer: str) -> int:
+    """The id of the scorer named ``scorer`` (a number is taken as its id when no name fits)."""
+    from scorer_runtime.store import NotFoundError, get_scorer
+
+    try:
+        return get_scorer(opened, name=scorer).id
+    except NotFoundError:
+        if not scorer.isdigit():
+            raise
+        return get_scorer(opened, id=int(scorer)).id
+
+
+@labels_app.command("import")
+@friendly
+def labels_import(
+    file: Annotated[Path, typer.Argument(help="A CSV file with a header: one grade a row.")],
+    scorer: Annotated[str, typer.Option("--scorer", help=_SCORER_HELP)],
+    map: Annotated[
+        list[str] | None,
+        typer.Option("--map", help="Field=column, e.g. --map grade=verdict (repeatable)."),
+    ] = None,
+) -> None:
+    """Import grades: columns example_id, grade (a score or a grade's name), grader and an
+    optional note. Bad rows are listed by their line; the good ones are imported."""
+    from scorer_runtime.datasets import LABEL_FIELDS, import_labels, parse_mapping, read_text
+
+    mapping = parse_mapping(map or [], LABEL_FIELDS, example="grade=verdict")
+    text = read_text(file)
+    with session(write=True) as opened:
+        result = import_labels(
+            opened,
+            scorer_id=_scorer_id(opened, scorer),
+            text=text,
+            mapping=mapping,
+            source=file.name,
+        )
+    out = console()
+    out.print(f"Imported {result.imported} grades for scorer {scorer}.")
+    if result.skipped:
+        out.print(f"Left out {len(result.skipped)} bad rows:")
+        for issue in result.skipped:
+            out.print(f"  {issue}", markup=False)
+
+
+@labels_app.command("export")
+@friendly
+def labels_export(
+    scorer: Annotated[str, typer.Option("--scorer", help=_SCORER_HELP)],
+    output: Annotated[
+        Path | None,
+        typer.Option("-o", "--output", help="Where to write the CSV (default: the screen)."),
+    ] = None,
+) -> None:
+    """Export the latest grade of each graded example as CSV (it imports back as it is)."""
+    from scorer_runtime.datasets import write_labels
+
+    with session() as opened:
+        scorer_id = _scorer_id(opened, scorer)
+        if output is None:
+            write_labels(opened, scorer_id=scorer_id, stream=sys.stdout)
+            return
+        with output.open("w", encoding="utf-8", newline="") as stream:
+            count = write_labels(opened, scorer_id=scorer_id, stream=stream)
+    console().print(f"Wrote {count} grades of scorer {scorer} to {output}.")

@@ -1,0 +1,144 @@
+"""``scorer-studio labels import|export`` on a real SQLite file."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+import pytest
+
+from scorer_runtime.spec import load_spec
+from scorer_runtime.store import (
+    ExampleData,
+    add_label,
+    latest_labels,
+    list_labels,
+    make_engine,
+    read_session,
+    review_example_ids,
+    save_scorer_version,
+    session_scope,
+)
+from tests.cli.helpers import cli
+from tests.store.fixtures import make_dataset
+
+DEMO = Path(__file__).resolve().parents[2] / "data" / "scorers"
+
+
+@pytest.fixture
+def graded(db_url: str, engine) -> tuple[str, int, list[int]]:
+    """A database with the politeness scorer (grades polite / neutral / rude) and 3 examples."""
+    with session_scope(engine) as session:
+        version = save_scorer_version(session, spec=load_spec(DEMO / "tone-politeness.json"))
+    dataset_id = make_dataset(
+        engine, "replies", [ExampleData(input=f"q{i}", output=f"reply {i}") for i in range(3)]
+    )
+    with read_session(engine) as session:
+        ids = review_example_ids(session, dataset_id=dataset_id)
+    return db_url, version.scorer_id, ids
+
+
+def _labels(db_url: str, scorer_id: int) -> dict[int, tuple[float, str, str]]:
+    engine = make_engine(db_url)
+    with read_session(engine) as session:
+        found = latest_labels(session, scorer_id=scorer_id)
+    engine.dispose()
+    return {k: (v.value, v.labeller, v.note) for k, v in found.items()}
+
+
+def test_import_adds_the_good_rows_and_lists_the_bad_ones_by_line(graded, tmp_path):
+    db_url, scorer_id, ids = graded
+    path = tmp_path / "grades.csv"
+    path.write_text(
+        "id,verdict,who,note\n"
+        f"{ids[0]},polite,ann,thanked the user\n"
+        f"{ids[1]},0.7,ann,\n"
+        "999999,rude,ann,\n"
+        f"{ids[2]},rude,,\n"
+        f"{ids[1]},neutral,bob,\n",
+        encoding="utf-8",
+    )
+    done = cli(
+        db_url,
+        *("labels", "import", str(path), "--scorer", "tone-politeness"),
+        *("--map", "example_id=id", "--map", "grade=verdict", "--map", "grader=who"),
+    )
+    assert done.exit_code == 0, done.output
+    assert "Imported 2 grades for scorer tone-politeness." in done.output
+    assert "Left out 3 bad rows:" in done.output
+    assert "line 3: example " in done.output
+    assert "0.7 is not a grade of this scorer" in done.output
+    assert "line 4: example 999999 does not exist (it may have been deleted)" in done.output
+    assert f"line 5: example {ids[2]} has no grader; say who graded it" in done.output
+    assert _labels(db_url, scorer_id) == {
+        ids[0]: (1.0, "ann", "thanked the user"),
+        ids[1]: (0.5, "bob", ""),
+    }
+
+
+def test_export_writes_the_latest_grade_of_each_example_and_imports_back(graded, tmp_path):
+    db_url, scorer_id, ids = graded
+    engine = make_engine(db_url)
+    with session_scope(engine) as session:
+        add_label(session, example_id=ids[0], scorer_id=scorer_id, value=0.0, labeller="ann")
+        add_label(
+            session, example_id=ids[0], scorer_id=scorer_id, value=1.0, labeller="bob", note="ok"
+        )
+        add_label(session, example_id=ids[2], scorer_id=scorer_id, value=0.5, labeller="ann")
+    engine.dispose()
+    out = tmp_path / "out.csv"
+    done = cli(db_url, "labels", "export", "--scorer", "tone-politeness", "-o", str(out))
+    assert done.exit_code == 0, done.output
+    assert f"Wrote 2 grades of scorer tone-politeness to {out}." in done.output
+    rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8"))))
+    assert [
+        (
+            r["example_id"],
+            r["input"],
+            r["output"],
+            r["grade"],
+            r["grade_name"],
+            r["note"],
+            r["grader"],
+        )
+        for r in rows
+    ] == [
+        (str(ids[0]), "q0", "reply 0", "1", "polite", "ok", "bob"),
+        (str(ids[2]), "q2", "reply 2", "0.5", "neutral", "", "ann"),
+    ]
+    assert all(r["time"] for r in rows)
+    on_screen = cli(db_url, "labels", "export", "--scorer", str(scorer_id))
+    assert on_screen.output.splitlines()[0].startswith("example_id,input,output,grade")
+
+    again = cli(db_url, "labels", "import", str(out), "--scorer", "tone-politeness")
+    assert again.exit_code == 0, again.output
+    assert "Imported 2 grades" in again.output
+    engine = make_engine(db_url)
+    with read_session(engine) as session:
+        assert len(list_labels(session, scorer_id=scorer_id)) == 5
+    engine.dispose()
+    assert _labels(db_url, scorer_id) == {ids[0]: (1.0, "bob", "ok"), ids[2]: (0.5, "ann", "")}
+
+
+def test_a_file_with_no_good_row_imports_nothing_and_fails(graded, tmp_path):
+    db_url, scorer_id, _ = graded
+    path = tmp_path / "bad.csv"
+    path.write_text("example_id,grade,grader\n999999,polite,ann\n", encoding="utf-8")
+    done = cli(db_url, "labels", "import", str(path), "--scorer", "tone-politeness")
+    assert done.exit_code == 2
+    assert "example 999999 does not exist" in done.stderr
+    assert _labels(db_url, scorer_id) == {}
+
+
+def test_an_unknown_scorer_or_column_is_one_clear_line(graded, tmp_path):
+    db_url, _, _ = graded
+    path = tmp_path / "grades.csv"
+    path.write_text("example_id,grade,grader\n1,polite,ann\n", encoding="utf-8")
+    unknown = cli(db_url, "labels", "import", str(path), "--scorer", "nope")
+    assert unknown.exit_code == 2
+    assert "nope" in unknown.stderr
+    bad_map = cli(db_url, "labels", "import", str(path), "--scorer", "1", "--map", "score=x")
+    assert bad_map.exit_code == 2
+    assert "unknown field 'score'" in bad_map.stderr
+    assert "grade_name" in bad_map.stderr

@@ -1,0 +1,80 @@
+"""Reading a label file: columns mapped as in a dataset import, every bad row said by its line."""
+
+from __future__ import annotations
+
+from scorer_runtime.datasets import parse_labels
+from scorer_runtime.trust import Scale
+
+POLITENESS = Scale("labels", (("polite", 1.0), ("neutral", 0.5), ("rude", 0.0)))
+PASS_FAIL = Scale("pass_fail")
+NUMBER = Scale("number", low=0.0, high=10.0)
+
+
+def test_grades_are_read_as_a_score_or_a_name_of_the_scale() -> None:
+    text = "example_id,grade,grader,note\n1,polite,ann,\n2,0.5,ann,so-so\n3,RUDE,bob,shouted\n"
+    parsed = parse_labels(text, scale=POLITENESS)
+    assert parsed.issues == []
+    assert [(r.line, r.example_id, r.value, r.grader, r.note) for r in parsed.rows] == [
+        (2, 1, 1.0, "ann", ""),
+        (3, 2, 0.5, "ann", "so-so"),
+        (4, 3, 0.0, "bob", "shouted"),
+    ]
+
+
+def test_the_grade_name_column_is_read_when_the_grade_is_empty() -> None:
+    text = "example_id,grade,grade_name,grader\n1,,pass,ann\n2,0,fail,ann\n"
+    parsed = parse_labels(text, scale=PASS_FAIL)
+    assert [(r.example_id, r.value) for r in parsed.rows] == [(1, 1.0), (2, 0.0)]
+
+
+def test_columns_are_mapped_like_a_dataset_import() -> None:
+    text = "id,verdict,who\n7,pass,ann\n"
+    mapping = {"example_id": "id", "grade": "verdict", "grader": "who"}
+    parsed = parse_labels(text, scale=PASS_FAIL, mapping=mapping)
+    assert [(r.example_id, r.value, r.grader) for r in parsed.rows] == [(7, 1.0, "ann")]
+
+
+def test_bad_rows_are_said_by_their_line_and_the_good_ones_kept() -> None:
+    text = (
+        "example_id,grade,grader\n"
+        "1,0.7,ann\n"
+        "x,polite,ann\n"
+        "2,polite,\n"
+        "3,,ann\n"
+        "4,kind,ann\n"
+        "5,polite,ann,extra\n"
+        "6,neutral,ann\n"
+    )
+    parsed = parse_labels(text, scale=POLITENESS)
+    assert [r.example_id for r in parsed.rows] == [6]
+    assert [str(issue) for issue in parsed.issues] == [
+        "line 2: example 1: 0.7 is not a grade of this scorer; its grades are polite = 1, "
+        "neutral = 0.5, rude = 0",
+        'line 3: the example id is "x"; it must be a whole number',
+        "line 4: example 2 has no grader; say who graded it",
+        "line 5: example 3 has no grade",
+        'line 6: example 4: "kind" is not a grade of this scorer; its grades are polite, '
+        "neutral, rude",
+        "line 7: 4 cells, but the header has 3 columns",
+    ]
+
+
+def test_a_number_off_the_range_is_refused_in_words() -> None:
+    parsed = parse_labels("example_id,grade,grader\n1,11,ann\n2,nan,ann\n3,7.5,ann\n", scale=NUMBER)
+    assert [r.value for r in parsed.rows] == [7.5]
+    assert [str(issue) for issue in parsed.issues] == [
+        "line 2: example 1: 11 is outside this scorer's range, 0 to 10",
+        "line 3: example 2: the grade is not a number",
+    ]
+
+
+def test_a_file_without_the_needed_columns_is_refused_as_a_whole() -> None:
+    no_grade = parse_labels("example_id,grader\n1,ann\n", scale=PASS_FAIL)
+    no_grader = parse_labels("example_id,grade\n1,pass\n", scale=PASS_FAIL)
+    empty = parse_labels("", scale=PASS_FAIL)
+    assert no_grade.fatal
+    assert no_grader.fatal
+    assert empty.fatal
+    assert str(no_grade.issues[0]).startswith('line 1: no column "grade" or "grade_name"')
+    assert str(no_grader.issues[0]).startswith('line 1: no column "grader" for the grader')
+    assert str(empty.issues[0]) == "line 1: the file is empty"
