@@ -72,6 +72,12 @@ page = st.navigation(
                 icon=":material/insights:",
             ),
             st.Page(
+                "app_pages/review/page.py",
+                url_path="review",
+                title="Review",
+                icon=":material/how_to_reg:",
+            ),
+            st.Page(
                 "app_pages/compare/page.py",
                 url_path="compare",
                 title="Compare runs",

@@ -331,6 +331,48 @@ RESULTS_DETAIL = Key("results.detail")
 RESULTS_BY_SCORER = Key("results.by_scorer")
 
 
+# -- Review -----------------------------------------------------------------------------------
+REVIEW_GRADER = Key("review.grader", _none)
+"""The name of the person grading, asked once per session and stored with each grade."""
+REVIEW_ORDER = Key("review.order", _none)
+"""The examples in the order they are graded, fixed when a scorer and its examples are picked:
+``(what, [example ids])`` with ``what`` = (scorer id, "dataset" or "run", id); ungraded first."""
+REVIEW_EXAMPLE_ID = Key("review.example_id", _none)
+"""The example on screen (an id in REVIEW_ORDER), or None before the first."""
+REVIEW_LAST = Key("review.last", _none)
+"""The grade just given (a app_pages.review.logic.LastGrade), to show the judge's verdict
+beside it once the example is graded; None before the first grade."""
+REVIEW_IMPORT_REPORT = Key("review.import_report", _none)
+"""What the last import of a grades file did, in words: ("ok" or "error", text), or None."""
+REVIEW_FOLLOWED = Key("review.followed_scorer", _none)
+"""The current scorer (CURRENT_SCORER_ID) the scorer picker last switched to."""
+# widgets (pass key=X.name)
+REVIEW_SCORER = Key("review.scorer")
+REVIEW_SOURCE = Key("review.source")
+REVIEW_DATASET = Key("review.dataset")
+REVIEW_RUN = Key("review.run")
+REVIEW_GRADER_FORM = Key("review.grader_form")
+REVIEW_GRADER_NAME = Key("review.grader_name")
+REVIEW_GRADER_START = Key("review.grader_start")
+REVIEW_GRADER_CHANGE = Key("review.grader_change")
+REVIEW_SHOW_JUDGE = Key("review.show_judge")
+REVIEW_GRADE = Key("review.grade")
+"""One button per grade of the scale: ``REVIEW_GRADE.child(index)``."""
+REVIEW_NUMBER = Key("review.number")
+"""A grade on a number scale: ``REVIEW_NUMBER.child(example_id)`` (so is REVIEW_NOTE)."""
+REVIEW_NUMBER_SAVE = Key("review.number_save")
+REVIEW_NOTE = Key("review.note")
+REVIEW_PREVIOUS = Key("review.previous")
+REVIEW_NEXT = Key("review.next")
+REVIEW_SKIP = Key("review.skip")
+REVIEW_RESTART = Key("review.restart")
+REVIEW_DOWNLOAD = Key("review.download")
+REVIEW_UPLOAD = Key("review.upload")
+REVIEW_IMPORT_GO = Key("review.import_go")
+REVIEW_GO_BUILDER = Key("review.go_builder")
+REVIEW_GO_EXAMPLES = Key("review.go_examples")
+
+
 # -- Compare runs -----------------------------------------------------------------------------
 COMPARE_SELECTION = Key("compare.selection", dict)
 """What Compare runs shows: ``{"mode": "runs" | "versions", "before": run id, "after": run id,

@@ -1,0 +1,58 @@
+"""Grades as a CSV file: download the latest grade of each example, or import a file of them."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from scorer_runtime.datasets import ImportFailure
+from studio import state
+from studio.app_pages.review import data
+from studio.words import plural
+
+
+def _import(scorer_id: int) -> None:
+    upload = state.peek(state.REVIEW_UPLOAD)
+    if upload is None:
+        state.put(state.REVIEW_IMPORT_REPORT, ("error", "Choose a file to import first."))
+        return
+    try:
+        result = data.import_grades(scorer_id, upload.getvalue(), upload.name)
+    except ImportFailure as e:
+        state.put(state.REVIEW_IMPORT_REPORT, ("error", str(e)))
+        return
+    text = f"Imported {plural(result.imported, 'grade')} from {upload.name}."
+    if result.skipped:
+        rows = "\n".join(f"- {issue}" for issue in result.skipped)
+        text += f" Left out {plural(len(result.skipped), 'row')}:\n{rows}"
+    state.put(state.REVIEW_IMPORT_REPORT, ("ok", text))
+
+
+def render_grades_file(scorer_id: int, scorer_name: str) -> None:
+    with st.expander("Grades as a file (CSV): download or import"):
+        st.markdown(
+            "The file has one row per graded example: **example_id**, a short **input** and "
+            "**output**, the **grade** (its score) and **grade_name**, the **note**, the "
+            "**grader** and the **time**. A file with the columns example_id, grade (a score or "
+            "a grade's name), grader and an optional note imports back; rows that cannot be "
+            "read are listed by their line and the others are imported."
+        )
+        st.download_button(
+            "Download the grades",
+            data=data.grades_csv(scorer_id),
+            file_name=f"{scorer_name}-grades.csv",
+            mime="text/csv",
+            key=state.REVIEW_DOWNLOAD.name,
+            icon=":material/download:",
+        )
+        st.file_uploader("A grades file to import", type=["csv"], key=state.REVIEW_UPLOAD.name)
+        st.button(
+            "Import the grades",
+            key=state.REVIEW_IMPORT_GO.name,
+            on_click=_import,
+            args=(scorer_id,),
+            icon=":material/upload:",
+        )
+        report = state.get(state.REVIEW_IMPORT_REPORT)
+        if report is not None:
+            kind, text = report
+            (st.success if kind == "ok" else st.error)(text)
