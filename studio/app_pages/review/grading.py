@@ -134,7 +134,6 @@ def render_grade(source: data.Source, scale: data.ScorerScale, graded: list[int]
                 on_click=_grade,
                 args=(source, scale, button.value, graded),
                 width="stretch",
-                type="primary" if i == 0 else "secondary",
             )
     else:
         _number_grade(source, scale, example_id, graded)
@@ -177,7 +176,7 @@ def render_moves(graded: list[int]) -> None:
     """Previous (k), skip (s), next (j), and the keys in words."""
     back, skip, forward = st.columns(3)
     back.button(
-        "Previous (k)",
+        "Previous",
         key=state.REVIEW_PREVIOUS.name,
         shortcut="k",
         on_click=_go,
@@ -185,7 +184,7 @@ def render_moves(graded: list[int]) -> None:
         width="stretch",
     )
     skip.button(
-        "Skip (s)",
+        "Skip",
         key=state.REVIEW_SKIP.name,
         shortcut="s",
         on_click=_skip,
@@ -193,7 +192,7 @@ def render_moves(graded: list[int]) -> None:
         width="stretch",
     )
     forward.button(
-        "Next (j)",
+        "Next",
         key=state.REVIEW_NEXT.name,
         shortcut="j",
         on_click=_go,

@@ -65,13 +65,12 @@ def progress_words(graded: int, total: int) -> str:
 
 
 def grade_buttons(scale: Scale) -> list[GradeButton]:
-    """The buttons of a pass/fail or labels scale, best first, keys 1 to 9; none for numbers."""
+    """The buttons of a pass/fail or labels scale, best first, keys 1 to 9; none for numbers.
+
+    The button shows its key itself, so the words are the grade's name alone.
+    """
     return [
-        GradeButton(
-            f"{name} ({i})" if i <= SHORTCUT_GRADES else name,
-            value,
-            str(i) if i <= SHORTCUT_GRADES else None,
-        )
+        GradeButton(name, value, str(i) if i <= SHORTCUT_GRADES else None)
         for i, (name, value) in enumerate(scale.choices(), start=1)
     ]
 
@@ -104,9 +103,12 @@ def agreement_words(scale: Scale, person: float, verdict: JudgeVerdict | None) -
 
 
 def shown_text(value: Any) -> str:
-    """An input, output or expected answer as text to read (JSON laid out for structures)."""
+    """An input, output or expected answer as text to read: a list of words one per line,
+    other structures as laid-out JSON."""
     if value is None:
         return ""
     if isinstance(value, str):
         return value
+    if isinstance(value, list) and value and all(isinstance(v, str | int | float) for v in value):
+        return "\n".join(f"• {v}" for v in value)
     return json.dumps(value, ensure_ascii=False, indent=2)

@@ -14,6 +14,7 @@ from scorer_runtime.store import (
     add_label,
     add_scores,
     create_dataset,
+    create_run,
     latest_labels,
     list_labels,
     read_session,
@@ -204,3 +205,27 @@ def test_grades_import_from_a_file_and_bad_rows_are_listed(seeded, studio_db, op
     assert f"line 3: example {ids[2]}: 0.3 is not a grade of this scorer" in report
     assert _grades(studio_db, seeded.polite) == {ids[1]: (0.5, "Cy", "")}
     assert _progress(at) == "1 of 3 graded"
+
+
+def test_grading_a_run_shows_that_runs_verdict(seeded, studio_db, open_page):
+    row = {
+        "scorer_id": seeded.polite,
+        "scorer_version_id": seeded.version,
+        "dataset_id": seeded.dataset,
+        "example_id": seeded.examples[0],
+        "outcome": "scored",
+    }
+    with session_scope(studio_db) as session:
+        run = create_run(session, scorer_version_id=seeded.version, dataset_id=seeded.dataset)
+        add_scores(session, rows=[{**row, "run_id": run.id, "score": 1.0}])
+        add_scores(session, rows=[{**row, "score": 0.5}])  # later, outside the run
+    at = open_page("review")
+    at.selectbox(key=state.REVIEW_SCORER.name).set_value(seeded.polite).run()
+    at.text_input(key=state.REVIEW_GRADER_NAME.name).input("Ann")
+    at.get("form_submit_button")[0].click().run()
+    at.toggle(key=state.REVIEW_SHOW_JUDGE.name).set_value(True).run()
+    assert "The judge said **neutral**" in _texts(at)  # the version's latest result
+    at.radio(key=state.REVIEW_SOURCE.name).set_value("run").run()
+    assert at.selectbox(key=state.REVIEW_RUN.name).value == run.id
+    assert "The judge said **polite**" in _texts(at)  # the run's own result
+    assert not at.exception

@@ -1,0 +1,76 @@
+"""The Review page in a real browser, graded with the keyboard: the grader's name once, then
+the number keys grade two examples (each moving on to the next), k goes back and j forward.
+Checked in the database (the grades, by whom) and on the page (progress, the judge's verdict
+shown only once graded)."""
+
+from __future__ import annotations
+
+import pytest
+
+from scorer_runtime.store import (
+    get_scorer,
+    latest_labels,
+    list_datasets,
+    make_engine,
+    read_session,
+    review_example_ids,
+)
+from studio import state
+from tests.e2e.browser import StudioPage
+
+pytestmark = pytest.mark.e2e
+
+SCORER = "tone-politeness"  # grades: polite (1), neutral (2), rude (3)
+DATASET = "customer_support"
+
+
+def _grades(database_url: str) -> tuple[list[int], dict[int, tuple[float, str]]]:
+    engine = make_engine(database_url)
+    try:
+        with read_session(engine) as session:
+            scorer_id = get_scorer(session, name=SCORER).id
+            dataset = next(d for d in list_datasets(session) if d.name == DATASET)
+            ids = review_example_ids(session, dataset_id=dataset.id)
+            labels = latest_labels(session, scorer_id=scorer_id, example_ids=ids)
+        return ids, {k: (v.value, v.labeller) for k, v in labels.items()}
+    finally:
+        engine.dispose()
+
+
+def _key(studio: StudioPage, key: str) -> None:
+    studio.rerun(lambda: studio.page.keyboard.press(key))
+
+
+def test_two_examples_are_graded_with_the_number_keys(
+    studio_page: StudioPage, studio_database: str
+) -> None:
+    studio = studio_page
+    studio.open("/review", title="Review")
+    studio.select(state.REVIEW_SCORER.name, SCORER)
+    studio.select(state.REVIEW_DATASET.name, f"{DATASET} (24 examples)")
+    studio.widget(state.REVIEW_GRADER_NAME.name).locator("input").fill("Priya")
+    studio.rerun(studio.page.get_by_role("button", name="Start grading").click)
+    studio.text("0 of 24 graded")
+    studio.text("The judge's verdict is hidden until you grade this example.")
+    studio.screenshot("ready to grade")
+    studio.check()
+
+    studio.page.get_by_role("heading", name="Review").click()  # no text box has the keys
+    _key(studio, "1")  # polite
+    studio.text("1 of 24 graded")
+    studio.text("Example 1: you said polite.")
+    studio.text("Example 2 of 24")
+    _key(studio, "3")  # rude
+    studio.text("2 of 24 graded")
+    studio.text("Example 2: you said rude.")
+    studio.screenshot("two graded")
+
+    ids, grades = _grades(studio_database)
+    assert grades == {ids[0]: (1.0, "Priya"), ids[1]: (0.0, "Priya")}
+
+    _key(studio, "k")
+    studio.text("Example 2 of 24")
+    studio.text("The latest grade is rude.")  # graded: the judge's side is shown
+    _key(studio, "j")
+    studio.text("Example 3 of 24")
+    studio.check()
