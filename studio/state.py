@@ -368,6 +368,8 @@ REVIEW_SKIP = Key("review.skip")
 REVIEW_RESTART = Key("review.restart")
 REVIEW_DOWNLOAD = Key("review.download")
 REVIEW_UPLOAD = Key("review.upload")
+REVIEW_MAP = Key("review.map")
+"""Which column of the uploaded grades file holds a field: ``REVIEW_MAP.child("grade")``…"""
 REVIEW_IMPORT_GO = Key("review.import_go")
 REVIEW_GO_BUILDER = Key("review.go_builder")
 REVIEW_GO_EXAMPLES = Key("review.go_examples")

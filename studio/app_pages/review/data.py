@@ -8,7 +8,10 @@ from dataclasses import dataclass
 import streamlit as st
 
 from scorer_runtime.datasets import (
+    ImportFailure,
+    ImportIssue,
     LabelImport,
+    csv_records,
     decode_text,
     import_labels,
     write_labels,
@@ -173,8 +176,24 @@ def grades_csv(scorer_id: int) -> str:
     return stream.getvalue()
 
 
-def import_grades(scorer_id: int, data: bytes, file_name: str) -> LabelImport:
+def file_columns(data: bytes, file_name: str) -> list[str]:
+    """The column names of an uploaded CSV file's header (none when it cannot be read: the
+    import then says why)."""
+    try:
+        rows = csv_records(decode_text(data, source=file_name))
+    except ImportFailure:
+        return []
+    if isinstance(rows, ImportIssue):
+        return []
+    return [name.strip() for name in rows[0][1] if name.strip()]
+
+
+def import_grades(
+    scorer_id: int, data: bytes, file_name: str, mapping: dict[str, str]
+) -> LabelImport:
     """Import an uploaded grades file; raises ImportFailure (nothing written) when unusable."""
     text = decode_text(data, source=file_name)
     with services.writing() as session:
-        return import_labels(session, scorer_id=scorer_id, text=text, source=file_name)
+        return import_labels(
+            session, scorer_id=scorer_id, text=text, mapping=mapping, source=file_name
+        )

@@ -9,6 +9,43 @@ from studio import state
 from studio.app_pages.review import data
 from studio.words import plural
 
+_MAPPED = {
+    "example_id": "Example id",
+    "grade": "Grade (a score or a grade's name)",
+    "grader": "Who graded it",
+    "note": "Note (optional)",
+}
+"""The fields a person maps to the file's columns (grade_name is read when grade is empty)."""
+_NONE = "(none)"
+
+
+def _default_column(field: str, columns: list[str]) -> str:
+    if field in columns:
+        return field
+    if field == "grade" and "grade_name" in columns:
+        return "grade_name"
+    return _NONE
+
+
+def _render_mapping(columns: list[str]) -> None:
+    """One picker per field: which column holds it (the same name by default)."""
+    st.markdown("**Which column holds what**")
+    for column, (field, label) in zip(st.columns(len(_MAPPED)), _MAPPED.items(), strict=True):
+        key = state.REVIEW_MAP.child(field)
+        options = [_NONE, *columns]
+        if state.peek(key) not in options:
+            state.put(key, _default_column(field, columns))
+        column.selectbox(label, options, key=key.name)
+
+
+def _mapping() -> dict[str, str]:
+    mapping = {}
+    for field in _MAPPED:
+        chosen = state.peek(state.REVIEW_MAP.child(field))
+        if chosen and chosen != _NONE:
+            mapping[field] = str(chosen)
+    return mapping
+
 
 def _import(scorer_id: int) -> None:
     upload = state.peek(state.REVIEW_UPLOAD)
@@ -16,7 +53,7 @@ def _import(scorer_id: int) -> None:
         state.put(state.REVIEW_IMPORT_REPORT, ("error", "Choose a file to import first."))
         return
     try:
-        result = data.import_grades(scorer_id, upload.getvalue(), upload.name)
+        result = data.import_grades(scorer_id, upload.getvalue(), upload.name, _mapping())
     except ImportFailure as e:
         state.put(state.REVIEW_IMPORT_REPORT, ("error", str(e)))
         return
@@ -44,7 +81,13 @@ def render_grades_file(scorer_id: int, scorer_name: str) -> None:
             key=state.REVIEW_DOWNLOAD.name,
             icon=":material/download:",
         )
-        st.file_uploader("A grades file to import", type=["csv"], key=state.REVIEW_UPLOAD.name)
+        upload = st.file_uploader(
+            "A grades file to import", type=["csv"], key=state.REVIEW_UPLOAD.name
+        )
+        if upload is not None:
+            columns = data.file_columns(upload.getvalue(), upload.name)
+            if columns:
+                _render_mapping(columns)
         st.button(
             "Import the grades",
             key=state.REVIEW_IMPORT_GO.name,

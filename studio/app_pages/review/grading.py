@@ -172,7 +172,7 @@ def _number_grade(
         )
 
 
-def render_moves(graded: list[int]) -> None:
+def render_moves(graded: list[int], *, number_keys: bool) -> None:
     """Previous (k), skip (s), next (j), and the keys in words."""
     back, skip, forward = st.columns(3)
     back.button(
@@ -200,8 +200,9 @@ def render_moves(graded: list[int]) -> None:
         width="stretch",
     )
     st.caption(
-        "Keys: the numbers grade, j goes to the next example, k to the previous one, s skips "
-        "to the next one not graded yet (keys work when you are not typing in a box)."
+        ("Keys: the numbers grade, j" if number_keys else "Keys: j")
+        + " goes to the next example, k to the previous one, s skips to the next one not "
+        "graded yet (keys work when you are not typing in a box)."
     )
 
 

@@ -189,15 +189,24 @@ def test_a_number_scale_is_graded_with_a_number_in_its_range(seeded, studio_db, 
     assert "you said **0.8 (pass)**" in at.success[0].value
 
 
-def test_grades_import_from_a_file_and_bad_rows_are_listed(seeded, studio_db, open_page):
+def test_grades_import_from_a_file_with_its_columns_mapped_and_bad_rows_listed(
+    seeded, studio_db, open_page
+):
     at = open_page("review")
     at.selectbox(key=state.REVIEW_SCORER.name).set_value(seeded.polite).run()
     at.text_input(key=state.REVIEW_GRADER_NAME.name).input("Ann")
     at.get("form_submit_button")[0].click().run()
     ids = seeded.examples
-    text = f"example_id,grade,grader\n{ids[1]},neutral,Cy\n{ids[2]},0.3,Cy\n".encode()
+    text = f"example_id,verdict,who\n{ids[1]},neutral,Cy\n{ids[2]},0.3,Cy\n".encode()
     at.get("file_uploader")[0].set_value(("grades.csv", text, "text/csv"))
     at.run()
+    assert at.selectbox(key=state.REVIEW_MAP.child("example_id").name).value == "example_id"
+    assert at.selectbox(key=state.REVIEW_MAP.child("grade").name).value == "(none)"
+    at.button(key=state.REVIEW_IMPORT_GO.name).click().run()
+    assert 'no column "grader" for the grader' in at.error[-1].value
+    assert _grades(studio_db, seeded.polite) == {}
+    at.selectbox(key=state.REVIEW_MAP.child("grade").name).set_value("verdict")
+    at.selectbox(key=state.REVIEW_MAP.child("grader").name).set_value("who").run()
     at.button(key=state.REVIEW_IMPORT_GO.name).click().run()
     assert not at.exception
     report = at.success[-1].value
