@@ -21,6 +21,7 @@ PAGES = [
     ("/traces", "Traces", "Traces"),
     ("/runs", "Runs", "Runs"),
     ("/results", "Results", "Results"),
+    ("/review", "Review", "Review"),
     ("/compare", "Compare runs", "Compare runs"),
     ("/export", "Export & import", "Export & import"),
 ]

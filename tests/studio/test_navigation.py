@@ -13,6 +13,7 @@ PAGES = [
     "traces",
     "runs",
     "results",
+    "review",
     "compare",
     "export",
 ]
