@@ -24,6 +24,7 @@ from scorer_runtime.datasets.parsing import (
     csv_records,
     header_problem,
 )
+from scorer_runtime.limits import MAX_FIELD_BYTES, size_words
 from scorer_runtime.store.errors import NotFoundError
 from scorer_runtime.store.labels import (
     add_label,
@@ -41,6 +42,8 @@ EXPORT_COLUMNS = ("example_id", "input", "output", "grade", "grade_name", "note"
 SUMMARY_CHARS = 200
 """How much of an example's input and output an exported row shows."""
 _REQUIRED = ("example_id", "grader")
+MAX_GRADER_CHARS = 200
+"""The longest grader's name the store keeps (``LabelRecord.labeller``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,10 +132,16 @@ def _row(line: int, values: Mapping[str, str], scale: Scale) -> LabelRow | Impor
     value = _grade_value(grade, scale)
     if isinstance(value, str):
         return ImportIssue(line, f"example {example_id}: {value}")
-    grader = values.get("grader", "")
+    grader, note = values.get("grader", ""), values.get("note", "")
     if not grader:
         return ImportIssue(line, f"example {example_id} has no grader; say who graded it")
-    return LabelRow(line, example_id, value, grader, values.get("note", ""))
+    if len(grader) > MAX_GRADER_CHARS:
+        why = f"the grader's name is {len(grader):,} characters; at most {MAX_GRADER_CHARS}"
+        return ImportIssue(line, f"example {example_id}: {why}")
+    if len(note.encode("utf-8")) > MAX_FIELD_BYTES:
+        size, limit = size_words(len(note.encode("utf-8"))), size_words(MAX_FIELD_BYTES)
+        return ImportIssue(line, f"example {example_id}: the note is {size}; the limit is {limit}")
+    return LabelRow(line, example_id, value, grader, note)
 
 
 def _grade_value(grade: str, scale: Scale) -> float | str:

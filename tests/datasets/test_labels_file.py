@@ -78,3 +78,15 @@ def test_a_file_without_the_needed_columns_is_refused_as_a_whole() -> None:
     assert str(no_grade.issues[0]).startswith('line 1: no column "grade" or "grade_name"')
     assert str(no_grader.issues[0]).startswith('line 1: no column "grader" for the grader')
     assert str(empty.issues[0]) == "line 1: the file is empty"
+
+
+def test_a_grader_too_long_to_keep_or_a_huge_note_is_a_bad_row() -> None:
+    name = "a" * 201
+    note = "n" * (1024 * 1024 + 1)
+    text = f"example_id,grade,grader,note\n1,pass,{name},\n2,pass,ann,{note}\n3,pass,{'b' * 200},\n"
+    parsed = parse_labels(text, scale=PASS_FAIL)
+    assert [r.example_id for r in parsed.rows] == [3]
+    assert [str(issue) for issue in parsed.issues] == [
+        "line 2: example 1: the grader's name is 201 characters; at most 200",
+        "line 3: example 2: the note is 1.0 MB; the limit is 1 MB",
+    ]

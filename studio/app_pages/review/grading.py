@@ -140,6 +140,7 @@ def render_grade(source: data.Source, scale: data.ScorerScale, graded: list[int]
     st.text_input(
         "Note (optional)",
         key=state.REVIEW_NOTE.child(example_id).name,
+        max_chars=2000,
         placeholder="Why this grade, e.g. “answers the question but is rude”",
         help="Saved with your grade when you press a grade.",
     )

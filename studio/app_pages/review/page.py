@@ -50,6 +50,7 @@ def _ask_grader() -> str | None:
         st.text_input(
             "Your name",
             key=state.REVIEW_GRADER_NAME.name,
+            max_chars=200,
             placeholder="e.g. Priya",
             help="Saved with each grade, so grades by different people can be told apart.",
         )
