@@ -1,5 +1,6 @@
 """The Review page in a real browser, graded with the keyboard: the grader's name once, then
-the number keys grade two examples (each moving on to the next), k goes back and j forward.
+the number keys grade two examples (each moving on to the next; keys typed in the note stay
+in the note), k goes back and j forward.
 Checked in the database (the grades, by whom) and on the page (progress, the judge's verdict
 shown only once graded)."""
 
@@ -24,7 +25,7 @@ SCORER = "tone-politeness"  # grades: polite (1), neutral (2), rude (3)
 DATASET = "customer_support"
 
 
-def _grades(database_url: str) -> tuple[list[int], dict[int, tuple[float, str]]]:
+def _grades(database_url: str) -> tuple[list[int], dict[int, tuple[float, str, str]]]:
     engine = make_engine(database_url)
     try:
         with read_session(engine) as session:
@@ -32,7 +33,7 @@ def _grades(database_url: str) -> tuple[list[int], dict[int, tuple[float, str]]]
             dataset = next(d for d in list_datasets(session) if d.name == DATASET)
             ids = review_example_ids(session, dataset_id=dataset.id)
             labels = latest_labels(session, scorer_id=scorer_id, example_ids=ids)
-        return ids, {k: (v.value, v.labeller) for k, v in labels.items()}
+        return ids, {k: (v.value, v.labeller, v.note) for k, v in labels.items()}
     finally:
         engine.dispose()
 
@@ -60,13 +61,23 @@ def test_two_examples_are_graded_with_the_number_keys(
     studio.text("1 of 24 graded")
     studio.text("Example 1: you said polite.")
     studio.text("Example 2 of 24")
+    # Keys typed into the note are the note's: they neither grade nor move.
+    note = studio.widget(state.REVIEW_NOTE.child(_grades(studio_database)[0][1]).name)
+    note.locator("input").click()
+    studio.page.keyboard.type("says 1 thing, just shouts", delay=20)
+    studio.rerun(note.locator("input").blur)
+    studio.text("Example 2 of 24")
+    studio.text("1 of 24 graded")
     _key(studio, "3")  # rude
     studio.text("2 of 24 graded")
     studio.text("Example 2: you said rude.")
     studio.screenshot("two graded")
 
     ids, grades = _grades(studio_database)
-    assert grades == {ids[0]: (1.0, "Priya"), ids[1]: (0.0, "Priya")}
+    assert grades == {
+        ids[0]: (1.0, "Priya", ""),
+        ids[1]: (0.0, "Priya", "says 1 thing, just shouts"),
+    }
 
     _key(studio, "k")
     studio.text("Example 2 of 24")
