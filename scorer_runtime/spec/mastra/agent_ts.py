@@ -76,19 +76,21 @@ AGENT_HELPERS: dict[str, str] = {
   const first = messages.find((m: any) => m?.role === 'user')
   return first === undefined ? null : messageText(first)
 }""",
-    "prettyJson": """function prettyJson(value: any, indent = 2, depth = 0): string {
+    "prettyJson": """function prettyJson(value: any, indent = 2, depth = 0, float = false): string {
   const pad = (n: number) => '\\n' + ' '.repeat(indent * n)
+  const inner = (v: any, k: string | number) =>
+    prettyJson(v, indent, depth + 1, wholeFloat(value, k))
   if (Array.isArray(value) && value.length) {
-    const items = value.map((v) => pad(depth + 1) + prettyJson(v, indent, depth + 1))
+    const items = value.map((v, i) => pad(depth + 1) + inner(v, i))
     return `[${items.join(',')}${pad(depth)}]`
   }
   if (value && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length) {
     const items = Object.entries(value).map(
-      ([k, v]) => `${pad(depth + 1)}${JSON.stringify(k)}: ${prettyJson(v, indent, depth + 1)}`,
+      ([k, v]) => `${pad(depth + 1)}${JSON.stringify(k)}: ${inner(v, k)}`,
     )
     return `{${items.join(',')}${pad(depth)}}`
   }
-  return jsonText(value)
+  return jsonText(value, float)
 }""",
     "keepParts": """function keepParts(messages: any, kinds: string[]): any {
   const isMessage = (m: any) => m && typeof m === 'object' && 'role' in m && 'content' in m
@@ -147,7 +149,7 @@ AGENT_NEEDS: dict[str, tuple[str, ...]] = {
     "toolCalls": ("fail",),
     "toolResults": ("toolCalls",),
     "userMessage": ("messageText",),
-    "prettyJson": ("jsonText",),
+    "prettyJson": ("jsonText", "wholeFloat"),
     "keepRunParts": ("keepParts",),
     "isToolError": ("truthy",),
 }

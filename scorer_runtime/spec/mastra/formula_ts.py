@@ -81,6 +81,8 @@ class FormulaTranslator:
         """``str(node)`` as the sandbox writes it."""
         if self.is_float(node):
             return self.use("floatOrText", f"floatOrText({self.expr(node)})")
+        if isinstance(node, ast.Attribute | ast.Subscript):
+            return self.field(node, "fieldText")
         return self.use("toText", f"toText({self.expr(node)})")
 
     def translate(self, expression: str) -> str:
@@ -118,18 +120,19 @@ class FormulaTranslator:
             return f"v_{node.id}"
         return f"ctx.{node.id}"
 
-    def _attribute(self, node: ast.Attribute) -> str:
-        where = json.dumps(ast.unparse(node.value))
-        return self.use(
-            "field", f"field({self.expr(node.value)}, {json.dumps(node.attr)}, {where})"
-        )
-
-    def _subscript(self, node: ast.Subscript) -> str:
-        if isinstance(node.slice, ast.Slice):
+    def field(self, node: ast.Attribute | ast.Subscript, helper: str) -> str:
+        """``helper(value, key, where)``: ``field`` reads it, ``fieldText`` shows it."""
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
             raise Untranslatable(f"the slice {ast.unparse(node)!r}")
         where = json.dumps(ast.unparse(node.value))
-        key = self.expr(node.slice)
-        return self.use("field", f"field({self.expr(node.value)}, {key}, {where})")
+        key = json.dumps(node.attr) if isinstance(node, ast.Attribute) else self.expr(node.slice)
+        return self.use(helper, f"{helper}({self.expr(node.value)}, {key}, {where})")
+
+    def _attribute(self, node: ast.Attribute) -> str:
+        return self.field(node, "field")
+
+    def _subscript(self, node: ast.Subscript) -> str:
+        return self.field(node, "field")
 
     def _list(self, node: ast.List) -> str:
         return f"[{', '.join(self.expr(item) for item in node.elts)}]"

@@ -39,6 +39,7 @@ HELPERS: dict[str, str] = {
   return fail(`${where} has no field ${JSON.stringify(key)}`)
 }""",
     "floatText": """function floatText(value: number): string {
+  if (Object.is(value, -0)) return '-0.0'
   if (Number.isInteger(value) && Math.abs(value) < 1e16) return value.toFixed(1)
   const text = String(value)
   const exponent = Math.floor(Math.log10(Math.abs(value)))
@@ -52,12 +53,16 @@ HELPERS: dict[str, str] = {
     "numberText": """function numberText(value: number): string {
   return Number.isInteger(value) ? String(value) : floatText(value)
 }""",
-    "jsonText": """function jsonText(value: any): string {
+    "jsonText": """function jsonText(value: any, float = false): string {
   if (value === null || value === undefined) return 'null'
-  if (typeof value === 'number') return numberText(value)
+  if (typeof value === 'number') return float ? floatText(value) : numberText(value)
   if (typeof value === 'string' || typeof value === 'boolean') return JSON.stringify(value)
-  if (Array.isArray(value)) return `[${value.map(jsonText).join(', ')}]`
-  const pairs = Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${jsonText(v)}`)
+  if (Array.isArray(value)) {
+    return `[${value.map((v, i) => jsonText(v, wholeFloat(value, i))).join(', ')}]`
+  }
+  const pairs = Object.entries(value).map(
+    ([k, v]) => `${JSON.stringify(k)}: ${jsonText(v, wholeFloat(value, k))}`,
+  )
   return `{${pairs.join(', ')}}`
 }""",
     "floatOrText": """function floatOrText(value: any): string {
@@ -202,7 +207,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "reasonText": ("fail", "toText"),
     "field": ("fail",),
     "numberText": ("floatText",),
-    "jsonText": ("numberText",),
+    "jsonText": ("numberText", "floatText", "wholeFloat"),
     "toText": ("jsonText", "numberText"),
     "floatOrText": ("floatText", "toText"),
     "add": ("fail",),
@@ -222,11 +227,13 @@ def helper_sources(used: set[str]) -> list[str]:
     from scorer_runtime.spec.mastra.agent_ts import AGENT_HELPERS, AGENT_NEEDS
     from scorer_runtime.spec.mastra.checks_ts import CHECK_HELPERS, CHECK_NEEDS
     from scorer_runtime.spec.mastra.matching_ts import MATCHING_HELPERS, MATCHING_NEEDS
+    from scorer_runtime.spec.mastra.numbers_ts import NUMBER_HELPERS, NUMBER_NEEDS
     from scorer_runtime.spec.mastra.processors_ts import PROCESSOR_HELPERS, PROCESSOR_NEEDS
 
     sources = {**HELPERS, **CHECK_HELPERS, **AGENT_HELPERS, **MATCHING_HELPERS}
-    sources.update(PROCESSOR_HELPERS)
+    sources.update({**PROCESSOR_HELPERS, **NUMBER_HELPERS})
     needs = {**NEEDS, **CHECK_NEEDS, **AGENT_NEEDS, **MATCHING_NEEDS, **PROCESSOR_NEEDS}
+    needs.update(NUMBER_NEEDS)
     wanted: set[str] = set()
     todo = list(used)
     while todo:

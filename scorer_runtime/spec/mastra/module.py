@@ -33,12 +33,6 @@ _CAMEL = {
 }
 
 
-NUMBERS_DIFFER = (
-    "Where a prompt shows data as JSON, a whole number written with a decimal point in the "
-    "data (such as 89.0) shows without it (89): JavaScript keeps one kind of number."
-)
-
-
 class MastraExportError(ValueError):
     """The scorer cannot be written for Mastra; ``problems`` says what, in plain words."""
 
@@ -225,10 +219,7 @@ def export_mastra(
             writer.problems.append(f"The judge uses {why}, which has no Mastra form yet.")
     if writer.problems:
         raise MastraExportError(writer.problems)
-    differences = _differences(resolved)
-    if "prettyJson" in writer.formulas.used:
-        differences.append(NUMBERS_DIFFER)
-    return MastraExport(_module(resolved, writer, version), differences)
+    return MastraExport(_module(resolved, writer, version), _differences(resolved))
 
 
 def _differences(spec: ScorerSpec) -> list[str]:
@@ -241,7 +232,7 @@ def _differences(spec: ScorerSpec) -> list[str]:
     return found
 
 
-def _header(spec: ScorerSpec, version: int | None) -> str:
+def _header(spec: ScorerSpec, version: int | None, reads_json: bool) -> str:
     keys = spec.key_envs()
     key = (
         f"The judge's API key is read from the environment variable {' / '.join(keys)}."
@@ -258,6 +249,12 @@ def _header(spec: ScorerSpec, version: int | None) -> str:
         key,
         "Run with Node 22.13 or later (node --experimental-strip-types) or tsx.",
     ]
+    if reads_json:
+        lines += [
+            "Data saved as JSON (such as a studio dataset line): parse it with readJson from",
+            "this module instead of JSON.parse, so a number written 89.0 shows as 89.0 in",
+            "prompts and reasons, as in the studio.",
+        ]
     return "/**\n" + "\n".join(f" * {line}".rstrip() for line in lines) + "\n */"
 
 
@@ -338,10 +335,11 @@ def _module(spec: ScorerSpec, writer: _Writer, version: int | None) -> str:
         options.append(f"  judge: {judge_config(judge, '  ')}")
     chain = "\n  ".join(writer.links)
     scorer = "export const scorer = createScorer({\n" + ",\n".join(options) + f",\n}})\n  {chain}"
+    helpers = helper_sources(writer.formulas.used)
     parts = [
-        _header(spec, version),
+        _header(spec, version, any("function readJson(" in h for h in helpers)),
         "\n".join(imports),
-        *helper_sources(writer.formulas.used),
+        *helpers,
         _context(spec, writer),
         *writer.functions,
         scorer,

@@ -61,6 +61,8 @@ class TemplateTranslator:
             return f"out += {json.dumps(node.data, ensure_ascii=False)}"
         if _describe(node) in self.formulas.float_paths and not self.loops:
             return self.formulas.use("floatOrText", f"out += floatOrText({self.expr(node)})")
+        if isinstance(node, nodes.Getattr | nodes.Getitem) and not _is_loop_index(node, self.loops):
+            return f"out += {self.field(node, 'fieldText')}"
         return self.formulas.use("toText", f"out += toText({self.expr(node)})")
 
     def loop(self, node: nodes.For) -> list[str]:
@@ -86,11 +88,11 @@ class TemplateTranslator:
             assert isinstance(node.node, nodes.Name)
             return f"(i_{self.loops[-1]} + 1)"
         if isinstance(node, nodes.Getattr | nodes.Getitem):
-            key = json.dumps(node.attr) if isinstance(node, nodes.Getattr) else self.expr(node.arg)
-            where = json.dumps(_describe(node.node))
-            return self.formulas.use("field", f"field({self.expr(node.node)}, {key}, {where})")
+            return self.field(node, "field")
         if isinstance(node, nodes.Filter):
             return self.filter(node)
+        if isinstance(node, nodes.Neg):
+            return f"(-{self.expr(node.node)})"
         if isinstance(node, nodes.Not):
             return self.formulas.use("truthy", f"!truthy({self.expr(node.node)})")
         if isinstance(node, nodes.Compare) and len(node.ops) == 1 and node.ops[0].op in _EQ:
@@ -101,6 +103,12 @@ class TemplateTranslator:
             right = self.expr(node.right)
             return f"((a: any) => (truthy(a) ? a : {right}))({self.expr(node.left)})"
         raise Untranslatable(f"the template expression {type(node).__name__}")
+
+    def field(self, node: nodes.Getattr | nodes.Getitem, helper: str) -> str:
+        """``helper(value, key, where)``: ``field`` reads it, ``fieldText`` shows it."""
+        key = json.dumps(node.attr) if isinstance(node, nodes.Getattr) else self.expr(node.arg)
+        where = json.dumps(_describe(node.node))
+        return self.formulas.use(helper, f"{helper}({self.expr(node.node)}, {key}, {where})")
 
     def filter(self, node: nodes.Filter) -> str:
         assert node.node is not None
@@ -116,7 +124,8 @@ class TemplateTranslator:
             joiner = args[0] if args else '""'
             where = json.dumps(_describe(node.node))
             listed = self.formulas.use("list", f"list({value}, {where})")
-            return self.formulas.use("toText", f"{listed}.map(toText).join({joiner})")
+            shown = "(v: any, i: number, all: any[]) => shownText(v, all, i)"
+            return self.formulas.use("shownText", f"{listed}.map({shown}).join({joiner})")
         agent = _AGENT_FILTERS.get(node.name)
         if agent is not None and not args:
             helper, code = agent
@@ -136,9 +145,10 @@ _AGENT_FILTERS = {
 }
 
 
-def _is_loop_index(node: nodes.Getattr, loops: list[str]) -> bool:
+def _is_loop_index(node: nodes.Getattr | nodes.Getitem, loops: list[str]) -> bool:
     return (
-        isinstance(node.node, nodes.Name)
+        isinstance(node, nodes.Getattr)
+        and isinstance(node.node, nodes.Name)
         and node.node.name == "loop"
         and bool(loops)
         and (node.attr == "index")
