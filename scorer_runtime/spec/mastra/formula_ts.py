@@ -34,13 +34,25 @@ _FUNCTIONS = {
     "abs": "abs",
 }
 _METHODS = {
-    "lower": ("lower", 0),
-    "upper": ("upper", 0),
-    "strip": ("strip", 0),
-    "startswith": ("startsWith", 1),
-    "endswith": ("endsWith", 1),
+    "lower": ("lower", 0, 0),
+    "upper": ("upper", 0, 0),
+    "strip": ("strip", 0, 0),
+    "startswith": ("startsWith", 1, 1),
+    "endswith": ("endsWith", 1, 1),
+    "replace": ("replaceText", 2, 3),
+    "split": ("splitText", 0, 2),
 }
-"""Text methods with a translation: the helper and how many arguments it takes."""
+"""Text methods with a translation: the helper, and the fewest and most arguments it takes."""
+_SPLIT_DEFAULTS = {"sep": "null", "maxsplit": "-1"}
+_ONE_ARGUMENT = {
+    "sum": ("sumOf", "sumOf({})"),
+    "any": ("truths", "truths('any', {}).some((v: any) => truthy(v))"),
+    "all": ("truths", "truths('all', {}).every((v: any) => truthy(v))"),
+    "int": ("toInt", "toInt({})"),
+    "float": ("toFloat", "toFloat({})"),
+    "bool": ("truthy", "truthy({})"),
+}
+"""Functions of one argument: the helper and the code around the argument."""
 
 
 @dataclass
@@ -74,7 +86,13 @@ class FormulaTranslator:
             name, args = node.func.id, node.args
             if name == "abs" and len(args) == 1:
                 return self.is_float(args[0])
-            return name == "mean" or (name == "round" and len(args) == 2 and self.is_float(args[0]))
+            if name in ("min", "max") and not node.keywords:
+                one = len(args) == 1 and isinstance(args[0], ast.List)
+                items = args[0].elts if isinstance(args[0], ast.List) and one else args
+                return bool(items) and (one or len(args) > 1) and all(map(self.is_float, items))
+            return name in ("mean", "float") or (
+                name == "round" and len(args) == 2 and self.is_float(args[0])
+            )
         return False
 
     def text(self, node: ast.AST) -> str:
@@ -191,15 +209,31 @@ class FormulaTranslator:
         symbol = _ORDER.get(type(op))
         if symbol is None:
             raise Untranslatable(f"the comparison {ast.unparse(node)!r}")
-        return f"({left} {symbol} {right})"
+        return self.use("order", f"(order({json.dumps(repr(symbol))}, {left}, {right}) {symbol} 0)")
+
+    def _method(self, node: ast.Call, func: ast.Attribute) -> str | None:
+        """A text method as its helper's call (``split`` also with sep=/maxsplit=)."""
+        helper, least, most = _METHODS[func.attr]
+        args = [self.expr(a) for a in node.args]
+        names = {k.arg for k in node.keywords}
+        if names and (helper != "splitText" or not names <= set(_SPLIT_DEFAULTS)):
+            return None
+        if names:
+            given = dict(zip(_SPLIT_DEFAULTS, args, strict=False))
+            if names & set(given):
+                return None
+            given.update({k.arg: self.expr(k.value) for k in node.keywords if k.arg})
+            args = [given.get(key, code) for key, code in _SPLIT_DEFAULTS.items()]
+        if not least <= len(args) <= most:
+            return None
+        return self.use(helper, f"{helper}({', '.join([self.expr(func.value), *args])})")
 
     def _call(self, node: ast.Call) -> str:
         func = node.func
-        if isinstance(func, ast.Attribute) and func.attr in _METHODS and not node.keywords:
-            helper, count = _METHODS[func.attr]
-            if len(node.args) == count:
-                values = [self.expr(func.value), *(self.expr(a) for a in node.args)]
-                return self.use(helper, f"{helper}({', '.join(values)})")
+        if isinstance(func, ast.Attribute) and func.attr in _METHODS:
+            method = self._method(node, func)
+            if method is not None:
+                return method
         if not isinstance(node.func, ast.Name):
             raise Untranslatable(f"the method call {ast.unparse(node)!r}")
         name, args = node.func.id, [self.expr(arg) for arg in node.args]
@@ -212,6 +246,15 @@ class FormulaTranslator:
         if name == "contains" and set(keywords) <= {"ignore_case"}:
             extra = [keywords["ignore_case"]] if keywords else []
             return self.use("contains", f"contains({', '.join(args + extra)})")
+        if name in ("min", "max") and set(keywords) <= {"default"}:
+            fallback = f", [{keywords['default']}]" if keywords else ""
+            wanted = -1 if name == "min" else 1
+            code = f"extreme({json.dumps(name)}, [{', '.join(args)}], {wanted}{fallback})"
+            return self.use("extreme", code)
+        if name in _ONE_ARGUMENT and len(args) == 1 and not keywords:
+            helper, code = _ONE_ARGUMENT[name]
+            self.used.add("truthy")
+            return self.use(helper, code.format(args[0]))
         if name in _FUNCTIONS and not keywords:
             return self.use(_FUNCTIONS[name], f"{_FUNCTIONS[name]}({', '.join(args)})")
         raise Untranslatable(f"the function call {ast.unparse(node)!r}")

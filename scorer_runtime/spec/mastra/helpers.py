@@ -40,6 +40,7 @@ HELPERS: dict[str, str] = {
 }""",
     "floatText": """function floatText(value: number): string {
   if (Object.is(value, -0)) return '-0.0'
+  if (!Number.isFinite(value)) return Number.isNaN(value) ? 'nan' : value > 0 ? 'inf' : '-inf'
   if (Number.isInteger(value) && Math.abs(value) < 1e16) return value.toFixed(1)
   const text = String(value)
   const exponent = Math.floor(Math.log10(Math.abs(value)))
@@ -226,14 +227,15 @@ def helper_sources(used: set[str]) -> list[str]:
     """The TypeScript of every helper in ``used`` and the helpers they call, in a fixed order."""
     from scorer_runtime.spec.mastra.agent_ts import AGENT_HELPERS, AGENT_NEEDS
     from scorer_runtime.spec.mastra.checks_ts import CHECK_HELPERS, CHECK_NEEDS
+    from scorer_runtime.spec.mastra.functions_ts import FUNCTION_HELPERS, FUNCTION_NEEDS
     from scorer_runtime.spec.mastra.matching_ts import MATCHING_HELPERS, MATCHING_NEEDS
     from scorer_runtime.spec.mastra.numbers_ts import NUMBER_HELPERS, NUMBER_NEEDS
     from scorer_runtime.spec.mastra.processors_ts import PROCESSOR_HELPERS, PROCESSOR_NEEDS
 
     sources = {**HELPERS, **CHECK_HELPERS, **AGENT_HELPERS, **MATCHING_HELPERS}
-    sources.update({**PROCESSOR_HELPERS, **NUMBER_HELPERS})
+    sources.update({**PROCESSOR_HELPERS, **NUMBER_HELPERS, **FUNCTION_HELPERS})
     needs = {**NEEDS, **CHECK_NEEDS, **AGENT_NEEDS, **MATCHING_NEEDS, **PROCESSOR_NEEDS}
-    needs.update(NUMBER_NEEDS)
+    needs.update({**NUMBER_NEEDS, **FUNCTION_NEEDS})
     wanted: set[str] = set()
     todo = list(used)
     while todo:

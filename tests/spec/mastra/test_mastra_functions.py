@@ -1,0 +1,82 @@
+"""Formula functions and text methods give the same results and failures in Node as in Python."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scorer_runtime.spec import compile_spec, load_spec
+from scorer_runtime.spec.mastra import export_mastra
+
+CASES: list[tuple[str, list[Any]]] = [
+    (
+        "min(input)",
+        [[3, 1.5, 2], [], "abc", ["b", "a", "é"], [[1, 2], [1], [0, 5]], [1, "a"], [True, 0.5]],
+    ),
+    ("max(input, default=-1)", [[], [2, 7.5, 7], ["\U0001f600", "\uffff"], [None, 1]]),
+    ("min(1, len(input)) + max(0.5, 0.25)", ["ab", ""]),
+    ("sum(input)", [[1, 2, 3], [0.1, 0.2], [True, 2], [], "abc", [1, "a"], None]),
+    ("any(input)", [[0, "", []], [0, "x"], [], "abc"]),
+    ("all(input)", [[], [1, {}], [1, "a"], 5]),
+    (
+        "int(input)",
+        ["3.5", " 42 ", "1_000", "-0", "abc", 3.9, -3.9, True, "1e3", "inf", None, [1], "+7"],
+    ),
+    (
+        "float(input)",
+        ["0.75", " 3 ", "1e-5", "-inf", "nan", "1_0.5", ".", "1__0", 7, True, "abc", "2.", ".5"],
+    ),
+    ("float(input) * 2", ["1.25"]),
+    ("input.split()", ["  a b\u3000c  ", "", "one", 5]),
+    ("input.split(',')", ["a,,b,", ""]),
+    ("input.split(',', 1)", ["a,b,c", "abc"]),
+    ("input.split(maxsplit=1)", [" a  b c ", "   "]),
+    ("input.split(sep='-', maxsplit=0)", ["a-b"]),
+    ("input.split('')", ["abc"]),
+    ("input.replace('a', 'o')", ["banana", ""]),
+    ("input.replace('a', 'o', 2)", ["banana"]),
+    ("input.replace('', '-')", ["a\U0001f600", ""]),
+    ("input.replace('', '-', 1)", ["abc"]),
+    ("input < 3", [2, 3.5, "a", None, True]),
+    ("input > 'b'", ["é", "a", "\U0001f600"]),
+    ("input <= [1, 2]", [[1, 1, 5], [1, 2], [1, 2, 0], [1, "x"], "x"]),
+    ("bool(input)", [{}, "0", 0.0, [0]]),
+]
+
+
+def _python(spec: Any, examples: list[dict[str, Any]]) -> list[Any]:
+    scorer = compile_spec(spec)
+    found: list[Any] = []
+    for example in examples:
+        try:
+            found.append(scorer.run_sync(**example).reason)
+        except Exception:
+            found.append("error")
+    return found
+
+
+def test_formula_functions_agree_with_python_failures_included(mastra_node: Any) -> None:
+    runs, expected = [], []
+    for number, (shown, inputs) in enumerate(CASES):
+        spec = load_spec(
+            {
+                "id": f"functions-{number}",
+                "description": f"Shows {shown}.",
+                "steps": [
+                    {"step": "generate_score", "formula": "0.5"},
+                    {"step": "generate_reason", "formula": f"str({shown})"},
+                ],
+            }
+        )
+        examples = [{"input": value, "output": "x"} for value in inputs]
+        runs.append((export_mastra(spec).text, f"functions-{number}", examples))
+        expected.append(_python(spec, examples))
+    got = mastra_node.score_many(runs)
+    for (shown, inputs), theirs, mine in zip(CASES, expected, got, strict=True):
+        reasons = ["error" if "error" in g else g["reason"] for g in mine]
+        assert list(zip(inputs, reasons, strict=True)) == list(zip(inputs, theirs, strict=True)), (
+            shown
+        )
+    flat = [reason for reasons in expected for reason in reasons]
+    assert 20 < flat.count("error") < len(flat) // 2
+    assert expected[6][:4] == ["3", "42", "1000", "0"]  # int(): text cut toward zero
+    assert expected[1][2] == "\U0001f600"  # max() orders text by code point, as Python
