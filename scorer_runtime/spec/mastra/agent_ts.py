@@ -92,38 +92,6 @@ AGENT_HELPERS: dict[str, str] = {
   }
   return jsonText(value, float)
 }""",
-    "keepParts": """function keepParts(messages: any, kinds: string[]): any {
-  const isMessage = (m: any) => m && typeof m === 'object' && 'role' in m && 'content' in m
-  if (!Array.isArray(messages) || !messages.length || !messages.every(isMessage)) return messages
-  const kept: any[] = []
-  for (const message of messages) {
-    const content = message.content
-    if (typeof content === 'string') {
-      if (kinds.includes('text')) kept.push(message)
-      continue
-    }
-    const parts = (content?.parts ?? []).filter((p: any) => kinds.includes(p?.type))
-    const next = { ...content, parts }
-    if (!kinds.includes('text')) delete next.content
-    if (!kinds.includes('reasoning')) delete next.reasoning
-    if (!kinds.includes('tool-invocation')) delete next.toolInvocations
-    if (next.parts.length || next.content || next.toolInvocations?.length) {
-      kept.push({ ...message, content: next })
-    }
-  }
-  return kept
-}""",
-    "keepRunParts": """function keepRunParts(run: any, kinds: string[]): any {
-  let input = run.input
-  if (Array.isArray(input)) input = keepParts(input, kinds)
-  else if (input && typeof input === 'object') {
-    input = { ...input }
-    for (const key of ['inputMessages', 'rememberedMessages']) {
-      if (Array.isArray(input[key])) input[key] = keepParts(input[key], kinds)
-    }
-  }
-  return { ...run, input, output: keepParts(run.output, kinds) }
-}""",
     "isToolError": """function isToolError(result: any, keys: string[], prefixes: string[]) {
   if (result && typeof result === 'object' && !Array.isArray(result)) {
     return keys.some((k) => Object.hasOwn(result, k) && truthy(result[k]))
@@ -150,7 +118,6 @@ AGENT_NEEDS: dict[str, tuple[str, ...]] = {
     "toolResults": ("toolCalls",),
     "userMessage": ("messageText",),
     "prettyJson": ("jsonText", "wholeFloat"),
-    "keepRunParts": ("keepParts",),
     "isToolError": ("truthy",),
 }
 

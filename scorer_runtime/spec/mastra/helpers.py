@@ -230,12 +230,13 @@ def helper_sources(used: set[str]) -> list[str]:
     from scorer_runtime.spec.mastra.functions_ts import FUNCTION_HELPERS, FUNCTION_NEEDS
     from scorer_runtime.spec.mastra.matching_ts import MATCHING_HELPERS, MATCHING_NEEDS
     from scorer_runtime.spec.mastra.numbers_ts import NUMBER_HELPERS, NUMBER_NEEDS
+    from scorer_runtime.spec.mastra.prepare_ts import PREPARE_HELPERS, PREPARE_NEEDS
     from scorer_runtime.spec.mastra.processors_ts import PROCESSOR_HELPERS, PROCESSOR_NEEDS
 
     sources = {**HELPERS, **CHECK_HELPERS, **AGENT_HELPERS, **MATCHING_HELPERS}
-    sources.update({**PROCESSOR_HELPERS, **NUMBER_HELPERS, **FUNCTION_HELPERS})
+    sources.update({**PROCESSOR_HELPERS, **NUMBER_HELPERS, **FUNCTION_HELPERS, **PREPARE_HELPERS})
     needs = {**NEEDS, **CHECK_NEEDS, **AGENT_NEEDS, **MATCHING_NEEDS, **PROCESSOR_NEEDS}
-    needs.update({**NUMBER_NEEDS, **FUNCTION_NEEDS})
+    needs.update({**NUMBER_NEEDS, **FUNCTION_NEEDS, **PREPARE_NEEDS})
     wanted: set[str] = set()
     todo = list(used)
     while todo:

@@ -12,6 +12,7 @@ from scorer_runtime.spec.context import STEP_NAMES
 from scorer_runtime.spec.mastra.formula_ts import FormulaTranslator, Untranslatable
 from scorer_runtime.spec.mastra.helpers import helper_sources
 from scorer_runtime.spec.mastra.judge_ts import judge_config, judge_differences
+from scorer_runtime.spec.mastra.prepare_ts import prepare_differences, prepare_run
 from scorer_runtime.spec.mastra.processors_ts import input_processors, output_guard
 from scorer_runtime.spec.mastra.template_ts import TemplateTranslator
 from scorer_runtime.spec.mastra.zod_ts import zod_schema
@@ -198,16 +199,6 @@ def export_mastra(
     """
     resolved = checked_spec(spec, None, judge_profiles)
     writer = _Writer(resolved)
-    prepare = resolved.prepare
-    if prepare is not None and (
-        prepare.tool_names is not None
-        or prepare.max_remembered_messages
-        or prepare.max_output_messages
-    ):
-        writer.problems.append(
-            "It keeps only some tools or the last messages before scoring (prepare), which "
-            "this export does not translate yet."
-        )
     for step in resolved.steps:
         writer.step(step)
     if isinstance(resolved.judge, JudgeSpec):
@@ -229,7 +220,7 @@ def _differences(spec: ScorerSpec) -> list[str]:
     for step in spec.steps:
         if isinstance(step, PromptStepSpec) and isinstance(step.judge, JudgeSpec):
             found += judge_differences(step.judge, f"The judge of the {step.step} step")
-    return found
+    return found + prepare_differences(spec)
 
 
 def _header(spec: ScorerSpec, version: int | None, reads_json: bool) -> str:
@@ -256,22 +247,6 @@ def _header(spec: ScorerSpec, version: int | None, reads_json: bool) -> str:
             "prompts and reasons, as in the studio.",
         ]
     return "/**\n" + "\n".join(f" * {line}".rstrip() for line in lines) + "\n */"
-
-
-def _prepare_run(spec: ScorerSpec, writer: _Writer) -> str:
-    """``prepareRun`` doing what the spec's ``prepare`` does (the options translated)."""
-    prepare = spec.prepare
-    assert prepare is not None
-    steps = ["(run: any) => {", "    let prepared = { ...run }"]
-    if prepare.drop_request_context:
-        steps.append("    prepared.requestContext = undefined")
-    if prepare.drop_ground_truth:
-        steps.append("    prepared.groundTruth = undefined")
-    if prepare.part_types is not None:
-        writer.formulas.used.add("keepRunParts")
-        kinds = json.dumps(prepare.part_types)
-        steps.append(f"    prepared = keepRunParts(prepared, {kinds})")
-    return "\n".join([*steps, "    return prepared", "  }"])
 
 
 def _wrapped(text: str, columns: int) -> list[str]:
@@ -329,7 +304,7 @@ def _module(spec: ScorerSpec, writer: _Writer, version: int | None) -> str:
     if spec.type == "agent":
         options.append("  type: 'agent'")
     if spec.prepare is not None:
-        options.append(f"  prepareRun: {_prepare_run(spec, writer)}")
+        options.append(f"  prepareRun: {prepare_run(spec.prepare, writer.formulas.used)}")
     if isinstance(spec.judge, JudgeSpec):
         judge = spec.judge.model_copy(update={"instructions": writer.instructions})
         options.append(f"  judge: {judge_config(judge, '  ')}")

@@ -109,7 +109,6 @@ UNTRANSLATED = {
     "id": "untranslated",
     "description": "Parts with no Mastra form yet.",
     "type": "agent",
-    "prepare": {"tool_names": ["lookup_order"]},
     "steps": [
         {"step": "preprocess", "use": "text_similarity", "with": {}},
         {"step": "generate_score", "formula": "results.preprocess_step_result"},
@@ -122,9 +121,9 @@ def test_a_scorer_with_no_mastra_form_is_refused_naming_each_part() -> None:
     with pytest.raises(MastraExportError) as refused:
         export_mastra(load_spec(UNTRANSLATED))
     problems = refused.value.problems
-    assert len(problems) == 3
+    assert len(problems) == 2
     text = " ".join(problems)
-    for part in ("(prepare)", "'text_similarity'", "output[0].role.title()"):
+    for part in ("'text_similarity'", "output[0].role.title()"):
         assert part in text
 
 
