@@ -191,15 +191,28 @@ class FormulaTranslator:
             return self.use("multiply", f"multiply({left}, {right})")
         if isinstance(node.op, ast.Div):
             return self.use("divide", f"divide({left}, {right})")
+        if isinstance(node.op, ast.FloorDiv | ast.Mod) and not _is_text(node.left):
+            op, part = ("//", 0) if isinstance(node.op, ast.FloorDiv) else ("%", 1)
+            return self.use("divMod", f"divMod('{op}', {left}, {right})[{part}]")
         symbol = _BINARY.get(type(node.op))
         if symbol is None:
             raise Untranslatable(f"the operator in {ast.unparse(node)!r}")
         return f"({left} {symbol} {right})"
 
     def _compare(self, node: ast.Compare) -> str:
-        if len(node.ops) != 1:
-            raise Untranslatable(f"the chained comparison {ast.unparse(node)!r}")
-        op, left, right = node.ops[0], self.expr(node.left), self.expr(node.comparators[0])
+        if len(node.ops) == 1:
+            return self.test(node.ops[0], self.expr(node.left), self.expr(node.comparators[0]))
+        # a < b < c: each value worked out once, stopping at the first false test, as Python
+        lines = [f"const k0 = {self.expr(node.left)}"]
+        for i, (op, right) in enumerate(zip(node.ops, node.comparators, strict=True)):
+            lines.append(f"const k{i + 1} = {self.expr(right)}")
+            test = self.test(op, f"k{i}", f"k{i + 1}")
+            last = i == len(node.ops) - 1
+            lines.append(f"return {test}" if last else f"if (!({test})) return false")
+        return f"(() => {{ {'; '.join(lines)} }})()"
+
+    def test(self, op: ast.cmpop, left: str, right: str) -> str:
+        """One comparison of two values' code."""
         if isinstance(op, ast.Eq | ast.NotEq):
             code = self.use("equal", f"equal({left}, {right})")
             return code if isinstance(op, ast.Eq) else f"!{code}"
@@ -208,7 +221,7 @@ class FormulaTranslator:
             return code if isinstance(op, ast.In) else f"!{code}"
         symbol = _ORDER.get(type(op))
         if symbol is None:
-            raise Untranslatable(f"the comparison {ast.unparse(node)!r}")
+            raise Untranslatable(f"the comparison {type(op).__name__}")
         return self.use("order", f"(order({json.dumps(repr(symbol))}, {left}, {right}) {symbol} 0)")
 
     def _method(self, node: ast.Call, func: ast.Attribute) -> str | None:
@@ -255,6 +268,11 @@ class FormulaTranslator:
             helper, code = _ONE_ARGUMENT[name]
             self.used.add("truthy")
             return self.use(helper, code.format(args[0]))
+        if name == "get" and 2 <= len(args) <= 3 and not keywords:
+            return self.use("getPath", f"getPath({', '.join(args)})")
+        if name in ("clamp", "count") and not keywords:
+            helper = "countOf" if name == "count" else "clamp"
+            return self.use(helper, f"{helper}({', '.join(args)})")
         if name in _FUNCTIONS and not keywords:
             return self.use(_FUNCTIONS[name], f"{_FUNCTIONS[name]}({', '.join(args)})")
         raise Untranslatable(f"the function call {ast.unparse(node)!r}")
@@ -277,3 +295,8 @@ class FormulaTranslator:
         if conditions:
             source += f".filter(({var}: any) => {' && '.join(conditions)})"
         return f"{source}.map(({var}: any) => {element})"
+
+
+def _is_text(node: ast.AST) -> bool:
+    """A text written in the formula (``'%s' % x`` formats text: no translation)."""
+    return isinstance(node, ast.Constant) and isinstance(node.value, str)

@@ -26,8 +26,7 @@ FUNCTION_HELPERS: dict[str, str] = {
   if (Array.isArray(a) && Array.isArray(b)) {
     for (let i = 0; i < Math.min(a.length, b.length); i++) {
       const [x, y] = [a[i], b[i]]
-      const same = numeric(x) && numeric(y) ? Number(x) === Number(y) : equal(x, y)
-      if (!same) return order(what, x, y)
+      if (!equal(x, y)) return order(what, x, y)
     }
     return Math.sign(a.length - b.length)
   }
@@ -118,6 +117,65 @@ FUNCTION_HELPERS: dict[str, str] = {
   if (most < 0 || pieces.length <= most + 1) return pieces
   return [...pieces.slice(0, most), pieces.slice(most).join(sep)]
 }}""",
+    "divMod": """function divMod(op: string, a: any, b: any): [number, number] {
+  // Python's float floor division and modulo (the sign of the divisor), as CPython computes.
+  const numeric = (v: any) => typeof v === 'number' || typeof v === 'boolean'
+  if (!numeric(a) || !numeric(b)) return fail(`cannot use ${op} on ${kindOf(a)} and ${kindOf(b)}`)
+  const [x, y] = [Number(a), Number(b)]
+  if (y === 0) return fail('division by zero; guard it, e.g. a // b if b else 0')
+  let mod = x % y
+  let div = (x - mod) / y
+  if (mod) {
+    if (y < 0 !== mod < 0) {
+      mod += y
+      div -= 1
+    }
+  } else mod = y < 0 ? -0 : 0
+  let floor = Math.floor(div)
+  if (div) {
+    if (div - floor > 0.5) floor += 1
+  } else floor = x / y < 0 || Object.is(x / y, -0) ? -0 : 0
+  return [floor || 0, mod || 0]
+}""",
+    "getPath": r"""function getPath(value: any, key: any, fallback: any = null): any {
+  let current = value
+  for (const part of typeof key === 'string' ? key.split('.') : [key]) {
+    if (current && typeof current === 'object' && !Array.isArray(current)) {
+      if (typeof part !== 'string' || !Object.hasOwn(current, part)) return fallback
+      current = current[part]
+    } else if (Array.isArray(current)) {
+      let index = part
+      if (typeof part === 'string' && /^-*\d+$/.test(part)) {
+        if (/^--/.test(part)) return fail(`get() cannot read ${JSON.stringify(part)} as a place`)
+        index = Number(part)
+      }
+      const size = current.length
+      if (typeof index !== 'number' || !Number.isInteger(index)) return fallback
+      if (index < -size || index >= size) return fallback
+      current = current[index < 0 ? size + index : index]
+    } else return fallback
+  }
+  return current
+}""",
+    "clamp": """function clamp(value: any, low: any = 0, high: any = 1): any {
+  const numeric = (v: any) => typeof v === 'number' || typeof v === 'boolean'
+  for (const v of [value, low, high]) {
+    if (!numeric(v)) return fail(`clamp() needs a number; got ${kindOf(v)}`)
+  }
+  if (Number(low) > Number(high)) return fail('clamp() needs low <= high')
+  const raised = Number(low) > Number(value) ? low : value
+  return Number(high) < Number(raised) ? high : raised
+}""",
+    "countOf": """function countOf(haystack: any, value: any): number {
+  if (typeof haystack === 'string') {
+    const piece = textOf('count', value)
+    return piece === '' ? [...haystack].length + 1 : haystack.split(piece).length - 1
+  }
+  if (!Array.isArray(haystack)) {
+    return fail(`count() needs a list or text; got ${kindOf(haystack)}`)
+  }
+  return haystack.filter((item) => equal(item, value)).length
+}""",
 }
 
 FUNCTION_NEEDS: dict[str, tuple[str, ...]] = {
@@ -129,4 +187,8 @@ FUNCTION_NEEDS: dict[str, tuple[str, ...]] = {
     "toInt": ("toFloat", "strip", "fail", "kindOf"),
     "replaceText": ("textOf",),
     "splitText": ("textOf", "fail"),
+    "divMod": ("fail", "kindOf"),
+    "getPath": ("fail",),
+    "clamp": ("fail", "kindOf"),
+    "countOf": ("textOf", "fail", "kindOf", "equal"),
 }

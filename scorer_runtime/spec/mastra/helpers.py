@@ -93,6 +93,8 @@ HELPERS: dict[str, str] = {
   return left / right
 }""",
     "equal": """function equal(left: any, right: any): boolean {
+  const numeric = (v: any) => typeof v === 'number' || typeof v === 'boolean'
+  if (numeric(left) && numeric(right)) return Number(left) === Number(right)  // True == 1
   if (Array.isArray(left) && Array.isArray(right)) {
     return left.length === right.length && left.every((v, i) => equal(v, right[i]))
   }

@@ -126,6 +126,10 @@ class TemplateTranslator:
             listed = self.formulas.use("list", f"list({value}, {where})")
             shown = "(v: any, i: number, all: any[]) => shownText(v, all, i)"
             return self.formulas.use("shownText", f"{listed}.map({shown}).join({joiner})")
+        if node.name == "replace" and 2 <= len(args) <= 3:
+            texts = [self.formulas.use("toText", f"toText({code})") for code in [value, *args[:2]]]
+            count = args[2] if len(args) == 3 else "-1"
+            return self.formulas.use("replaceText", f"replaceText({', '.join(texts)}, {count})")
         agent = _AGENT_FILTERS.get(node.name)
         if agent is not None and not args:
             helper, code = agent

@@ -6,6 +6,8 @@ from typing import Any
 
 from scorer_runtime.spec import compile_spec, load_spec
 from scorer_runtime.spec.mastra import export_mastra
+from tests.fakes.openai_server import FakeOpenAIServer
+from tests.spec.conftest import with_api_base
 
 CASES: list[tuple[str, list[Any]]] = [
     (
@@ -40,6 +42,23 @@ CASES: list[tuple[str, list[Any]]] = [
     ("input > 'b'", ["é", "a", "\U0001f600"]),
     ("input <= [1, 2]", [[1, 1, 5], [1, 2], [1, 2, 0], [1, "x"], "x"]),
     ("bool(input)", [{}, "0", 0.0, [0]]),
+    ("get(input, 'a.0.b', 'none')", [{"a": [{"b": 2}]}, {"a": []}, {"a": {"0": {"b": 3}}}, "x"]),
+    ("get(input, '-1')", [[1, 2], [], {"-1": 5}]),
+    ("get(input, 1)", [[1, 2], {"1": 2}]),
+    ("get(input, '--1')", [[1, 2]]),
+    ("clamp(input)", [1.5, -2, 0.25, True, "x"]),
+    ("clamp(input, 2, 1)", [1]),
+    ("count(input, 'a')", ["banana", ["a", "b", "a"], 5]),
+    ("count(input, 1)", [[1, True, 2, "1"], "x"]),
+    ("count(input, '')", ["a\U0001f600"]),
+    ("input // 2", [7, -7, 0, "x"]),
+    ("input % -3", [7, -7, 0, 7.5]),
+    ("7 // input", [0, -2]),
+    ("7.0 // input", [2, -2.5]),
+    ("0 < input <= 10", [5, 0, 10, 11, "x"]),
+    ("1 < 2 < input.missing", [{}]),
+    ("1 > 2 < input.missing", [{}]),
+    ("input == 1 == True", [1, 2]),
 ]
 
 
@@ -80,3 +99,44 @@ def test_formula_functions_agree_with_python_failures_included(mastra_node: Any)
     assert 20 < flat.count("error") < len(flat) // 2
     assert expected[6][:4] == ["3", "42", "1000", "0"]  # int(): text cut toward zero
     assert expected[1][2] == "\U0001f600"  # max() orders text by code point, as Python
+
+
+REPLACED = {
+    "id": "replace-filter",
+    "description": "The replace filter in a prompt.",
+    "judge": {
+        "model": "openai/gpt-4o-mini",
+        "api_key_env": "OPENAI_API_KEY",
+        "instructions": "You explain scores.",
+    },
+    "steps": [
+        {"step": "generate_score", "formula": "0.5"},
+        {
+            "step": "generate_reason",
+            "description": "Explain",
+            "template": "{{ output | replace('a', 'o') }} {{ output | replace('', '-', 2) }} "
+            "{{ input | replace(1, 'one') }}",
+        },
+    ],
+}
+
+
+def test_the_replace_filter_writes_the_same_prompt(
+    mastra_node: Any, fake_judge: FakeOpenAIServer, judge_key: str
+) -> None:
+    spec = with_api_base(load_spec(REPLACED), fake_judge.base_url)
+    examples = [{"input": [1, 21], "output": "banana"}, {"input": "x", "output": "\U0001f600a"}]
+    sent = []
+    for run in ("python", "mastra"):
+        fake_judge.reset()
+        fake_judge.reply("Fine.")
+        if run == "python":
+            scorer = compile_spec(spec)
+            for example in examples:
+                scorer.run_sync(**example)
+        else:
+            got = mastra_node.score(export_mastra(spec).text, "replace-filter", examples)
+            assert [g.get("reason") for g in got] == ["Fine.", "Fine."]
+        sent.append([r.last_user_content for r in fake_judge.chat_requests])
+    assert sent[1] == sent[0]
+    assert sent[0][0] == "bonono -b-anana [one, 2one]"
