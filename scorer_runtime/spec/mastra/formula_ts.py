@@ -41,6 +41,12 @@ _METHODS = {
     "endswith": ("endsWith", 1, 1),
     "replace": ("replaceText", 2, 3),
     "split": ("splitText", 0, 2),
+    "lstrip": ("lstrip", 0, 0),
+    "rstrip": ("rstrip", 0, 0),
+    "removeprefix": ("removePrefix", 1, 1),
+    "removesuffix": ("removeSuffix", 1, 1),
+    "join": ("joinText", 1, 1),
+    "count": ("countOf", 1, 1),
 }
 """Text methods with a translation: the helper, and the fewest and most arguments it takes."""
 _SPLIT_DEFAULTS = {"sep": "null", "maxsplit": "-1"}
@@ -141,7 +147,12 @@ class FormulaTranslator:
     def field(self, node: ast.Attribute | ast.Subscript, helper: str) -> str:
         """``helper(value, key, where)``: ``field`` reads it, ``fieldText`` shows it."""
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
-            raise Untranslatable(f"the slice {ast.unparse(node)!r}")
+            cut = node.slice
+            if cut.step is not None:
+                raise Untranslatable(f"the slice with a step {ast.unparse(node)!r}")
+            ends = [self.expr(end) if end else "null" for end in (cut.lower, cut.upper)]
+            code = self.use("sliceOf", f"sliceOf({self.expr(node.value)}, {', '.join(ends)})")
+            return self.use("toText", f"toText({code})") if helper == "fieldText" else code
         where = json.dumps(ast.unparse(node.value))
         key = json.dumps(node.attr) if isinstance(node, ast.Attribute) else self.expr(node.slice)
         return self.use(helper, f"{helper}({self.expr(node.value)}, {key}, {where})")
@@ -219,6 +230,8 @@ class FormulaTranslator:
         if isinstance(op, ast.In | ast.NotIn):
             code = self.use("contains", f"contains({right}, {left})")
             return code if isinstance(op, ast.In) else f"!{code}"
+        if isinstance(op, ast.Is | ast.IsNot) and right in ("null", "true", "false"):
+            return f"(({left} ?? null) {'===' if isinstance(op, ast.Is) else '!=='} {right})"
         symbol = _ORDER.get(type(op))
         if symbol is None:
             raise Untranslatable(f"the comparison {type(op).__name__}")

@@ -176,6 +176,22 @@ FUNCTION_HELPERS: dict[str, str] = {
   }
   return haystack.filter((item) => equal(item, value)).length
 }""",
+    "joinText": """function joinText(sep: any, items: any): string {
+  const parts = list(items, 'join')
+  if (!parts.every((part: any) => typeof part === 'string')) return fail('join() needs texts')
+  return parts.join(textOf('join', sep))
+}""",
+    "sliceOf": """function sliceOf(value: any, start: any, stop: any): any {
+  const whole = typeof value === 'string' ? [...value] : value
+  if (!Array.isArray(whole)) return fail(`a slice [a:b] needs text or a list; got ${kindOf(value)}`)
+  const place = (v: any, empty: number) => {
+    if (v === null) return empty
+    if (typeof v === 'boolean' || Number.isInteger(v)) return Number(v)
+    return fail('a slice [a:b] needs whole numbers')
+  }
+  const part = whole.slice(place(start, 0), place(stop, whole.length))
+  return typeof value === 'string' ? part.join('') : part
+}""",
 }
 
 FUNCTION_NEEDS: dict[str, tuple[str, ...]] = {
@@ -191,4 +207,6 @@ FUNCTION_NEEDS: dict[str, tuple[str, ...]] = {
     "getPath": ("fail",),
     "clamp": ("fail", "kindOf"),
     "countOf": ("textOf", "fail", "kindOf", "equal"),
+    "joinText": ("list", "textOf", "fail"),
+    "sliceOf": ("fail", "kindOf"),
 }

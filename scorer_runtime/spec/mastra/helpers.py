@@ -184,6 +184,20 @@ TEXT_HELPERS: dict[str, str] = {
     "strip": f"""function strip(text: any): string {{
   return textOf('strip', text).replace(/^{_SPACE}|{_SPACE}$/gu, '')
 }}""",
+    "lstrip": f"""function lstrip(text: any): string {{
+  return textOf('lstrip', text).replace(/^{_SPACE}/u, '')
+}}""",
+    "rstrip": f"""function rstrip(text: any): string {{
+  return textOf('rstrip', text).replace(/{_SPACE}$/u, '')
+}}""",
+    "removePrefix": """function removePrefix(text: any, start: any): string {
+  const [whole, part] = [textOf('removeprefix', text), textOf('removeprefix', start)]
+  return part && whole.startsWith(part) ? whole.slice(part.length) : whole
+}""",
+    "removeSuffix": """function removeSuffix(text: any, end: any): string {
+  const [whole, part] = [textOf('removesuffix', text), textOf('removesuffix', end)]
+  return part && whole.endsWith(part) ? whole.slice(0, whole.length - part.length) : whole
+}""",
     "wordCount": """function wordCount(text: any): number {
   return words(textOf('words', text)).length
 }""",
@@ -202,7 +216,11 @@ TEXT_HELPERS: dict[str, str] = {
 HELPERS.update(TEXT_HELPERS)
 
 NEEDS: dict[str, tuple[str, ...]] = {
-    **{name: ("textOf",) for name in ("lower", "upper", "strip", "startsWith", "endsWith")},
+    **{
+        name: ("textOf",)
+        for name in ("lower", "upper", "strip", "startsWith", "endsWith", "lstrip", "rstrip")
+    },
+    **{name: ("textOf",) for name in ("removePrefix", "removeSuffix")},
     "textOf": ("fail",),
     "wordCount": ("textOf", "words"),
     "abs": ("fail",),

@@ -8,6 +8,7 @@ sandbox's ``finalize``; a missing field is an error, as with its strict undefine
 
 from __future__ import annotations
 
+import ast
 import json
 
 from jinja2 import nodes
@@ -95,13 +96,17 @@ class TemplateTranslator:
             return f"(-{self.expr(node.node)})"
         if isinstance(node, nodes.Not):
             return self.formulas.use("truthy", f"!truthy({self.expr(node.node)})")
-        if isinstance(node, nodes.Compare) and len(node.ops) == 1 and node.ops[0].op in _EQ:
-            test = f"equal({self.expr(node.expr)}, {self.expr(node.ops[0].expr)})"
-            return self.formulas.use("equal", _EQ[node.ops[0].op] + test)
-        if isinstance(node, nodes.Or):
+        if isinstance(node, nodes.Compare) and len(node.ops) == 1 and node.ops[0].op in _OPS:
+            left, right = self.expr(node.expr), self.expr(node.ops[0].expr)
+            return self.formulas.test(_OPS[node.ops[0].op], left, right)
+        if isinstance(node, nodes.Or | nodes.And):
             self.formulas.used.add("truthy")
+            keep = "truthy(a)" if isinstance(node, nodes.Or) else "!truthy(a)"
             right = self.expr(node.right)
-            return f"((a: any) => (truthy(a) ? a : {right}))({self.expr(node.left)})"
+            return f"((a: any) => ({keep} ? a : {right}))({self.expr(node.left)})"
+        if isinstance(node, nodes.CondExpr) and node.expr2 is not None:
+            test = self.formulas.use("truthy", f"truthy({self.expr(node.test)})")
+            return f"({test} ? {self.expr(node.expr1)} : {self.expr(node.expr2)})"
         raise Untranslatable(f"the template expression {type(node).__name__}")
 
     def field(self, node: nodes.Getattr | nodes.Getitem, helper: str) -> str:
@@ -140,7 +145,11 @@ class TemplateTranslator:
         raise Untranslatable(f"the template filter {node.name!r}")
 
 
-_EQ = {"eq": "", "ne": "!"}
+_OPS: dict[str, ast.cmpop] = {
+    "eq": ast.Eq(), "ne": ast.NotEq(), "lt": ast.Lt(), "lteq": ast.LtE(), "gt": ast.Gt(),
+    "gteq": ast.GtE(), "in": ast.In(), "notin": ast.NotIn(),
+}  # fmt: skip
+"""Jinja's comparison operators as the formula operators they behave as."""
 
 _AGENT_FILTERS = {
     "user_message": ("userMessage", "userMessage({})"),

@@ -59,6 +59,18 @@ CASES: list[tuple[str, list[Any]]] = [
     ("1 < 2 < input.missing", [{}]),
     ("1 > 2 < input.missing", [{}]),
     ("input == 1 == True", [1, 2]),
+    ("input[1:3]", ["a\U0001f600bc", [1, 2, 3, 4], {"a": 1}, "x"]),
+    ("input[-2:]", ["hello", [1]]),
+    ("input[:-1]", ["hello", []]),
+    ("input[:2.5]", ["hello"]),
+    ("input is None", [None, 0, ""]),
+    ("input is not None", [None, False]),
+    ("input is True", [True, 1]),
+    ("input.lstrip() + '|' + input.rstrip()", ["  a  ", "\u3000b\n"]),
+    ("input.removeprefix('ab') + input.removesuffix('')", ["abc", "b"]),
+    ("input.removesuffix('bc')", ["abc", "bc"]),
+    ("', '.join(input)", [["a", "b"], "xy", {"k": 1}, [1, 2], []]),
+    ("input.count('a')", ["banana", ["a", "a"], ""]),
 ]
 
 
@@ -103,7 +115,7 @@ def test_formula_functions_agree_with_python_failures_included(mastra_node: Any)
 
 REPLACED = {
     "id": "replace-filter",
-    "description": "The replace filter in a prompt.",
+    "description": "The replace filter, comparisons and inline if in a prompt.",
     "judge": {
         "model": "openai/gpt-4o-mini",
         "api_key_env": "OPENAI_API_KEY",
@@ -115,13 +127,14 @@ REPLACED = {
             "step": "generate_reason",
             "description": "Explain",
             "template": "{{ output | replace('a', 'o') }} {{ output | replace('', '-', 2) }} "
-            "{{ input | replace(1, 'one') }}",
+            "{{ input | replace(1, 'one') }}\n{{ 'after' if output > 'b' else 'before' }} "
+            "{{ input and 'set' }} {{ 'a' in output }} {{ 'z' not in output }}",
         },
     ],
 }
 
 
-def test_the_replace_filter_writes_the_same_prompt(
+def test_the_replace_filter_and_comparisons_write_the_same_prompt(
     mastra_node: Any, fake_judge: FakeOpenAIServer, judge_key: str
 ) -> None:
     spec = with_api_base(load_spec(REPLACED), fake_judge.base_url)
@@ -139,4 +152,4 @@ def test_the_replace_filter_writes_the_same_prompt(
             assert [g.get("reason") for g in got] == ["Fine.", "Fine."]
         sent.append([r.last_user_content for r in fake_judge.chat_requests])
     assert sent[1] == sent[0]
-    assert sent[0][0] == "bonono -b-anana [one, 2one]"
+    assert sent[0][0] == "bonono -b-anana [one, 2one]\nafter set true true"
