@@ -38,6 +38,17 @@ HELPERS: dict[str, str] = {
   }
   return fail(`${where} has no field ${JSON.stringify(key)}`)
 }""",
+    "fieldOr": """function fieldOr(value: any, key: any, fallback: any, boolean: any): any {
+  // Jinja's default filter: the fallback where the field is missing (or false, if asked).
+  let found: any[] = []
+  if (Array.isArray(value) || typeof value === 'string') {
+    const index = typeof key === 'number' && key < 0 ? value.length + key : key
+    if (typeof index === 'number' && index >= 0 && index < value.length) found = [value[index]]
+  } else if (value && typeof value === 'object' && Object.hasOwn(value, key)) {
+    found = [value[key]]
+  }
+  return found.length && !(truthy(boolean) && !truthy(found[0])) ? found[0] : fallback
+}""",
     "floatText": """function floatText(value: number): string {
   if (Object.is(value, -0)) return '-0.0'
   if (!Number.isFinite(value)) return Number.isNaN(value) ? 'nan' : value > 0 ? 'inf' : '-inf'
@@ -227,6 +238,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "scoreValue": ("fail", "toText"),
     "reasonText": ("fail", "toText"),
     "field": ("fail",),
+    "fieldOr": ("truthy",),
     "numberText": ("floatText",),
     "jsonText": ("numberText", "floatText", "wholeFloat"),
     "toText": ("jsonText", "numberText"),

@@ -115,6 +115,20 @@ class TemplateTranslator:
         where = json.dumps(_describe(node.node))
         return self.formulas.use(helper, f"{helper}({self.expr(node.node)}, {key}, {where})")
 
+    def default(self, node: nodes.Node, args: list[str]) -> str:
+        """``x | default(v)``: v where x is missing (only its last step may be missing)."""
+        fallback, boolean = (args + ['""', "false"][len(args) :])[:2]
+        if isinstance(node, nodes.Name) and node.name not in self.loops:
+            holder, key = "ctx", json.dumps(node.name)
+        elif isinstance(node, nodes.Getattr | nodes.Getitem) and not _is_loop_index(
+            node, self.loops
+        ):
+            holder = self.expr(node.node)
+            key = json.dumps(node.attr) if isinstance(node, nodes.Getattr) else self.expr(node.arg)
+        else:
+            raise Untranslatable("the default filter on a value that cannot be missing")
+        return self.formulas.use("fieldOr", f"fieldOr({holder}, {key}, {fallback}, {boolean})")
+
     def filter(self, node: nodes.Filter) -> str:
         assert node.node is not None
         value, args = self.expr(node.node), [self.expr(arg) for arg in node.args]
@@ -131,6 +145,10 @@ class TemplateTranslator:
             listed = self.formulas.use("list", f"list({value}, {where})")
             shown = "(v: any, i: number, all: any[]) => shownText(v, all, i)"
             return self.formulas.use("shownText", f"{listed}.map({shown}).join({joiner})")
+        if node.name in ("default", "d") and len(args) <= 2:
+            return self.default(node.node, args)
+        if node.name in ("length", "count") and not args:
+            return self.formulas.use("len", f"len({value})")
         if node.name == "replace" and 2 <= len(args) <= 3:
             texts = [self.formulas.use("toText", f"toText({code})") for code in [value, *args[:2]]]
             count = args[2] if len(args) == 3 else "-1"

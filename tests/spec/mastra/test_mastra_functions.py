@@ -115,7 +115,7 @@ def test_formula_functions_agree_with_python_failures_included(mastra_node: Any)
 
 REPLACED = {
     "id": "replace-filter",
-    "description": "The replace filter, comparisons and inline if in a prompt.",
+    "description": "The replace, default and length filters, comparisons, inline if.",
     "judge": {
         "model": "openai/gpt-4o-mini",
         "api_key_env": "OPENAI_API_KEY",
@@ -128,17 +128,23 @@ REPLACED = {
             "description": "Explain",
             "template": "{{ output | replace('a', 'o') }} {{ output | replace('', '-', 2) }} "
             "{{ input | replace(1, 'one') }}\n{{ 'after' if output > 'b' else 'before' }} "
-            "{{ input and 'set' }} {{ 'a' in output }} {{ 'z' not in output }}",
+            "{{ input and 'set' }} {{ 'a' in output }} {{ 'z' not in output }}\n"
+            "{{ input[5] | default('no 6th') }} {{ input[0] | d('-', true) }} "
+            "{{ input | length }} {{ ground_truth.a | default(0) }}",
         },
     ],
 }
 
 
-def test_the_replace_filter_and_comparisons_write_the_same_prompt(
+def test_template_filters_and_comparisons_write_the_same_prompt(
     mastra_node: Any, fake_judge: FakeOpenAIServer, judge_key: str
 ) -> None:
     spec = with_api_base(load_spec(REPLACED), fake_judge.base_url)
-    examples = [{"input": [1, 21], "output": "banana"}, {"input": "x", "output": "\U0001f600a"}]
+    examples = [
+        {"input": [1, 21], "output": "banana", "ground_truth": {"a": 2}},
+        {"input": "x", "output": "\U0001f600a", "ground_truth": "y"},
+        {"input": [0], "output": "a", "ground_truth": None},
+    ]
     sent = []
     for run in ("python", "mastra"):
         fake_judge.reset()
@@ -149,7 +155,8 @@ def test_the_replace_filter_and_comparisons_write_the_same_prompt(
                 scorer.run_sync(**example)
         else:
             got = mastra_node.score(export_mastra(spec).text, "replace-filter", examples)
-            assert [g.get("reason") for g in got] == ["Fine.", "Fine."]
+            assert [g.get("reason") for g in got] == ["Fine."] * 3
         sent.append([r.last_user_content for r in fake_judge.chat_requests])
     assert sent[1] == sent[0]
-    assert sent[0][0] == "bonono -b-anana [one, 2one]\nafter set true true"
+    assert sent[0][0] == "bonono -b-anana [one, 2one]\nafter set true true\nno 6th 1 2 2"
+    assert sent[0][2].endswith("no 6th - 1 0")
