@@ -76,51 +76,21 @@ AGENT_HELPERS: dict[str, str] = {
   const first = messages.find((m: any) => m?.role === 'user')
   return first === undefined ? null : messageText(first)
 }""",
-    "prettyJson": """function prettyJson(value: any, indent = 2, depth = 0): string {
+    "prettyJson": """function prettyJson(value: any, indent = 2, depth = 0, float = false): string {
   const pad = (n: number) => '\\n' + ' '.repeat(indent * n)
+  const inner = (v: any, k: string | number) =>
+    prettyJson(v, indent, depth + 1, wholeFloat(value, k))
   if (Array.isArray(value) && value.length) {
-    const items = value.map((v) => pad(depth + 1) + prettyJson(v, indent, depth + 1))
+    const items = value.map((v, i) => pad(depth + 1) + inner(v, i))
     return `[${items.join(',')}${pad(depth)}]`
   }
   if (value && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length) {
     const items = Object.entries(value).map(
-      ([k, v]) => `${pad(depth + 1)}${JSON.stringify(k)}: ${prettyJson(v, indent, depth + 1)}`,
+      ([k, v]) => `${pad(depth + 1)}${JSON.stringify(k)}: ${inner(v, k)}`,
     )
     return `{${items.join(',')}${pad(depth)}}`
   }
-  return jsonText(value)
-}""",
-    "keepParts": """function keepParts(messages: any, kinds: string[]): any {
-  const isMessage = (m: any) => m && typeof m === 'object' && 'role' in m && 'content' in m
-  if (!Array.isArray(messages) || !messages.length || !messages.every(isMessage)) return messages
-  const kept: any[] = []
-  for (const message of messages) {
-    const content = message.content
-    if (typeof content === 'string') {
-      if (kinds.includes('text')) kept.push(message)
-      continue
-    }
-    const parts = (content?.parts ?? []).filter((p: any) => kinds.includes(p?.type))
-    const next = { ...content, parts }
-    if (!kinds.includes('text')) delete next.content
-    if (!kinds.includes('reasoning')) delete next.reasoning
-    if (!kinds.includes('tool-invocation')) delete next.toolInvocations
-    if (next.parts.length || next.content || next.toolInvocations?.length) {
-      kept.push({ ...message, content: next })
-    }
-  }
-  return kept
-}""",
-    "keepRunParts": """function keepRunParts(run: any, kinds: string[]): any {
-  let input = run.input
-  if (Array.isArray(input)) input = keepParts(input, kinds)
-  else if (input && typeof input === 'object') {
-    input = { ...input }
-    for (const key of ['inputMessages', 'rememberedMessages']) {
-      if (Array.isArray(input[key])) input[key] = keepParts(input[key], kinds)
-    }
-  }
-  return { ...run, input, output: keepParts(run.output, kinds) }
+  return jsonText(value, float)
 }""",
     "isToolError": """function isToolError(result: any, keys: string[], prefixes: string[]) {
   if (result && typeof result === 'object' && !Array.isArray(result)) {
@@ -147,8 +117,7 @@ AGENT_NEEDS: dict[str, tuple[str, ...]] = {
     "toolCalls": ("fail",),
     "toolResults": ("toolCalls",),
     "userMessage": ("messageText",),
-    "prettyJson": ("jsonText",),
-    "keepRunParts": ("keepParts",),
+    "prettyJson": ("jsonText", "wholeFloat"),
     "isToolError": ("truthy",),
 }
 

@@ -54,6 +54,18 @@ function parseJson(value: any, allowFence: boolean): any {
     return NO_JSON
   }
 }""",
+    "jsonEqual": """function jsonEqual(left: any, right: any): boolean {
+  // JSON Schema's equality: true and 1 differ (Python's == would call them equal).
+  if (Array.isArray(left) && Array.isArray(right)) {
+    return left.length === right.length && left.every((v, i) => jsonEqual(v, right[i]))
+  }
+  if (left && right && typeof left === 'object' && typeof right === 'object') {
+    const keys = Object.keys(left)
+    return keys.length === Object.keys(right).length &&
+      keys.every((k) => Object.hasOwn(right, k) && jsonEqual(left[k], right[k]))
+  }
+  return left === right
+}""",
     "matchesSchema": """function matchesSchema(value: any, schema: any): boolean {
   const kind = (v: any): string[] => {
     if (v === null) return ['null']
@@ -65,8 +77,8 @@ function parseJson(value: any, allowFence: boolean): any {
   if (schema === false) return false
   const types = schema.type === undefined ? null : [schema.type].flat()
   if (types && !kind(value).some((k) => types.includes(k))) return false
-  if (schema.enum && !schema.enum.some((e: any) => equal(e, value))) return false
-  if ('const' in schema && !equal(schema.const, value)) return false
+  if (schema.enum && !schema.enum.some((e: any) => jsonEqual(e, value))) return false
+  if ('const' in schema && !jsonEqual(schema.const, value)) return false
   if (typeof value === 'string') {
     const size = [...value].length
     if (size < (schema.minLength ?? 0) || size > (schema.maxLength ?? Infinity)) return false
@@ -98,7 +110,7 @@ function parseJson(value: any, allowFence: boolean): any {
 CHECK_NEEDS: dict[str, tuple[str, ...]] = {
     "asText": ("fail", "toText"),
     "toNumber": ("fail", "toText"),
-    "matchesSchema": ("equal",),
+    "matchesSchema": ("jsonEqual",),
 }
 
 _SCHEMA_KEYWORDS = {

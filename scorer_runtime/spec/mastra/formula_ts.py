@@ -34,13 +34,31 @@ _FUNCTIONS = {
     "abs": "abs",
 }
 _METHODS = {
-    "lower": ("lower", 0),
-    "upper": ("upper", 0),
-    "strip": ("strip", 0),
-    "startswith": ("startsWith", 1),
-    "endswith": ("endsWith", 1),
+    "lower": ("lower", 0, 0),
+    "upper": ("upper", 0, 0),
+    "strip": ("strip", 0, 0),
+    "startswith": ("startsWith", 1, 1),
+    "endswith": ("endsWith", 1, 1),
+    "replace": ("replaceText", 2, 3),
+    "split": ("splitText", 0, 2),
+    "lstrip": ("lstrip", 0, 0),
+    "rstrip": ("rstrip", 0, 0),
+    "removeprefix": ("removePrefix", 1, 1),
+    "removesuffix": ("removeSuffix", 1, 1),
+    "join": ("joinText", 1, 1),
+    "count": ("countOf", 1, 1),
 }
-"""Text methods with a translation: the helper and how many arguments it takes."""
+"""Text methods with a translation: the helper, and the fewest and most arguments it takes."""
+_SPLIT_DEFAULTS = {"sep": "null", "maxsplit": "-1"}
+_ONE_ARGUMENT = {
+    "sum": ("sumOf", "sumOf({})"),
+    "any": ("truths", "truths('any', {}).some((v: any) => truthy(v))"),
+    "all": ("truths", "truths('all', {}).every((v: any) => truthy(v))"),
+    "int": ("toInt", "toInt({})"),
+    "float": ("toFloat", "toFloat({})"),
+    "bool": ("truthy", "truthy({})"),
+}
+"""Functions of one argument: the helper and the code around the argument."""
 
 
 @dataclass
@@ -74,13 +92,21 @@ class FormulaTranslator:
             name, args = node.func.id, node.args
             if name == "abs" and len(args) == 1:
                 return self.is_float(args[0])
-            return name == "mean" or (name == "round" and len(args) == 2 and self.is_float(args[0]))
+            if name in ("min", "max") and not node.keywords:
+                one = len(args) == 1 and isinstance(args[0], ast.List)
+                items = args[0].elts if isinstance(args[0], ast.List) and one else args
+                return bool(items) and (one or len(args) > 1) and all(map(self.is_float, items))
+            return name in ("mean", "float") or (
+                name == "round" and len(args) == 2 and self.is_float(args[0])
+            )
         return False
 
     def text(self, node: ast.AST) -> str:
         """``str(node)`` as the sandbox writes it."""
         if self.is_float(node):
             return self.use("floatOrText", f"floatOrText({self.expr(node)})")
+        if isinstance(node, ast.Attribute | ast.Subscript):
+            return self.field(node, "fieldText")
         return self.use("toText", f"toText({self.expr(node)})")
 
     def translate(self, expression: str) -> str:
@@ -118,18 +144,24 @@ class FormulaTranslator:
             return f"v_{node.id}"
         return f"ctx.{node.id}"
 
-    def _attribute(self, node: ast.Attribute) -> str:
+    def field(self, node: ast.Attribute | ast.Subscript, helper: str) -> str:
+        """``helper(value, key, where)``: ``field`` reads it, ``fieldText`` shows it."""
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+            cut = node.slice
+            if cut.step is not None:
+                raise Untranslatable(f"the slice with a step {ast.unparse(node)!r}")
+            ends = [self.expr(end) if end else "null" for end in (cut.lower, cut.upper)]
+            code = self.use("sliceOf", f"sliceOf({self.expr(node.value)}, {', '.join(ends)})")
+            return self.use("toText", f"toText({code})") if helper == "fieldText" else code
         where = json.dumps(ast.unparse(node.value))
-        return self.use(
-            "field", f"field({self.expr(node.value)}, {json.dumps(node.attr)}, {where})"
-        )
+        key = json.dumps(node.attr) if isinstance(node, ast.Attribute) else self.expr(node.slice)
+        return self.use(helper, f"{helper}({self.expr(node.value)}, {key}, {where})")
+
+    def _attribute(self, node: ast.Attribute) -> str:
+        return self.field(node, "field")
 
     def _subscript(self, node: ast.Subscript) -> str:
-        if isinstance(node.slice, ast.Slice):
-            raise Untranslatable(f"the slice {ast.unparse(node)!r}")
-        where = json.dumps(ast.unparse(node.value))
-        key = self.expr(node.slice)
-        return self.use("field", f"field({self.expr(node.value)}, {key}, {where})")
+        return self.field(node, "field")
 
     def _list(self, node: ast.List) -> str:
         return f"[{', '.join(self.expr(item) for item in node.elts)}]"
@@ -170,33 +202,64 @@ class FormulaTranslator:
             return self.use("multiply", f"multiply({left}, {right})")
         if isinstance(node.op, ast.Div):
             return self.use("divide", f"divide({left}, {right})")
+        if isinstance(node.op, ast.FloorDiv | ast.Mod) and not _is_text(node.left):
+            op, part = ("//", 0) if isinstance(node.op, ast.FloorDiv) else ("%", 1)
+            return self.use("divMod", f"divMod('{op}', {left}, {right})[{part}]")
         symbol = _BINARY.get(type(node.op))
         if symbol is None:
             raise Untranslatable(f"the operator in {ast.unparse(node)!r}")
         return f"({left} {symbol} {right})"
 
     def _compare(self, node: ast.Compare) -> str:
-        if len(node.ops) != 1:
-            raise Untranslatable(f"the chained comparison {ast.unparse(node)!r}")
-        op, left, right = node.ops[0], self.expr(node.left), self.expr(node.comparators[0])
+        if len(node.ops) == 1:
+            return self.test(node.ops[0], self.expr(node.left), self.expr(node.comparators[0]))
+        # a < b < c: each value worked out once, stopping at the first false test, as Python
+        lines = [f"const k0 = {self.expr(node.left)}"]
+        for i, (op, right) in enumerate(zip(node.ops, node.comparators, strict=True)):
+            lines.append(f"const k{i + 1} = {self.expr(right)}")
+            test = self.test(op, f"k{i}", f"k{i + 1}")
+            last = i == len(node.ops) - 1
+            lines.append(f"return {test}" if last else f"if (!({test})) return false")
+        return f"(() => {{ {'; '.join(lines)} }})()"
+
+    def test(self, op: ast.cmpop, left: str, right: str) -> str:
+        """One comparison of two values' code."""
         if isinstance(op, ast.Eq | ast.NotEq):
             code = self.use("equal", f"equal({left}, {right})")
             return code if isinstance(op, ast.Eq) else f"!{code}"
         if isinstance(op, ast.In | ast.NotIn):
             code = self.use("contains", f"contains({right}, {left})")
             return code if isinstance(op, ast.In) else f"!{code}"
+        if isinstance(op, ast.Is | ast.IsNot) and right in ("null", "true", "false"):
+            return f"(({left} ?? null) {'===' if isinstance(op, ast.Is) else '!=='} {right})"
         symbol = _ORDER.get(type(op))
         if symbol is None:
-            raise Untranslatable(f"the comparison {ast.unparse(node)!r}")
-        return f"({left} {symbol} {right})"
+            raise Untranslatable(f"the comparison {type(op).__name__}")
+        return self.use("order", f"(order({json.dumps(repr(symbol))}, {left}, {right}) {symbol} 0)")
+
+    def _method(self, node: ast.Call, func: ast.Attribute) -> str | None:
+        """A text method as its helper's call (``split`` also with sep=/maxsplit=)."""
+        helper, least, most = _METHODS[func.attr]
+        args = [self.expr(a) for a in node.args]
+        names = {k.arg for k in node.keywords}
+        if names and (helper != "splitText" or not names <= set(_SPLIT_DEFAULTS)):
+            return None
+        if names:
+            given = dict(zip(_SPLIT_DEFAULTS, args, strict=False))
+            if names & set(given):
+                return None
+            given.update({k.arg: self.expr(k.value) for k in node.keywords if k.arg})
+            args = [given.get(key, code) for key, code in _SPLIT_DEFAULTS.items()]
+        if not least <= len(args) <= most:
+            return None
+        return self.use(helper, f"{helper}({', '.join([self.expr(func.value), *args])})")
 
     def _call(self, node: ast.Call) -> str:
         func = node.func
-        if isinstance(func, ast.Attribute) and func.attr in _METHODS and not node.keywords:
-            helper, count = _METHODS[func.attr]
-            if len(node.args) == count:
-                values = [self.expr(func.value), *(self.expr(a) for a in node.args)]
-                return self.use(helper, f"{helper}({', '.join(values)})")
+        if isinstance(func, ast.Attribute) and func.attr in _METHODS:
+            method = self._method(node, func)
+            if method is not None:
+                return method
         if not isinstance(node.func, ast.Name):
             raise Untranslatable(f"the method call {ast.unparse(node)!r}")
         name, args = node.func.id, [self.expr(arg) for arg in node.args]
@@ -209,6 +272,20 @@ class FormulaTranslator:
         if name == "contains" and set(keywords) <= {"ignore_case"}:
             extra = [keywords["ignore_case"]] if keywords else []
             return self.use("contains", f"contains({', '.join(args + extra)})")
+        if name in ("min", "max") and set(keywords) <= {"default"}:
+            fallback = f", [{keywords['default']}]" if keywords else ""
+            wanted = -1 if name == "min" else 1
+            code = f"extreme({json.dumps(name)}, [{', '.join(args)}], {wanted}{fallback})"
+            return self.use("extreme", code)
+        if name in _ONE_ARGUMENT and len(args) == 1 and not keywords:
+            helper, code = _ONE_ARGUMENT[name]
+            self.used.add("truthy")
+            return self.use(helper, code.format(args[0]))
+        if name == "get" and 2 <= len(args) <= 3 and not keywords:
+            return self.use("getPath", f"getPath({', '.join(args)})")
+        if name in ("clamp", "count") and not keywords:
+            helper = "countOf" if name == "count" else "clamp"
+            return self.use(helper, f"{helper}({', '.join(args)})")
         if name in _FUNCTIONS and not keywords:
             return self.use(_FUNCTIONS[name], f"{_FUNCTIONS[name]}({', '.join(args)})")
         raise Untranslatable(f"the function call {ast.unparse(node)!r}")
@@ -231,3 +308,8 @@ class FormulaTranslator:
         if conditions:
             source += f".filter(({var}: any) => {' && '.join(conditions)})"
         return f"{source}.map(({var}: any) => {element})"
+
+
+def _is_text(node: ast.AST) -> bool:
+    """A text written in the formula (``'%s' % x`` formats text: no translation)."""
+    return isinstance(node, ast.Constant) and isinstance(node.value, str)

@@ -38,7 +38,20 @@ HELPERS: dict[str, str] = {
   }
   return fail(`${where} has no field ${JSON.stringify(key)}`)
 }""",
+    "fieldOr": """function fieldOr(value: any, key: any, fallback: any, boolean: any): any {
+  // Jinja's default filter: the fallback where the field is missing (or false, if asked).
+  let found: any[] = []
+  if (Array.isArray(value) || typeof value === 'string') {
+    const index = typeof key === 'number' && key < 0 ? value.length + key : key
+    if (typeof index === 'number' && index >= 0 && index < value.length) found = [value[index]]
+  } else if (value && typeof value === 'object' && Object.hasOwn(value, key)) {
+    found = [value[key]]
+  }
+  return found.length && !(truthy(boolean) && !truthy(found[0])) ? found[0] : fallback
+}""",
     "floatText": """function floatText(value: number): string {
+  if (Object.is(value, -0)) return '-0.0'
+  if (!Number.isFinite(value)) return Number.isNaN(value) ? 'nan' : value > 0 ? 'inf' : '-inf'
   if (Number.isInteger(value) && Math.abs(value) < 1e16) return value.toFixed(1)
   const text = String(value)
   const exponent = Math.floor(Math.log10(Math.abs(value)))
@@ -52,12 +65,16 @@ HELPERS: dict[str, str] = {
     "numberText": """function numberText(value: number): string {
   return Number.isInteger(value) ? String(value) : floatText(value)
 }""",
-    "jsonText": """function jsonText(value: any): string {
+    "jsonText": """function jsonText(value: any, float = false): string {
   if (value === null || value === undefined) return 'null'
-  if (typeof value === 'number') return numberText(value)
+  if (typeof value === 'number') return float ? floatText(value) : numberText(value)
   if (typeof value === 'string' || typeof value === 'boolean') return JSON.stringify(value)
-  if (Array.isArray(value)) return `[${value.map(jsonText).join(', ')}]`
-  const pairs = Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${jsonText(v)}`)
+  if (Array.isArray(value)) {
+    return `[${value.map((v, i) => jsonText(v, wholeFloat(value, i))).join(', ')}]`
+  }
+  const pairs = Object.entries(value).map(
+    ([k, v]) => `${JSON.stringify(k)}: ${jsonText(v, wholeFloat(value, k))}`,
+  )
   return `{${pairs.join(', ')}}`
 }""",
     "floatOrText": """function floatOrText(value: any): string {
@@ -87,6 +104,8 @@ HELPERS: dict[str, str] = {
   return left / right
 }""",
     "equal": """function equal(left: any, right: any): boolean {
+  const numeric = (v: any) => typeof v === 'number' || typeof v === 'boolean'
+  if (numeric(left) && numeric(right)) return Number(left) === Number(right)  // True == 1
   if (Array.isArray(left) && Array.isArray(right)) {
     return left.length === right.length && left.every((v, i) => equal(v, right[i]))
   }
@@ -176,6 +195,20 @@ TEXT_HELPERS: dict[str, str] = {
     "strip": f"""function strip(text: any): string {{
   return textOf('strip', text).replace(/^{_SPACE}|{_SPACE}$/gu, '')
 }}""",
+    "lstrip": f"""function lstrip(text: any): string {{
+  return textOf('lstrip', text).replace(/^{_SPACE}/u, '')
+}}""",
+    "rstrip": f"""function rstrip(text: any): string {{
+  return textOf('rstrip', text).replace(/{_SPACE}$/u, '')
+}}""",
+    "removePrefix": """function removePrefix(text: any, start: any): string {
+  const [whole, part] = [textOf('removeprefix', text), textOf('removeprefix', start)]
+  return part && whole.startsWith(part) ? whole.slice(part.length) : whole
+}""",
+    "removeSuffix": """function removeSuffix(text: any, end: any): string {
+  const [whole, part] = [textOf('removesuffix', text), textOf('removesuffix', end)]
+  return part && whole.endsWith(part) ? whole.slice(0, whole.length - part.length) : whole
+}""",
     "wordCount": """function wordCount(text: any): number {
   return words(textOf('words', text)).length
 }""",
@@ -194,15 +227,20 @@ TEXT_HELPERS: dict[str, str] = {
 HELPERS.update(TEXT_HELPERS)
 
 NEEDS: dict[str, tuple[str, ...]] = {
-    **{name: ("textOf",) for name in ("lower", "upper", "strip", "startsWith", "endsWith")},
+    **{
+        name: ("textOf",)
+        for name in ("lower", "upper", "strip", "startsWith", "endsWith", "lstrip", "rstrip")
+    },
+    **{name: ("textOf",) for name in ("removePrefix", "removeSuffix")},
     "textOf": ("fail",),
     "wordCount": ("textOf", "words"),
     "abs": ("fail",),
     "scoreValue": ("fail", "toText"),
     "reasonText": ("fail", "toText"),
     "field": ("fail",),
+    "fieldOr": ("truthy",),
     "numberText": ("floatText",),
-    "jsonText": ("numberText",),
+    "jsonText": ("numberText", "floatText", "wholeFloat"),
     "toText": ("jsonText", "numberText"),
     "floatOrText": ("floatText", "toText"),
     "add": ("fail",),
@@ -221,12 +259,16 @@ def helper_sources(used: set[str]) -> list[str]:
     """The TypeScript of every helper in ``used`` and the helpers they call, in a fixed order."""
     from scorer_runtime.spec.mastra.agent_ts import AGENT_HELPERS, AGENT_NEEDS
     from scorer_runtime.spec.mastra.checks_ts import CHECK_HELPERS, CHECK_NEEDS
+    from scorer_runtime.spec.mastra.functions_ts import FUNCTION_HELPERS, FUNCTION_NEEDS
     from scorer_runtime.spec.mastra.matching_ts import MATCHING_HELPERS, MATCHING_NEEDS
+    from scorer_runtime.spec.mastra.numbers_ts import NUMBER_HELPERS, NUMBER_NEEDS
+    from scorer_runtime.spec.mastra.prepare_ts import PREPARE_HELPERS, PREPARE_NEEDS
     from scorer_runtime.spec.mastra.processors_ts import PROCESSOR_HELPERS, PROCESSOR_NEEDS
 
     sources = {**HELPERS, **CHECK_HELPERS, **AGENT_HELPERS, **MATCHING_HELPERS}
-    sources.update(PROCESSOR_HELPERS)
+    sources.update({**PROCESSOR_HELPERS, **NUMBER_HELPERS, **FUNCTION_HELPERS, **PREPARE_HELPERS})
     needs = {**NEEDS, **CHECK_NEEDS, **AGENT_NEEDS, **MATCHING_NEEDS, **PROCESSOR_NEEDS}
+    needs.update({**NUMBER_NEEDS, **FUNCTION_NEEDS, **PREPARE_NEEDS})
     wanted: set[str] = set()
     todo = list(used)
     while todo:

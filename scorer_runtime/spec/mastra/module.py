@@ -12,6 +12,7 @@ from scorer_runtime.spec.context import STEP_NAMES
 from scorer_runtime.spec.mastra.formula_ts import FormulaTranslator, Untranslatable
 from scorer_runtime.spec.mastra.helpers import helper_sources
 from scorer_runtime.spec.mastra.judge_ts import judge_config, judge_differences
+from scorer_runtime.spec.mastra.prepare_ts import prepare_differences, prepare_run
 from scorer_runtime.spec.mastra.processors_ts import input_processors, output_guard
 from scorer_runtime.spec.mastra.template_ts import TemplateTranslator
 from scorer_runtime.spec.mastra.zod_ts import zod_schema
@@ -31,12 +32,6 @@ _CAMEL = {
     "generate_score": "generateScore",
     "generate_reason": "generateReason",
 }
-
-
-NUMBERS_DIFFER = (
-    "Where a prompt shows data as JSON, a whole number written with a decimal point in the "
-    "data (such as 89.0) shows without it (89): JavaScript keeps one kind of number."
-)
 
 
 class MastraExportError(ValueError):
@@ -204,16 +199,6 @@ def export_mastra(
     """
     resolved = checked_spec(spec, None, judge_profiles)
     writer = _Writer(resolved)
-    prepare = resolved.prepare
-    if prepare is not None and (
-        prepare.tool_names is not None
-        or prepare.max_remembered_messages
-        or prepare.max_output_messages
-    ):
-        writer.problems.append(
-            "It keeps only some tools or the last messages before scoring (prepare), which "
-            "this export does not translate yet."
-        )
     for step in resolved.steps:
         writer.step(step)
     if isinstance(resolved.judge, JudgeSpec):
@@ -225,10 +210,7 @@ def export_mastra(
             writer.problems.append(f"The judge uses {why}, which has no Mastra form yet.")
     if writer.problems:
         raise MastraExportError(writer.problems)
-    differences = _differences(resolved)
-    if "prettyJson" in writer.formulas.used:
-        differences.append(NUMBERS_DIFFER)
-    return MastraExport(_module(resolved, writer, version), differences)
+    return MastraExport(_module(resolved, writer, version), _differences(resolved))
 
 
 def _differences(spec: ScorerSpec) -> list[str]:
@@ -238,10 +220,10 @@ def _differences(spec: ScorerSpec) -> list[str]:
     for step in spec.steps:
         if isinstance(step, PromptStepSpec) and isinstance(step.judge, JudgeSpec):
             found += judge_differences(step.judge, f"The judge of the {step.step} step")
-    return found
+    return found + prepare_differences(spec)
 
 
-def _header(spec: ScorerSpec, version: int | None) -> str:
+def _header(spec: ScorerSpec, version: int | None, reads_json: bool) -> str:
     keys = spec.key_envs()
     key = (
         f"The judge's API key is read from the environment variable {' / '.join(keys)}."
@@ -258,23 +240,13 @@ def _header(spec: ScorerSpec, version: int | None) -> str:
         key,
         "Run with Node 22.13 or later (node --experimental-strip-types) or tsx.",
     ]
+    if reads_json:
+        lines += [
+            "Data saved as JSON (such as a studio dataset line): parse it with readJson from",
+            "this module instead of JSON.parse, so a number written 89.0 shows as 89.0 in",
+            "prompts and reasons, as in the studio.",
+        ]
     return "/**\n" + "\n".join(f" * {line}".rstrip() for line in lines) + "\n */"
-
-
-def _prepare_run(spec: ScorerSpec, writer: _Writer) -> str:
-    """``prepareRun`` doing what the spec's ``prepare`` does (the options translated)."""
-    prepare = spec.prepare
-    assert prepare is not None
-    steps = ["(run: any) => {", "    let prepared = { ...run }"]
-    if prepare.drop_request_context:
-        steps.append("    prepared.requestContext = undefined")
-    if prepare.drop_ground_truth:
-        steps.append("    prepared.groundTruth = undefined")
-    if prepare.part_types is not None:
-        writer.formulas.used.add("keepRunParts")
-        kinds = json.dumps(prepare.part_types)
-        steps.append(f"    prepared = keepRunParts(prepared, {kinds})")
-    return "\n".join([*steps, "    return prepared", "  }"])
 
 
 def _wrapped(text: str, columns: int) -> list[str]:
@@ -332,16 +304,17 @@ def _module(spec: ScorerSpec, writer: _Writer, version: int | None) -> str:
     if spec.type == "agent":
         options.append("  type: 'agent'")
     if spec.prepare is not None:
-        options.append(f"  prepareRun: {_prepare_run(spec, writer)}")
+        options.append(f"  prepareRun: {prepare_run(spec.prepare, writer.formulas.used)}")
     if isinstance(spec.judge, JudgeSpec):
         judge = spec.judge.model_copy(update={"instructions": writer.instructions})
         options.append(f"  judge: {judge_config(judge, '  ')}")
     chain = "\n  ".join(writer.links)
     scorer = "export const scorer = createScorer({\n" + ",\n".join(options) + f",\n}})\n  {chain}"
+    helpers = helper_sources(writer.formulas.used)
     parts = [
-        _header(spec, version),
+        _header(spec, version, any("function readJson(" in h for h in helpers)),
         "\n".join(imports),
-        *helper_sources(writer.formulas.used),
+        *helpers,
         _context(spec, writer),
         *writer.functions,
         scorer,

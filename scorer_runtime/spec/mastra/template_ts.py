@@ -8,6 +8,7 @@ sandbox's ``finalize``; a missing field is an error, as with its strict undefine
 
 from __future__ import annotations
 
+import ast
 import json
 
 from jinja2 import nodes
@@ -61,6 +62,8 @@ class TemplateTranslator:
             return f"out += {json.dumps(node.data, ensure_ascii=False)}"
         if _describe(node) in self.formulas.float_paths and not self.loops:
             return self.formulas.use("floatOrText", f"out += floatOrText({self.expr(node)})")
+        if isinstance(node, nodes.Getattr | nodes.Getitem) and not _is_loop_index(node, self.loops):
+            return f"out += {self.field(node, 'fieldText')}"
         return self.formulas.use("toText", f"out += toText({self.expr(node)})")
 
     def loop(self, node: nodes.For) -> list[str]:
@@ -86,21 +89,45 @@ class TemplateTranslator:
             assert isinstance(node.node, nodes.Name)
             return f"(i_{self.loops[-1]} + 1)"
         if isinstance(node, nodes.Getattr | nodes.Getitem):
-            key = json.dumps(node.attr) if isinstance(node, nodes.Getattr) else self.expr(node.arg)
-            where = json.dumps(_describe(node.node))
-            return self.formulas.use("field", f"field({self.expr(node.node)}, {key}, {where})")
+            return self.field(node, "field")
         if isinstance(node, nodes.Filter):
             return self.filter(node)
+        if isinstance(node, nodes.Neg):
+            return f"(-{self.expr(node.node)})"
         if isinstance(node, nodes.Not):
             return self.formulas.use("truthy", f"!truthy({self.expr(node.node)})")
-        if isinstance(node, nodes.Compare) and len(node.ops) == 1 and node.ops[0].op in _EQ:
-            test = f"equal({self.expr(node.expr)}, {self.expr(node.ops[0].expr)})"
-            return self.formulas.use("equal", _EQ[node.ops[0].op] + test)
-        if isinstance(node, nodes.Or):
+        if isinstance(node, nodes.Compare) and len(node.ops) == 1 and node.ops[0].op in _OPS:
+            left, right = self.expr(node.expr), self.expr(node.ops[0].expr)
+            return self.formulas.test(_OPS[node.ops[0].op], left, right)
+        if isinstance(node, nodes.Or | nodes.And):
             self.formulas.used.add("truthy")
+            keep = "truthy(a)" if isinstance(node, nodes.Or) else "!truthy(a)"
             right = self.expr(node.right)
-            return f"((a: any) => (truthy(a) ? a : {right}))({self.expr(node.left)})"
+            return f"((a: any) => ({keep} ? a : {right}))({self.expr(node.left)})"
+        if isinstance(node, nodes.CondExpr) and node.expr2 is not None:
+            test = self.formulas.use("truthy", f"truthy({self.expr(node.test)})")
+            return f"({test} ? {self.expr(node.expr1)} : {self.expr(node.expr2)})"
         raise Untranslatable(f"the template expression {type(node).__name__}")
+
+    def field(self, node: nodes.Getattr | nodes.Getitem, helper: str) -> str:
+        """``helper(value, key, where)``: ``field`` reads it, ``fieldText`` shows it."""
+        key = json.dumps(node.attr) if isinstance(node, nodes.Getattr) else self.expr(node.arg)
+        where = json.dumps(_describe(node.node))
+        return self.formulas.use(helper, f"{helper}({self.expr(node.node)}, {key}, {where})")
+
+    def default(self, node: nodes.Node, args: list[str]) -> str:
+        """``x | default(v)``: v where x is missing (only its last step may be missing)."""
+        fallback, boolean = (args + ['""', "false"][len(args) :])[:2]
+        if isinstance(node, nodes.Name) and node.name not in self.loops:
+            holder, key = "ctx", json.dumps(node.name)
+        elif isinstance(node, nodes.Getattr | nodes.Getitem) and not _is_loop_index(
+            node, self.loops
+        ):
+            holder = self.expr(node.node)
+            key = json.dumps(node.attr) if isinstance(node, nodes.Getattr) else self.expr(node.arg)
+        else:
+            raise Untranslatable("the default filter on a value that cannot be missing")
+        return self.formulas.use("fieldOr", f"fieldOr({holder}, {key}, {fallback}, {boolean})")
 
     def filter(self, node: nodes.Filter) -> str:
         assert node.node is not None
@@ -116,7 +143,16 @@ class TemplateTranslator:
             joiner = args[0] if args else '""'
             where = json.dumps(_describe(node.node))
             listed = self.formulas.use("list", f"list({value}, {where})")
-            return self.formulas.use("toText", f"{listed}.map(toText).join({joiner})")
+            shown = "(v: any, i: number, all: any[]) => shownText(v, all, i)"
+            return self.formulas.use("shownText", f"{listed}.map({shown}).join({joiner})")
+        if node.name in ("default", "d") and len(args) <= 2:
+            return self.default(node.node, args)
+        if node.name in ("length", "count") and not args:
+            return self.formulas.use("len", f"len({value})")
+        if node.name == "replace" and 2 <= len(args) <= 3:
+            texts = [self.formulas.use("toText", f"toText({code})") for code in [value, *args[:2]]]
+            count = args[2] if len(args) == 3 else "-1"
+            return self.formulas.use("replaceText", f"replaceText({', '.join(texts)}, {count})")
         agent = _AGENT_FILTERS.get(node.name)
         if agent is not None and not args:
             helper, code = agent
@@ -127,7 +163,11 @@ class TemplateTranslator:
         raise Untranslatable(f"the template filter {node.name!r}")
 
 
-_EQ = {"eq": "", "ne": "!"}
+_OPS: dict[str, ast.cmpop] = {
+    "eq": ast.Eq(), "ne": ast.NotEq(), "lt": ast.Lt(), "lteq": ast.LtE(), "gt": ast.Gt(),
+    "gteq": ast.GtE(), "in": ast.In(), "notin": ast.NotIn(),
+}  # fmt: skip
+"""Jinja's comparison operators as the formula operators they behave as."""
 
 _AGENT_FILTERS = {
     "user_message": ("userMessage", "userMessage({})"),
@@ -136,9 +176,10 @@ _AGENT_FILTERS = {
 }
 
 
-def _is_loop_index(node: nodes.Getattr, loops: list[str]) -> bool:
+def _is_loop_index(node: nodes.Getattr | nodes.Getitem, loops: list[str]) -> bool:
     return (
-        isinstance(node.node, nodes.Name)
+        isinstance(node, nodes.Getattr)
+        and isinstance(node.node, nodes.Name)
         and node.node.name == "loop"
         and bool(loops)
         and (node.attr == "index")

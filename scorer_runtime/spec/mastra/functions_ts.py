@@ -1,0 +1,212 @@
+"""The formula functions ``min``/``max``/``sum``/``any``/``all``/``int``/``float``/``bool`` and
+the text methods ``replace``/``split``, as TypeScript with Python's results and failures.
+
+``order`` compares as Python's ``<`` does (numbers with true/false, texts by code point,
+lists item by item, anything else a failure), so ``min``/``max`` and the formula's
+``<``/``>`` agree with the sandbox, including the values they refuse.
+"""
+
+from __future__ import annotations
+
+from scorer_runtime.spec.mastra.helpers import _SPACE
+
+_DIGITS = r"\d(?:_?\d)*"
+
+FUNCTION_HELPERS: dict[str, str] = {
+    "order": """function order(what: string, a: any, b: any): number {
+  const numeric = (v: any) => typeof v === 'number' || typeof v === 'boolean'
+  if (numeric(a) && numeric(b)) return Number(a) < Number(b) ? -1 : Number(a) > Number(b) ? 1 : 0
+  if (typeof a === 'string' && typeof b === 'string') {
+    const [x, y] = [[...a], [...b]]
+    for (let i = 0; i < Math.min(x.length, y.length); i++) {
+      if (x[i] !== y[i]) return x[i].codePointAt(0)! < y[i].codePointAt(0)! ? -1 : 1
+    }
+    return Math.sign(x.length - y.length)
+  }
+  if (Array.isArray(a) && Array.isArray(b)) {
+    for (let i = 0; i < Math.min(a.length, b.length); i++) {
+      const [x, y] = [a[i], b[i]]
+      if (!equal(x, y)) return order(what, x, y)
+    }
+    return Math.sign(a.length - b.length)
+  }
+  return fail(`${what} cannot compare ${kindOf(a)} and ${kindOf(b)}`)
+}""",
+    "kindOf": """function kindOf(value: any): string {
+  if (value === null || value === undefined) return 'nothing (None)'
+  if (typeof value === 'boolean') return 'true/false'
+  if (typeof value === 'number') return 'a number'
+  if (typeof value === 'string') return 'text'
+  return Array.isArray(value) ? 'a list' : 'an object'
+}""",
+    "extreme": """function extreme(fn: string, args: any[], wanted: number, fallback?: [any]): any {
+  if (!args.length) return fail(`${fn}() needs a list or at least one value`)
+  const items = args.length === 1 && Array.isArray(args[0]) ? args[0] : args
+  if (!items.length) {
+    if (fallback) return fallback[0]
+    return fail(`${fn}() of an empty list; give a default: ${fn}(x, default=0)`)
+  }
+  let best = items[0]
+  for (const item of items.slice(1)) if (order(`${fn}()`, item, best) === wanted) best = item
+  return best
+}""",
+    "sumOf": """function sumOf(values: any): number {
+  const numeric = (v: any) => typeof v === 'number' || typeof v === 'boolean'
+  if (!Array.isArray(values)) return fail(`sum() needs a list of numbers; got ${kindOf(values)}`)
+  let total = 0
+  for (const value of values) {
+    if (!numeric(value)) return fail(`sum() needs a number; got ${kindOf(value)}`)
+    total += Number(value)
+  }
+  return total
+}""",
+    "truths": """function truths(fn: string, values: any): any[] {
+  if (!Array.isArray(values)) return fail(`${fn}() needs a list; got ${kindOf(values)}`)
+  return values
+}""",
+    "toFloat": f"""function toFloat(value: any): number {{
+  if (typeof value === 'number' || typeof value === 'boolean') return Number(value)
+  if (typeof value !== 'string') {{
+    return fail(`float() needs a number or text; got ${{kindOf(value)}}`)
+  }}
+  const text = strip(value)
+  const special = /^([+-]?)(inf|infinity|nan)$/i.exec(text)
+  if (special) {{
+    const size = special[2].toLowerCase() === 'nan' ? NaN : Infinity
+    return special[1] === '-' ? -size : size
+  }}
+  const number = /^[+-]?(?:{_DIGITS}\\.?(?:{_DIGITS})?|\\.{_DIGITS})(?:[eE][+-]?{_DIGITS})?$/
+  if (!number.test(text)) return fail(`could not read ${{JSON.stringify(value)}} as a number`)
+  return Number(text.replaceAll('_', ''))
+}}""",
+    "toInt": f"""function toInt(value: any): number {{
+  if (typeof value === 'string') {{
+    const text = strip(value)
+    if (/^[+-]?{_DIGITS}$/.test(text)) return Number(text.replaceAll('_', '')) || 0
+    value = toFloat(text)
+  }}
+  if (typeof value === 'boolean') return Number(value)
+  if (typeof value !== 'number') return fail(`int() needs a number or text; got ${{kindOf(value)}}`)
+  if (!Number.isFinite(value)) return fail(`int() cannot make a whole number of ${{value}}`)
+  return Math.trunc(value) || 0
+}}""",
+    "replaceText": """function replaceText(text: any, old: any, by: any, count: any = -1): string {
+  const [whole, before, after] = [text, old, by].map((v) => textOf('replace', v))
+  const pieces = before === '' ? ['', ...whole, ''] : whole.split(before)
+  if (count < 0 || count >= pieces.length - 1) return pieces.join(after)
+  return pieces.slice(0, count + 1).join(after) + before + pieces.slice(count + 1).join(before)
+}""",
+    "splitText": f"""function splitText(text: any, sep: any = null, most: any = -1): string[] {{
+  const whole = textOf('split', text)
+  if (sep === null) {{
+    const parts: string[] = []
+    let rest = whole.replace(/^{_SPACE}/u, '')
+    while (rest) {{
+      const space = /{_SPACE}/u.exec(rest)
+      if ((most >= 0 && parts.length >= most) || !space) {{
+        parts.push(rest)
+        break
+      }}
+      parts.push(rest.slice(0, space.index))
+      rest = rest.slice(space.index + space[0].length)
+    }}
+    return parts
+  }}
+  if (textOf('split', sep) === '') return fail('split() needs a separator that is not empty')
+  const pieces = whole.split(sep)
+  if (most < 0 || pieces.length <= most + 1) return pieces
+  return [...pieces.slice(0, most), pieces.slice(most).join(sep)]
+}}""",
+    "divMod": """function divMod(op: string, a: any, b: any): [number, number] {
+  // Python's float floor division and modulo (the sign of the divisor), as CPython computes.
+  const numeric = (v: any) => typeof v === 'number' || typeof v === 'boolean'
+  if (!numeric(a) || !numeric(b)) return fail(`cannot use ${op} on ${kindOf(a)} and ${kindOf(b)}`)
+  const [x, y] = [Number(a), Number(b)]
+  if (y === 0) return fail('division by zero; guard it, e.g. a // b if b else 0')
+  let mod = x % y
+  let div = (x - mod) / y
+  if (mod) {
+    if (y < 0 !== mod < 0) {
+      mod += y
+      div -= 1
+    }
+  } else mod = y < 0 ? -0 : 0
+  let floor = Math.floor(div)
+  if (div) {
+    if (div - floor > 0.5) floor += 1
+  } else floor = x / y < 0 || Object.is(x / y, -0) ? -0 : 0
+  return [floor || 0, mod || 0]
+}""",
+    "getPath": r"""function getPath(value: any, key: any, fallback: any = null): any {
+  let current = value
+  for (const part of typeof key === 'string' ? key.split('.') : [key]) {
+    if (current && typeof current === 'object' && !Array.isArray(current)) {
+      if (typeof part !== 'string' || !Object.hasOwn(current, part)) return fallback
+      current = current[part]
+    } else if (Array.isArray(current)) {
+      let index = part
+      if (typeof part === 'string' && /^-*\d+$/.test(part)) {
+        if (/^--/.test(part)) return fail(`get() cannot read ${JSON.stringify(part)} as a place`)
+        index = Number(part)
+      }
+      const size = current.length
+      if (typeof index !== 'number' || !Number.isInteger(index)) return fallback
+      if (index < -size || index >= size) return fallback
+      current = current[index < 0 ? size + index : index]
+    } else return fallback
+  }
+  return current
+}""",
+    "clamp": """function clamp(value: any, low: any = 0, high: any = 1): any {
+  const numeric = (v: any) => typeof v === 'number' || typeof v === 'boolean'
+  for (const v of [value, low, high]) {
+    if (!numeric(v)) return fail(`clamp() needs a number; got ${kindOf(v)}`)
+  }
+  if (Number(low) > Number(high)) return fail('clamp() needs low <= high')
+  const raised = Number(low) > Number(value) ? low : value
+  return Number(high) < Number(raised) ? high : raised
+}""",
+    "countOf": """function countOf(haystack: any, value: any): number {
+  if (typeof haystack === 'string') {
+    const piece = textOf('count', value)
+    return piece === '' ? [...haystack].length + 1 : haystack.split(piece).length - 1
+  }
+  if (!Array.isArray(haystack)) {
+    return fail(`count() needs a list or text; got ${kindOf(haystack)}`)
+  }
+  return haystack.filter((item) => equal(item, value)).length
+}""",
+    "joinText": """function joinText(sep: any, items: any): string {
+  const parts = list(items, 'join')
+  if (!parts.every((part: any) => typeof part === 'string')) return fail('join() needs texts')
+  return parts.join(textOf('join', sep))
+}""",
+    "sliceOf": """function sliceOf(value: any, start: any, stop: any): any {
+  const whole = typeof value === 'string' ? [...value] : value
+  if (!Array.isArray(whole)) return fail(`a slice [a:b] needs text or a list; got ${kindOf(value)}`)
+  const place = (v: any, empty: number) => {
+    if (v === null) return empty
+    if (typeof v === 'boolean' || Number.isInteger(v)) return Number(v)
+    return fail('a slice [a:b] needs whole numbers')
+  }
+  const part = whole.slice(place(start, 0), place(stop, whole.length))
+  return typeof value === 'string' ? part.join('') : part
+}""",
+}
+
+FUNCTION_NEEDS: dict[str, tuple[str, ...]] = {
+    "order": ("equal", "fail", "kindOf"),
+    "extreme": ("order", "fail"),
+    "sumOf": ("fail", "kindOf"),
+    "truths": ("fail", "kindOf"),
+    "toFloat": ("strip", "fail", "kindOf"),
+    "toInt": ("toFloat", "strip", "fail", "kindOf"),
+    "replaceText": ("textOf",),
+    "splitText": ("textOf", "fail"),
+    "divMod": ("fail", "kindOf"),
+    "getPath": ("fail",),
+    "clamp": ("fail", "kindOf"),
+    "countOf": ("textOf", "fail", "kindOf", "equal"),
+    "joinText": ("list", "textOf", "fail"),
+    "sliceOf": ("fail", "kindOf"),
+}
