@@ -18,7 +18,7 @@ from scorer_runtime.trust.evidence import FlipEvidence
 from scorer_runtime.trust.scale import Scale, scale_of
 
 if TYPE_CHECKING:
-    from scorer_runtime.store import AgreementData, ApprovalInfo, Session
+    from scorer_runtime.store import AgreementData, ApprovalInfo, GradedScore, Session
 
 Badge = Literal["trusted", "not_enough_evidence", "failing"]
 BADGE_WORDS: dict[Badge, str] = {
@@ -64,6 +64,13 @@ class VersionTrust:
     verdict: TrustVerdict
     left_out: tuple[str, ...]
     """Labels not measured (off the scale, or of examples that no longer exist), in words."""
+    pairs: tuple[GradedScore, ...] = ()
+    """The graded examples measured (each with the score it was compared with)."""
+
+    def disagreements(self) -> list[GradedScore]:
+        """The measured examples where the person's grade and the judge's verdict differ."""
+        verdict = self.scale.verdict
+        return [p for p in self.pairs if verdict(p.human) != verdict(p.judge)]
 
 
 def flip_evidence(session: Session, scorer_version_id: int) -> FlipEvidence | None:
@@ -163,25 +170,25 @@ def version_trust(
         scorer_version_id=None if run_id is not None else scorer_version_id,
         run_id=run_id,
     )
-    pairs, left_out = usable_pairs(data, scale)
-    agreement = measure(pairs, scale)
+    used, left_out = usable_pairs(data, scale)
+    agreement = measure([(p.human, p.judge) for p in used], scale)
     flips = flip_evidence(session, scorer_version_id)
     verdict = evaluate(policy, agreement, flips)
     return VersionTrust(
-        scorer_version_id, version.version, scale, agreement, flips, verdict, left_out
+        scorer_version_id, version.version, scale, agreement, flips, verdict, left_out, used
     )
 
 
 def usable_pairs(
     data: AgreementData, scale: Scale
-) -> tuple[list[tuple[float, float]], tuple[str, ...]]:
-    """The (person, judge) pairs on the scale, and why the other labels are left out."""
-    pairs: list[tuple[float, float]] = []
+) -> tuple[tuple[GradedScore, ...], tuple[str, ...]]:
+    """The graded examples on the scale, and why the other labels are left out."""
+    pairs: list[GradedScore] = []
     off: list[str] = []
     for graded in data.pairs:
         problem = scale.problem(graded.human)
         if problem is None:
-            pairs.append((graded.human, graded.judge))
+            pairs.append(graded)
         else:
             off.append(f"example {graded.example_id}: {problem}")
     left_out: list[str] = []
@@ -198,7 +205,7 @@ def usable_pairs(
             f"exist{'' if len(data.gone) > 1 else 's'} (example {shown}) and "
             f"{'were' if len(data.gone) > 1 else 'was'} left out."
         )
-    return pairs, tuple(left_out)
+    return tuple(pairs), tuple(left_out)
 
 
 def approve(

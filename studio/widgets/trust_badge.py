@@ -1,0 +1,43 @@
+"""A scorer version's trust badge (Trusted / Not enough evidence / Failing), shown on the
+Scorers list, in Results and on the Trust page."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from scorer_runtime.store import database_url
+from scorer_runtime.trust.policy import TrustVerdict, version_trust
+from studio import services
+
+BADGE_COLORS = {"trusted": "green", "not_enough_evidence": "gray", "failing": "red"}
+BADGE_ICONS = {
+    "trusted": ":material/verified:",
+    "not_enough_evidence": ":material/help:",
+    "failing": ":material/gpp_bad:",
+}
+
+
+def verdict(version_id: int) -> TrustVerdict:
+    """The version's badge and reasons (measured again after a few seconds)."""
+    return _verdict(database_url(), version_id)
+
+
+@st.cache_data(show_spinner=False, ttl=10)
+def _verdict(url: str, version_id: int) -> TrustVerdict:
+    with services.reading() as session:
+        return version_trust(session, scorer_version_id=version_id).verdict
+
+
+def trust_badge(found: TrustVerdict, *, prefix: str = "") -> None:
+    """The badge, with its reasons on hover."""
+    st.badge(
+        f"{prefix}{found.words}",
+        color=BADGE_COLORS[found.badge],  # type: ignore[arg-type]
+        icon=BADGE_ICONS[found.badge],
+        help=" ".join(found.reasons),
+    )
+
+
+def version_badge(version_id: int, *, prefix: str = "") -> None:
+    """The badge of a version, read from the store."""
+    trust_badge(verdict(version_id), prefix=prefix)
