@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from scorer_runtime.store import database_url
+from scorer_runtime.store import database_url, latest_version
 from scorer_runtime.trust.policy import TrustVerdict, version_trust
 from studio import services
 
@@ -41,3 +41,24 @@ def trust_badge(found: TrustVerdict, *, prefix: str = "") -> None:
 def version_badge(version_id: int, *, prefix: str = "") -> None:
     """The badge of a version, read from the store."""
     trust_badge(verdict(version_id), prefix=prefix)
+
+
+def scorer_badge(scorer_id: int, version_id: int | None = None) -> None:
+    """The badge of a scorer's version (its latest when None), named by its number; nothing
+    when the scorer has no version."""
+    found = _of_scorer(database_url(), scorer_id, version_id)
+    if found is not None:
+        number, shown = found
+        trust_badge(shown, prefix=f"Version {number}: ")
+
+
+@st.cache_data(show_spinner=False, ttl=10)
+def _of_scorer(url: str, scorer_id: int, version_id: int | None) -> tuple[int, TrustVerdict] | None:
+    with services.reading() as session:
+        if version_id is None:
+            latest = latest_version(session, scorer_id=scorer_id)
+            if latest is None:
+                return None
+            version_id = latest.id
+        found = version_trust(session, scorer_version_id=version_id)
+    return found.version, found.verdict

@@ -81,3 +81,14 @@ def test_the_policy_form_saves_the_scorers_policy(studio_db, open_page):
         saved = policy_of(session, made.scorer_id)
     assert (saved.min_graded, saved.min_kappa_low) == (50, 0.7)
     assert "40 of the 50 graded examples the policy asks for" in _text(at)
+
+
+def test_the_scorers_list_and_results_show_the_badge(studio_db, open_page):
+    made = graded(studio_db, MOSTLY_AGREEING)
+    at = open_page("scorers")
+    assert not at.exception
+    assert "Version 1: Not enough evidence" in " ".join(m.value for m in at.markdown)
+    at = open_page("results")
+    at.selectbox(key=state.RESULTS_SCORER.name).set_value(made.scorer_id).run()
+    assert not at.exception
+    assert "Version 1: Not enough evidence" in " ".join(m.value for m in at.markdown)
