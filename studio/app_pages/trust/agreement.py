@@ -4,8 +4,11 @@ score in Results."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 
+from scorer_runtime.trust.agreement import Estimate
 from scorer_runtime.trust.policy import VersionTrust
 from studio import state
 from studio.app_pages.trust import data
@@ -52,13 +55,14 @@ def _figures(found: VersionTrust) -> None:
     agreement = found.agreement
     cells = st.columns(4)
     cells[0].metric("Examples graded and scored", agreement.n)
-    cells[1].metric(
+    _metric(
+        cells[1],
         agreement.kappa_name.capitalize(),
-        figure(agreement.kappa),
-        help="Agreement beyond chance: 1 is perfect, 0 is what guessing gives. In brackets, "
-        "the 95 % interval: the true value is very likely inside it.",
+        agreement.kappa,
+        help="Agreement beyond chance: 1 is perfect, 0 is what guessing gives. Below it, the "
+        "95 % interval: the true value is very likely inside it.",
     )
-    cells[2].metric("Same verdict", figure(agreement.percent_agreement, percent=True))
+    _metric(cells[2], "Same verdict", agreement.percent_agreement, percent=True)
     cells[3].metric(
         "Pass rate: people / judge",
         f"{rate(agreement.human_pass_rate)} / {rate(agreement.judge_pass_rate)}",
@@ -67,10 +71,25 @@ def _figures(found: VersionTrust) -> None:
     )
     if agreement.spearman is not None or agreement.mae is not None:
         more = st.columns(4)
-        more[0].metric("Rank agreement (Spearman)", figure(agreement.spearman))
-        more[1].metric("Mean distance between scores", figure(agreement.mae))
+        _metric(more[0], "Rank agreement (Spearman)", agreement.spearman)
+        _metric(more[1], "Mean distance between scores", agreement.mae)
     for words in agreement.problems[1:]:
         st.caption(words)
+
+
+def _metric(
+    cell: Any,
+    label: str,
+    estimate: Estimate | None,
+    *,
+    percent: bool = False,
+    help: str | None = None,
+) -> None:
+    """A figure, with its 95 % interval written under it."""
+    cell.metric(label, figure(estimate, percent=percent, interval=False), help=help)
+    if estimate is not None and estimate.low is not None and estimate.high is not None:
+        low, high = (f"{x:.0%}" if percent else f"{x:.2f}" for x in (estimate.low, estimate.high))
+        cell.caption(f"95 % interval: {low} to {high}")
 
 
 def _over_time(scorer_id: int) -> None:

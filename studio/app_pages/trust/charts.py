@@ -16,7 +16,7 @@ def confusion_chart(frame: pd.DataFrame, order: list[str]) -> alt.LayerChart:
     import altair as alt
 
     base = alt.Chart(frame).encode(
-        x=alt.X("Judge:N", sort=order, title="The judge said"),
+        x=alt.X("Judge:N", sort=order, title="The judge said", axis=alt.Axis(labelAngle=0)),
         y=alt.Y("People:N", sort=order, title="People said"),
     )
     cells = base.mark_rect().encode(

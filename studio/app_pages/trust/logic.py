@@ -11,7 +11,7 @@ from scorer_runtime.trust.agreement import Agreement, Estimate
 from scorer_runtime.trust.policy import VersionTrust
 
 
-def figure(estimate: Estimate | None, *, percent: bool = False) -> str:
+def figure(estimate: Estimate | None, *, percent: bool = False, interval: bool = True) -> str:
     """A figure with its interval in words ("0.72 (0.55 to 0.86)"); "—" when unmeasured."""
     if estimate is None or estimate.value is None:
         return "—"
@@ -19,7 +19,7 @@ def figure(estimate: Estimate | None, *, percent: bool = False) -> str:
     def shown(x: float) -> str:
         return f"{x:.0%}" if percent else f"{x:.2f}"
 
-    if estimate.low is None or estimate.high is None:
+    if not interval or estimate.low is None or estimate.high is None:
         return shown(estimate.value)
     return f"{shown(estimate.value)} ({shown(estimate.low)} to {shown(estimate.high)})"
 

@@ -32,8 +32,9 @@ def test_a_graded_version_shows_its_badge_agreement_and_disagreements(studio_db,
     assert "No stability check yet" in _text(at)
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Examples graded and scored"] == "40"
-    assert metrics["Same verdict"].startswith("90% (")
-    assert metrics["Cohen's kappa"].startswith("0.80 (")
+    assert metrics["Same verdict"] == "90%"
+    assert metrics["Cohen's kappa"] == "0.80"
+    assert "95 % interval: 80% to" in _text(at)
     assert "agreement with people on 40 examples" in _text(at)
     assert "Where people and the judge disagree (4)" in [s.value for s in at.subheader]
     specs = [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")]
