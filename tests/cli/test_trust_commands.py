@@ -92,3 +92,15 @@ def test_an_unknown_scorer_or_too_few_grades_are_said_in_words(db_url, engine):
     assert data["kappa"] is None
     assert "at least 2 are needed" in data["reading"]
     assert cli(db_url, "gate", "1").exit_code == 1  # a scorer named by its id
+
+
+def test_agreement_of_a_chosen_version_and_a_version_that_does_not_exist(scored):
+    chosen = cli(scored, "agreement", "verdict", "--version", "1", "--json")
+    assert chosen.exit_code == 0, chosen.output
+    assert json.loads(chosen.output)["version"] == 1
+    missing = cli(scored, "gate", "verdict", "--version", "9")
+    assert missing.exit_code == 2
+    assert "version" in missing.stderr
+    both = cli(scored, "agreement", "verdict", "--version", "1", "--run", "1")
+    assert both.exit_code == 2
+    assert "give --version or --run, not both" in both.stderr
