@@ -46,10 +46,11 @@ def rank_correlation(
 
     Codes are the places of the scores among the distinct scores (``np.unique``'s inverse).
     """
+    centre = (x_codes.shape[1] + 1) / 2.0  # mean ranks of n values always average (n + 1) / 2
     x = _mean_ranks(x_codes, x_size)
     y = _mean_ranks(y_codes, y_size)
-    x -= x.mean(axis=1, keepdims=True)
-    y -= y.mean(axis=1, keepdims=True)
+    x -= centre
+    y -= centre
     with np.errstate(divide="ignore", invalid="ignore"):
         rho = (x * y).sum(axis=1) / np.sqrt((x * x).sum(axis=1) * (y * y).sum(axis=1))
     return np.asarray(rho, dtype=np.float64)
@@ -60,8 +61,7 @@ def _mean_ranks(codes: NDArray[np.int64], size: int) -> NDArray[np.float64]:
     rows = codes.shape[0]
     flat = (codes + np.arange(rows)[:, None] * size).ravel()
     counts = np.bincount(flat, minlength=rows * size).reshape(rows, size)
-    before = np.cumsum(counts, axis=1) - counts
-    mean_rank = before + (counts + 1) / 2.0
+    mean_rank = np.cumsum(counts, axis=1) - (counts - 1) / 2.0
     return np.asarray(np.take_along_axis(mean_rank, codes, axis=1), dtype=np.float64)
 
 
