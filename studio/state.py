@@ -477,3 +477,22 @@ its parts ``.child("kind")``, ``.child("tools")``, ``.child("text")``."""
 TRACES_DETAIL = Key("traces.detail")
 TRACES_SCORE_DETAIL = Key("traces.score_detail")
 """One per score shown: ``TRACES_SCORE_DETAIL.child(score_id)``."""
+
+
+# -- Trust ------------------------------------------------------------------------------------
+TRUST_FOLLOWED = Key("trust.followed_scorer", _none)
+"""The current scorer the Trust page last followed (see ``widgets.current_scorer``)."""
+# widgets (pass key=X.name)
+TRUST_SCORER = Key("trust.scorer")
+TRUST_VERSION = Key("trust.version")
+TRUST_OPEN = Key("trust.open")
+"""One per disagreement: ``TRUST_OPEN.child(score_id)`` opens its score in Results."""
+TRUST_MIN_GRADED = Key("trust.min_graded")
+TRUST_MIN_KAPPA = Key("trust.min_kappa")
+TRUST_MAX_FLIPS = Key("trust.max_flips")
+TRUST_USE_PASS_MARK = Key("trust.use_pass_mark")
+TRUST_PASS_MARK = Key("trust.pass_mark")
+TRUST_SAVE_POLICY = Key("trust.save_policy")
+TRUST_APPROVER = Key("trust.approver")
+TRUST_OVERRIDE = Key("trust.override")
+TRUST_APPROVE = Key("trust.approve")

@@ -23,6 +23,7 @@ from scorer_runtime.cli.runs import history, run
 from scorer_runtime.cli.scorers import scorers_app
 from scorer_runtime.cli.support import database_url_option, load_env_file
 from scorer_runtime.cli.traces import traces_app
+from scorer_runtime.cli.trust import add_trust_commands
 from scorer_runtime.cli.worker import worker
 
 RUNNER_PIPE_ENV = "SCORER_STUDIO_RUNNER_PIPE"
@@ -112,6 +113,7 @@ def ui(
 app.command("run")(run)
 app.command("history")(history)
 app.command("worker")(worker)
+add_trust_commands(app)
 
 
 def _start_runner(env: dict[str, str]) -> int:

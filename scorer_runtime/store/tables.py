@@ -312,3 +312,41 @@ class TraceRecord(SQLModel, table=True):
     they should be called, or the answer text; None when none was given."""
     imported_at: datetime = _created()
     updated_at: datetime = _created()
+
+
+class TrustPolicyRecord(SQLModel, table=True):
+    """A scorer's trust policy: the evidence a version needs before it is trusted.
+
+    A scorer without a row has the default policy (see ``scorer_runtime.trust.policy``).
+    """
+
+    __tablename__ = "trust_policies"
+
+    scorer_id: int = Field(foreign_key="scorers.id", primary_key=True)
+    min_graded: int
+    """Examples graded by a person (and scored by the version) at least."""
+    min_kappa_low: float
+    """The lower end of kappa's 95 % interval at least."""
+    max_flip_rate: float
+    """Share of examples whose verdict flips between repeats at most."""
+    pass_mark: float | None = None
+    """The score at and above which a number scale passes (None: the scale's own)."""
+    updated_at: datetime = _created()
+
+
+class ApprovalRecord(SQLModel, table=True):
+    """A person approved a scorer version for use, with the badge it had then.
+
+    ``override_reason`` is the written reason when the version was approved although its
+    trust policy did not hold ("" when it held).
+    """
+
+    __tablename__ = "approvals"
+    __table_args__ = (sa.Index("ix_approvals_version", "scorer_version_id", "created_at"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    scorer_version_id: int = Field(foreign_key="scorer_versions.id", nullable=False)
+    approver: str = Field(max_length=200)
+    badge: str = Field(max_length=30)
+    override_reason: str = Field(default="")
+    created_at: datetime = _created()

@@ -86,7 +86,7 @@ def test_every_page_folder_has_its_entry_script():
     assert {p.name for p in folders} == {
         "home", "scorers", "builder", "judges", "examples",
         "traces", "runs", "results", "compare", "export",
-        "review",
+        "review", "trust",
     }  # fmt: skip
     for folder in folders:
         assert (folder / "page.py").is_file(), f"{folder.name} has no page.py"

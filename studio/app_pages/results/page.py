@@ -18,6 +18,7 @@ from studio.app_pages.results.table import render_table
 from studio.widgets.common import empty_state, page_header
 from studio.widgets.results_filter import ResultsFilter
 from studio.widgets.results_links import go_to_runs_button
+from studio.widgets.trust_badge import scorer_badge
 
 state.show_flashes()
 page_header(
@@ -47,6 +48,8 @@ if problem:
     st.warning(problem, icon=":material/event_busy:")
     st.stop()
 
+if chosen.scorer_id is not None:
+    scorer_badge(chosen.scorer_id, chosen.version_id)
 stats = data.stats(chosen)
 if stats.total == 0:
     st.info("No results match these filters.", icon=":material/filter_alt_off:")

@@ -1,0 +1,77 @@
+"""Trust: can this scorer's judge be trusted? Agreement with people, stability, versions
+compared, and the trust policy a version must meet before it is approved."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from studio import state
+from studio.app_pages.trust import agreement, data, policy, stability, versions
+from studio.widgets.common import empty_state, page_header
+from studio.widgets.current_scorer import scorer_to_open, work_on
+from studio.widgets.trust_badge import trust_badge, verdict
+
+state.show_flashes()
+page_header(
+    "Trust",
+    "Before a scorer is trusted, measure it against people: how often the judge agrees with "
+    "their grades, how sure that measurement is, and whether each version meets your policy.",
+)
+
+names = data.scorers()
+if not names:
+    empty_state(
+        "**No scorer yet.** Trust is measured per scorer: build one (or load the demo "
+        "scorers) on the Scorers page, run it on a dataset, and grade some of the same "
+        "examples on the Review page."
+    )
+    st.stop()
+
+opened = scorer_to_open(state.TRUST_FOLLOWED, state.TRUST_SCORER)
+if opened in names:
+    state.put(state.TRUST_SCORER, opened)
+scorer_id = st.selectbox(
+    "Scorer",
+    options=list(names),
+    format_func=lambda sid: names[sid],
+    key=state.TRUST_SCORER.name,
+    on_change=lambda: work_on(state.peek(state.TRUST_SCORER), state.TRUST_FOLLOWED),
+)
+lines = data.versions(scorer_id)
+if not lines:
+    st.info("This scorer has no saved version yet.", icon=":material/info:")
+    st.stop()
+
+badges = st.columns(min(len(lines), 6))
+for cell, line in zip(badges, lines, strict=False):
+    with cell:
+        trust_badge(verdict(line.id), prefix=f"v{line.version} · ")
+if state.peek(state.TRUST_VERSION) not in {line.id for line in lines}:
+    state.forget(state.TRUST_VERSION)
+version_id = st.selectbox(
+    "Version",
+    options=[line.id for line in lines],
+    format_func=lambda vid: next(
+        f"Version {line.version}{' (latest)' if line is lines[0] else ''}"
+        + (f" — {line.note}" if line.note else "")
+        for line in lines
+        if line.id == vid
+    ),
+    key=state.TRUST_VERSION.name,
+)
+found = data.trust(version_id)
+shown = {"trusted": st.success, "failing": st.error}.get(found.verdict.badge, st.warning)
+shown(
+    f"**Version {found.version}: {found.verdict.words}.**\n\n"
+    + "\n".join(f"- {reason}" for reason in found.verdict.reasons)
+)
+
+tabs = st.tabs(["Agreement", "Stability", "Compare versions", "Policy"])
+with tabs[0]:
+    agreement.render(scorer_id, found)
+with tabs[1]:
+    stability.render(scorer_id)
+with tabs[2]:
+    versions.render(scorer_id)
+with tabs[3]:
+    policy.render(scorer_id, found)

@@ -1,0 +1,64 @@
+"""A scorer version's trust badge (Trusted / Not enough evidence / Failing), shown on the
+Scorers list, in Results and on the Trust page."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from scorer_runtime.store import database_url, latest_version
+from scorer_runtime.trust.policy import TrustVerdict, version_trust
+from studio import services
+
+BADGE_COLORS = {"trusted": "green", "not_enough_evidence": "gray", "failing": "red"}
+BADGE_ICONS = {
+    "trusted": ":material/verified:",
+    "not_enough_evidence": ":material/help:",
+    "failing": ":material/gpp_bad:",
+}
+
+
+def verdict(version_id: int) -> TrustVerdict:
+    """The version's badge and reasons (measured again after a few seconds)."""
+    return _verdict(database_url(), version_id)
+
+
+@st.cache_data(show_spinner=False, ttl=10)
+def _verdict(url: str, version_id: int) -> TrustVerdict:
+    with services.reading() as session:
+        return version_trust(session, scorer_version_id=version_id).verdict
+
+
+def trust_badge(found: TrustVerdict, *, prefix: str = "") -> None:
+    """The badge, with its reasons on hover."""
+    st.badge(
+        f"{prefix}{found.words}",
+        color=BADGE_COLORS[found.badge],  # type: ignore[arg-type]
+        icon=BADGE_ICONS[found.badge],
+        help=" ".join(found.reasons),
+    )
+
+
+def version_badge(version_id: int, *, prefix: str = "") -> None:
+    """The badge of a version, read from the store."""
+    trust_badge(verdict(version_id), prefix=prefix)
+
+
+def scorer_badge(scorer_id: int, version_id: int | None = None) -> None:
+    """The badge of a scorer's version (its latest when None), named by its number; nothing
+    when the scorer has no version."""
+    found = _of_scorer(database_url(), scorer_id, version_id)
+    if found is not None:
+        number, shown = found
+        trust_badge(shown, prefix=f"Version {number}: ")
+
+
+@st.cache_data(show_spinner=False, ttl=10)
+def _of_scorer(url: str, scorer_id: int, version_id: int | None) -> tuple[int, TrustVerdict] | None:
+    with services.reading() as session:
+        if version_id is None:
+            latest = latest_version(session, scorer_id=scorer_id)
+            if latest is None:
+                return None
+            version_id = latest.id
+        found = version_trust(session, scorer_version_id=version_id)
+    return found.version, found.verdict

@@ -1,0 +1,176 @@
+"""The trust policy's badge and reasons, and approving a version."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime
+
+import pytest
+from sqlalchemy import Engine
+
+from scorer_runtime.store import (
+    ConflictError,
+    add_label,
+    add_scores,
+    agreement_data,
+    create_run,
+    ensure_schema,
+    list_approvals,
+    make_engine,
+    read_session,
+    save_trust_policy,
+    session_scope,
+)
+from scorer_runtime.trust import FlipEvidence
+from scorer_runtime.trust.agreement import measure
+from scorer_runtime.trust.policy import TrustPolicy, approve, evaluate, version_trust
+from scorer_runtime.trust.scale import Scale
+from tests.trust.graded import agreeing, graded
+
+SCALE = Scale("pass_fail")
+
+
+def _flips(rate: float) -> FlipEvidence:
+    flipped = round(rate * 20)
+    return FlipEvidence(1, 20, 3, flipped, rate, 0.0, 0.3, datetime(2026, 12, 1, tzinfo=UTC))
+
+
+def test_enough_agreeing_grades_and_a_stable_judge_are_trusted() -> None:
+    verdict = evaluate(TrustPolicy(), measure(agreeing(60), SCALE), _flips(0.05))
+    assert (verdict.badge, verdict.words) == ("trusted", "Trusted")
+
+
+def test_too_few_grades_is_not_enough_evidence_saying_how_many_more() -> None:
+    verdict = evaluate(TrustPolicy(), measure(agreeing(12), SCALE), _flips(0.0))
+    assert verdict.badge == "not_enough_evidence"
+    assert verdict.reasons[0] == (
+        "12 of the 30 graded examples the policy asks for: grade 18 more on the Review page."
+    )
+
+
+def test_no_stability_check_is_not_enough_evidence_in_words() -> None:
+    verdict = evaluate(TrustPolicy(), measure(agreeing(60), SCALE), None)
+    assert verdict.badge == "not_enough_evidence"
+    assert verdict.reasons[0].startswith("No stability check yet")
+
+
+def test_low_agreement_or_a_flipping_judge_is_failing_with_each_reason() -> None:
+    disagreeing = [(float(i % 2), float((i // 2) % 2)) for i in range(60)]
+    verdict = evaluate(TrustPolicy(), measure(disagreeing, SCALE), _flips(0.25))
+    assert verdict.badge == "failing"
+    assert verdict.reasons[0].startswith("Agreement with people is too low: kappa is 0.00")
+    assert verdict.reasons[1].startswith("The verdict flipped on 25% of examples")
+
+
+def test_a_kappa_above_the_minimum_whose_interval_reaches_below_asks_for_more_grades() -> None:
+    mostly = [(float(i % 2), float(i % 2) if i % 10 else 1.0 - i % 2) for i in range(30)]
+    agreement = measure(mostly, SCALE)
+    assert agreement.kappa.value is not None
+    assert agreement.kappa.value > 0.6
+    verdict = evaluate(TrustPolicy(), agreement, _flips(0.0))
+    assert verdict.badge == "not_enough_evidence"
+    assert "below the 0.60 the policy asks for: grade about" in verdict.reasons[0]
+
+
+def test_a_version_is_measured_on_the_latest_label_and_latest_score(engine: Engine) -> None:
+    made = graded(engine, agreeing(4))
+    with session_scope(engine) as session:
+        add_label(
+            session,
+            example_id=made.example_ids[0],
+            scorer_id=made.scorer_id,
+            value=1.0,
+            labeller="Priya",
+        )
+        again = create_run(session, scorer_version_id=made.version_id, dataset_id=made.dataset_id)
+        row = dict(
+            run_id=again.id,
+            example_id=made.example_ids[3],
+            scorer_id=made.scorer_id,
+            scorer_version_id=made.version_id,
+            score=0.0,
+            outcome="scored",
+        )
+        add_scores(session, rows=[row])
+    with read_session(engine) as session:
+        data = agreement_data(session, scorer_id=made.scorer_id, scorer_version_id=made.version_id)
+        trust = version_trust(session, scorer_version_id=made.version_id)
+    assert [(p.human, p.judge) for p in data.pairs] == [
+        (1.0, 0.0),
+        (1.0, 1.0),
+        (0.0, 0.0),
+        (1.0, 0.0),
+    ]
+    assert trust.agreement.n == 4
+    assert trust.agreement.confusion == ((1, 2), (0, 1))  # rows: people good, bad
+
+
+def test_grades_off_the_scale_are_left_out_and_named(engine: Engine) -> None:
+    made = graded(engine, [*agreeing(4), (0.5, 1.0)])
+    with read_session(engine) as session:
+        trust = version_trust(session, scorer_version_id=made.version_id)
+    assert trust.agreement.n == 4
+    assert trust.left_out[0].startswith("1 grade is not on this scorer's scale and was left out")
+    assert "0.5 is not a grade of this scorer" in trust.left_out[0]
+
+
+def test_grades_of_examples_that_no_longer_exist_are_left_out_and_counted(tmp_path) -> None:
+    path = tmp_path / "gone.db"
+    engine = make_engine(f"sqlite:///{path}")
+    ensure_schema(engine)
+    made = graded(engine, agreeing(3))
+    engine.dispose()
+    with sqlite3.connect(path) as raw:  # an example removed behind the store's back
+        raw.execute("DELETE FROM scores WHERE example_id = ?", (made.example_ids[2],))
+        raw.execute("DELETE FROM examples WHERE id = ?", (made.example_ids[2],))
+    engine = make_engine(f"sqlite:///{path}")
+    with read_session(engine) as session:
+        trust = version_trust(session, scorer_version_id=made.version_id)
+    engine.dispose()
+    assert trust.agreement.n == 2
+    assert trust.left_out == (
+        f"1 graded example no longer exists (example {made.example_ids[2]}) and was left out.",
+    )
+
+
+def test_approving_a_version_that_is_not_trusted_needs_a_written_reason(engine: Engine) -> None:
+    made = graded(engine, agreeing(40))
+    with session_scope(engine) as session, pytest.raises(ConflictError, match="write why"):
+        approve(session, scorer_version_id=made.version_id, approver="Priya")
+    with session_scope(engine) as session:
+        approve(
+            session,
+            scorer_version_id=made.version_id,
+            approver="Priya",
+            override_reason="Checked by hand on 40 examples",
+        )
+    with read_session(engine) as session:
+        approvals = list_approvals(session, scorer_id=made.scorer_id)
+    assert [(a.approver, a.badge, a.override_reason) for a in approvals] == [
+        ("Priya", "not_enough_evidence", "Checked by hand on 40 examples")
+    ]
+
+
+def test_a_saved_policy_with_a_pass_mark_is_used(engine: Engine) -> None:
+    made = graded(engine, agreeing(10))
+    with session_scope(engine) as session:
+        save_trust_policy(
+            session,
+            scorer_id=made.scorer_id,
+            min_graded=5,
+            min_kappa_low=0.5,
+            max_flip_rate=0.2,
+            pass_mark=0.9,
+        )
+        with pytest.raises(ConflictError, match="flip rate between 0 and 1"):
+            save_trust_policy(
+                session,
+                scorer_id=made.scorer_id,
+                min_graded=5,
+                min_kappa_low=0.5,
+                max_flip_rate=2.0,
+            )
+    with read_session(engine) as session:
+        trust = version_trust(session, scorer_version_id=made.version_id)
+    assert trust.scale.pass_mark == 0.9
+    assert not any("graded examples the policy asks for" in r for r in trust.verdict.reasons)
