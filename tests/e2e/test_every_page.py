@@ -23,6 +23,7 @@ PAGES = [
     ("/results", "Results", "Results"),
     ("/review", "Review", "Review"),
     ("/compare", "Compare runs", "Compare runs"),
+    ("/trust", "Trust", "Trust"),
     ("/export", "Export & import", "Export & import"),
 ]
 # What a person must never read: Python's insides instead of words.

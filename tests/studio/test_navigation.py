@@ -15,6 +15,7 @@ PAGES = [
     "results",
     "review",
     "compare",
+    "trust",
     "export",
 ]
 
