@@ -62,7 +62,7 @@ def _mean_ranks(codes: NDArray[np.int64], size: int) -> NDArray[np.float64]:
     flat = (codes + np.arange(rows)[:, None] * size).ravel()
     counts = np.bincount(flat, minlength=rows * size).reshape(rows, size)
     mean_rank = np.cumsum(counts, axis=1) - (counts - 1) / 2.0
-    return np.asarray(np.take_along_axis(mean_rank, codes, axis=1), dtype=np.float64)
+    return np.asarray(mean_rank.ravel()[flat].reshape(codes.shape), dtype=np.float64)
 
 
 def _resampled(
