@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import func
+from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from scorer_runtime.store.errors import ConflictError, not_found
@@ -230,19 +231,19 @@ def latest_full_run(session: Session, *, scorer_version_id: int, dataset_id: int
 def run_scores(session: Session, *, run_id: int) -> list[RunScore]:
     """Every example's result in the run, in example order."""
     query = (
-        select(
-            ScoreRecord.example_id,
-            ScoreRecord.score,
-            ScoreRecord.outcome,
-            ScoreRecord.cost,
-            ScoreRecord.latency_ms,
+        sa_select(
+            col(ScoreRecord.example_id),
+            col(ScoreRecord.score),
+            col(ScoreRecord.outcome),
+            col(ScoreRecord.cost),
+            col(ScoreRecord.latency_ms),
         )
-        .where(ScoreRecord.run_id == run_id, col(ScoreRecord.example_id).is_not(None))
+        .where(col(ScoreRecord.run_id) == run_id, col(ScoreRecord.example_id).is_not(None))
         .order_by(col(ScoreRecord.example_id))
     )
     return [
         RunScore(int(example_id), score, str(outcome), cost, latency)
-        for example_id, score, outcome, cost, latency in session.exec(query).all()
+        for example_id, score, outcome, cost, latency in session.execute(query).all()
     ]
 
 

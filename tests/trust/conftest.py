@@ -17,10 +17,12 @@ def judge_key(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(KEY_ENV, "sk-test")
 
 
-def judged_version(engine, api_base: str, *, note: str = "", scorer_id: str = "verdict") -> int:
-    """A stored version of the verdict scorer (the judge says good → 1, bad → 0); its id."""
-    spec = verdict_spec(api_base, scorer_id)
-    spec["description"] = f"Is the answer good? {note}".strip()
+def judged_version(engine, api_base: str, *, strict: bool = False) -> int:
+    """A stored version of the verdict scorer (the judge says good → 1, bad → 0); its id.
+    A ``strict`` version asks "Strictly grade this answer: …" (a new version of it)."""
+    spec = verdict_spec(api_base)
+    if strict:
+        spec["steps"][0]["template"] = "Strictly grade this answer: {{ output }}"
     with session_scope(engine) as session:
         version = save_scorer_version(session, spec=load_spec(spec))
         return version.id
