@@ -20,6 +20,7 @@ from scorer_runtime.cli.database import db_app, seed
 from scorer_runtime.cli.datasets import datasets_app
 from scorer_runtime.cli.runs import history, run
 from scorer_runtime.cli.scorers import scorers_app
+from scorer_runtime.cli.stability import compare_versions, stability
 from scorer_runtime.cli.support import database_url_option, load_env_file
 from scorer_runtime.cli.traces import traces_app
 from scorer_runtime.cli.worker import worker
@@ -110,6 +111,8 @@ def ui(
 app.command("run")(run)
 app.command("history")(history)
 app.command("worker")(worker)
+app.command("stability")(stability)
+app.command("compare-versions")(compare_versions)
 
 
 def _start_runner(env: dict[str, str]) -> int:
