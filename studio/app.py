@@ -77,6 +77,12 @@ page = st.navigation(
                 title="Compare runs",
                 icon=":material/compare:",
             ),
+            st.Page(
+                "app_pages/trust/page.py",
+                url_path="trust",
+                title="Trust",
+                icon=":material/verified:",
+            ),
         ],
         "Share": [
             st.Page(

@@ -433,3 +433,18 @@ its parts ``.child("kind")``, ``.child("tools")``, ``.child("text")``."""
 TRACES_DETAIL = Key("traces.detail")
 TRACES_SCORE_DETAIL = Key("traces.score_detail")
 """One per score shown: ``TRACES_SCORE_DETAIL.child(score_id)``."""
+
+
+# -- Trust: stability and version A/B ---------------------------------------------------------
+# widgets (pass key=X.name); each a family per scorer: ``.child(scorer_id)``
+TRUST_SCORER = Key("trust.scorer")
+TRUST_STABILITY_VERSION = Key("trust.stability.version")
+TRUST_STABILITY_DATASET = Key("trust.stability.dataset")
+TRUST_STABILITY_SAMPLE = Key("trust.stability.sample")
+TRUST_STABILITY_REPEATS = Key("trust.stability.repeats")
+TRUST_STABILITY_START = Key("trust.stability.start")
+TRUST_STABILITY_ALL = Key("trust.stability.all")
+TRUST_VERSIONS_A = Key("trust.versions.a")
+TRUST_VERSIONS_B = Key("trust.versions.b")
+TRUST_VERSIONS_DATASET = Key("trust.versions.dataset")
+TRUST_VERSIONS_SCORE = Key("trust.versions.score")

@@ -25,6 +25,7 @@ CROSS_PAGE_IMPORTS = {
     ("export", "studio.app_pages.scorers.logic"),
     ("results", "studio.app_pages.compare.logic"),
     ("runs", "studio.app_pages.home.sections"),
+    ("trust", "studio.app_pages.runs.runner"),
 }
 
 
@@ -85,7 +86,7 @@ def test_every_page_folder_has_its_entry_script():
     folders = _page_folders()
     assert {p.name for p in folders} == {
         "home", "scorers", "builder", "judges", "examples",
-        "traces", "runs", "results", "compare", "export",
+        "traces", "runs", "results", "compare", "export", "trust",
     }  # fmt: skip
     for folder in folders:
         assert (folder / "page.py").is_file(), f"{folder.name} has no page.py"
