@@ -12,8 +12,10 @@ latest human label per example.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import func
 from sqlalchemy import select as sa_select
@@ -245,6 +247,14 @@ def run_scores(session: Session, *, run_id: int) -> list[RunScore]:
         RunScore(int(example_id), score, str(outcome), cost, latency)
         for example_id, score, outcome, cost, latency in session.execute(query).all()
     ]
+
+
+def example_outputs(session: Session, *, example_ids: Sequence[int]) -> dict[int, Any]:
+    """The output of each of these examples (what a person recognises an example by)."""
+    query = select(ExampleRecord.id, ExampleRecord.output).where(
+        col(ExampleRecord.id).in_(list(example_ids))
+    )
+    return {int(i): output for i, output in session.exec(query).all() if i is not None}
 
 
 def latest_labels(session: Session, *, scorer_id: int) -> dict[int, float]:

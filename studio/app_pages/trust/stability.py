@@ -89,13 +89,14 @@ def _results(report: StabilityReport) -> None:
         help="Where the true flip rate most likely lies; more examples make it narrower.",
     )
     cols[2].metric("Examples compared", f"{flips.compared}")
+    outputs = data.outputs(list(report.check.example_ids))
     if flips.unstable:
         st.markdown("**Examples whose verdict changed between repeats**")
-        st.dataframe(example_rows(flips.unstable), hide_index=True)
+        st.dataframe(example_rows(flips.unstable, outputs), hide_index=True)
     else:
         st.success("No example changed its verdict between repeats.", icon=":material/check:")
     with st.expander("Every example of the sample"):
-        st.dataframe(example_rows(flips.examples), hide_index=True)
+        st.dataframe(example_rows(flips.examples, outputs), hide_index=True)
 
 
 @st.fragment(run_every=REFRESH_S)
@@ -127,7 +128,7 @@ def render(scorer_id: int) -> None:
     chosen = _form(scorer_id, versions, datasets)
     if chosen is None:
         return
-    st.info(f"This check asks the judge {chosen.describe()}", icon=":material/calculate:")
+    st.info(f"Before you start: {chosen.describe()}", icon=":material/calculate:")
     render_runner_notice(where="trust")
     report = data.latest_report(chosen.scorer_version_id, chosen.dataset_id)
     st.button(

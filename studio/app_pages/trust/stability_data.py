@@ -6,6 +6,7 @@ from __future__ import annotations
 from scorer_runtime.batch import RunRefusedError, share_keys
 from scorer_runtime.store import (
     RunInfo,
+    example_outputs,
     get_version_by_id,
     latest_stability_check,
     list_datasets,
@@ -79,6 +80,12 @@ def latest_report(version_id: int, dataset_id: int) -> StabilityReport | None:
     with services.reading() as session:
         check = latest_stability_check(session, scorer_version_id=version_id, dataset_id=dataset_id)
         return None if check is None else check_report(session, check_id=check.id)
+
+
+def outputs(example_ids: list[int]) -> dict[int, object]:
+    """Each example's output, to show beside its id."""
+    with services.reading() as session:
+        return example_outputs(session, example_ids=example_ids)
 
 
 def rates(scorer_id: int) -> list[VersionFlipRate]:

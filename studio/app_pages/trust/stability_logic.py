@@ -3,7 +3,8 @@ rows, and the flip-rate chart per version (Altair, imported on first use)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from scorer_runtime.money import format_dollars
@@ -15,11 +16,26 @@ if TYPE_CHECKING:
     import altair as alt
 
 
-def example_rows(examples: Sequence[ExampleStability]) -> list[dict[str, Any]]:
+_PREVIEW = 80
+
+
+def preview(value: object) -> str:
+    """An example's output in one short line (text as is, anything else as JSON)."""
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    text = " ".join(text.split())
+    return text if len(text) <= _PREVIEW else text[: _PREVIEW - 1] + "…"
+
+
+def example_rows(
+    examples: Sequence[ExampleStability], outputs: Mapping[int, object]
+) -> list[dict[str, Any]]:
     """One row per example: its verdict in each repeat, whether it flipped, the spread."""
     rows = []
     for e in examples:
-        row: dict[str, Any] = {"Example": f"#{e.example_id}"}
+        row: dict[str, Any] = {
+            "Example": f"#{e.example_id}",
+            "Answer": preview(outputs.get(e.example_id)),
+        }
         for i, verdict in enumerate(e.verdicts, start=1):
             row[f"Repeat {i}"] = verdict or "no score"
         row["Changed?"] = "yes" if e.flipped else "no"
@@ -35,7 +51,7 @@ def flip_chart(rates: Sequence[VersionFlipRate]) -> alt.LayerChart:
     data = alt.InlineData(
         values=[
             {
-                "Version": f"v{r.version}",
+                "Version": f"Version {r.version}",
                 "Flip rate": r.rate,
                 "Low": r.ci_low,
                 "High": r.ci_high,
@@ -44,9 +60,16 @@ def flip_chart(rates: Sequence[VersionFlipRate]) -> alt.LayerChart:
             for r in rates
         ]
     )
-    base = alt.Chart(data).encode(x=alt.X("Version:N", sort=None, title="Version"))
+    base = alt.Chart(data).encode(
+        x=alt.X("Version:N", sort=None, title=None, axis=alt.Axis(labelAngle=0))
+    )
     bars = base.mark_bar(color="#5c6bc0").encode(
-        y=alt.Y("Flip rate:Q", axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])),
+        y=alt.Y(
+            "Flip rate:Q",
+            title="Flip rate",
+            axis=alt.Axis(format="%"),
+            scale=alt.Scale(domain=[0, 1]),
+        ),
         tooltip=[
             "Version:N",
             alt.Tooltip("Flip rate:Q", format=".0%"),
@@ -55,7 +78,9 @@ def flip_chart(rates: Sequence[VersionFlipRate]) -> alt.LayerChart:
             "Examples:Q",
         ],
     )
-    interval = base.mark_rule(color="#212121", strokeWidth=2).encode(y="Low:Q", y2="High:Q")
+    interval = base.mark_rule(color="#212121", strokeWidth=2).encode(
+        y=alt.Y("Low:Q", title="Flip rate"), y2="High:Q"
+    )
     return alt.LayerChart(layer=[bars, interval], height=220)
 
 
@@ -89,11 +114,12 @@ def side_rows(report: AbReport) -> list[dict[str, str]]:
     ]
 
 
-def difference_rows(report: AbReport) -> list[dict[str, str]]:
+def difference_rows(report: AbReport, outputs: Mapping[int, object]) -> list[dict[str, str]]:
     """The examples whose verdict differs between the versions."""
     return [
         {
             "Example": f"#{d.example_id}",
+            "Answer": preview(outputs.get(d.example_id)),
             f"Version {report.a.version} says": d.verdict_a,
             f"Version {report.b.version} says": d.verdict_b,
             "Scores": f"{d.score_a:.3g} → {d.score_b:.3g}",

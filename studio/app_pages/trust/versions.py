@@ -117,7 +117,8 @@ def render(scorer_id: int) -> None:
     st.dataframe(side_rows(report), hide_index=True)
     if report.differences:
         st.markdown("**Examples whose verdict differs**")
-        st.dataframe(difference_rows(report), hide_index=True)
+        outputs = data.outputs([d.example_id for d in report.differences])
+        st.dataframe(difference_rows(report, outputs), hide_index=True)
     if report.left_out:
         st.caption(
             f"{report.left_out} example(s) were scored by one version only (an error in the "
