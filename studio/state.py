@@ -496,3 +496,16 @@ TRUST_SAVE_POLICY = Key("trust.save_policy")
 TRUST_APPROVER = Key("trust.approver")
 TRUST_OVERRIDE = Key("trust.override")
 TRUST_APPROVE = Key("trust.approve")
+
+# -- Trust: stability and version A/B ---------------------------------------------------------
+# widgets (pass key=X.name); each a family per scorer: ``.child(scorer_id)``
+TRUST_STABILITY_VERSION = Key("trust.stability.version")
+TRUST_STABILITY_DATASET = Key("trust.stability.dataset")
+TRUST_STABILITY_SAMPLE = Key("trust.stability.sample")
+TRUST_STABILITY_REPEATS = Key("trust.stability.repeats")
+TRUST_STABILITY_START = Key("trust.stability.start")
+TRUST_STABILITY_ALL = Key("trust.stability.all")
+TRUST_VERSIONS_A = Key("trust.versions.a")
+TRUST_VERSIONS_B = Key("trust.versions.b")
+TRUST_VERSIONS_DATASET = Key("trust.versions.dataset")
+TRUST_VERSIONS_SCORE = Key("trust.versions.score")

@@ -42,6 +42,7 @@ from scorer_runtime.store.runs import (
     start_run,
 )
 from scorer_runtime.store.scores import ScoreFilter
+from scorer_runtime.store.stability import check_example_ids
 from scorer_runtime.store.tables import ExampleRecord, ScoreRecord
 from scorer_runtime.stored import ScorerSource
 from scorer_runtime.types import RunStatus
@@ -85,6 +86,9 @@ def _pending_chunk(engine: Engine, run: RunInfo, after_id: int) -> list[ExampleI
         .limit(_CHUNK)
     )
     with read_session(engine) as session:
+        if run.stability_check_id is not None:  # a repeat of a stability check: its sample
+            sample = check_example_ids(session, check_id=run.stability_check_id)
+            query = query.where(col(ExampleRecord.id).in_(sample))
         return [
             ExampleInput(e.id, e.input, e.output, e.ground_truth, e.request_context)
             for e in session.exec(query).all()
@@ -176,7 +180,9 @@ class BatchRunner:
         with read_session(self.engine) as session:
             run = get_run(session, run_id=self.run_id)
             done, _, _ = run_counts(session, run_id=self.run_id)
-            total = count_examples(session, dataset_id=run.dataset_id)
+            total = run.total  # a stability repeat scores its sample, not the dataset
+            if run.stability_check_id is None:
+                total = count_examples(session, dataset_id=run.dataset_id)
         return choose_processes(
             self.scorer,
             processes=self.processes,

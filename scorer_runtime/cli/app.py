@@ -21,6 +21,7 @@ from scorer_runtime.cli.datasets import datasets_app
 from scorer_runtime.cli.labels import labels_app
 from scorer_runtime.cli.runs import history, run
 from scorer_runtime.cli.scorers import scorers_app
+from scorer_runtime.cli.stability import compare_versions, stability
 from scorer_runtime.cli.support import database_url_option, load_env_file
 from scorer_runtime.cli.traces import traces_app
 from scorer_runtime.cli.trust import add_trust_commands
@@ -114,6 +115,8 @@ app.command("run")(run)
 app.command("history")(history)
 app.command("worker")(worker)
 add_trust_commands(app)
+app.command("stability")(stability)
+app.command("compare-versions")(compare_versions)
 
 
 def _start_runner(env: dict[str, str]) -> int:

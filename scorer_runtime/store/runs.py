@@ -23,6 +23,7 @@ from scorer_runtime.store.tables import (
     RunRecord,
     ScoreRecord,
     ScorerVersionRecord,
+    StabilityCheckRecord,
     utc_now,
 )
 from scorer_runtime.types import RUN_STATUSES, RunStatus
@@ -54,12 +55,20 @@ class RunInfo:
     started_at: datetime | None
     finished_at: datetime | None
     heartbeat_at: datetime | None
+    stability_check_id: int | None = None
+    """The stability check this run is a repeat of (it scores the check's sample only)."""
 
 
 def create_run(
-    session: Session, *, scorer_version_id: int, dataset_id: int, concurrency: int = 4
+    session: Session,
+    *,
+    scorer_version_id: int,
+    dataset_id: int,
+    concurrency: int = 4,
+    stability_check_id: int | None = None,
 ) -> RunInfo:
-    """A queued run of a scorer version over a dataset."""
+    """A queued run of a scorer version over a dataset (over the sample of a stability
+    check when ``stability_check_id`` is given)."""
     if concurrency < 1:
         raise ConflictError("concurrency must be 1 or more")
     version = session.get(ScorerVersionRecord, scorer_version_id)
@@ -70,11 +79,22 @@ def create_run(
         scorer_version_id=scorer_version_id,
         dataset_id=dataset_id,
         concurrency=concurrency,
-        total=count_examples(session, dataset_id=dataset_id),
+        stability_check_id=stability_check_id,
     )
+    run.total = _run_total(session, run)
     session.add(run)
     session.flush()
     return info_of(RunInfo, run)
+
+
+def _run_total(session: Session, run: RunRecord) -> int:
+    """How many examples the run scores: its dataset's, or its stability check's sample."""
+    if run.stability_check_id is None:
+        return count_examples(session, dataset_id=run.dataset_id)
+    check = session.get(StabilityCheckRecord, run.stability_check_id)
+    if check is None:
+        raise not_found("stability check", run.stability_check_id)
+    return len(check.example_ids)
 
 
 def get_run(session: Session, *, run_id: int) -> RunInfo:
@@ -141,7 +161,7 @@ def start_run(session: Session, *, run_id: int) -> RunInfo:
     run.started_at = run.started_at or now
     run.heartbeat_at = now
     run.runner = this_runner()
-    run.total = count_examples(session, dataset_id=run.dataset_id)
+    run.total = _run_total(session, run)
     session.add(run)
     session.flush()
     return info_of(RunInfo, run)

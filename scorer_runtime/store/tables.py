@@ -140,10 +140,34 @@ class RunRecord(SQLModel, table=True):
     error: str | None = None
     runner: str | None = Field(default=None, max_length=200)
     """``host:pid`` of the process running it, so a crashed runner's run can be taken over."""
+    stability_check_id: int | None = Field(
+        default=None, foreign_key="stability_checks.id", nullable=True, index=True
+    )
+    """Set when the run is one repeat of a stability check: it scores only the check's
+    sample of examples (see :class:`StabilityCheckRecord`)."""
     created_at: datetime = _created()
     started_at: datetime | None = None
     finished_at: datetime | None = None
     heartbeat_at: datetime | None = None
+
+
+class StabilityCheckRecord(SQLModel, table=True):
+    """A stability check: a seeded sample of a dataset's examples that one scorer version
+    scores several times (each time a run tagged with this check), to see whether its
+    verdicts flip."""
+
+    __tablename__ = "stability_checks"
+    __table_args__ = (sa.Index("ix_stability_checks_version", "scorer_version_id", "id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    scorer_id: int = Field(foreign_key="scorers.id", nullable=False)
+    scorer_version_id: int = Field(foreign_key="scorer_versions.id", nullable=False)
+    dataset_id: int = Field(foreign_key="datasets.id", nullable=False)
+    repeats: int
+    seed: int = 0
+    example_ids: list[int] = _json(nullable=False)
+    """The sampled examples, in id order: what every repeat scores."""
+    created_at: datetime = _created()
 
 
 class RunnerRecord(SQLModel, table=True):
@@ -252,6 +276,7 @@ TABLES = (
     ScorerVersionRecord,
     DatasetRecord,
     ExampleRecord,
+    StabilityCheckRecord,
     RunRecord,
     ScoreRecord,
     LabelRecord,

@@ -25,6 +25,7 @@ CROSS_PAGE_IMPORTS = {
     ("export", "studio.app_pages.scorers.logic"),
     ("results", "studio.app_pages.compare.logic"),
     ("runs", "studio.app_pages.home.sections"),
+    ("trust", "studio.app_pages.runs.runner"),
 }
 
 

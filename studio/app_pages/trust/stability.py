@@ -1,8 +1,153 @@
-"""Stability of a scorer's judge (replaced when the stability checks are merged)."""
+"""The Stability tab: score a sample of a dataset several times with one version and see
+which examples changed verdict. The repeats are queued for the runner (like a run started
+on the Runs page), so the page never waits on the judge; it follows them as they finish."""
+
+from __future__ import annotations
 
 import streamlit as st
 
+from scorer_runtime.trust.stability import (
+    DEFAULT_REPEATS,
+    DEFAULT_SAMPLE,
+    MAX_REPEATS,
+    MAX_SAMPLE,
+    StabilityPlan,
+    StabilityReport,
+)
+from studio import state
+from studio.app_pages.runs.runner import render_runner_notice
+from studio.app_pages.trust import stability_data as data
+from studio.app_pages.trust.stability_logic import example_rows, flip_chart
+
+REFRESH_S = 1.0
+"""How often a check under way is read again."""
+
+
+def _start(chosen: StabilityPlan) -> None:
+    try:
+        data.start(chosen)
+    except ValueError as error:  # a judge key not set, a spec that no longer compiles
+        state.flash(f"The check did not start: {error}", icon=":material/error:")
+    else:
+        state.flash(
+            f"Stability check started: {chosen.describe()} The runner scores the repeats; "
+            "the results appear below as they finish.",
+            icon=":material/rocket_launch:",
+        )
+
+
+def _form(
+    scorer_id: int, versions: dict[int, int], datasets: dict[int, str]
+) -> StabilityPlan | None:
+    cols = st.columns(4)
+    version_id = cols[0].selectbox(
+        "Version",
+        list(versions),
+        format_func=lambda v: f"Version {versions[v]}",
+        key=state.TRUST_STABILITY_VERSION.child(scorer_id).name,
+    )
+    dataset_id = cols[1].selectbox(
+        "Examples from",
+        list(datasets),
+        format_func=lambda d: datasets[d],
+        key=state.TRUST_STABILITY_DATASET.child(scorer_id).name,
+    )
+    sample = cols[2].number_input(
+        "Examples in the sample",
+        min_value=1,
+        max_value=MAX_SAMPLE,
+        value=DEFAULT_SAMPLE,
+        key=state.TRUST_STABILITY_SAMPLE.child(scorer_id).name,
+        help="Drawn at random from the dataset (the same draw each time). All of them when "
+        "the dataset has fewer.",
+    )
+    repeats = cols[3].number_input(
+        "Times each is scored",
+        min_value=2,
+        max_value=MAX_REPEATS,
+        value=DEFAULT_REPEATS,
+        key=state.TRUST_STABILITY_REPEATS.child(scorer_id).name,
+        help="Every time asks the judge again; no earlier answer is reused.",
+    )
+    try:
+        return data.plan(int(version_id), int(dataset_id), int(sample), int(repeats))
+    except ValueError as error:
+        st.warning(f"{error}.", icon=":material/warning:")
+        return None
+
+
+def _results(report: StabilityReport) -> None:
+    flips = report.flips
+    st.markdown(f"**Latest check of version {report.version}.** {report.words()}")
+    if flips.rate is None or flips.ci_low is None or flips.ci_high is None:
+        return
+    cols = st.columns(3)
+    cols[0].metric("Flip rate", f"{flips.rate:.0%}", help="Examples whose verdict changed.")
+    cols[1].metric(
+        "95 % interval",
+        f"{flips.ci_low:.0%} to {flips.ci_high:.0%}",
+        help="Where the true flip rate most likely lies; more examples make it narrower.",
+    )
+    cols[2].metric("Examples compared", f"{flips.compared}")
+    outputs = data.outputs(list(report.check.example_ids))
+    if flips.unstable:
+        st.markdown("**Examples whose verdict changed between repeats**")
+        st.dataframe(example_rows(flips.unstable, outputs), hide_index=True)
+    else:
+        st.success("No example changed its verdict between repeats.", icon=":material/check:")
+    with st.expander("Every example of the sample"):
+        st.dataframe(example_rows(flips.examples, outputs), hide_index=True)
+
+
+@st.fragment(run_every=REFRESH_S)
+def _follow(version_id: int, dataset_id: int) -> None:
+    report = data.latest_report(version_id, dataset_id)
+    if report is None:
+        return
+    if report.ended:
+        st.rerun()  # the whole tab: the results and the chart per version
+    done = sum(run.done_count for run in report.runs)
+    total = sum(run.total for run in report.runs) or 1
+    st.progress(done / total, text=report.words())
+
 
 def render(scorer_id: int) -> None:
-    """Stability checks of the scorer's versions."""
-    st.info("Stability checks are not available yet.", icon=":material/hourglass_empty:")
+    """The Stability tab of the scorer ``scorer_id``."""
+    versions, datasets = data.versions(scorer_id), data.datasets()
+    if not versions or not datasets:
+        st.info(
+            "A stability check needs a saved version of this scorer and a dataset of "
+            "examples: add examples on the Examples page first.",
+            icon=":material/info:",
+        )
+        return
+    st.caption(
+        "Score the same examples several times and see whether the judge changes its mind. "
+        "A judge that flips often cannot be trusted in a release check."
+    )
+    chosen = _form(scorer_id, versions, datasets)
+    if chosen is None:
+        return
+    st.info(f"Before you start: {chosen.describe()}", icon=":material/calculate:")
+    render_runner_notice(where="trust")
+    report = data.latest_report(chosen.scorer_version_id, chosen.dataset_id)
+    st.button(
+        "Check stability",
+        key=state.TRUST_STABILITY_START.child(scorer_id).name,
+        icon=":material/replay:",
+        type="primary",
+        on_click=_start,
+        args=(chosen,),
+        disabled=report is not None and not report.ended,
+        help="Queues the repeats for the runner; you can leave the page meanwhile.",
+    )
+    if report is None:
+        st.caption("This version has not been checked on this dataset yet.")
+    elif not report.ended:
+        _follow(chosen.scorer_version_id, chosen.dataset_id)
+    else:
+        _results(report)
+    rates = data.rates(scorer_id)
+    if rates:
+        st.markdown("**Flip rate per version** (the latest check of each, with its interval)")
+        st.altair_chart(flip_chart(rates), width="stretch")

@@ -1,0 +1,248 @@
+"""``scorer-studio stability`` and ``compare-versions``: does a judge flip, and do two
+versions of a scorer judge the same examples alike?"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from scorer_runtime.cli.support import console, engine, friendly, load_env_file
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from scorer_runtime.store import Session
+    from scorer_runtime.trust.ab import AbReport, VersionSide
+    from scorer_runtime.trust.stability import StabilityPlan, StabilityReport
+
+
+def _version_id(session: Session, scorer: str, version: int | None) -> int:
+    from scorer_runtime.store import get_scorer, get_version
+
+    found = get_scorer(session, name=scorer)
+    return get_version(session, scorer_id=found.id, version=version).id
+
+
+@friendly
+def stability(
+    scorer: Annotated[str, typer.Argument(help="Name of the scorer.")],
+    dataset: Annotated[str, typer.Argument(help="Name of the dataset.")],
+    version: int | None = typer.Option(None, help="Scorer version (default: the latest)."),
+    repeats: int = typer.Option(3, help="How many times the sample is scored (2 to 10)."),
+    sample: int = typer.Option(20, help="How many examples are drawn from the dataset."),
+    seed: int = typer.Option(0, help="Seed of the sample: the same seed draws the same one."),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+) -> None:
+    """Score a sample of DATASET several times with SCORER and count the examples whose
+    verdict flipped between repeats (never from earlier answers: every repeat asks the
+    judge again)."""
+    load_env_file()
+    from scorer_runtime.store import get_dataset, read_session
+    from scorer_runtime.trust.stability import load_report, plan_stability
+
+    made = engine()
+    try:
+        with read_session(made) as session:
+            dataset_id = get_dataset(session, name=dataset).id
+            plan = plan_stability(
+                session,
+                scorer_version_id=_version_id(session, scorer, version),
+                dataset_id=dataset_id,
+                sample=sample,
+                repeats=repeats,
+                seed=seed,
+            )
+        out = console(stderr=as_json)  # with --json, standard output is the JSON alone
+        out.print(f"Stability check of scorer {scorer} v{plan.version} on dataset {dataset}:")
+        out.print(plan.describe())
+        check_id = _run_with_progress(made, plan, out)
+        report = load_report(made, check_id)
+    finally:
+        made.dispose()
+    if as_json:
+        typer.echo(json.dumps(_stability_json(scorer, dataset, plan, report), indent=2))
+        return
+    _print_stability(report, console())
+
+
+def _run_with_progress(made: Any, plan: StabilityPlan, out: Console) -> int:
+    from scorer_runtime.batch import BatchProgress
+    from scorer_runtime.cli.report import run_progress
+    from scorer_runtime.money import describe_cost
+    from scorer_runtime.trust.stability import run_check
+
+    with run_progress(out) as bar:
+        tasks = [
+            bar.add_task(f"repeat {i} of {plan.repeats}", total=None, failures=0, cost="—")
+            for i in range(1, plan.repeats + 1)
+        ]
+
+        def progress(repeat: int, p: BatchProgress) -> None:
+            cost = describe_cost(p.cost, p.priced, p.unpriced)
+            task = tasks[repeat - 1]
+            bar.update(task, completed=p.done, total=p.total, failures=p.failures, cost=cost)
+
+        return asyncio.run(run_check(made, plan, progress=progress))
+
+
+def _stability_json(
+    scorer: str, dataset: str, plan: StabilityPlan, report: StabilityReport
+) -> dict[str, Any]:
+    flips = report.flips
+    return {
+        "scorer": scorer,
+        "version": report.version,
+        "dataset": dataset,
+        "check_id": report.check.id,
+        "run_ids": [run.id for run in report.runs],
+        "examples": len(report.check.example_ids),
+        "repeats": report.check.repeats,
+        "judge_calls": plan.judge_calls,
+        "compared": flips.compared,
+        "flipped": flips.flipped,
+        "flip_rate": flips.rate,
+        "ci_low": flips.ci_low,
+        "ci_high": flips.ci_high,
+        "summary": report.words(),
+        "unstable": [
+            {
+                "example_id": e.example_id,
+                "verdicts": list(e.verdicts),
+                "scores": list(e.scores),
+                "spread": e.spread,
+            }
+            for e in flips.unstable
+        ],
+    }
+
+
+def _print_stability(report: StabilityReport, out: Console) -> None:
+    from rich.table import Table
+
+    out.print(report.words())
+    if not report.flips.unstable:
+        return
+    table = Table(title="Examples whose verdict flipped", title_justify="left")
+    table.add_column("example")
+    for i in range(1, report.check.repeats + 1):
+        table.add_column(f"repeat {i}")
+    table.add_column("spread")
+    for e in report.flips.unstable:
+        verdicts = [v or "no score" for v in e.verdicts]
+        table.add_row(str(e.example_id), *verdicts, "—" if e.spread is None else f"{e.spread:.3g}")
+    out.print(table)
+
+
+@friendly
+def compare_versions(
+    scorer: Annotated[str, typer.Argument(help="Name of the scorer.")],
+    dataset: Annotated[str, typer.Argument(help="Name of the dataset.")],
+    a: int = typer.Option(..., "--a", help="The first version (A)."),
+    b: int = typer.Option(..., "--b", help="The second version (B)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+) -> None:
+    """Compare two versions of SCORER on the same examples of DATASET: the examples whose
+    verdict differs, and whether the difference is more than chance. A version's latest
+    finished run of the dataset is reused; a version without one is scored first."""
+    load_env_file()
+    from scorer_runtime.store import get_dataset, read_session
+    from scorer_runtime.trust.ab import compare_versions as compare
+
+    made = engine()
+    try:
+        with read_session(made) as session:
+            dataset_id = get_dataset(session, name=dataset).id
+            version_a = _version_id(session, scorer, a)
+            version_b = _version_id(session, scorer, b)
+        report = asyncio.run(
+            compare(made, version_a=version_a, version_b=version_b, dataset_id=dataset_id)
+        )
+    finally:
+        made.dispose()
+    if as_json:
+        typer.echo(json.dumps(_ab_json(scorer, dataset, report), indent=2))
+        return
+    _print_ab(scorer, dataset, report, console())
+
+
+def _side_json(side: VersionSide) -> dict[str, Any]:
+    agreement = side.agreement
+    return {
+        "version": side.version,
+        "run_id": side.run_id,
+        "mean_score": side.mean_score,
+        "pass_rate": side.pass_rate,
+        "cost": side.cost,
+        "unpriced": side.unpriced,
+        "mean_latency_ms": side.mean_latency_ms,
+        "labelled": 0 if agreement is None else agreement.labelled,
+        "percent_agreement": None if agreement is None else agreement.percent,
+    }
+
+
+def _ab_json(scorer: str, dataset: str, report: AbReport) -> dict[str, Any]:
+    return {
+        "scorer": scorer,
+        "dataset": dataset,
+        "compared": report.compared,
+        "left_out": report.left_out,
+        "a": _side_json(report.a),
+        "b": _side_json(report.b),
+        "differences": [
+            {
+                "example_id": d.example_id,
+                "verdict_a": d.verdict_a,
+                "verdict_b": d.verdict_b,
+                "score_a": d.score_a,
+                "score_b": d.score_b,
+            }
+            for d in report.differences
+        ],
+        "a_only": report.test.a_only,
+        "b_only": report.test.b_only,
+        "p_value": report.test.p_value,
+        "summary": report.test.words(),
+    }
+
+
+def _print_ab(scorer: str, dataset: str, report: AbReport, out: Console) -> None:
+    from rich.table import Table
+
+    from scorer_runtime.money import format_dollars
+
+    a, b = report.a, report.b
+    out.print(
+        f"Scorer {scorer} v{a.version} (A, run {a.run_id}) and v{b.version} (B, run {b.run_id}) "
+        f"on dataset {dataset}: {report.compared} examples scored by both."
+    )
+    table = Table(show_header=True, title_justify="left")
+    for name in ("", f"A: v{a.version}", f"B: v{b.version}"):
+        table.add_column(name)
+    table.add_row("mean score", *(_num(s.mean_score) for s in (a, b)))
+    table.add_row("pass rate", *(_pct(s.pass_rate) for s in (a, b)))
+    table.add_row("cost", *(format_dollars(s.cost) for s in (a, b)))
+    table.add_row("mean latency", *(_ms(s.mean_latency_ms) for s in (a, b)))
+    table.add_row(
+        "with people",
+        *("no labelled example" if s.agreement is None else s.agreement.words() for s in (a, b)),
+    )
+    out.print(table)
+    out.print(f"{len(report.differences)} example(s) got a different verdict.")
+    for d in report.differences:
+        out.print(f"  example {d.example_id}: A says {d.verdict_a}, B says {d.verdict_b}")
+    out.print(report.test.words())
+
+
+def _num(value: float | None) -> str:
+    return "—" if value is None else f"{value:.3f}"
+
+
+def _pct(value: float | None) -> str:
+    return "—" if value is None else f"{value:.0%}"
+
+
+def _ms(value: float | None) -> str:
+    return "—" if value is None else f"{value:.0f} ms"

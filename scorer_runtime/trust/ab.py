@@ -1,0 +1,251 @@
+"""Version A/B: two versions of a scorer on the identical stored examples of a dataset.
+
+Each version's latest finished run of the whole dataset is reused when there is one (a
+stability repeat, which scored a sample, never is); otherwise the command line scores it
+(:func:`compare_versions`) or the studio queues it (:func:`queue_missing`). The report lists
+the examples whose verdict differs, each version's mean score, cost, latency and agreement
+with people on the labelled examples, and McNemar's exact test of the pass/fail difference.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from statistics import fmean
+
+from sqlalchemy import Engine
+from sqlmodel import Session
+
+from scorer_runtime.batch.queue import enqueue_run
+from scorer_runtime.batch.runner import run_batch
+from scorer_runtime.store.engine import read_session
+from scorer_runtime.store.labels import latest_labels
+from scorer_runtime.store.runs import RunInfo
+from scorer_runtime.store.scorers import get_version_by_id
+from scorer_runtime.store.stability import RunScore, latest_full_run, run_scores
+from scorer_runtime.stored import check_judges, scorer_source
+from scorer_runtime.trust.scale import Scale, scale_of
+
+
+@dataclass(frozen=True, slots=True)
+class PeopleAgreement:
+    """How often a version's verdict is the person's, on the labelled examples."""
+
+    labelled: int
+    agreed: int
+
+    @property
+    def percent(self) -> float:
+        return self.agreed / self.labelled
+
+    def words(self) -> str:
+        return (
+            f"agrees with people on {self.agreed} of {self.labelled} labelled examples "
+            f"({self.percent:.0%})"
+        )
+
+
+def agreement_with_people(
+    scale: Scale, scores: Mapping[int, float], labels: Mapping[int, float]
+) -> PeopleAgreement | None:
+    """Percent agreement of the version's verdicts with the latest human label per example
+    (the one place a fuller agreement measure plugs in); ``None`` without a labelled one."""
+    labelled = [example for example in scores if example in labels]
+    if not labelled:
+        return None
+    agreed = sum(scale.verdict(scores[e]) == scale.verdict(labels[e]) for e in labelled)
+    return PeopleAgreement(len(labelled), agreed)
+
+
+@dataclass(frozen=True, slots=True)
+class McNemar:
+    """McNemar's exact test on the examples where the two versions' pass/fail differ:
+    ``a_only`` passed by A and failed by B, ``b_only`` the other way round."""
+
+    a_only: int
+    b_only: int
+    p_value: float | None
+
+    def words(self) -> str:
+        if self.p_value is None:
+            return "Both versions gave the same pass or fail on every example: nothing to test."
+        split = (
+            f"version A passes {self.a_only} example(s) that B fails, B passes {self.b_only} "
+            "that A fails"
+        )
+        if self.p_value < 0.05:
+            return (
+                f"The versions differ more than chance would explain (McNemar's exact test, "
+                f"p = {self.p_value:.3g}): {split}."
+            )
+        return (
+            f"The difference could be chance (McNemar's exact test, p = {self.p_value:.3g}): "
+            f"{split}."
+        )
+
+
+def mcnemar(a_pass: Sequence[bool], b_pass: Sequence[bool]) -> McNemar:
+    """McNemar's exact test of paired pass/fail verdicts (scipy's binomial test on the
+    discordant pairs)."""
+    from scipy.stats import binomtest
+
+    a_only = sum(a and not b for a, b in zip(a_pass, b_pass, strict=True))
+    b_only = sum(b and not a for a, b in zip(a_pass, b_pass, strict=True))
+    if a_only + b_only == 0:
+        return McNemar(0, 0, None)
+    return McNemar(a_only, b_only, float(binomtest(a_only, a_only + b_only, 0.5).pvalue))
+
+
+@dataclass(frozen=True, slots=True)
+class VersionSide:
+    """One version's figures on the examples both versions scored."""
+
+    scorer_version_id: int
+    version: int
+    run_id: int
+    mean_score: float | None
+    pass_rate: float | None
+    cost: float
+    unpriced: int
+    """Results on those examples without a known price (the cost is then a lower bound)."""
+    mean_latency_ms: float | None
+    agreement: PeopleAgreement | None
+
+
+@dataclass(frozen=True, slots=True)
+class VerdictDifference:
+    """An example the two versions judged differently."""
+
+    example_id: int
+    verdict_a: str
+    verdict_b: str
+    score_a: float
+    score_b: float
+
+
+@dataclass(frozen=True, slots=True)
+class AbReport:
+    """Two versions on the identical stored examples of one dataset."""
+
+    dataset_id: int
+    a: VersionSide
+    b: VersionSide
+    compared: int
+    """Examples that both runs scored."""
+    left_out: int
+    """Examples that one run scored and the other did not (an error, or added later)."""
+    differences: tuple[VerdictDifference, ...]
+    test: McNemar
+
+
+def _scored(rows: Sequence[RunScore]) -> dict[int, RunScore]:
+    return {row.example_id: row for row in rows if row.score is not None}
+
+
+def _side(
+    run: RunInfo, version: int, scale: Scale, rows: Sequence[RunScore], labels: Mapping[int, float]
+) -> VersionSide:
+    scores = {row.example_id: float(row.score) for row in rows if row.score is not None}
+    latencies = [row.latency_ms for row in rows if row.latency_ms is not None]
+    return VersionSide(
+        run.scorer_version_id,
+        version,
+        run.id,
+        fmean(scores.values()) if scores else None,
+        fmean(scale.passes(s) for s in scores.values()) if scores else None,
+        sum(row.cost or 0.0 for row in rows),
+        sum(row.cost is None for row in rows),
+        fmean(latencies) if latencies else None,
+        agreement_with_people(scale, scores, labels),
+    )
+
+
+def ab_report(session: Session, *, run_a: RunInfo, run_b: RunInfo) -> AbReport:
+    """The A/B of two finished runs of the same dataset."""
+    if run_a.dataset_id != run_b.dataset_id:
+        raise ValueError("the two runs scored different datasets: compare runs of one dataset")
+    version_a = get_version_by_id(session, version_id=run_a.scorer_version_id)
+    version_b = get_version_by_id(session, version_id=run_b.scorer_version_id)
+    scale_a, scale_b = scale_of(version_a.spec), scale_of(version_b.spec)
+    a_rows = _scored(run_scores(session, run_id=run_a.id))
+    b_rows = _scored(run_scores(session, run_id=run_b.id))
+    both = sorted(a_rows.keys() & b_rows.keys())
+    labels = {
+        example: label.value
+        for example, label in latest_labels(session, scorer_id=run_a.scorer_id).items()
+    }
+    a_scores = [float(a_rows[e].score or 0.0) for e in both]
+    b_scores = [float(b_rows[e].score or 0.0) for e in both]
+    differences = tuple(
+        VerdictDifference(e, scale_a.verdict(a), scale_b.verdict(b), a, b)
+        for e, a, b in zip(both, a_scores, b_scores, strict=True)
+        if scale_a.verdict(a) != scale_b.verdict(b)
+    )
+    return AbReport(
+        run_a.dataset_id,
+        _side(run_a, version_a.version, scale_a, [a_rows[e] for e in both], labels),
+        _side(run_b, version_b.version, scale_b, [b_rows[e] for e in both], labels),
+        len(both),
+        len(a_rows.keys() ^ b_rows.keys()),
+        differences,
+        mcnemar([scale_a.passes(s) for s in a_scores], [scale_b.passes(s) for s in b_scores]),
+    )
+
+
+def runs_to_compare(
+    session: Session, *, version_a: int, version_b: int, dataset_id: int
+) -> tuple[RunInfo | None, RunInfo | None]:
+    """Each version's latest finished run of the whole dataset (``None``: it has none)."""
+    return (
+        latest_full_run(session, scorer_version_id=version_a, dataset_id=dataset_id),
+        latest_full_run(session, scorer_version_id=version_b, dataset_id=dataset_id),
+    )
+
+
+async def compare_versions(
+    engine: Engine,
+    *,
+    version_a: int,
+    version_b: int,
+    dataset_id: int,
+    api_base: str | None = None,
+) -> AbReport:
+    """The A/B, scoring here (one version after the other) a version that has no finished
+    run of the dataset yet."""
+    if version_a == version_b:
+        raise ValueError("pick two different versions to compare")
+    runs: list[RunInfo] = []
+    for version_id in (version_a, version_b):
+        with read_session(engine) as session:
+            found = latest_full_run(session, scorer_version_id=version_id, dataset_id=dataset_id)
+            if found is None:
+                version = get_version_by_id(session, version_id=version_id)
+                source = scorer_source(session, version, api_base=api_base)
+        if found is None:
+            scorer = source.build()
+            check_judges(scorer)
+            summary = await run_batch(
+                engine, scorer, scorer_version_id=version_id, dataset_id=dataset_id, source=source
+            )
+            with read_session(engine) as session:
+                found = latest_full_run(
+                    session, scorer_version_id=version_id, dataset_id=dataset_id
+                )
+            if found is None or found.id != summary.run_id:
+                raise ValueError(f"the run of version {version.version} did not finish")
+        runs.append(found)
+    with read_session(engine) as session:
+        return ab_report(session, run_a=runs[0], run_b=runs[1])
+
+
+def queue_missing(engine: Engine, *, version_ids: Sequence[int], dataset_id: int) -> list[int]:
+    """Queue a run of the dataset for each version that has no finished one; their ids."""
+    queued = []
+    for version_id in version_ids:
+        with read_session(engine) as session:
+            found = latest_full_run(session, scorer_version_id=version_id, dataset_id=dataset_id)
+        if found is None:
+            queued.append(
+                enqueue_run(engine, scorer_version_id=version_id, dataset_id=dataset_id).id
+            )
+    return queued

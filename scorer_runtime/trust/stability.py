@@ -1,0 +1,275 @@
+"""Stability: does a scorer version give the same verdict when it scores the same examples
+again?
+
+A check draws a seeded sample of a dataset (the same seed and dataset give the same sample)
+and scores it ``repeats`` times with one version; each repeat is an ordinary batch run tagged
+with the check, so it has the run engine's progress, cancel and resume. The studio queues
+the repeats for its runner (:func:`start_check`); the command line scores them in its own
+process (:func:`run_check`). Every repeat calls the judge afresh: see
+:data:`REPEAT_RUNS` and :func:`scorer_runtime.store.add_repeat_run`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from sqlalchemy import Engine
+from sqlmodel import Session
+
+from scorer_runtime.batch.runner import BatchProgress, BatchRunner
+from scorer_runtime.store.engine import read_session, session_scope
+from scorer_runtime.store.runs import RunInfo
+from scorer_runtime.store.scorers import get_version_by_id, list_versions
+from scorer_runtime.store.stability import (
+    StabilityCheckInfo,
+    add_repeat_run,
+    check_ended,
+    check_flips,
+    create_stability_check,
+    dataset_example_ids,
+    get_stability_check,
+    latest_flip_evidence,
+    repeat_runs,
+)
+from scorer_runtime.stored import check_judges, compile_version, scorer_source
+from scorer_runtime.trust.flips import FlipSummary
+
+DEFAULT_SAMPLE = 20
+DEFAULT_REPEATS = 3
+MAX_REPEATS = 10
+MAX_SAMPLE = 500
+
+
+@dataclass(frozen=True, slots=True)
+class RepeatRunOptions:
+    """How every repeat of a stability check runs, set in this one place.
+
+    A repeat must ask the judge again: a run option that answers from earlier answers (a
+    judge-answer cache) is set off for repeats here and in ``store.add_repeat_run``.
+    """
+
+    concurrency: int = 4
+
+
+REPEAT_RUNS = RepeatRunOptions()
+"""The options of every repeat run (the studio's and the command line's)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StabilityPlan:
+    """What a check will score, before it starts: the sample and how many judge calls."""
+
+    scorer_version_id: int
+    version: int
+    dataset_id: int
+    example_ids: tuple[int, ...]
+    repeats: int
+    seed: int
+    judge_steps: int
+    dataset_size: int
+
+    @property
+    def judge_calls(self) -> int:
+        """Judge requests the check makes: sample times repeats times steps asking the judge."""
+        return len(self.example_ids) * self.repeats * self.judge_steps
+
+    def describe(self) -> str:
+        """The estimate in words (where a cost estimate in money joins the call count)."""
+        n = len(self.example_ids)
+        steps = f"{self.judge_steps} judge step{'s' * (self.judge_steps != 1)}"
+        return (
+            f"{n} example{'s' * (n != 1)} × {self.repeats} repeats × {steps} = "
+            f"{self.judge_calls} judge call{'s' * (self.judge_calls != 1)}."
+        )
+
+
+def sample_examples(example_ids: Sequence[int], size: int, seed: int) -> tuple[int, ...]:
+    """``size`` of ``example_ids`` drawn without replacement by a seeded generator (all of
+    them when there are fewer), in id order: the same ids and seed give the same sample."""
+    ordered = np.array(sorted(example_ids), dtype=np.int64)
+    if size >= len(ordered):
+        return tuple(int(i) for i in ordered)
+    chosen = np.random.default_rng(seed).choice(ordered, size=size, replace=False)
+    return tuple(int(i) for i in np.sort(chosen))
+
+
+def plan_stability(
+    session: Session,
+    *,
+    scorer_version_id: int,
+    dataset_id: int,
+    sample: int = DEFAULT_SAMPLE,
+    repeats: int = DEFAULT_REPEATS,
+    seed: int = 0,
+) -> StabilityPlan:
+    """The check of a version over a dataset; ValueError, in words, for what cannot be run."""
+    if not 2 <= repeats <= MAX_REPEATS:
+        raise ValueError(f"repeats must be from 2 to {MAX_REPEATS}: a flip needs two scorings")
+    if not 1 <= sample <= MAX_SAMPLE:
+        raise ValueError(f"the sample must be from 1 to {MAX_SAMPLE} examples")
+    version = get_version_by_id(session, version_id=scorer_version_id)
+    ids = dataset_example_ids(session, dataset_id=dataset_id)
+    if not ids:
+        raise ValueError("this dataset has no examples: add some before checking stability")
+    return StabilityPlan(
+        scorer_version_id,
+        version.version,
+        dataset_id,
+        sample_examples(ids, sample, seed),
+        repeats,
+        seed,
+        len(version.spec.prompt_steps()),
+        len(ids),
+    )
+
+
+def _new_check(session: Session, plan: StabilityPlan) -> StabilityCheckInfo:
+    return create_stability_check(
+        session,
+        scorer_version_id=plan.scorer_version_id,
+        dataset_id=plan.dataset_id,
+        example_ids=list(plan.example_ids),
+        repeats=plan.repeats,
+        seed=plan.seed,
+    )
+
+
+def start_check(
+    engine: Engine, plan: StabilityPlan, options: RepeatRunOptions = REPEAT_RUNS
+) -> int:
+    """Store the check and queue all its repeats for a runner; the check's id. ValueError
+    (in words) when the version cannot run: a spec that no longer compiles, a judge key
+    that is not set."""
+    with session_scope(engine) as session:
+        version = get_version_by_id(session, version_id=plan.scorer_version_id)
+        check_judges(compile_version(session, version))
+        check = _new_check(session, plan)
+        for _ in range(plan.repeats):
+            add_repeat_run(session, check_id=check.id, concurrency=options.concurrency)
+        return check.id
+
+
+RepeatProgress = Callable[[int, BatchProgress], None]
+"""Told the repeat (1, 2, …) and its progress after every example."""
+
+
+async def run_check(
+    engine: Engine,
+    plan: StabilityPlan,
+    *,
+    options: RepeatRunOptions = REPEAT_RUNS,
+    api_base: str | None = None,
+    progress: RepeatProgress | None = None,
+) -> int:
+    """Store the check and score its repeats here, one after another; the check's id.
+
+    Each repeat's run is made just before it is scored, so a runner serving the queue never
+    picks up a repeat this process is about to score.
+    """
+    with session_scope(engine) as session:
+        version = get_version_by_id(session, version_id=plan.scorer_version_id)
+        source = scorer_source(session, version, api_base=api_base)
+        scorer = source.build()
+        check_judges(scorer)  # before anything is stored: a missing key fails at once
+        check = _new_check(session, plan)
+    for repeat in range(1, plan.repeats + 1):
+        with session_scope(engine) as session:
+            run = add_repeat_run(session, check_id=check.id, concurrency=options.concurrency)
+        told = None if progress is None else _told(progress, repeat)
+        runner = BatchRunner(engine, scorer, run_id=run.id, progress=told, source=source)
+        await runner.run()
+    return check.id
+
+
+def _told(progress: RepeatProgress, repeat: int) -> Callable[[BatchProgress], None]:
+    return lambda p: progress(repeat, p)
+
+
+@dataclass(frozen=True, slots=True)
+class StabilityReport:
+    """A check as it stands: its repeats, each example's verdicts, the flip rate."""
+
+    check: StabilityCheckInfo
+    version: int
+    runs: tuple[RunInfo, ...]
+    flips: FlipSummary
+    ended: bool
+
+    @property
+    def repeats_ended(self) -> int:
+        """Repeats that ended (done, failed or cancelled)."""
+        return sum(run.status in ("done", "failed", "cancelled") for run in self.runs)
+
+    def words(self) -> str:
+        """The flip rate and its interval in a sentence (never a number that is not one)."""
+        f = self.flips
+        if not self.ended:
+            return (
+                f"The check is under way: {self.repeats_ended} of {self.check.repeats} repeats "
+                "have ended."
+            )
+        if f.rate is None or f.ci_low is None or f.ci_high is None:
+            return (
+                "No example got a score in two repeats, so flips cannot be counted: look at "
+                "the repeat runs' errors."
+            )
+        said = (
+            f"{f.flipped} of {f.compared} examples changed verdict between repeats: a flip "
+            f"rate of {f.rate:.0%} (95 % interval {f.ci_low:.0%} to {f.ci_high:.0%})."
+        )
+        if f.not_compared:
+            said += f" {f.not_compared} example(s) had a score in fewer than two repeats."
+        return said
+
+
+def check_report(session: Session, *, check_id: int) -> StabilityReport:
+    """The check ``check_id`` as it stands (NotFoundError when there is none)."""
+    check = get_stability_check(session, check_id=check_id)
+    version = get_version_by_id(session, version_id=check.scorer_version_id)
+    return StabilityReport(
+        check,
+        version.version,
+        tuple(repeat_runs(session, check_id=check_id)),
+        check_flips(session, check=check),
+        check_ended(session, check=check),
+    )
+
+
+def load_report(engine: Engine, check_id: int) -> StabilityReport:
+    """:func:`check_report` in a read session of its own."""
+    with read_session(engine) as session:
+        return check_report(session, check_id=check_id)
+
+
+@dataclass(frozen=True, slots=True)
+class VersionFlipRate:
+    """The flip rate of one version's latest ended check (what the chart per version shows)."""
+
+    version: int
+    scorer_version_id: int
+    examples: int
+    rate: float
+    ci_low: float
+    ci_high: float
+
+
+def flip_rates(session: Session, *, scorer_id: int) -> list[VersionFlipRate]:
+    """Each version's flip rate from its latest ended check, oldest version first; versions
+    without one are left out."""
+    rates = []
+    for version in sorted(list_versions(session, scorer_id=scorer_id), key=lambda v: v.version):
+        evidence = latest_flip_evidence(session, version.id)
+        if evidence is not None:
+            rates.append(
+                VersionFlipRate(
+                    version.version,
+                    version.id,
+                    evidence.examples,
+                    evidence.rate,
+                    evidence.ci_low,
+                    evidence.ci_high,
+                )
+            )
+    return rates

@@ -1,0 +1,124 @@
+"""The Trust page's reads and writes for stability checks and version A/B (through the
+store's package API and :mod:`scorer_runtime.trust`)."""
+
+from __future__ import annotations
+
+from scorer_runtime.batch import RunRefusedError, share_keys
+from scorer_runtime.store import (
+    RunInfo,
+    example_outputs,
+    get_version_by_id,
+    latest_stability_check,
+    list_datasets,
+    list_runs,
+    list_scorers,
+    list_versions,
+)
+from scorer_runtime.trust.ab import AbReport, ab_report, queue_missing, runs_to_compare
+from scorer_runtime.trust.stability import (
+    StabilityPlan,
+    StabilityReport,
+    VersionFlipRate,
+    check_report,
+    flip_rates,
+    plan_stability,
+    start_check,
+)
+from studio import services
+
+_OPEN = ("queued", "running")
+
+
+def scorers() -> dict[int, str]:
+    """The scorers: id → name."""
+    with services.reading() as session:
+        return {s.id: s.name for s in list_scorers(session)}
+
+
+def versions(scorer_id: int) -> dict[int, int]:
+    """The scorer's versions, newest first: version id → version number."""
+    with services.reading() as session:
+        found = list_versions(session, scorer_id=scorer_id)
+    return {v.id: v.version for v in sorted(found, key=lambda v: -v.version)}
+
+
+def datasets() -> dict[int, str]:
+    """The datasets one can check on: id → name."""
+    with services.reading() as session:
+        return {d.id: d.name for d in list_datasets(session)}
+
+
+def plan(version_id: int, dataset_id: int, sample: int, repeats: int) -> StabilityPlan:
+    """The check the form describes (ValueError, in words, for one that cannot run)."""
+    with services.reading() as session:
+        return plan_stability(
+            session,
+            scorer_version_id=version_id,
+            dataset_id=dataset_id,
+            sample=sample,
+            repeats=repeats,
+        )
+
+
+def _share_keys(version_ids: list[int]) -> None:
+    # A key pasted in the studio after its runner started: the runner gets it now.
+    with services.reading() as session:
+        specs = [get_version_by_id(session, version_id=v).spec for v in version_ids]
+    share_keys({env for spec in specs for env in spec.key_envs()})
+
+
+def start(chosen: StabilityPlan) -> int:
+    """Store the check and queue its repeats for the runner; the check's id."""
+    _share_keys([chosen.scorer_version_id])
+    check_id = start_check(services.engine(), chosen)
+    services.changed()
+    return check_id
+
+
+def latest_report(version_id: int, dataset_id: int) -> StabilityReport | None:
+    """The newest check of the version on the dataset as it stands, read now."""
+    with services.reading() as session:
+        check = latest_stability_check(session, scorer_version_id=version_id, dataset_id=dataset_id)
+        return None if check is None else check_report(session, check_id=check.id)
+
+
+def outputs(example_ids: list[int]) -> dict[int, object]:
+    """Each example's output, to show beside its id."""
+    with services.reading() as session:
+        return example_outputs(session, example_ids=example_ids)
+
+
+def rates(scorer_id: int) -> list[VersionFlipRate]:
+    """Each version's flip rate from its latest ended check."""
+    with services.reading() as session:
+        return flip_rates(session, scorer_id=scorer_id)
+
+
+def compared_runs(a: int, b: int, dataset_id: int) -> tuple[RunInfo | None, RunInfo | None]:
+    """Each version's latest finished run of the whole dataset, read now."""
+    with services.reading() as session:
+        return runs_to_compare(session, version_a=a, version_b=b, dataset_id=dataset_id)
+
+
+def open_run(version_id: int, dataset_id: int) -> RunInfo | None:
+    """A run of the whole dataset by the version that is queued or running, if any."""
+    with services.reading() as session:
+        found = list_runs(session, version_id=version_id, dataset_id=dataset_id, limit=20)
+    return next((r for r in found if r.status in _OPEN and r.stability_check_id is None), None)
+
+
+def ab(run_a: RunInfo, run_b: RunInfo) -> AbReport:
+    with services.reading() as session:
+        return ab_report(session, run_a=run_a, run_b=run_b)
+
+
+def score_missing(version_ids: list[int], dataset_id: int) -> str | None:
+    """Queue a run for each version without a finished one; why not, in words, or None."""
+    _share_keys(version_ids)
+    try:
+        queue_missing(services.engine(), version_ids=version_ids, dataset_id=dataset_id)
+    except RunRefusedError as error:
+        return str(error)
+    finally:
+        services.changed()
+    return None

@@ -1,0 +1,128 @@
+"""What the Stability and Compare-versions tabs show, as plain data (no Streamlit): table
+rows, and the flip-rate chart per version (Altair, imported on first use)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from scorer_runtime.money import format_dollars
+from scorer_runtime.trust.ab import AbReport, VersionSide
+from scorer_runtime.trust.flips import ExampleStability
+from scorer_runtime.trust.stability import VersionFlipRate
+
+if TYPE_CHECKING:
+    import altair as alt
+
+
+_PREVIEW = 80
+
+
+def preview(value: object) -> str:
+    """An example's output in one short line (text as is, anything else as JSON)."""
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    text = " ".join(text.split())
+    return text if len(text) <= _PREVIEW else text[: _PREVIEW - 1] + "…"
+
+
+def example_rows(
+    examples: Sequence[ExampleStability], outputs: Mapping[int, object]
+) -> list[dict[str, Any]]:
+    """One row per example: its verdict in each repeat, whether it flipped, the spread."""
+    rows = []
+    for e in examples:
+        row: dict[str, Any] = {
+            "Example": f"#{e.example_id}",
+            "Answer": preview(outputs.get(e.example_id)),
+        }
+        for i, verdict in enumerate(e.verdicts, start=1):
+            row[f"Repeat {i}"] = verdict or "no score"
+        row["Changed?"] = "yes" if e.flipped else "no"
+        row["Score spread"] = "—" if e.spread is None else f"{e.spread:.3g}"
+        rows.append(row)
+    return rows
+
+
+def flip_chart(rates: Sequence[VersionFlipRate]) -> alt.LayerChart:
+    """The flip rate of each version (a bar) with its 95 % interval (a line)."""
+    import altair as alt
+
+    data = alt.InlineData(
+        values=[
+            {
+                "Version": f"Version {r.version}",
+                "Flip rate": r.rate,
+                "Low": r.ci_low,
+                "High": r.ci_high,
+                "Examples": r.examples,
+            }
+            for r in rates
+        ]
+    )
+    base = alt.Chart(data).encode(
+        x=alt.X("Version:N", sort=None, title=None, axis=alt.Axis(labelAngle=0))
+    )
+    bars = base.mark_bar(color="#5c6bc0").encode(
+        y=alt.Y(
+            "Flip rate:Q",
+            title="Flip rate",
+            axis=alt.Axis(format="%"),
+            scale=alt.Scale(domain=[0, 1]),
+        ),
+        tooltip=[
+            "Version:N",
+            alt.Tooltip("Flip rate:Q", format=".0%"),
+            alt.Tooltip("Low:Q", format=".0%", title="Interval from"),
+            alt.Tooltip("High:Q", format=".0%", title="Interval to"),
+            "Examples:Q",
+        ],
+    )
+    interval = base.mark_rule(color="#212121", strokeWidth=2).encode(
+        y=alt.Y("Low:Q", title="Flip rate"), y2="High:Q"
+    )
+    return alt.LayerChart(layer=[bars, interval], height=220)
+
+
+def _agreement(side: VersionSide) -> str:
+    if side.agreement is None:
+        return "no labelled example"
+    return f"{side.agreement.agreed} of {side.agreement.labelled} ({side.agreement.percent:.0%})"
+
+
+def side_rows(report: AbReport) -> list[dict[str, str]]:
+    """The two versions' figures, one row per figure."""
+    a, b = report.a, report.b
+
+    def row(name: str, of_a: str, of_b: str) -> dict[str, str]:
+        return {"": name, f"A: version {a.version}": of_a, f"B: version {b.version}": of_b}
+
+    def num(value: float | None, pattern: str) -> str:
+        return "—" if value is None else format(value, pattern)
+
+    return [
+        row("Mean score", num(a.mean_score, ".3f"), num(b.mean_score, ".3f")),
+        row("Pass rate", num(a.pass_rate, ".0%"), num(b.pass_rate, ".0%")),
+        row("Cost", format_dollars(a.cost), format_dollars(b.cost)),
+        row(
+            "Mean time per example",
+            "—" if a.mean_latency_ms is None else f"{a.mean_latency_ms:.0f} ms",
+            "—" if b.mean_latency_ms is None else f"{b.mean_latency_ms:.0f} ms",
+        ),
+        row("Agrees with people", _agreement(a), _agreement(b)),
+        row("Run", f"#{a.run_id}", f"#{b.run_id}"),
+    ]
+
+
+def difference_rows(report: AbReport, outputs: Mapping[int, object]) -> list[dict[str, str]]:
+    """The examples whose verdict differs between the versions."""
+    return [
+        {
+            "Example": f"#{d.example_id}",
+            "Answer": preview(outputs.get(d.example_id)),
+            f"Version {report.a.version} says": d.verdict_a,
+            f"Version {report.b.version} says": d.verdict_b,
+            "Scores": f"{d.score_a:.3g} → {d.score_b:.3g}",
+        }
+        for d in report.differences
+    ]

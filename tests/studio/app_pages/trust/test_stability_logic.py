@@ -1,0 +1,40 @@
+"""What the Stability and Compare-versions tabs show, checked without Streamlit."""
+
+from __future__ import annotations
+
+from scorer_runtime.trust.flips import ExampleStability
+from scorer_runtime.trust.stability import VersionFlipRate
+from studio.app_pages.trust.stability_logic import example_rows, flip_chart, preview
+
+
+def test_an_example_row_names_each_repeats_verdict_and_a_missing_score_in_words() -> None:
+    example = ExampleStability(7, ("good", None, "bad"), (1.0, None, 0.0))
+    (row,) = example_rows([example], {7: {"answer": "Sure"}})
+    assert row == {
+        "Example": "#7",
+        "Answer": '{"answer": "Sure"}',
+        "Repeat 1": "good",
+        "Repeat 2": "no score",
+        "Repeat 3": "bad",
+        "Changed?": "yes",
+        "Score spread": "1",
+    }
+
+
+def test_a_long_answer_is_shortened_to_one_line() -> None:
+    shown = preview("word\n" * 100)
+    assert "\n" not in shown
+    assert len(shown) == 80
+    assert shown.endswith("…")
+
+
+def test_the_chart_draws_each_versions_rate_and_interval() -> None:
+    rates = [VersionFlipRate(1, 11, 20, 0.1, 0.03, 0.3), VersionFlipRate(2, 12, 20, 0.0, 0.0, 0.16)]
+    spec = flip_chart(rates).to_dict()
+    values = spec["datasets"][spec["data"]["name"]]
+    assert [(v["Version"], v["Flip rate"], v["Low"], v["High"]) for v in values] == [
+        ("Version 1", 0.1, 0.03, 0.3),
+        ("Version 2", 0.0, 0.0, 0.16),
+    ]
+    marks = [layer["mark"]["type"] for layer in spec["layer"]]
+    assert marks == ["bar", "rule"]
