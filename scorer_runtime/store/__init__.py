@@ -187,6 +187,7 @@ from scorer_runtime.store.trust import (
     add_approval,
     agreement_data,
     get_trust_policy,
+    graded_scale,
     list_approvals,
     save_trust_policy,
 )
@@ -285,6 +286,7 @@ __all__ = [
     "get_version",
     "get_version_by_id",
     "graded_count",
+    "graded_scale",
     "hand_back",
     "iter_score_rows",
     "jsonable",

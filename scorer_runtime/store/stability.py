@@ -23,7 +23,6 @@ from sqlmodel import Session, col, select
 from scorer_runtime.store.errors import ConflictError, not_found
 from scorer_runtime.store.info import info_of
 from scorer_runtime.store.runs import RunInfo, create_run
-from scorer_runtime.store.scorers import get_version_by_id
 from scorer_runtime.store.tables import (
     ExampleRecord,
     RunRecord,
@@ -31,9 +30,9 @@ from scorer_runtime.store.tables import (
     ScorerVersionRecord,
     StabilityCheckRecord,
 )
+from scorer_runtime.store.trust import graded_scale
 from scorer_runtime.trust.evidence import FlipEvidence
 from scorer_runtime.trust.flips import FlipSummary, RepeatScore, flips_of
-from scorer_runtime.trust.scale import scale_of
 
 _ENDED = ("done", "failed", "cancelled")
 
@@ -162,11 +161,10 @@ def repeat_scores(session: Session, *, check_id: int) -> list[RepeatScore]:
 
 
 def check_flips(session: Session, *, check: StabilityCheckInfo) -> FlipSummary:
-    """The check's flips so far, on the scale of its version's spec."""
-    version = get_version_by_id(session, version_id=check.scorer_version_id)
+    """The check's flips so far, on its version's scale (with the trust policy's pass mark)."""
     runs = repeat_runs(session, check_id=check.id)
     return flips_of(
-        scale_of(version.spec),
+        graded_scale(session, scorer_version_id=check.scorer_version_id),
         example_ids=check.example_ids,
         run_ids=[run.id for run in runs],
         scores=repeat_scores(session, check_id=check.id),

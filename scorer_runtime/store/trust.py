@@ -12,6 +12,7 @@ from sqlmodel import Session, col, select
 
 from scorer_runtime.store.errors import ConflictError, not_found
 from scorer_runtime.store.info import info_of
+from scorer_runtime.store.scorers import get_version_by_id
 from scorer_runtime.store.tables import (
     ApprovalRecord,
     ExampleRecord,
@@ -22,6 +23,7 @@ from scorer_runtime.store.tables import (
     TrustPolicyRecord,
     utc_now,
 )
+from scorer_runtime.trust.scale import Scale, scale_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,3 +212,14 @@ def _latest_scores(
         if example_id is not None and score is not None and score_id is not None:
             found[example_id] = (score_id, score)
     return found
+
+
+def graded_scale(session: Session, *, scorer_version_id: int) -> Scale:
+    """The scale a version grades on: its spec's, with the pass mark of its scorer's trust
+    policy when the policy sets one (agreement, stability and A/B all count verdicts so)."""
+    version = get_version_by_id(session, version_id=scorer_version_id)
+    scale = scale_of(version.spec)
+    policy = get_trust_policy(session, scorer_id=version.scorer_id)
+    if policy is not None and policy.pass_mark is not None:
+        scale = scale.with_pass_mark(policy.pass_mark)
+    return scale

@@ -23,8 +23,9 @@ from scorer_runtime.store.labels import latest_labels
 from scorer_runtime.store.runs import RunInfo
 from scorer_runtime.store.scorers import get_version_by_id
 from scorer_runtime.store.stability import RunScore, latest_full_run, run_scores
+from scorer_runtime.store.trust import graded_scale
 from scorer_runtime.stored import check_judges, scorer_source
-from scorer_runtime.trust.scale import Scale, scale_of
+from scorer_runtime.trust.scale import Scale
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +167,8 @@ def ab_report(session: Session, *, run_a: RunInfo, run_b: RunInfo) -> AbReport:
         raise ValueError("the two runs scored different datasets: compare runs of one dataset")
     version_a = get_version_by_id(session, version_id=run_a.scorer_version_id)
     version_b = get_version_by_id(session, version_id=run_b.scorer_version_id)
-    scale_a, scale_b = scale_of(version_a.spec), scale_of(version_b.spec)
+    scale_a = graded_scale(session, scorer_version_id=version_a.id)
+    scale_b = graded_scale(session, scorer_version_id=version_b.id)
     a_rows = _scored(run_scores(session, run_id=run_a.id))
     b_rows = _scored(run_scores(session, run_id=run_b.id))
     both = sorted(a_rows.keys() & b_rows.keys())

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Literal
 
 from scorer_runtime.trust.agreement import Agreement, measure
 from scorer_runtime.trust.evidence import FlipEvidence
-from scorer_runtime.trust.scale import Scale, scale_of
+from scorer_runtime.trust.scale import Scale
 
 if TYPE_CHECKING:
     from scorer_runtime.store import AgreementData, ApprovalInfo, GradedScore, Session
@@ -74,13 +74,10 @@ class VersionTrust:
 
 
 def flip_evidence(session: Session, scorer_version_id: int) -> FlipEvidence | None:
-    """The latest stability check of the version (None: none yet).
+    """The flip rate of the version's latest ended stability check (None: none yet)."""
+    from scorer_runtime.store import latest_flip_evidence
 
-    The stability store is wired in here when it is merged; until then no version has
-    flip evidence, so none is Trusted and each says a stability check is missing.
-    """
-    del session, scorer_version_id
-    return None
+    return latest_flip_evidence(session, scorer_version_id)
 
 
 def evaluate(policy: TrustPolicy, agreement: Agreement, flips: FlipEvidence | None) -> TrustVerdict:
@@ -158,13 +155,11 @@ def version_trust(
     session: Session, *, scorer_version_id: int, run_id: int | None = None
 ) -> VersionTrust:
     """Agreement, flip evidence and badge of a version (measured on one run when given)."""
-    from scorer_runtime.store import agreement_data, get_version_by_id
+    from scorer_runtime.store import agreement_data, get_version_by_id, graded_scale
 
     version = get_version_by_id(session, version_id=scorer_version_id)
     policy = policy_of(session, version.scorer_id)
-    scale = scale_of(version.spec)
-    if policy.pass_mark is not None:
-        scale = scale.with_pass_mark(policy.pass_mark)
+    scale = graded_scale(session, scorer_version_id=scorer_version_id)
     data = agreement_data(
         session,
         scorer_id=version.scorer_id,

@@ -49,7 +49,7 @@ def _wait(check, timeout_s: float = 90) -> None:
 def test_the_trust_page_explains_what_is_missing_on_an_empty_database(studio_db, open_page):
     at = open_page("trust")
     assert not at.exception, at.exception
-    assert "There is no scorer yet" in _texts(at)
+    assert "No scorer yet." in _texts(at)
 
 
 def test_the_trust_page_renders_with_demo_data(demo_db, open_page):
