@@ -36,6 +36,14 @@ from scorer_runtime.store.aggregates import (
     score_spread,
     score_stats,
 )
+from scorer_runtime.store.answers import (
+    CacheStats,
+    StoreAnswerCache,
+    cache_stats,
+    clear_answers,
+    count_cache_use,
+    store_answers,
+)
 from scorer_runtime.store.canonical import canonical_json, content_hash, jsonable
 from scorer_runtime.store.datasets import (
     EXAMPLE_FIELDS,
@@ -156,6 +164,7 @@ __all__ = [
     "EXAMPLE_FIELDS",
     "RUNNER_GONE_AFTER",
     "STALE_AFTER",
+    "CacheStats",
     "ConflictError",
     "CostTotal",
     "DailyMean",
@@ -181,6 +190,7 @@ __all__ = [
     "ScorerInfo",
     "ScorerVersionInfo",
     "Session",
+    "StoreAnswerCache",
     "StoreError",
     "TraceSaveSummary",
     "TraceSummary",
@@ -191,11 +201,14 @@ __all__ = [
     "archive_dataset",
     "archive_scorer",
     "beat",
+    "cache_stats",
     "canonical_json",
     "claim_queued",
     "claim_stalled",
+    "clear_answers",
     "content_hash",
     "cost_total",
+    "count_cache_use",
     "count_examples",
     "count_traces",
     "create_dataset",
@@ -268,6 +281,7 @@ __all__ = [
     "set_trace_expected",
     "stalled_runs",
     "start_run",
+    "store_answers",
     "trace_summaries",
     "update_dataset",
     "update_example",

@@ -54,12 +54,22 @@ class RunInfo:
     started_at: datetime | None
     finished_at: datetime | None
     heartbeat_at: datetime | None
+    use_cache: bool
+    judge_answers: int
+    cached_answers: int
+    saved_cost: float
 
 
 def create_run(
-    session: Session, *, scorer_version_id: int, dataset_id: int, concurrency: int = 4
+    session: Session,
+    *,
+    scorer_version_id: int,
+    dataset_id: int,
+    concurrency: int = 4,
+    use_cache: bool = True,
 ) -> RunInfo:
-    """A queued run of a scorer version over a dataset."""
+    """A queued run of a scorer version over a dataset (``use_cache``: whether its judge
+    answers may come from the judge answer cache)."""
     if concurrency < 1:
         raise ConflictError("concurrency must be 1 or more")
     version = session.get(ScorerVersionRecord, scorer_version_id)
@@ -71,6 +81,7 @@ def create_run(
         dataset_id=dataset_id,
         concurrency=concurrency,
         total=count_examples(session, dataset_id=dataset_id),
+        use_cache=use_cache,
     )
     session.add(run)
     session.flush()
