@@ -240,7 +240,12 @@ class BatchRunner:
             width = self.concurrency or run.concurrency
             label = functools.partial(_label, run)
             await pool.score(
-                source, examples, deliver=results.put_nowait, concurrency=width, label=label
+                source,
+                examples,
+                deliver=results.put_nowait,
+                concurrency=width,
+                label=label,
+                cache=self._cache_source(run),
             )
             results.put_nowait(None)  # every outcome is in: the collector may finish
 
@@ -257,6 +262,13 @@ class BatchRunner:
                 self._record(run, left, writer, live)
             if self.pool is None:
                 await asyncio.shield(pool.close())
+
+    def _cache_source(self, run: RunInfo) -> dict[str, Any] | None:
+        """Where worker processes look judge answers up (None: the run asks for every one)."""
+        if not run.use_cache:
+            return None
+        url = self.engine.url.render_as_string(hide_password=False)
+        return {"url": url, "scorer_id": run.scorer_id}
 
     async def _until_done(
         self, work: asyncio.Future[Any], tasks: list[asyncio.Task[None]], writer: ResultWriter
