@@ -70,11 +70,12 @@ def answer_key(
     temperature: float | None,
     messages: Sequence[Mapping[str, str]],
     response_format: Mapping[str, Any] | None,
-    schema: Mapping[str, Any] | None,
+    schema: str | None,
     mode: str,
     output_processors: Sequence[object] = (),
 ) -> str:
-    """The SHA-256 (hex) of everything that decides a judge's answer to one request."""
+    """The SHA-256 (hex) of everything that decides a judge's answer to one request
+    (``schema``: the answer's JSON Schema as canonical JSON text)."""
     document = {
         "v": KEY_VERSION,
         "model": model,

@@ -173,7 +173,7 @@ def _key(
         temperature=judge.temperature,
         messages=messages,
         response_format=response_format,
-        schema=request.output.json_schema if request.output is not None else None,
+        schema=request.output.schema_text if request.output is not None else None,
         mode=mode,
         output_processors=judge.output_processors,
     )
