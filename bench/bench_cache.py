@@ -4,8 +4,8 @@ The store is a real SQLite file, the scorer the P2 one (one prompt step, the jud
 away in its own process). A first run asks the judge and fills the cache; each repeated
 run of the same dataset is then timed end to end (run stored, every result stored, the
 summary read) in one process, beside the same runner with a formula-only scorer (no judge
-step: the most a cache hit could approach on this machine). Provider calls are the repeated runs' stored ``attempts``
-(every HTTP call to the judge, retries included).
+step: the most a cache hit could approach on this machine). Provider calls are the
+repeated runs' stored ``attempts`` (every HTTP call to the judge, retries included).
 
     python bench/bench_cache.py [--examples N] [--repeat R]
 """
