@@ -218,3 +218,38 @@ def _script_slow(server):
     server.reply({"verdict": "good"}, when="Grade this answer: great", latency_s=0.05)
     server.reply({"verdict": "bad"}, when="Grade this answer: ", latency_s=0.05)
     server.reply("Because it says so.", usage=(20, 5), latency_s=0.05)
+
+
+async def test_a_scorer_set_not_to_cache_asks_the_judge_every_time(setup, fake_judge, monkeypatch):
+    from scorer_runtime.spec import compile_spec
+
+    monkeypatch.setenv("CACHE_TEST_KEY", "sk-test")
+    spec = {
+        "id": "no-cache",
+        "description": "d",
+        "cache_answers": False,
+        "judge": {
+            "model": PRICED,
+            "instructions": "You grade answers.",
+            "api_base": fake_judge.base_url,
+            "api_key_env": "CACHE_TEST_KEY",
+            "json_prompt_injection": "system",
+        },
+        "steps": [
+            {
+                "step": "analyze",
+                "description": "Judge it",
+                "template": "Grade this answer: {{ output }}",
+                "output_schema": SCHEMA,
+            },
+            {"step": "generate_score", "formula": "1"},
+        ],
+    }
+    for _ in range(2):
+        _, run, asked = await setup(compile_spec(spec))
+        assert len(asked) == 4
+        assert run.cached_answers == 0
+    spec["cache_answers"] = True
+    await setup(compile_spec(spec))
+    _, run, asked = await setup(compile_spec(spec))
+    assert (len(asked), run.cached_answers) == (0, 4)
