@@ -67,7 +67,7 @@ def summary_table(summary: BatchSummary) -> Table:
     table.add_row("outcomes", outcomes or "—")
     table.add_row("cost", str(summary.cost_words))
     if summary.cache_words is not None:
-        table.add_row("judge answers", summary.cache_words)
+        table.add_row("cache", summary.cache_words)
     if summary.wall_time_s is not None:
         table.add_row("wall time", f"{summary.wall_time_s:.1f} s")
     if summary.verdict is not None:
