@@ -26,6 +26,7 @@ MODULES = (
     ("P3", "bench_store"),
     ("P4", "bench_studio"),
     ("P6", "bench_queue"),
+    ("P7", "bench_cache"),
 )
 
 

@@ -68,3 +68,13 @@ def describe_cost(cost: float, priced: int, unpriced: int) -> str:
     """A cost total in one line: ``$0.0123``, ``$0.0123 (38 of 40 results priced; the rest
     are unknown)``, ``unknown (40 results on an unpriced model)`` or ``$0``."""
     return str(cost_words(cost, priced, unpriced))
+
+
+def cache_words(cached: int, answers: int, saved: float) -> str | None:
+    """How many judge answers came from the judge answer cache, and what they had cost:
+    ``3 of 8 judge answers from the cache, $0.0012 saved``; None when there was no judge
+    answer. The saving is left out when nothing priced came from the cache."""
+    if answers <= 0:
+        return None
+    text = f"{cached:,} of {answers:,} judge answers from the cache"
+    return f"{text}, {format_dollars(saved)} saved" if saved > 0 else text

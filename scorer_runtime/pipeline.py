@@ -100,7 +100,15 @@ class Pipeline:
             resolved = resolve_judge(judge)
         except ValueError as e:
             raise StepError(str(e)) from e
-        request = JudgeRequest(self.scorer.id, step.name, run.run_id, prompt, resolved, step.output)
+        request = JudgeRequest(
+            self.scorer.id,
+            step.name,
+            run.run_id,
+            prompt,
+            resolved,
+            step.output,
+            use_cache=self.scorer.cache_answers,
+        )
         parsed, execution = await execute(request)
         result.judge[step.name] = execution
         if execution.exception is not None:

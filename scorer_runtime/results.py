@@ -34,6 +34,8 @@ _CAMEL = {
     "status_code": "statusCode",
     "delay_ms": "delayMs",
     "provider_calls": "providerCalls",
+    "saved_cost": "savedCost",
+    "cache_key": "cacheKey",
 }
 
 
@@ -140,6 +142,13 @@ class JudgeExecution:
     error: str | None = None
     error_kind: ErrorKind | None = None
     calls: list[ProviderCall] = field(default_factory=list)
+    cached: bool = False
+    """The answer came from the judge answer cache: no provider call, nothing spent."""
+    saved_cost: float | None = None
+    """What a cached answer cost when it was first asked (shown as saved, never as spent)."""
+    cache_key: str | None = None
+    """The answer's key in the judge answer cache, when a cache was in use and the answer
+    is one to keep (a successful answer); whoever stores the run stores the answer under it."""
     exception: BaseException | None = field(default=None, repr=False, compare=False)
     """The exception behind a failure (kept for chaining; never serialised)."""
 

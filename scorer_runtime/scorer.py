@@ -45,6 +45,8 @@ class Scorer(Generic[InputT, OutputT]):
     steps: tuple[BoundStep, ...] = ()
     spec: Any = field(default=None, compare=False, repr=False)
     """The declarative definition this scorer was compiled from, when there is one."""
+    cache_answers: bool = True
+    """Whether a judge answer cache in use may answer this scorer's judge steps."""
 
     # -- building ---------------------------------------------------------------------------
 

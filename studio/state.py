@@ -267,6 +267,8 @@ RUNS_VERSION = Key("runs.version")
 RUNS_DATASET = Key("runs.dataset")
 RUNS_CONCURRENCY = Key("runs.concurrency")
 RUNS_START = Key("runs.start")
+RUNS_USE_CACHE = Key("runs.use_cache")
+"""The start form's "reuse judge answers" checkbox."""
 RUNS_PLAN = Key("runs.plan")
 """The start form's plan; its "fix" buttons are ``RUNS_PLAN.child("fix").child(i)``."""
 RUNS_LOAD_DEMO = Key("runs.load_demo")

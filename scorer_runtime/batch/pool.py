@@ -19,7 +19,7 @@ import asyncio
 import contextlib
 import os
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, TypeVar
@@ -171,16 +171,19 @@ class WorkerPool:
         deliver: Callable[[ExampleScore], None],
         concurrency: int,
         label: Callable[[ExampleInput], str],
+        cache: Mapping[str, Any] | None = None,
     ) -> None:
         """Score each example taken from ``examples`` (until a None) and hand each outcome to
         ``deliver`` as it arrives; return once every outcome is in. At most ``concurrency``
-        examples are scored at once over all workers. Raises :class:`WorkerCrashError` when a
-        worker dies (the others are stopped too, and all restart on next use). When this is
+        examples are scored at once over all workers; each looks judge answers up in the
+        store named by ``cache`` (its new answers come back in the outcomes' evidence).
+        Raises :class:`WorkerCrashError` when a worker dies (the others are stopped too, and
+        all restart on next use). When this is
         cancelled, the workers drop what they were doing and stay ready for the next run.
         """
         async with self._turn:
             await self.start()
-            await self._score(source, examples, deliver, concurrency, label)
+            await self._score(source, examples, deliver, concurrency, label, cache)
 
     async def _score(
         self,
@@ -189,11 +192,12 @@ class WorkerPool:
         deliver: Callable[[ExampleScore], None],
         concurrency: int,
         label: Callable[[ExampleInput], str],
+        cache: Mapping[str, Any] | None,
     ) -> None:
         active = self._workers[: max(1, min(len(self._workers), concurrency))]
         try:
             for worker, share in zip(active, shares(concurrency, len(active)), strict=True):
-                self._begin(worker, source, share, deliver)
+                self._begin(worker, source, share, deliver, cache)
             await self._until(asyncio.gather(*(w.ready for w in active if w.ready)))
             await self._until(self._dispatch(active, examples, label))
             await self._end(active, "end")
@@ -223,13 +227,16 @@ class WorkerPool:
         source: ScorerSource,
         share: int,
         deliver: Callable[[ExampleScore], None],
+        cache: Mapping[str, Any] | None,
     ) -> None:
         loop = asyncio.get_running_loop()
         prefetch = share if self.prefetch is None else self.prefetch
         worker.capacity, worker.outstanding = share + prefetch, 0
         worker.ready, worker.ended = loop.create_future(), loop.create_future()
         worker.deliver = deliver
-        worker.send({"type": "run", "source": source.to_data(), "concurrency": share})
+        worker.send(
+            {"type": "run", "source": source.to_data(), "concurrency": share, "cache": cache}
+        )
 
     async def _dispatch(
         self,

@@ -28,7 +28,12 @@ class RunRefusedError(ValueError):
 
 
 def enqueue_run(
-    engine: Engine, *, scorer_version_id: int, dataset_id: int, concurrency: int = 4
+    engine: Engine,
+    *,
+    scorer_version_id: int,
+    dataset_id: int,
+    concurrency: int = 4,
+    use_cache: bool = True,
 ) -> RunInfo:
     """Store a queued run of a scorer version over a dataset, once it is known to be able to
     run (its judges' keys set in this process's environment); RunRefusedError otherwise."""
@@ -43,6 +48,7 @@ def enqueue_run(
             scorer_version_id=scorer_version_id,
             dataset_id=dataset_id,
             concurrency=concurrency,
+            use_cache=use_cache,
         )
 
 

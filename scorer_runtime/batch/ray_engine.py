@@ -25,7 +25,7 @@ import math
 import os
 import socket
 import threading
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -191,11 +191,16 @@ class RayPool:
         deliver: Callable[[ExampleScore], None],
         concurrency: int,
         label: Callable[[ExampleInput], str],
+        cache: Mapping[str, Any] | None = None,
     ) -> None:
         """Score each example taken from ``examples`` (until a None), handing each outcome
         to ``deliver``; at most ``concurrency`` at once over all actors. Raises
         :class:`RayCrashError` when an actor place keeps losing its actor. When cancelled,
-        the actors drop their chunks (their judge calls are cancelled) and stay ready."""
+        the actors drop their chunks (their judge calls are cancelled) and stay ready.
+
+        ``cache`` is not used: actors on other machines may not reach the store, so a run on
+        Ray asks the judge for every answer (and keeps none in the judge answer cache)."""
+        del cache
         async with self._turn:
             while len(self._slots) < self.processes:
                 self._slots.append(_Slot(self._spawn()))

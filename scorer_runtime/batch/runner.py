@@ -28,9 +28,11 @@ from scorer_runtime.batch.pool import WorkerPool
 from scorer_runtime.batch.sharding import Shards, asks_judge, check_processes, choose_processes
 from scorer_runtime.batch.summary import BatchSummary, summarize_run
 from scorer_runtime.batch.writer import ResultWriter, RunCounters
+from scorer_runtime.judge.cache import using_cache
 from scorer_runtime.judge.client import warm
 from scorer_runtime.scorer import Scorer
 from scorer_runtime.store.aggregates import CostTotal, cost_total
+from scorer_runtime.store.answers import StoreAnswerCache
 from scorer_runtime.store.datasets import count_examples
 from scorer_runtime.store.engine import read_session, session_scope
 from scorer_runtime.store.runs import (
@@ -221,10 +223,14 @@ class BatchRunner:
         queue: asyncio.Queue[ExampleInput | None] = asyncio.Queue(maxsize=_CHUNK)
         width = self.concurrency or run.concurrency
         tasks = [asyncio.create_task(self._feed(run, queue, width), name="batch-feed")]
-        tasks += [
-            asyncio.create_task(self._work(run, queue, writer, live), name=f"batch-worker-{i}")
-            for i in range(width)
-        ]
+        cache = StoreAnswerCache(self.engine, scorer_id=run.scorer_id) if run.use_cache else None
+        if cache is not None:
+            await asyncio.to_thread(cache.preload)
+        with using_cache(cache):  # the workers' judge steps look answers up there
+            tasks += [
+                asyncio.create_task(self._work(run, queue, writer, live), name=f"batch-worker-{i}")
+                for i in range(width)
+            ]
         return await self._until_done(asyncio.gather(*tasks), tasks, writer)
 
     async def _score_sharded(
@@ -240,7 +246,12 @@ class BatchRunner:
             width = self.concurrency or run.concurrency
             label = functools.partial(_label, run)
             await pool.score(
-                source, examples, deliver=results.put_nowait, concurrency=width, label=label
+                source,
+                examples,
+                deliver=results.put_nowait,
+                concurrency=width,
+                label=label,
+                cache=self._cache_source(run),
             )
             results.put_nowait(None)  # every outcome is in: the collector may finish
 
@@ -257,6 +268,13 @@ class BatchRunner:
                 self._record(run, left, writer, live)
             if self.pool is None:
                 await asyncio.shield(pool.close())
+
+    def _cache_source(self, run: RunInfo) -> dict[str, Any] | None:
+        """Where worker processes look judge answers up (None: the run asks for every one)."""
+        if not run.use_cache:
+            return None
+        url = self.engine.url.render_as_string(hide_password=False)
+        return {"url": url, "scorer_id": run.scorer_id}
 
     async def _until_done(
         self, work: asyncio.Future[Any], tasks: list[asyncio.Task[None]], writer: ResultWriter
@@ -373,12 +391,14 @@ async def run_batch(
     processes: int | None = None,
     source: ScorerSource | None = None,
     pool: Shards | None = None,
+    use_cache: bool = True,
 ) -> BatchSummary:
     """Run ``scorer`` (compiled from ``scorer_version_id``) over ``dataset_id``.
 
     Pass ``run_id`` instead to resume a stored run: only examples without a result are
     scored. ``concurrency`` defaults to 4 for a new run and to the stored setting on resume.
-    ``processes``, ``source`` and ``pool`` are as for :class:`BatchRunner`.
+    ``processes``, ``source`` and ``pool`` are as for :class:`BatchRunner`. ``use_cache=False``
+    makes a new run ask the judge for every answer (no judge answer cache).
     """
     check_processes(processes, source, pool)  # before a run is stored
     if run_id is None:
@@ -392,6 +412,7 @@ async def run_batch(
                     scorer_version_id=scorer_version_id,
                     dataset_id=dataset_id,
                     concurrency=concurrency or 4,
+                    use_cache=use_cache,
                 )
                 assert run.id is not None
                 return run.id

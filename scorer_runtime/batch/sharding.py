@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from scorer_runtime.batch.outcome import ExampleInput, ExampleScore
@@ -39,8 +39,11 @@ class Shards(Protocol):
         deliver: Callable[[ExampleScore], None],
         concurrency: int,
         label: Callable[[ExampleInput], str],
+        cache: Mapping[str, Any] | None = None,
     ) -> None:
-        """Score each example until a None, handing every outcome to ``deliver``."""
+        """Score each example until a None, handing every outcome to ``deliver``; ``cache``
+        (the store's ``url`` and the run's ``scorer_id``) is where judge answers may come
+        from, when the shards can reach the store."""
 
     async def close(self) -> None:
         """Stop the processes (or actors)."""

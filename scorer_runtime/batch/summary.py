@@ -10,7 +10,7 @@ from typing import Literal
 
 from sqlmodel import Session
 
-from scorer_runtime.money import CostWords, cost_words
+from scorer_runtime.money import CostWords, cache_words, cost_words
 from scorer_runtime.store.aggregates import score_stats
 from scorer_runtime.store.runs import get_run
 from scorer_runtime.store.scores import ScoreFilter
@@ -47,6 +47,17 @@ class BatchSummary:
     """Results with a positive cost."""
     unpriced: int = 0
     """Results that called the judge without a known price (litellm has no price for it)."""
+    judge_answers: int = 0
+    """Judge answers in the stored results (asked, or from the judge answer cache)."""
+    cached_answers: int = 0
+    """Of those, the ones from the judge answer cache (no provider call, nothing spent)."""
+    saved_cost: float = 0.0
+    """What the cached answers cost when first asked."""
+
+    @property
+    def cache_words(self) -> str | None:
+        """``N of M judge answers from the cache, $X saved`` (None: no judge answer)."""
+        return cache_words(self.cached_answers, self.judge_answers, self.saved_cost)
 
     @property
     def cost_words(self) -> CostWords:
@@ -86,4 +97,7 @@ def summarize_run(session: Session, *, run_id: int, threshold: float | None = No
         error=run.error,
         priced=stats.priced,
         unpriced=stats.unpriced,
+        judge_answers=run.judge_answers,
+        cached_answers=run.cached_answers,
+        saved_cost=run.saved_cost,
     )

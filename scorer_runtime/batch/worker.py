@@ -25,6 +25,7 @@ from scorer_runtime.batch.wire import (
     receive,
     result_message,
 )
+from scorer_runtime.judge.cache import AnswerCache, using_cache
 from scorer_runtime.scorer import Scorer
 
 
@@ -73,9 +74,11 @@ class _Worker:
         scorer = self.scorers[key]
         if asks_judge(scorer):
             await warm()  # before the first example's clock: start-up is no example's time
-        self.tasks = [
-            asyncio.create_task(self._work(scorer)) for _ in range(int(message["concurrency"]))
-        ]
+        cache = await _answer_cache(message.get("cache"))
+        with using_cache(cache):  # the tasks' judge steps look answers up there
+            self.tasks = [
+                asyncio.create_task(self._work(scorer)) for _ in range(int(message["concurrency"]))
+            ]
         self.send({"type": "ready"})
 
     async def _end(self) -> None:
@@ -102,6 +105,34 @@ class _Worker:
             score = await score_example(scorer, example, run_id=label)
             self.send(result_message(score))
             await self.writer.drain()
+
+
+_engines: dict[str, Any] = {}
+"""The store engines of the runs' caches, by URL (a pool serves many runs of one store)."""
+
+
+async def _answer_cache(given: Any) -> AnswerCache | None:
+    """The judge answer cache a ``run`` message names (its store's URL and scorer id)."""
+    if not isinstance(given, dict) or not isinstance(given.get("url"), str):
+        return None
+    from scorer_runtime.store.answers import StoreAnswerCache
+    from scorer_runtime.store.engine import make_engine
+
+    url = given["url"]
+    scorer_id = given.get("scorer_id")
+    try:
+        if url not in _engines:
+            _engines[url] = make_engine(url)
+        cache = StoreAnswerCache(
+            _engines[url], scorer_id=scorer_id if isinstance(scorer_id, int) else None
+        )
+        await asyncio.to_thread(cache.preload)
+    except Exception as e:  # the store out of reach: the run asks the judge for every answer
+        print(
+            f"The judge answer cache could not be read ({e}); the judge is asked.", file=sys.stderr
+        )
+        return None
+    return cache
 
 
 async def _serve(protocol_fd: int) -> None:

@@ -7,17 +7,23 @@ first, so a big run makes few commits. A crash loses at most the examples in fli
 last short interval. Each commit (and, when nothing lands, a beat every half second) beats
 the run's heartbeat and reads its cancel flag, which is how another process (the studio)
 stops a run: within half a second.
+
+New judge answers (an execution in the evidence carrying a ``cache_key``) are kept in the
+judge answer cache in the same commit as their scores, and the run counts its judge
+answers, those from the cache and the cost they saved.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Engine
 
+from scorer_runtime.store.answers import count_cache_use, store_answers
 from scorer_runtime.store.engine import session_scope
 from scorer_runtime.store.runs import beat
 from scorer_runtime.store.scores import add_scores
@@ -30,6 +36,44 @@ class RunCounters:
     done: int = 0
     failed: int = 0
     cost: float = 0.0
+
+
+@dataclass(slots=True)
+class CacheUse:
+    """Judge answers in some results: how many, from the cache, and the cost they saved."""
+
+    answers: int = 0
+    cached: int = 0
+    saved: float = 0.0
+
+
+def answers_to_keep(rows: Iterable[Mapping[str, Any]]) -> tuple[list[dict[str, Any]], CacheUse]:
+    """The judge answers of score rows to keep in the cache, and the rows' cache use."""
+    keep: list[dict[str, Any]] = []
+    use = CacheUse()
+    for row in rows:
+        for execution in (row.get("judge") or {}).values():
+            if not isinstance(execution, Mapping) or execution.get("status") != "success":
+                continue
+            use.answers += 1
+            if execution.get("cached"):
+                use.cached += 1
+                use.saved += float(execution.get("saved_cost") or 0.0)
+            key, text = execution.get("cache_key"), execution.get("raw_output")
+            if isinstance(key, str) and isinstance(text, str):
+                usage = execution.get("usage") or {}
+                keep.append(
+                    {
+                        "key": key,
+                        "scorer_id": row.get("scorer_id"),
+                        "answer": text,
+                        "cost": execution.get("cost"),
+                        "input_tokens": int(usage.get("input_tokens") or 0),
+                        "output_tokens": int(usage.get("output_tokens") or 0),
+                        "total_tokens": int(usage.get("total_tokens") or 0),
+                    }
+                )
+    return keep, use
 
 
 class ResultWriter:
@@ -85,8 +129,13 @@ class ResultWriter:
 
     def _write(self, rows: list[tuple[dict[str, Any], bool]]) -> bool:
         counters = self.counters
+        keep, use = answers_to_keep(row for row, _ in rows)
         with session_scope(self.engine) as session:
             add_scores(session, rows=[row for row, _ in rows])
+            store_answers(session, rows=keep)
+            count_cache_use(
+                session, run_id=self.run_id, answers=use.answers, cached=use.cached, saved=use.saved
+            )
             done = counters.done + len(rows)
             failed = counters.failed + sum(1 for _, f in rows if f)
             cost = counters.cost + sum(row["cost"] or 0.0 for row, _ in rows)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import typer
 
+from scorer_runtime.cli.cache import cache_app
 from scorer_runtime.cli.database import db_app, seed
 from scorer_runtime.cli.datasets import datasets_app
 from scorer_runtime.cli.labels import labels_app
@@ -48,6 +49,7 @@ app.add_typer(datasets_app, name="datasets")
 app.add_typer(traces_app, name="traces")
 app.add_typer(labels_app, name="labels")
 app.add_typer(db_app, name="db")
+app.add_typer(cache_app, name="cache")
 app.command("seed")(seed)
 
 

@@ -22,6 +22,7 @@ def run_queued(
     version: int | None,
     concurrency: int,
     fail_under: float | None,
+    use_cache: bool = True,
 ) -> None:
     """Queue the run (refused, in words, when a judge's key is not set here), print its
     progress as the runner stores each result, then its summary; exit 1 below the mark."""
@@ -40,7 +41,11 @@ def run_queued(
             chosen = get_version(opened, scorer_id=scorer_id, version=version)
             assert chosen.id is not None
         run = enqueue_run(
-            made, scorer_version_id=chosen.id, dataset_id=dataset_id, concurrency=concurrency
+            made,
+            scorer_version_id=chosen.id,
+            dataset_id=dataset_id,
+            concurrency=concurrency,
+            use_cache=use_cache,
         )
         out = console()
         out.print(

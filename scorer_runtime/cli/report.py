@@ -66,6 +66,8 @@ def summary_table(summary: BatchSummary) -> Table:
     outcomes = ", ".join(f"{k} {v}" for k, v in sorted(summary.outcome_counts.items()))
     table.add_row("outcomes", outcomes or "—")
     table.add_row("cost", str(summary.cost_words))
+    if summary.cache_words is not None:
+        table.add_row("cache", summary.cache_words)
     if summary.wall_time_s is not None:
         table.add_row("wall time", f"{summary.wall_time_s:.1f} s")
     if summary.verdict is not None:

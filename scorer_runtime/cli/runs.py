@@ -54,6 +54,12 @@ def run(
         help="With --engine ray: the cluster (auto: the one started here with `ray start "
         "--head`; ray://HOST:10001 for another machine's; default: a local one for this run).",
     ),
+    cache: bool = typer.Option(
+        True,
+        "--cache/--no-cache",
+        help="Take judge answers already given to the same request from the judge answer "
+        "cache (default), or ask the judge for every one (a resumed run keeps its setting).",
+    ),
     queue: bool = typer.Option(
         False,
         "--queue",
@@ -79,7 +85,14 @@ def run(
             )
         from scorer_runtime.cli.queued import run_queued
 
-        run_queued(scorer, dataset, version=version, concurrency=concurrency, fail_under=fail_under)
+        run_queued(
+            scorer,
+            dataset,
+            version=version,
+            concurrency=concurrency,
+            fail_under=fail_under,
+            use_cache=cache,
+        )
         return
     shards = _join_engine(engine_name, address, processes)  # before a run is stored
     from scorer_runtime.batch import BatchRunner
@@ -89,7 +102,9 @@ def run(
 
     made = engine()
     with session_scope(made) as opened:
-        run_id, version_record = _prepare_run(opened, scorer, dataset, version, resume, concurrency)
+        run_id, version_record = _prepare_run(
+            opened, scorer, dataset, version, resume, concurrency, use_cache=cache
+        )
         source = scorer_source(opened, version_record, api_base=api_base)
         compiled = source.build()
         check_judges(compiled)  # before the run is stored: a missing key fails at once
@@ -152,6 +167,8 @@ def _prepare_run(
     version: int | None,
     resume: int | None,
     concurrency: int,
+    *,
+    use_cache: bool = True,
 ) -> tuple[int, ScorerVersionInfo]:
     from scorer_runtime.store import (
         ConflictError,
@@ -175,6 +192,7 @@ def _prepare_run(
             scorer_version_id=version_record.id,
             dataset_id=dataset_record.id,
             concurrency=concurrency,
+            use_cache=use_cache,
         )
         assert created.id is not None
         return created.id, version_record

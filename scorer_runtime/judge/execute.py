@@ -11,6 +11,12 @@ The flow for one step:
 4. on a *format* failure only, re-ask once with the schema in the system message — a new
    request with its own retry budget.
 
+With a judge answer cache in use (:mod:`scorer_runtime.judge.cache`) the first request's
+messages, once through the input processors, are looked up before any call: a stored answer
+that still parses and fits the schema is the answer (``cached``, no provider call, its first
+cost recorded as saved); one that no longer does is logged and treated as a miss. A
+successful answer that was not found carries its ``cache_key`` for whoever stores the run.
+
 Every text of the evidence that the judge's server sent back (errors, a failed call's raw
 answer) and the exception a failure raises are redacted with the judge's key before anything
 sees them (:func:`scorer_runtime.secrets.redact`); the client has already done so for what
@@ -20,12 +26,14 @@ it returns, this also covers what processors raise.
 from __future__ import annotations
 
 import inspect
+import logging
 import time
 from dataclasses import dataclass, replace
 from typing import Any
 
 from scorer_runtime.errors import ErrorKind, JudgeFormatError, ProviderError
 from scorer_runtime.judge import client
+from scorer_runtime.judge.cache import AnswerCache, active_cache, answer_key
 from scorer_runtime.judge.config import ResolvedJudge
 from scorer_runtime.judge.structured import AnswerFormatError, StructuredOutput
 from scorer_runtime.processors.base import (
@@ -34,9 +42,11 @@ from scorer_runtime.processors.base import (
     RetryContext,
     RetryDecision,
 )
-from scorer_runtime.results import JudgeExecution, ProviderCall
+from scorer_runtime.results import JudgeExecution, ProviderCall, Usage
 from scorer_runtime.secrets import redact
 from scorer_runtime.types import StepName
+
+_log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +60,8 @@ class JudgeRequest:
     judge: ResolvedJudge
     output: StructuredOutput | None
     """None for a plain-text answer (generate_reason)."""
+    use_cache: bool = True
+    """Whether the judge answer cache in use (if any) may answer this request."""
 
 
 async def _resolve(value: Any) -> Any:
@@ -95,6 +107,8 @@ async def execute(request: JudgeRequest) -> tuple[Any, JudgeExecution]:
     context = ProcessorContext(request.scorer_id, request.step, request.run_id, request.judge.model)
     parsed: Any = None
     costs: list[float | None] = []
+    cache = active_cache() if request.use_cache else None
+    key: str | None = None
     try:
         for reask in (False, True):
             execution.attempt_count += 1
@@ -102,6 +116,10 @@ async def execute(request: JudgeRequest) -> tuple[Any, JudgeExecution]:
             for processor in request.judge.input_processors:
                 messages = await _resolve(processor.process_input(messages, context))
             execution.messages = [{"role": m["role"], "content": m["content"]} for m in messages]
+            if cache is not None and not reask:
+                key = _key(request, mode, response_format, execution.messages)
+                if _from_cache(cache, key, request, execution):
+                    return execution.parsed_output, execution
             completion = await _call_with_retries(request, messages, response_format, execution)
             execution.usage = execution.usage + completion.usage
             costs.append(completion.cost)
@@ -125,6 +143,7 @@ async def execute(request: JudgeRequest) -> tuple[Any, JudgeExecution]:
                         raw_output=text,
                     ) from e
         execution.parsed_output = parsed
+        execution.cache_key = key
     except Exception as e:
         secrets = (request.judge.api_key,)
         e = _scrubbed(e, secrets)
@@ -139,6 +158,55 @@ async def execute(request: JudgeRequest) -> tuple[Any, JudgeExecution]:
     finally:
         execution.duration_ms = (time.perf_counter() - started) * 1000
     return parsed, execution
+
+
+def _key(
+    request: JudgeRequest,
+    mode: str,
+    response_format: dict[str, Any] | None,
+    messages: list[dict[str, str]],
+) -> str:
+    judge = request.judge
+    return answer_key(
+        model=judge.model,
+        api_base=judge.api_base,
+        temperature=judge.temperature,
+        messages=messages,
+        response_format=response_format,
+        schema=request.output.schema_text if request.output is not None else None,
+        mode=mode,
+        output_processors=judge.output_processors,
+    )
+
+
+def _from_cache(
+    cache: AnswerCache, key: str, request: JudgeRequest, execution: JudgeExecution
+) -> bool:
+    """Fill ``execution`` from the cache; False on a miss (a stored answer that no longer
+    parses or fits the schema is one: logged, never handed on as an answer)."""
+    try:
+        found = cache.get(key)
+        if found is None:
+            return False
+        text = found.text
+        parsed = text if request.output is None else request.output.parse(text)
+    except Exception as e:
+        _log.warning(
+            "The stored judge answer for step %s of scorer %r could not be used (%s); "
+            "the judge is asked again.",
+            request.step,
+            request.scorer_id,
+            e,
+        )
+        return False
+    execution.attempt_count = 0
+    execution.cached = True
+    execution.raw_output = text
+    execution.parsed_output = parsed
+    execution.usage = Usage()
+    execution.cost = 0.0
+    execution.saved_cost = found.cost
+    return True
 
 
 def _scrubbed(error: Exception, secrets: tuple[str | None, ...]) -> Exception:

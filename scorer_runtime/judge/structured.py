@@ -76,11 +76,20 @@ class StructuredOutput:
 
     def instruction(self) -> str:
         """Text that asks for JSON matching this schema (used when the schema is injected)."""
+        return self._instruction
+
+    @cached_property
+    def _instruction(self) -> str:
         schema = json.dumps(self.json_schema, indent=2, ensure_ascii=False)
         return (
             "Answer only with a JSON value that matches this JSON Schema, "
             f"and nothing else:\n```json\n{schema}\n```"
         )
+
+    @cached_property
+    def schema_text(self) -> str:
+        """The schema as canonical JSON text (sorted keys): what a cache key holds of it."""
+        return json.dumps(self.json_schema, sort_keys=True, separators=(",", ":"))
 
     def parse(self, text: str) -> Any:
         """Read and validate an answer; raise :class:`AnswerFormatError` saying what is wrong."""

@@ -185,7 +185,7 @@ def compile_spec(
     """
     resolved = checked_spec(spec, registry, judge_profiles)
     scorer: Scorer[Any, Any] = evaluate(scorer_plan(resolved, registry))
-    return replace(scorer, spec=resolved)
+    return replace(scorer, spec=resolved, cache_answers=resolved.cache_answers)
 
 
 def checked_spec(

@@ -55,6 +55,10 @@ class RunInfo:
     started_at: datetime | None
     finished_at: datetime | None
     heartbeat_at: datetime | None
+    use_cache: bool
+    judge_answers: int
+    cached_answers: int
+    saved_cost: float
     stability_check_id: int | None = None
     """The stability check this run is a repeat of (it scores the check's sample only)."""
 
@@ -66,9 +70,11 @@ def create_run(
     dataset_id: int,
     concurrency: int = 4,
     stability_check_id: int | None = None,
+    use_cache: bool = True,
 ) -> RunInfo:
     """A queued run of a scorer version over a dataset (over the sample of a stability
-    check when ``stability_check_id`` is given)."""
+    check when ``stability_check_id`` is given; ``use_cache``: whether its judge answers may
+    come from the judge answer cache)."""
     if concurrency < 1:
         raise ConflictError("concurrency must be 1 or more")
     version = session.get(ScorerVersionRecord, scorer_version_id)
@@ -80,6 +86,7 @@ def create_run(
         dataset_id=dataset_id,
         concurrency=concurrency,
         stability_check_id=stability_check_id,
+        use_cache=use_cache,
     )
     run.total = _run_total(session, run)
     session.add(run)

@@ -101,8 +101,8 @@ def create_stability_check(
 def add_repeat_run(session: Session, *, check_id: int, concurrency: int) -> RunInfo:
     """A queued run that scores the check's sample once more (one repeat).
 
-    Every repeat of every check is created here: a repeat must call the judge afresh, so a
-    run option that could answer from earlier answers (a judge-answer cache) is set off here.
+    Every repeat of every check is created here: a repeat must call the judge afresh, so the
+    judge answer cache is off for it (``use_cache=False``).
     """
     check = get_stability_check(session, check_id=check_id)
     return create_run(
@@ -111,6 +111,7 @@ def add_repeat_run(session: Session, *, check_id: int, concurrency: int) -> RunI
         dataset_id=check.dataset_id,
         concurrency=concurrency,
         stability_check_id=check_id,
+        use_cache=False,
     )
 
 

@@ -145,6 +145,14 @@ class RunRecord(SQLModel, table=True):
     )
     """Set when the run is one repeat of a stability check: it scores only the check's
     sample of examples (see :class:`StabilityCheckRecord`)."""
+    use_cache: bool = Field(default=True, sa_column_kwargs={"server_default": sa.true()})
+    """Whether judge answers may come from the judge answer cache."""
+    judge_answers: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    """Judge answers the run's stored results hold (asked or from the cache)."""
+    cached_answers: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    """Of those, answers that came from the judge answer cache."""
+    saved_cost: float = Field(default=0.0, sa_column_kwargs={"server_default": "0"})
+    """What the cached answers cost when first asked: not spent again."""
     created_at: datetime = _created()
     started_at: datetime | None = None
     finished_at: datetime | None = None
@@ -374,4 +382,26 @@ class ApprovalRecord(SQLModel, table=True):
     approver: str = Field(max_length=200)
     badge: str = Field(max_length=30)
     override_reason: str = Field(default="")
+    created_at: datetime = _created()
+
+
+class JudgeAnswerRecord(SQLModel, table=True):
+    """A successful, schema-valid judge answer, kept so the same request is never paid twice.
+
+    ``key`` is the SHA-256 of everything that decides the answer
+    (:func:`scorer_runtime.judge.cache.answer_key`), never the API key. ``scorer_id`` is the
+    scorer whose run first asked it (what ``cache clear --scorer`` clears).
+    """
+
+    __tablename__ = "judge_answers"
+    __table_args__ = (sa.Index("ix_judge_answers_scorer_created", "scorer_id", "created_at"),)
+
+    key: str = Field(primary_key=True, max_length=64)
+    scorer_id: int | None = None
+    answer: str
+    """The answer's text (after the output processors), as the judge step read it."""
+    cost: float | None = None
+    input_tokens: int = 0
+    output_tokens: int = 0
+    total_tokens: int = 0
     created_at: datetime = _created()

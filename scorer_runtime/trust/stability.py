@@ -46,8 +46,8 @@ MAX_SAMPLE = 500
 class RepeatRunOptions:
     """How every repeat of a stability check runs, set in this one place.
 
-    A repeat must ask the judge again: a run option that answers from earlier answers (a
-    judge-answer cache) is set off for repeats here and in ``store.add_repeat_run``.
+    A repeat must ask the judge again: ``store.add_repeat_run`` makes every repeat's run with
+    the judge answer cache off.
     """
 
     concurrency: int = 4

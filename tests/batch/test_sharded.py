@@ -371,3 +371,32 @@ def _alive(pid: int) -> bool:
             return stat.read().split(")")[1].split()[0] != "Z"  # a zombie has exited
     except FileNotFoundError:
         return False
+
+
+@in_module_loop
+async def test_a_repeated_sharded_run_takes_every_answer_from_the_cache(engine, fake_judge, pool):
+    fake_judge.reply({"score": 0.25}, when="low-")
+    fake_judge.reply({"score": 0.75})
+    outputs = [f"{'low' if i % 3 == 0 else 'high'}-{i}" for i in range(30)]
+    version_id, dataset_id, source = _stored_version(engine, _judge_spec(fake_judge), outputs)
+    summaries = []
+    for _ in range(2):
+        summaries.append(
+            await run_batch(
+                engine,
+                source.build(),
+                scorer_version_id=version_id,
+                dataset_id=dataset_id,
+                concurrency=6,
+                source=source,
+                pool=pool,
+            )
+        )
+    assert fake_judge.request_count == 30  # the first run's only
+    first, again = (_rows(engine, s.run_id) for s in summaries)
+    assert sorted((r.example_id, r.score) for r in again) == sorted(
+        (r.example_id, r.score) for r in first
+    )
+    with read_session(engine) as session:
+        runs = [get_run(session, run_id=s.run_id) for s in summaries]
+    assert [(r.judge_answers, r.cached_answers) for r in runs] == [(30, 0), (30, 30)]

@@ -71,6 +71,11 @@ class ScorerSpec(SpecModel):
     steps: list[StepSpec] = Field(
         description="The steps in order: preprocess, analyze, generate_score, generate_reason."
     )
+    cache_answers: bool = Field(
+        default=True,
+        description="Reuse a judge answer already given to exactly the same request (the "
+        "judge answer cache); false asks the judge every time.",
+    )
 
     @property
     def display_name(self) -> str:

@@ -196,15 +196,17 @@ def _share_keys(chosen: RunPlan) -> None:
     share_keys(check.env for check in key_checks(chosen, os.environ))
 
 
-def start(chosen: RunPlan, concurrency: int) -> int:
+def start(chosen: RunPlan, concurrency: int, *, use_cache: bool = True) -> int:
     """Queue a new run of the plan for the runner; its id. Refused (RunRefusedError, in
-    words) when the judge's key is not set."""
+    words) when the judge's key is not set. ``use_cache``: judge answers may come from the
+    judge answer cache."""
     _share_keys(chosen)
     run = enqueue_run(
         services.engine(),
         scorer_version_id=chosen.version_id,
         dataset_id=chosen.dataset_id,
         concurrency=concurrency,
+        use_cache=use_cache,
     )
     services.changed()
     assert run.id is not None

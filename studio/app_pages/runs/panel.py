@@ -150,6 +150,8 @@ def _render_summary(line: RunLine) -> None:
     )
     if (unknown := cost_caption(cost)) is not None:
         st.caption(unknown)
+    if (cached := summary.cache_words) is not None:
+        st.caption(f":material/cached: {cached[0].upper()}{cached[1:]}.")
     words = outcome_mix_words(summary.outcome_counts)
     st.markdown(f"**How the {summary.done:,} results ended:** {words}.")
     shares = outcome_shares(summary.outcome_counts)

@@ -96,6 +96,18 @@ def _pick_concurrency() -> int:
     return int(chosen)
 
 
+def _pick_cache() -> bool:
+    chosen = st.checkbox(
+        "Reuse judge answers already given",
+        value=True,
+        key=state.RUNS_USE_CACHE.name,
+        help="A judge request asked before in exactly the same words, to the same model with "
+        "the same settings, takes its earlier answer: no judge call, nothing spent. Untick "
+        "it to ask the judge again for every answer.",
+    )
+    return bool(chosen)
+
+
 def _choose(prefer: RunLine | None) -> tuple[RunPlan, int] | None:
     """The four choices; the plan of the chosen version on the chosen dataset."""
     scorers, datasets = data.scorers(), data.datasets()
@@ -166,6 +178,7 @@ def render_start(prefer: RunLine | None = None) -> None:
         plan, concurrency = chosen
         found = render_plan(plan, key=state.RUNS_PLAN)
         render_runner_notice(where="form")
+        use_cache = _pick_cache() if plan.prompt_steps else True
         started = st.button(
             "Start the run",
             key=state.RUNS_START.name,
@@ -177,7 +190,7 @@ def render_start(prefer: RunLine | None = None) -> None:
     if not started:
         return
     try:
-        run_id = data.start(plan, concurrency)
+        run_id = data.start(plan, concurrency, use_cache=use_cache)
     except Exception as error:  # shown in plain words; what was stored says why
         show_error(error)
         return

@@ -13,7 +13,7 @@ from alembic import op
 from sqlalchemy.dialects.postgresql import JSONB
 
 revision = "0013_stability"
-down_revision: str | None = "0010_trust_policy"
+down_revision: str | None = "0011_answer_cache"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,96 @@
+"""The judge answer cache: never pay twice for the same judge answer.
+
+A judge request is identified by a SHA-256 of a canonical JSON of everything that decides
+its answer (:func:`answer_key`): the model, the API base, the sampling parameters, the
+messages exactly as sent (after the input processors, the system message included), the
+response format and schema, the answer format (where the schema goes) and the output
+processors. Never the API key.
+
+The cache itself lives wherever the caller keeps it (the batch engine keeps it in the
+store); this module only defines what it must do (:class:`AnswerCache`) and which cache the
+judge requests of the current task use (:func:`using_cache`), so the pipeline core never
+touches storage. A judge step with no cache in use calls the provider as always.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from scorer_runtime.results import Usage
+
+KEY_VERSION = 1
+"""Part of every key: a change to what a key covers starts a fresh cache."""
+
+
+@dataclass(frozen=True, slots=True)
+class CachedAnswer:
+    """A stored judge answer: its text (after output processors) and what it first cost."""
+
+    text: str
+    cost: float | None
+    usage: Usage
+
+
+class AnswerCache(Protocol):
+    """Where judge answers are looked up. Storing is the caller's part: a successful
+    answer's execution carries its ``cache_key``, and whoever stores the run stores it."""
+
+    def get(self, key: str) -> CachedAnswer | None:
+        """The answer stored under ``key``, or None (unknown, or unreadable)."""
+
+
+_ACTIVE: ContextVar[AnswerCache | None] = ContextVar("scorer_runtime_answer_cache", default=None)
+
+
+def active_cache() -> AnswerCache | None:
+    """The cache judge requests of the current task use, if any."""
+    return _ACTIVE.get()
+
+
+@contextmanager
+def using_cache(cache: AnswerCache | None) -> Iterator[None]:
+    """Judge requests made inside (and in tasks created inside) use ``cache``; None: none."""
+    token = _ACTIVE.set(cache)
+    try:
+        yield
+    finally:
+        _ACTIVE.reset(token)
+
+
+def answer_key(
+    *,
+    model: str,
+    api_base: str | None,
+    temperature: float | None,
+    messages: Sequence[Mapping[str, str]],
+    response_format: Mapping[str, Any] | None,
+    schema: str | None,
+    mode: str,
+    output_processors: Sequence[object] = (),
+) -> str:
+    """The SHA-256 (hex) of everything that decides a judge's answer to one request
+    (``schema``: the answer's JSON Schema as canonical JSON text)."""
+    document = {
+        "v": KEY_VERSION,
+        "model": model,
+        "api_base": (api_base or "").rstrip("/"),
+        "sampling": {"temperature": temperature},
+        "messages": [{"role": m["role"], "content": m["content"]} for m in messages],
+        "response_format": response_format,
+        "schema": schema,
+        "answer_format": mode,
+        "output_processors": [_processor_name(p) for p in output_processors],
+    }
+    text = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _processor_name(processor: object) -> str:
+    cls = type(processor)
+    return f"{cls.__module__}.{cls.__qualname__}"
