@@ -92,7 +92,7 @@ HELPERS: dict[str, str] = {
   if (kinds[0] !== kinds[1] || !['number', 'string', 'list'].includes(kinds[0])) {
     return fail(`cannot use + on ${kinds[0]} and ${kinds[1]}`)
   }
-  return kinds[0] === 'list' ? [...left, ...right] : left + right
+  return limitedText(kinds[0] === 'list' ? [...left, ...right] : left + right)
 }""",
     "multiply": """function multiply(left: any, right: any): number {
   const numeric = (v: any) => typeof v === 'number' || typeof v === 'boolean'
@@ -243,7 +243,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "jsonText": ("numberText", "floatText", "wholeFloat"),
     "toText": ("jsonText", "numberText"),
     "floatOrText": ("floatText", "toText"),
-    "add": ("fail",),
+    "add": ("fail", "limitedText"),
     "divide": ("fail",),
     "multiply": ("fail",),
     "list": ("fail",),
@@ -259,7 +259,11 @@ def helper_sources(used: set[str]) -> list[str]:
     """The TypeScript of every helper in ``used`` and the helpers they call, in a fixed order."""
     from scorer_runtime.spec.mastra.agent_ts import AGENT_HELPERS, AGENT_NEEDS
     from scorer_runtime.spec.mastra.checks_ts import CHECK_HELPERS, CHECK_NEEDS
-    from scorer_runtime.spec.mastra.functions_ts import FUNCTION_HELPERS, FUNCTION_NEEDS
+    from scorer_runtime.spec.mastra.functions_ts import (
+        FUNCTION_HELPERS,
+        FUNCTION_NEEDS,
+        digit_zeros,
+    )
     from scorer_runtime.spec.mastra.matching_ts import MATCHING_HELPERS, MATCHING_NEEDS
     from scorer_runtime.spec.mastra.numbers_ts import NUMBER_HELPERS, NUMBER_NEEDS
     from scorer_runtime.spec.mastra.prepare_ts import PREPARE_HELPERS, PREPARE_NEEDS
@@ -276,4 +280,5 @@ def helper_sources(used: set[str]) -> list[str]:
         if name not in wanted:
             wanted.add(name)
             todo.extend(needs.get(name, ()))
-    return [sources[name] for name in sources if name in wanted]
+    found = [sources[name] for name in sources if name in wanted]
+    return [text.replace("[DIGIT_ZEROS]", f"[{digit_zeros()}]") for text in found]
