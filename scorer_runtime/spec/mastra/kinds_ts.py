@@ -91,7 +91,12 @@ def formula_kind(t: FormulaTranslator, node: ast.AST) -> str:
         items = node.elts if isinstance(node, ast.List) else node.values
         return merged([formula_kind(t, item) for item in items if item is not None])
     if isinstance(node, ast.ListComp):
-        return EXACT if element_kind(t, node.elt) != UNSURE else UNSURE
+        target = node.generators[0].target if node.generators else None
+        t.loop_names.append({target.id} if isinstance(target, ast.Name) else set())
+        try:
+            return element_kind(t, node.elt)
+        finally:
+            t.loop_names.pop()
     if isinstance(node, ast.Call):
         return _call_kind(t, node)
     return UNSURE
