@@ -116,12 +116,12 @@ function asciiDigits(text: string): string {
   // The sandbox's limit on one text or list an operation makes (in characters or items).
   const size = typeof value === 'string' && value.length > 1000000 ? [...value].length : 0
   const items = Array.isArray(value) ? value.length : size
-  if (items > 1000000) {
-    const shown = items.toLocaleString('en-US')
-    return fail(`this would make text or a list of ${shown} characters or items; ` +
-      'the limit is 1,000,000')
-  }
-  return value
+  return items > 1000000 ? tooLong(items) : value
+}""",
+    "tooLong": """function tooLong(size: number): never {
+  const shown = size.toLocaleString('en-US')
+  const limit = 'the limit is 1,000,000'
+  return fail(`this would make text or a list of ${shown} characters or items; ${limit}`)
 }""",
     "splitText": f"""function splitText(text: any, sep: any = null, most: any = -1): string[] {{
   const whole = textOf('split', text)
@@ -229,7 +229,8 @@ FUNCTION_NEEDS: dict[str, tuple[str, ...]] = {
     "toFloat": ("strip", "fail", "kindOf", "asciiDigits"),
     "toInt": ("toFloat", "strip", "fail", "kindOf", "asciiDigits"),
     "replaceText": ("textOf", "limitedText"),
-    "limitedText": ("fail",),
+    "limitedText": ("tooLong",),
+    "tooLong": ("fail",),
     "splitText": ("textOf", "fail"),
     "divMod": ("fail", "kindOf"),
     "getPath": ("fail",),

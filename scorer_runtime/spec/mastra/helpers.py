@@ -94,10 +94,20 @@ HELPERS: dict[str, str] = {
   }
   return limitedText(kinds[0] === 'list' ? [...left, ...right] : left + right)
 }""",
-    "multiply": """function multiply(left: any, right: any): number {
+    "multiply": """function multiply(left: any, right: any): any {
   const numeric = (v: any) => typeof v === 'number' || typeof v === 'boolean'
-  if (!numeric(left) || !numeric(right)) return fail('cannot use * on these values')
-  return Number(left) * Number(right)
+  if (numeric(left) && numeric(right)) return Number(left) * Number(right)
+  // Text or a list repeated a whole number of times, as Python does (within the same limit).
+  const [items, times] = numeric(left) ? [right, left] : [left, right]
+  const sized = typeof items === 'string' || Array.isArray(items)
+  if (!sized || !numeric(times) || !Number.isInteger(Number(times))) {
+    return fail('cannot use * on these values')
+  }
+  const count = Math.max(0, Number(times))
+  const length = typeof items === 'string' ? [...items].length : items.length
+  if (length * count > 1000000) return tooLong(length * count)
+  if (typeof items === 'string') return items.repeat(count)
+  return Array.from({ length: count }, () => items).flat(1)
 }""",
     "divide": """function divide(left: number, right: number): number {
   if (right === 0) return fail('division by zero; guard it, e.g. a / b if b else 0')
@@ -245,7 +255,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "floatOrText": ("floatText", "toText"),
     "add": ("fail", "limitedText"),
     "divide": ("fail",),
-    "multiply": ("fail",),
+    "multiply": ("fail", "tooLong"),
     "list": ("fail",),
     "len": ("fail",),
     "mean": ("fail", "fsum"),

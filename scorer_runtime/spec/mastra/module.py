@@ -111,6 +111,7 @@ class _Writer:
         lines = TemplateTranslator(self.formulas).translate(step.template)
         body = "\n".join(f"  {line}" for line in ["let out = ''", *lines, "return out"])
         self.functions.append(f"function {name}Prompt(ctx: any): string {{\n{body}\n}}")
+        self.note_unsure(step.step, _holds_numbers(step.output_schema))
         calc = step.calculate_score
         if name == "generateScore" and not (
             calc is None or (isinstance(calc, FieldScoreSpec) and calc.field == "score")
@@ -226,6 +227,16 @@ def export_mastra(
     differences = _differences(resolved) + writer.formulas.differences
     differences += whole_value_difference(writer.formulas)
     return MastraExport(_module(resolved, writer, version), differences)
+
+
+def _holds_numbers(schema: Any) -> bool:
+    """Whether a judge's answer may hold numbers: Python reads 1.0 in it as a float, Mastra
+    as 1 (so a later step showing it as text may read 1 where the studio reads 1.0)."""
+    if isinstance(schema, Mapping):
+        kinds = schema.get("type")
+        kinds = kinds if isinstance(kinds, list) else [kinds]
+        return bool({"number", "integer"} & set(kinds)) or any(map(_holds_numbers, schema.values()))
+    return isinstance(schema, list) and any(map(_holds_numbers, schema))
 
 
 def _differences(spec: ScorerSpec) -> list[str]:

@@ -45,6 +45,9 @@ AGREE: list[tuple[str, list[Any]]] = [
     ("str(len(input.replace('a', 'aa')))", ["a" * 500_000, "a" * 500_001]),
     ("str(len('-'.join(input)))", [["a" * 500_000, "b" * 499_999], ["a" * 500_000, "b" * 500_000]]),
     ("str(len(input + input))", ["x" * 500_000, "x" * 500_001, [1] * 500_001]),
+    ("input * 2 + ('-' * True)", ["ab", "", 2]),
+    ("str([1, [2]] * 2) + str(len([0] * input))", [3, -1, True, 2.5, "a"]),
+    ("str(len(input * 500_000))", ["ab", "abc", [1, 2], ["x"] * 3, -1]),
     ("str([x for x in input if x])", [[3.0, 0, 2, 0.0, 2.5]]),
     ("str([v.a for v in input]) + str([v[-1] for v in input])", [[{"a": 1.0}, {"a": 2}]]),
     ("str([x * 1.5 for x in input])", [[2, 1]]),
@@ -68,8 +71,11 @@ def test_digits_limits_and_whole_floats_agree_in_node(mastra_node: Any) -> None:
         assert ["error" if "error" in g else g["reason"] for g in mine] == theirs, reason
     assert expected[0] == ["12", "3", "-3", "12", "3", "10", "error"]
     assert expected[2] == ["1000000", "error"]
-    assert expected[5] == ["[3.0, 2, 2.5]"]
-    assert expected[8] == ["4.03.02.0"]
+    assert expected[5] == ["abab-", "-", "error"]
+    assert expected[6][:3] == ["[1, [2], 1, [2]]3", "[1, [2], 1, [2]]0", "[1, [2], 1, [2]]1"]
+    assert expected[7] == ["1000000", "error", "1000000", "error", "error"]
+    assert expected[8] == ["[3.0, 2, 2.5]"]
+    assert expected[11] == ["4.03.02.0"]
 
 
 def test_a_number_that_may_read_3_is_listed_and_really_differs(mastra_node: Any) -> None:
@@ -240,3 +246,36 @@ def test_sum_is_listed_only_where_the_studio_compensates(monkeypatch: pytest.Mon
     start = "The generate_reason step's formula: sum() adds decimals one after another"
     assert differences[0].startswith(start)
     assert "Python 3.12" in differences[0]
+
+
+def _judged(schema_type: str) -> Any:
+    return load_spec(
+        {
+            "id": "judged-number",
+            "description": "Shows a number from the judge's answer.",
+            "judge": {"model": "openai/gpt-4o-mini", "instructions": "Grade."},
+            "steps": [
+                {
+                    "step": "analyze",
+                    "description": "Grade",
+                    "template": "Grade: {{ output.text }}",
+                    "output_schema": {
+                        "type": "object",
+                        "properties": {"grade": {"type": schema_type}},
+                        "required": ["grade"],
+                    },
+                },
+                {"step": "generate_score", "formula": "0.5"},
+                {"step": "generate_reason", "formula": "'Grade ' + str(step2.grade)"},
+            ],
+        }
+    )
+
+
+def test_a_number_from_the_judges_answer_shown_as_text_is_listed() -> None:
+    differences = export_mastra(_judged("number")).differences
+    assert differences == [
+        "The generate_reason step's formula: str(step2.grade) may read 3 where the studio "
+        "reads 3.0 (whether Python makes this number whole or a decimal depends on the data)"
+    ]
+    assert export_mastra(_judged("string")).differences == []
