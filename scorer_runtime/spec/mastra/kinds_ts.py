@@ -62,23 +62,10 @@ def formula_kind(t: FormulaTranslator, node: ast.AST) -> str:
         return FLOAT
     if isinstance(node, ast.Constant | ast.Compare):
         return EXACT
-    if isinstance(node, ast.Name):
-        if node.id in t.unsure_paths:
-            return UNSURE
-        loop = any(node.id in names for names in t.loop_names)
-        return DATA if loop or node.id in RUN_NAMES else EXACT
-    if isinstance(node, ast.Attribute | ast.Subscript):
-        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
-            return UNSURE  # a new list: the marks of whole floats in it are not carried
-        unsure = _root(node) in t.unsure_paths or ast.unparse(node) in t.unsure_paths
-        return UNSURE if unsure else DATA
+    if isinstance(node, ast.Name | ast.Attribute | ast.Subscript):
+        return _read_kind(t, node)
     if isinstance(node, ast.BinOp):
-        sides = [formula_kind(t, node.left), formula_kind(t, node.right)]
-        if isinstance(node.op, ast.Pow):
-            power = node.right.value if isinstance(node.right, ast.Constant) else None
-            plain = isinstance(power, int) and power >= 0
-            sides.append(EXACT if plain else UNSURE)  # 1 ** -1 is 1.0
-        return merged(sides)
+        return _binop_kind(t, node)
     if isinstance(node, ast.UnaryOp):
         if isinstance(node.op, ast.Not):
             return EXACT
@@ -100,6 +87,40 @@ def formula_kind(t: FormulaTranslator, node: ast.AST) -> str:
     if isinstance(node, ast.Call):
         return _call_kind(t, node)
     return UNSURE
+
+
+def _read_kind(t: FormulaTranslator, node: ast.Name | ast.Attribute | ast.Subscript) -> str:
+    if isinstance(node, ast.Name):
+        if node.id in t.unsure_paths:
+            return UNSURE
+        loop = any(node.id in names for names in t.loop_names)
+        return DATA if loop or node.id in RUN_NAMES else EXACT
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+        return UNSURE  # a new list: the marks of whole floats in it are not carried
+    unsure = _root(node) in t.unsure_paths or ast.unparse(node) in t.unsure_paths
+    return UNSURE if unsure else DATA
+
+
+def _binop_kind(t: FormulaTranslator, node: ast.BinOp) -> str:
+    if isinstance(node.op, ast.Add) and (_is_text(node.left) or _is_text(node.right)):
+        return EXACT  # text joined to text (a number there fails in both)
+    sides = [formula_kind(t, node.left), formula_kind(t, node.right)]
+    if isinstance(node.op, ast.Pow):
+        power = node.right.value if isinstance(node.right, ast.Constant) else None
+        plain = isinstance(power, int) and power >= 0
+        sides.append(EXACT if plain else UNSURE)  # 1 ** -1 is 1.0
+    return merged(sides)
+
+
+def _is_text(node: ast.AST) -> bool:
+    """Certainly text: a text written in the formula, str(...), or text joined to it."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        return node.func.id in ("str", "lower", "upper", "strip")
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return _is_text(node.left) or _is_text(node.right)
+    return False
 
 
 def element_kind(t: FormulaTranslator, node: ast.AST) -> str:

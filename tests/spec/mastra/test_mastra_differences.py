@@ -118,6 +118,7 @@ def test_each_data_dependent_number_shown_as_text_is_listed(reason: str, named: 
         "str(max(1, 2)) + str(len(input)) + str(round(input.a)) + str(input.a)",
         "str(float(input)) + str(mean(input)) + str(input / 2) + str(count(input, 1))",
         "'a' + str(input.b.c) + str([x for x in input]) + str(input[0])",
+        "not_scorable('no ' + input.name) if input.none else str('a' + input.b + 'c')",
     ],
 )
 def test_numbers_that_show_as_in_python_are_not_listed(reason: str) -> None:
