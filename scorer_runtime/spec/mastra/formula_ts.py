@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 
 from scorer_runtime.spec.context import STEP_NAMES
 from scorer_runtime.spec.formulas import formula
+from scorer_runtime.spec.mastra import kinds_ts
+from scorer_runtime.spec.mastra.kinds_ts import FLOAT, formula_kind, note_shown
 
 
 class Untranslatable(ValueError):
@@ -74,6 +76,24 @@ class FormulaTranslator:
         }
     )
     """Context paths that hold a Python float (``str`` writes 1.0 there, not 1)."""
+    unsure_paths: set[str] = field(default_factory=set)
+    """Step results that may hold a whole number or a float, depending on the data."""
+    where: str = "A formula"
+    step: str = "generate_score"
+    agent: bool = False
+    differences: list[str] = field(default_factory=list)
+    whole_values: dict[str, set[str]] = field(default_factory=dict)
+    """Where ``input``, ``output``... are shown whole (a whole float there reads 3)."""
+    """What may show differently in Node, in plain words (see :mod:`kinds_ts`)."""
+
+    def differ(self, text: str) -> None:
+        if text not in self.differences:
+            self.differences.append(text)
+
+    def kind(self, expression: str) -> str:
+        """The kind of the formula's value (:data:`kinds_ts.FLOAT`, ``EXACT``...)."""
+        tree = formula(expression).parsed.tree
+        return formula_kind(self, tree.body if isinstance(tree, ast.Expression) else tree)
 
     def is_float(self, node: ast.AST) -> bool:
         """Whether Python gives a float here (JavaScript has one number type for both)."""
@@ -101,10 +121,14 @@ class FormulaTranslator:
             )
         return False
 
-    def text(self, node: ast.AST) -> str:
-        """``str(node)`` as the sandbox writes it."""
-        if self.is_float(node):
+    def text(self, node: ast.AST, shown: str) -> str:
+        """``str(node)`` as the sandbox writes it; ``shown`` names it in a difference."""
+        kind = formula_kind(self, node)
+        if kind == FLOAT:
             return self.use("floatOrText", f"floatOrText({self.expr(node)})")
+        name = node.id if isinstance(node, ast.Name) else None
+        loop = name is not None and any(name in names for names in self.loop_names)
+        note_shown(self, shown, kind, name, loop)
         if isinstance(node, ast.Attribute | ast.Subscript):
             return self.field(node, "fieldText")
         return self.use("toText", f"toText({self.expr(node)})")
@@ -265,10 +289,12 @@ class FormulaTranslator:
         name, args = node.func.id, [self.expr(arg) for arg in node.args]
         keywords = {k.arg: self.expr(k.value) for k in node.keywords}
         if name == "not_scorable":
-            reason = self.use("toText", f"toText({args[0]})") if args else "undefined"
+            reason = self.text(node.args[0], ast.unparse(node)) if args else "undefined"
             return f"notScorable({reason})"
         if name == "str" and len(args) == 1 and not keywords:
-            return self.text(node.args[0])
+            return self.text(node.args[0], ast.unparse(node))
+        if name == "sum" and kinds_ts.PYTHON >= (3, 12):
+            self.differ(f"{self.where}: {kinds_ts.SUM_DIFFERS.format(*kinds_ts.PYTHON)}.")
         if name == "contains" and set(keywords) <= {"ignore_case"}:
             extra = [keywords["ignore_case"]] if keywords else []
             return self.use("contains", f"contains({', '.join(args + extra)})")
@@ -302,12 +328,25 @@ class FormulaTranslator:
         try:
             var = f"v_{loop.target.id}"
             conditions = [self.use("truthy", f"truthy({self.expr(c)})") for c in loop.ifs]
-            element = self.expr(node.elt)
+            pick = self.picked(node.elt, var)
         finally:
             self.loop_names.pop()
-        if conditions:
-            source += f".filter(({var}: any) => {' && '.join(conditions)})"
-        return f"{source}.map(({var}: any) => {element})"
+        keep = " && ".join(conditions) or "true"
+        code = f"gather({source}, ({var}: any) => {keep}, {pick})"
+        return self.use("gather", code)
+
+    def picked(self, node: ast.AST, var: str) -> str:
+        """``(v, i, all) => [item, whole]``: an item of a list made by ``[... for ...]``,
+        and whether it is a whole float to show as 3.0 (the marks of the data carried)."""
+        head = f"({var}: any, i: number, all: any[]): [any, boolean] =>"
+        if isinstance(node, ast.Name) and f"v_{node.id}" == var:
+            return self.use("wholeFloat", f"{head} [{var}, wholeFloat(all, i)]")
+        kind = formula_kind(self, node)
+        sliced = isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice)
+        if isinstance(node, ast.Attribute | ast.Subscript) and kind != FLOAT and not sliced:
+            return f"{head} {self.field(node, 'fieldEntry')}"
+        whole = "true" if kind == FLOAT else "false"
+        return f"{head} [{self.expr(node)}, {whole}]"
 
 
 def _is_text(node: ast.AST) -> bool:

@@ -8,6 +8,9 @@ lists item by item, anything else a failure), so ``min``/``max`` and the formula
 
 from __future__ import annotations
 
+import unicodedata
+from functools import cache
+
 from scorer_runtime.spec.mastra.helpers import _SPACE
 
 _DIGITS = r"\d(?:_?\d)*"
@@ -69,7 +72,7 @@ FUNCTION_HELPERS: dict[str, str] = {
   if (typeof value !== 'string') {{
     return fail(`float() needs a number or text; got ${{kindOf(value)}}`)
   }}
-  const text = strip(value)
+  const text = asciiDigits(strip(value))
   const special = /^([+-]?)(inf|infinity|nan)$/i.exec(text)
   if (special) {{
     const size = special[2].toLowerCase() === 'nan' ? NaN : Infinity
@@ -81,7 +84,7 @@ FUNCTION_HELPERS: dict[str, str] = {
 }}""",
     "toInt": f"""function toInt(value: any): number {{
   if (typeof value === 'string') {{
-    const text = strip(value)
+    const text = asciiDigits(strip(value))
     if (/^[+-]?{_DIGITS}$/.test(text)) return Number(text.replaceAll('_', '')) || 0
     value = toFloat(text)
   }}
@@ -90,11 +93,35 @@ FUNCTION_HELPERS: dict[str, str] = {
   if (!Number.isFinite(value)) return fail(`int() cannot make a whole number of ${{value}}`)
   return Math.trunc(value) || 0
 }}""",
+    "asciiDigits": """const digitZeros = [DIGIT_ZEROS]
+
+function asciiDigits(text: string): string {
+  // Python's int() and float() read every Unicode decimal digit (٣, ３) as its ASCII digit.
+  let out = ''
+  for (const char of text) {
+    const code = char.codePointAt(0)!
+    const zero = code < 128 ? undefined : digitZeros.find((z) => z <= code && code < z + 10)
+    out += zero === undefined ? char : String(code - zero)
+  }
+  return out
+}""",
     "replaceText": """function replaceText(text: any, old: any, by: any, count: any = -1): string {
   const [whole, before, after] = [text, old, by].map((v) => textOf('replace', v))
   const pieces = before === '' ? ['', ...whole, ''] : whole.split(before)
-  if (count < 0 || count >= pieces.length - 1) return pieces.join(after)
-  return pieces.slice(0, count + 1).join(after) + before + pieces.slice(count + 1).join(before)
+  if (count < 0 || count >= pieces.length - 1) return limitedText(pieces.join(after))
+  const [done, rest] = [pieces.slice(0, count + 1), pieces.slice(count + 1)]
+  return limitedText(done.join(after) + before + rest.join(before))
+}""",
+    "limitedText": """function limitedText(value: any): any {
+  // The sandbox's limit on one text or list an operation makes (in characters or items).
+  const size = typeof value === 'string' && value.length > 1000000 ? [...value].length : 0
+  const items = Array.isArray(value) ? value.length : size
+  return items > 1000000 ? tooLong(items) : value
+}""",
+    "tooLong": """function tooLong(size: number): never {
+  const shown = size.toLocaleString('en-US')
+  const limit = 'the limit is 1,000,000'
+  return fail(`this would make text or a list of ${shown} characters or items; ${limit}`)
 }""",
     "splitText": f"""function splitText(text: any, sep: any = null, most: any = -1): string[] {{
   const whole = textOf('split', text)
@@ -179,7 +206,7 @@ FUNCTION_HELPERS: dict[str, str] = {
     "joinText": """function joinText(sep: any, items: any): string {
   const parts = list(items, 'join')
   if (!parts.every((part: any) => typeof part === 'string')) return fail('join() needs texts')
-  return parts.join(textOf('join', sep))
+  return limitedText(parts.join(textOf('join', sep)))
 }""",
     "sliceOf": """function sliceOf(value: any, start: any, stop: any): any {
   const whole = typeof value === 'string' ? [...value] : value
@@ -199,14 +226,31 @@ FUNCTION_NEEDS: dict[str, tuple[str, ...]] = {
     "extreme": ("order", "fail"),
     "sumOf": ("fail", "kindOf"),
     "truths": ("fail", "kindOf"),
-    "toFloat": ("strip", "fail", "kindOf"),
-    "toInt": ("toFloat", "strip", "fail", "kindOf"),
-    "replaceText": ("textOf",),
+    "toFloat": ("strip", "fail", "kindOf", "asciiDigits"),
+    "toInt": ("toFloat", "strip", "fail", "kindOf", "asciiDigits"),
+    "replaceText": ("textOf", "limitedText"),
+    "limitedText": ("tooLong",),
+    "tooLong": ("fail",),
     "splitText": ("textOf", "fail"),
     "divMod": ("fail", "kindOf"),
     "getPath": ("fail",),
     "clamp": ("fail", "kindOf"),
     "countOf": ("textOf", "fail", "kindOf", "equal"),
-    "joinText": ("list", "textOf", "fail"),
+    "joinText": ("list", "textOf", "fail", "limitedText"),
     "sliceOf": ("fail", "kindOf"),
 }
+
+
+@cache
+def digit_zeros() -> str:
+    """The code points of every Unicode digit zero this Python knows, as TypeScript numbers.
+
+    Each set of ten decimal digits is contiguous, so it holds exactly one multiple of ten:
+    looking at those finds every set. ASCII's own zero is left out (read as it is).
+    """
+    zeros = set()
+    for code in range(0, 0x110000, 10):
+        digit = unicodedata.decimal(chr(code), -1)
+        if digit >= 0:
+            zeros.add(code - digit)
+    return ", ".join(hex(zero) for zero in sorted(zeros - {0x30}))

@@ -92,12 +92,22 @@ HELPERS: dict[str, str] = {
   if (kinds[0] !== kinds[1] || !['number', 'string', 'list'].includes(kinds[0])) {
     return fail(`cannot use + on ${kinds[0]} and ${kinds[1]}`)
   }
-  return kinds[0] === 'list' ? [...left, ...right] : left + right
+  return limitedText(kinds[0] === 'list' ? [...left, ...right] : left + right)
 }""",
-    "multiply": """function multiply(left: any, right: any): number {
+    "multiply": """function multiply(left: any, right: any): any {
   const numeric = (v: any) => typeof v === 'number' || typeof v === 'boolean'
-  if (!numeric(left) || !numeric(right)) return fail('cannot use * on these values')
-  return Number(left) * Number(right)
+  if (numeric(left) && numeric(right)) return Number(left) * Number(right)
+  // Text or a list repeated a whole number of times, as Python does (within the same limit).
+  const [items, times] = numeric(left) ? [right, left] : [left, right]
+  const sized = typeof items === 'string' || Array.isArray(items)
+  if (!sized || !numeric(times) || !Number.isInteger(Number(times))) {
+    return fail('cannot use * on these values')
+  }
+  const count = Math.max(0, Number(times))
+  const length = typeof items === 'string' ? [...items].length : items.length
+  if (length * count > 1000000) return tooLong(length * count)
+  if (typeof items === 'string') return items.repeat(count)
+  return Array.from({ length: count }, () => items).flat(1)
 }""",
     "divide": """function divide(left: number, right: number): number {
   if (right === 0) return fail('division by zero; guard it, e.g. a / b if b else 0')
@@ -243,9 +253,9 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "jsonText": ("numberText", "floatText", "wholeFloat"),
     "toText": ("jsonText", "numberText"),
     "floatOrText": ("floatText", "toText"),
-    "add": ("fail",),
+    "add": ("fail", "limitedText"),
     "divide": ("fail",),
-    "multiply": ("fail",),
+    "multiply": ("fail", "tooLong"),
     "list": ("fail",),
     "len": ("fail",),
     "mean": ("fail", "fsum"),
@@ -259,7 +269,11 @@ def helper_sources(used: set[str]) -> list[str]:
     """The TypeScript of every helper in ``used`` and the helpers they call, in a fixed order."""
     from scorer_runtime.spec.mastra.agent_ts import AGENT_HELPERS, AGENT_NEEDS
     from scorer_runtime.spec.mastra.checks_ts import CHECK_HELPERS, CHECK_NEEDS
-    from scorer_runtime.spec.mastra.functions_ts import FUNCTION_HELPERS, FUNCTION_NEEDS
+    from scorer_runtime.spec.mastra.functions_ts import (
+        FUNCTION_HELPERS,
+        FUNCTION_NEEDS,
+        digit_zeros,
+    )
     from scorer_runtime.spec.mastra.matching_ts import MATCHING_HELPERS, MATCHING_NEEDS
     from scorer_runtime.spec.mastra.numbers_ts import NUMBER_HELPERS, NUMBER_NEEDS
     from scorer_runtime.spec.mastra.prepare_ts import PREPARE_HELPERS, PREPARE_NEEDS
@@ -276,4 +290,5 @@ def helper_sources(used: set[str]) -> list[str]:
         if name not in wanted:
             wanted.add(name)
             todo.extend(needs.get(name, ()))
-    return [sources[name] for name in sources if name in wanted]
+    found = [sources[name] for name in sources if name in wanted]
+    return [text.replace("[DIGIT_ZEROS]", f"[{digit_zeros()}]") for text in found]

@@ -12,6 +12,7 @@ from scorer_runtime.spec.context import STEP_NAMES
 from scorer_runtime.spec.mastra.formula_ts import FormulaTranslator, Untranslatable
 from scorer_runtime.spec.mastra.helpers import helper_sources
 from scorer_runtime.spec.mastra.judge_ts import judge_config, judge_differences
+from scorer_runtime.spec.mastra.kinds_ts import DATA, UNSURE, whole_value_difference
 from scorer_runtime.spec.mastra.prepare_ts import prepare_differences, prepare_run
 from scorer_runtime.spec.mastra.processors_ts import input_processors, output_guard
 from scorer_runtime.spec.mastra.template_ts import TemplateTranslator
@@ -63,6 +64,9 @@ class _Writer:
 
     def step(self, step: Any) -> None:
         name = _CAMEL[step.step]
+        part = "prompt" if isinstance(step, PromptStepSpec) else "formula"
+        self.formulas.where = f"The {step.step} step's {part}"
+        self.formulas.step = step.step
         try:
             if isinstance(step, PromptStepSpec):
                 self.prompt_step(step, name)
@@ -70,6 +74,7 @@ class _Writer:
                 body = f"return {self.formulas.translate(step.formula)}"
                 self.function_step(name, body)
                 self.note_float(step.step, self.formulas.gives_float(step.formula))
+                self.note_unsure(step.step, self.formulas.kind(step.formula) in (UNSURE, DATA))
             elif isinstance(step, FunctionStepSpec):
                 body = f"return {self.builtin(step.use, step.with_, step.step)}"
                 self.function_step(name, body)
@@ -86,6 +91,12 @@ class _Writer:
             self.formulas.float_paths.add(f"results.{step}_step_result")
             self.formulas.float_paths.update(n for n, s in STEP_NAMES.items() if s == step)
 
+    def note_unsure(self, step: str, unsure: bool) -> None:
+        """Remember that a formula step's result may be a whole number or a float."""
+        if unsure and step in ("preprocess", "analyze"):
+            self.formulas.unsure_paths.add(f"results.{step}_step_result")
+            self.formulas.unsure_paths.update(n for n, s in STEP_NAMES.items() if s == step)
+
     def function_step(self, name: str, body: str) -> None:
         check = {"generateScore": "scoreValue", "generateReason": "reasonText"}.get(name)
         if check is not None:
@@ -100,6 +111,7 @@ class _Writer:
         lines = TemplateTranslator(self.formulas).translate(step.template)
         body = "\n".join(f"  {line}" for line in ["let out = ''", *lines, "return out"])
         self.functions.append(f"function {name}Prompt(ctx: any): string {{\n{body}\n}}")
+        self.note_unsure(step.step, _holds_numbers(step.output_schema))
         calc = step.calculate_score
         if name == "generateScore" and not (
             calc is None or (isinstance(calc, FieldScoreSpec) and calc.field == "score")
@@ -135,6 +147,7 @@ class _Writer:
         )
         self.moved["analyze"] = "judge_output"
         if isinstance(calc, FormulaScoreSpec):
+            self.formulas.where = "The generate_score step's score calculation"
             code = self.formulas.translate(calc.formula)
         else:
             code = self.builtin(calc.use, calc.with_, "calculate_score")
@@ -199,6 +212,7 @@ def export_mastra(
     """
     resolved = checked_spec(spec, None, judge_profiles)
     writer = _Writer(resolved)
+    writer.formulas.agent = resolved.type == "agent"
     for step in resolved.steps:
         writer.step(step)
     if isinstance(resolved.judge, JudgeSpec):
@@ -210,7 +224,19 @@ def export_mastra(
             writer.problems.append(f"The judge uses {why}, which has no Mastra form yet.")
     if writer.problems:
         raise MastraExportError(writer.problems)
-    return MastraExport(_module(resolved, writer, version), _differences(resolved))
+    differences = _differences(resolved) + writer.formulas.differences
+    differences += whole_value_difference(writer.formulas)
+    return MastraExport(_module(resolved, writer, version), differences)
+
+
+def _holds_numbers(schema: Any) -> bool:
+    """Whether a judge's answer may hold numbers: Python reads 1.0 in it as a float, Mastra
+    as 1 (so a later step showing it as text may read 1 where the studio reads 1.0)."""
+    if isinstance(schema, Mapping):
+        kinds = schema.get("type")
+        kinds = kinds if isinstance(kinds, list) else [kinds]
+        return bool({"number", "integer"} & set(kinds)) or any(map(_holds_numbers, schema.values()))
+    return isinstance(schema, list) and any(map(_holds_numbers, schema))
 
 
 def _differences(spec: ScorerSpec) -> list[str]:

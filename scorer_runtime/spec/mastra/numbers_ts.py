@@ -41,7 +41,36 @@ function wholeFloat(holder: any, key: string | number): boolean {
 }""",
 }
 
+NUMBER_HELPERS.update(
+    {
+        "fieldEntry": """function fieldEntry(value: any, key: any, where: string): [any, boolean] {
+  const found = field(value, key, where)
+  const negative = Array.isArray(value) && typeof key === 'number' && key < 0
+  return [found, wholeFloat(value, negative ? value.length + (key as number) : key)]
+}""",
+        "gather": """function gather(
+  items: any[],
+  keep: (item: any) => boolean,
+  pick: (item: any, i: number, all: any[]) => [any, boolean],
+): any[] {
+  // [... for x in items if ...]: item by item, as Python; a whole float stays 3.0 in the list.
+  const made: any[] = []
+  for (const [i, item] of items.entries()) {
+    if (!keep(item)) continue
+    const [value, whole] = pick(item, i, items)
+    if (whole) {
+      wholeFloats.set(made, (wholeFloats.get(made) ?? new Set<string>()).add(String(made.length)))
+    }
+    made.push(value)
+  }
+  return made
+}""",
+    }
+)
+
 NUMBER_NEEDS: dict[str, tuple[str, ...]] = {
+    "fieldEntry": ("field", "wholeFloat"),
+    "gather": ("wholeFloat",),
     "shownText": ("wholeFloat", "floatText", "toText"),
     "fieldText": ("field", "shownText"),
 }

@@ -26,6 +26,15 @@ MESSAGE_FIELDS_DIFFER = (
     "sees other field names there."
 )
 
+AGENT_FIELDS_DIFFER = (
+    "The studio hands an agent scorer's steps the messages in its own form, every field "
+    "present (an id of null where none was given, tool_invocations, created_at, a text output "
+    "as one assistant message), the Mastra scorer the messages as Mastra gives them "
+    "(toolInvocations, createdAt, a text output as text): a formula or prompt that reads the "
+    "input or output other than through user_message, tool_calls or tool_results may see "
+    "other fields or values there, such as [m.id for m in output]."
+)
+
 _THROUGH_FILTER = re.compile(
     r"\b(?:input|output)\s*\|\s*(?:user_message|tool_calls|tool_results)\b"
 )
@@ -108,8 +117,9 @@ def prepare_run(prepare: FilterRunSpec, used: set[str]) -> str:
 
 
 def prepare_differences(spec: ScorerSpec) -> list[str]:
-    """What differs when the prepare options trim messages and a step reads them by field."""
-    if spec.prepare is None or not _trims_messages(spec.prepare):
+    """What differs when a step reads an agent's messages (or trimmed ones) by field name."""
+    trims = spec.prepare is not None and _trims_messages(spec.prepare)
+    if not trims and spec.type != "agent":
         return []
     texts: list[str] = []
     for step in spec.steps:
@@ -120,7 +130,9 @@ def prepare_differences(spec: ScorerSpec) -> list[str]:
             if isinstance(step.calculate_score, FormulaScoreSpec):
                 texts.append(step.calculate_score.formula)
     reads = any(_READ.search(_THROUGH_FILTER.sub("", text)) for text in texts)
-    return [MESSAGE_FIELDS_DIFFER] if reads else []
+    if not reads:
+        return []
+    return [MESSAGE_FIELDS_DIFFER if trims else AGENT_FIELDS_DIFFER]
 
 
 def _trims_messages(prepare: FilterRunSpec) -> bool:

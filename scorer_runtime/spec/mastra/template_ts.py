@@ -14,6 +14,7 @@ import json
 from jinja2 import nodes
 
 from scorer_runtime.spec.mastra.formula_ts import FormulaTranslator, Untranslatable
+from scorer_runtime.spec.mastra.kinds_ts import FLOAT, UNSURE, note_shown, template_kind
 from scorer_runtime.spec.sandbox.template_env import environment
 
 
@@ -60,11 +61,28 @@ class TemplateTranslator:
     def output(self, node: nodes.Node) -> str:
         if isinstance(node, nodes.TemplateData):
             return f"out += {json.dumps(node.data, ensure_ascii=False)}"
-        if _describe(node) in self.formulas.float_paths and not self.loops:
+        kind = template_kind(self.loops, self.formulas, node)
+        if (_describe(node) in self.formulas.float_paths and not self.loops) or kind == FLOAT:
             return self.formulas.use("floatOrText", f"out += floatOrText({self.expr(node)})")
+        name = node.name if isinstance(node, nodes.Name) else None
+        if name in self.loops:
+            shown = f"shownText(v_{name}, l_{name}, i_{name})"
+            return self.formulas.use("shownText", f"out += {shown}")
+        if isinstance(node, nodes.Filter) and node.name in ("default", "d"):
+            return f"out += {self.shown_default(node)}"
+        note_shown(self.formulas, _shown(node), kind, name, False)
         if isinstance(node, nodes.Getattr | nodes.Getitem) and not _is_loop_index(node, self.loops):
             return f"out += {self.field(node, 'fieldText')}"
         return self.formulas.use("toText", f"out += toText({self.expr(node)})")
+
+    def shown_default(self, node: nodes.Filter) -> str:
+        """``{{ x | default(v) }}``: x shown as read from its holder (89.0 kept), or v."""
+        fallback = node.args[0] if node.args else None
+        if isinstance(fallback, nodes.Const) and isinstance(fallback.value, float):
+            note_shown(self.formulas, _shown(node), UNSURE, None, False)
+        assert node.node is not None
+        holder, key = self.default_parts(node.node)
+        return self.formulas.use("shownText", f"shownText({self.expr(node)}, {holder}, {key})")
 
     def loop(self, node: nodes.For) -> list[str]:
         if node.else_ or node.test or node.recursive or not isinstance(node.target, nodes.Name):
@@ -77,8 +95,9 @@ class TemplateTranslator:
             inner = self.body(node.body)
         finally:
             self.loops.pop()
-        head = f"for (const [i_{name}, v_{name}] of {source}.entries()) {{"
-        return [head, *_indent(inner), "}"]
+        head = f"for (const [i_{name}, v_{name}] of l_{name}.entries()) {{"
+        block = [f"const l_{name} = {source}", head, *_indent(inner), "}"]
+        return ["{", *_indent(block), "}"]
 
     def expr(self, node: nodes.Node) -> str:
         if isinstance(node, nodes.Name):
@@ -118,16 +137,17 @@ class TemplateTranslator:
     def default(self, node: nodes.Node, args: list[str]) -> str:
         """``x | default(v)``: v where x is missing (only its last step may be missing)."""
         fallback, boolean = (args + ['""', "false"][len(args) :])[:2]
-        if isinstance(node, nodes.Name) and node.name not in self.loops:
-            holder, key = "ctx", json.dumps(node.name)
-        elif isinstance(node, nodes.Getattr | nodes.Getitem) and not _is_loop_index(
-            node, self.loops
-        ):
-            holder = self.expr(node.node)
-            key = json.dumps(node.attr) if isinstance(node, nodes.Getattr) else self.expr(node.arg)
-        else:
-            raise Untranslatable("the default filter on a value that cannot be missing")
+        holder, key = self.default_parts(node)
         return self.formulas.use("fieldOr", f"fieldOr({holder}, {key}, {fallback}, {boolean})")
+
+    def default_parts(self, node: nodes.Node) -> tuple[str, str]:
+        """The holder and key a ``default`` filter reads (only its last step may be missing)."""
+        if isinstance(node, nodes.Name) and node.name not in self.loops:
+            return "ctx", json.dumps(node.name)
+        if isinstance(node, nodes.Getattr | nodes.Getitem) and not _is_loop_index(node, self.loops):
+            key = json.dumps(node.attr) if isinstance(node, nodes.Getattr) else self.expr(node.arg)
+            return self.expr(node.node), key
+        raise Untranslatable("the default filter on a value that cannot be missing")
 
     def filter(self, node: nodes.Filter) -> str:
         assert node.node is not None
@@ -144,7 +164,9 @@ class TemplateTranslator:
             where = json.dumps(_describe(node.node))
             listed = self.formulas.use("list", f"list({value}, {where})")
             shown = "(v: any, i: number, all: any[]) => shownText(v, all, i)"
-            return self.formulas.use("shownText", f"{listed}.map({shown}).join({joiner})")
+            joined = f"{listed}.map({shown}).join({joiner})"
+            self.formulas.used.add("limitedText")
+            return self.formulas.use("shownText", f"limitedText({joined})")
         if node.name in ("default", "d") and len(args) <= 2:
             return self.default(node.node, args)
         if node.name in ("length", "count") and not args:
@@ -192,6 +214,14 @@ def _describe(node: nodes.Node) -> str:
     if isinstance(node, nodes.Getattr):
         return f"{_describe(node.node)}.{node.attr}"
     return "the value"
+
+
+def _shown(node: nodes.Node) -> str:
+    """``{{ x.y | f }}`` for a difference; ``{{ ... }}`` for a worked-out value."""
+    if isinstance(node, nodes.Filter) and node.node is not None:
+        return f"{{{{ {_describe(node.node)} | {node.name} }}}}"
+    text = _describe(node)
+    return f"{{{{ {'...' if text == 'the value' else text} }}}}"
 
 
 def _indent(lines: list[str]) -> list[str]:
