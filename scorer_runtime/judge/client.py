@@ -342,3 +342,37 @@ def _response_text(error: BaseException) -> str | None:
 
 def _str_or_none(value: Any) -> str | None:
     return None if value is None else str(value)
+
+
+def count_tokens(model: str, messages: Sequence[JudgeMessage]) -> int:
+    """Input tokens of ``messages`` for ``model``, by litellm's counter (offline; a model it
+    has no tokenizer for is counted with a common one)."""
+    litellm = _litellm()
+    plain = [{"role": m["role"], "content": m["content"]} for m in messages]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return int(litellm.token_counter(model=model, messages=plain))
+
+
+def count_text_tokens(model: str, text: str) -> int:
+    """Tokens of a piece of text (an answer, a schema) for ``model``."""
+    litellm = _litellm()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return int(litellm.token_counter(model=model, text=text, count_response_tokens=True))
+
+
+@cache
+def token_prices(model: str) -> tuple[float, float] | None:
+    """Dollars per input token and per output token in litellm's local cost map, or None
+    when the map does not price ``model`` (a price of zero there, as for local models, is
+    no price: nothing says what running them costs)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if not pricing(model).known:
+            return None
+        info = _litellm().get_model_info(model=model)
+    prices = float(info.get("input_cost_per_token") or 0.0), float(
+        info.get("output_cost_per_token") or 0.0
+    )
+    return None if prices == (0.0, 0.0) else prices

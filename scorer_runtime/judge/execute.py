@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from scorer_runtime.errors import ErrorKind, JudgeFormatError, ProviderError
-from scorer_runtime.judge import client
+from scorer_runtime.judge import client, rehearsal
 from scorer_runtime.judge.config import ResolvedJudge
 from scorer_runtime.judge.structured import AnswerFormatError, StructuredOutput
 from scorer_runtime.processors.base import (
@@ -34,7 +34,7 @@ from scorer_runtime.processors.base import (
     RetryContext,
     RetryDecision,
 )
-from scorer_runtime.results import JudgeExecution, ProviderCall
+from scorer_runtime.results import JudgeExecution, ProviderCall, Usage
 from scorer_runtime.secrets import redact
 from scorer_runtime.types import StepName
 
@@ -174,15 +174,7 @@ async def _call_with_retries(
         execution.model_call_count += 1
         call_started = time.perf_counter()
         try:
-            completion = await client.complete(
-                model=judge.model,
-                messages=messages,
-                api_base=judge.api_base,
-                api_key=judge.api_key,
-                temperature=judge.temperature,
-                timeout_s=judge.timeout_s,
-                response_format=response_format,
-            )
+            completion = await _complete(request, messages, response_format)
         except ProviderError as error:
             call = ProviderCall(
                 ok=False,
@@ -203,6 +195,32 @@ async def _call_with_retries(
             ProviderCall(ok=True, duration_ms=(time.perf_counter() - call_started) * 1000)
         )
         return completion
+
+
+async def _complete(
+    request: JudgeRequest, messages: list[JudgeMessage], response_format: dict[str, Any] | None
+) -> client.Completion:
+    """The provider's answer, or, while a cost estimate rehearses the run, a typical one."""
+    judge = request.judge
+    rehearsing = rehearsal.current()
+    if rehearsing is not None:
+        text = rehearsing.answer(
+            step=request.step,
+            judge=judge,
+            messages=messages,
+            response_format=response_format,
+            output=request.output,
+        )
+        return client.Completion(text=text, usage=Usage(), cost=0.0, model=judge.model)
+    return await client.complete(
+        model=judge.model,
+        messages=messages,
+        api_base=judge.api_base,
+        api_key=judge.api_key,
+        temperature=judge.temperature,
+        timeout_s=judge.timeout_s,
+        response_format=response_format,
+    )
 
 
 async def _decide(

@@ -54,6 +54,8 @@ class RunInfo:
     started_at: datetime | None
     finished_at: datetime | None
     heartbeat_at: datetime | None
+    max_cost: float | None = None
+    allow_unpriced: bool = False
 
 
 def create_run(
