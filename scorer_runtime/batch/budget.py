@@ -12,6 +12,15 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import Engine
+
+from scorer_runtime.costs.cap import check_cap
+from scorer_runtime.costs.stored import estimate_dataset
+from scorer_runtime.scorer import Scorer
+from scorer_runtime.store.engine import read_session
+from scorer_runtime.store.runs import RunInfo, get_run, run_counts
 
 
 @dataclass(slots=True)
@@ -49,3 +58,23 @@ class Budget:
         self.spent += spent
         self.reserve = max(self.reserve, spent)
         self._settled.set()
+
+
+async def open_budget(engine: Engine, scorer: Scorer[Any, Any], *, run_id: int) -> Budget | None:
+    """The budget of run ``run_id`` (None when it has no cap), its worst case per example
+    estimated on a sample of what the run has left; raises
+    :class:`~scorer_runtime.costs.cap.CapError` when the run must not start under its cap."""
+    run, spent = await asyncio.to_thread(_cap_of, engine, run_id)
+    if run.max_cost is None:
+        return None
+    estimate = await estimate_dataset(engine, scorer, dataset_id=run.dataset_id, run_id=run_id)
+    check_cap(run.max_cost, estimate, spent=spent, allow_unpriced=run.allow_unpriced)
+    reserve = estimate.example_worst_cost or 0.0
+    return Budget(cap=run.max_cost, reserve=reserve, spent=spent)
+
+
+def _cap_of(engine: Engine, run_id: int) -> tuple[RunInfo, float]:
+    with read_session(engine) as session:
+        run = get_run(session, run_id=run_id)
+        _, _, spent = run_counts(session, run_id=run_id)
+    return run, spent

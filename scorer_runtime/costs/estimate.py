@@ -13,6 +13,7 @@ The worst case counts every call the retry policy allows: each request may be se
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Sequence
@@ -153,17 +154,15 @@ async def estimate_cost(
 
 
 async def _rehearse(scorer: Scorer[Any, Any], example: SampleExample) -> list[RehearsedCall]:
-    with rehearse() as rehearsal:
-        try:
-            await scorer.run(
-                input=example.input,
-                output=example.output,
-                ground_truth=example.ground_truth,
-                request_context=example.request_context,
-                run_id="cost-estimate",
-            )
-        except Exception:  # noqa: S110 - a failing example costs what it called before failing
-            pass
+    # A failing example costs what it called before failing: no more to count.
+    with rehearse() as rehearsal, contextlib.suppress(Exception):
+        await scorer.run(
+            input=example.input,
+            output=example.output,
+            ground_truth=example.ground_truth,
+            request_context=example.request_context,
+            run_id="cost-estimate",
+        )
     return rehearsal.calls
 
 

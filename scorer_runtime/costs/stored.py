@@ -31,9 +31,7 @@ def sample_dataset(
         step = max(1, count // SAMPLE_SIZE)
         ids = session.exec(query.order_by(col(ExampleRecord.id))).all()[::step][:SAMPLE_SIZE]
         rows = session.exec(select(ExampleRecord).where(col(ExampleRecord.id).in_(ids))).all()
-        sample = [
-            SampleExample(e.input, e.output, e.ground_truth, e.request_context) for e in rows
-        ]
+        sample = [SampleExample(e.input, e.output, e.ground_truth, e.request_context) for e in rows]
     return sample, int(count)
 
 

@@ -372,7 +372,8 @@ def token_prices(model: str) -> tuple[float, float] | None:
         if not pricing(model).known:
             return None
         info = _litellm().get_model_info(model=model)
-    prices = float(info.get("input_cost_per_token") or 0.0), float(
-        info.get("output_cost_per_token") or 0.0
+    prices = (
+        float(info.get("input_cost_per_token") or 0.0),
+        float(info.get("output_cost_per_token") or 0.0),
     )
     return None if prices == (0.0, 0.0) else prices

@@ -168,7 +168,6 @@ async def _call_with_retries(
     execution: JudgeExecution,
 ) -> client.Completion:
     """One judge request: provider calls until success, or until no processor retries."""
-    judge = request.judge
     retries = 0
     while True:
         execution.model_call_count += 1

@@ -92,7 +92,7 @@ def typical_answer(output: StructuredOutput) -> str:
     return json.dumps(_instance(schema, schema.get("$defs", {}), depth=0))
 
 
-def _instance(schema: Any, defs: Mapping[str, Any], *, depth: int) -> Any:  # noqa: PLR0911
+def _instance(schema: Any, defs: Mapping[str, Any], *, depth: int) -> Any:
     if not isinstance(schema, Mapping) or depth > 8:
         return None
     ref = schema.get("$ref")
@@ -129,7 +129,9 @@ def _scalar(kind: Any, schema: Mapping[str, Any]) -> Any:
         if isinstance(low, int | float) and isinstance(high, int | float):
             middle = (low + high) / 2
             return int(middle) if kind == "integer" else middle
-        value = low if isinstance(low, int | float) else high if isinstance(high, int | float) else 1
+        value = (
+            low if isinstance(low, int | float) else high if isinstance(high, int | float) else 1
+        )
         return int(value) if kind == "integer" else value
     if kind == "boolean":
         return True

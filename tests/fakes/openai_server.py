@@ -314,8 +314,8 @@ class FakeOpenAIServer:
 
         ``when`` is a substring the last user message must contain (``None``: any request);
         ``times`` how many requests the rule answers (``None``: unlimited); ``latency_s`` a
-        wait before answering; ``usage`` the ``(prompt_tokens, completion_tokens)`` reported, or ``"counted"``: the tokens
-        of the request and of the reply, counted (:func:`counted_usage`).
+        wait before answering; ``usage`` the ``(prompt_tokens, completion_tokens)`` reported,
+        or ``"counted"``: the tokens of the request and of the reply (:func:`counted_usage`).
         Rules are tried in the order added; the first match wins.
         """
         _check_times(times)
