@@ -267,6 +267,9 @@ RUNS_VERSION = Key("runs.version")
 RUNS_DATASET = Key("runs.dataset")
 RUNS_CONCURRENCY = Key("runs.concurrency")
 RUNS_START = Key("runs.start")
+RUNS_CAP = Key("runs.cap")
+"""The "Stop at $" box; beside Resume it is ``RUNS_CAP.child("resume")`` (and so for the next)."""
+RUNS_ALLOW_UNPRICED = Key("runs.allow_unpriced")
 RUNS_PLAN = Key("runs.plan")
 """The start form's plan; its "fix" buttons are ``RUNS_PLAN.child("fix").child(i)``."""
 RUNS_LOAD_DEMO = Key("runs.load_demo")

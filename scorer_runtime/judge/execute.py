@@ -85,7 +85,8 @@ async def execute(request: JudgeRequest) -> tuple[Any, JudgeExecution]:
     On failure the returned execution has ``status="failed"``, the error, and the exception in
     ``execution.exception``; the parsed answer is then None.
     """
-    await client.warm()  # the client's start-up is not the judge's time
+    if rehearsal.current() is None:  # a rehearsal calls no provider: nothing to warm up
+        await client.warm()  # the client's start-up is not the judge's time
     execution = JudgeExecution(step=request.step, model=request.judge.model, prompt=request.prompt)
     started = time.perf_counter()
     mode = _injection_mode(request)

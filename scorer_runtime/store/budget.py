@@ -14,14 +14,13 @@ def set_run_cap(
     session: Session, *, run_id: int, max_cost: float | None, allow_unpriced: bool = False
 ) -> RunInfo:
     """Give run ``run_id`` the spend cap ``max_cost`` in dollars (None: no cap); with
-    ``allow_unpriced`` the cap does not stop an unpriced model from running."""
+    ``allow_unpriced`` the cap does not stop an unpriced model from running. A run reads
+    its cap when it starts or resumes."""
     if max_cost is not None and not max_cost > 0:
         raise ConflictError("the spend cap must be an amount above $0")
     run = session.get(RunRecord, run_id)
     if run is None:
         raise not_found("run", run_id)
-    if run.status == "running":
-        raise ConflictError(f"run {run_id} is running: its cap changes when it is resumed")
     run.max_cost = max_cost
     run.allow_unpriced = allow_unpriced
     session.add(run)
