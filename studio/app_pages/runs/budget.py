@@ -40,7 +40,8 @@ def _show_when_ready(made: Future[CostEstimate]) -> None:
 
 
 def render_cap(estimate: CostEstimate | None, *, key: state.Key, spent: float = 0.0) -> CapChoice:
-    """The "Stop at $" box (empty: no cap); a cap the run could not keep is said in words."""
+    """The "Stop at $" box (empty: no cap), read against the estimate (see
+    :func:`render_cap_problem` for a cap the run could not keep)."""
     typed = st.text_input(
         "Stop at $",
         key=key.name,
@@ -60,7 +61,10 @@ def render_cap(estimate: CostEstimate | None, *, key: state.Key, spent: float = 
             key=state.RUNS_ALLOW_UNPRICED.child(key.name).name,
             help="The judge model has no known price, so the spend cannot be counted.",
         )
-    choice = choose_cap(typed, estimate, allow_unpriced=allow, spent=spent)
+    return choose_cap(typed, estimate, allow_unpriced=allow, spent=spent)
+
+
+def render_cap_problem(choice: CapChoice) -> None:
+    """Why the run cannot start under the cap typed, across the form (nothing when it can)."""
     if choice.problem:
         st.error(choice.problem, icon=":material/block:")
-    return choice

@@ -9,7 +9,7 @@ from scorer_runtime.batch import BatchSummary
 from scorer_runtime.store.views import RunLine
 from studio import state
 from studio.app_pages.runs import data
-from studio.app_pages.runs.budget import render_cap, render_cost
+from studio.app_pages.runs.budget import render_cap, render_cap_problem, render_cost
 from studio.app_pages.runs.live import live_progress
 from studio.app_pages.runs.logic import (
     ACTIVE_PHASES,
@@ -176,6 +176,7 @@ def _render_actions(line: RunLine, phase: RunPhase) -> None:
         cap_column, _ = st.columns([1, 3])
         with cap_column:
             cap = render_cap(estimate, key=state.RUNS_CAP.child("resume"), spent=line.cost)
+        render_cap_problem(cap)
     see = line.done > 0
     cols = iter(st.columns([1, 1, 3]))
     if see and next(cols).button(

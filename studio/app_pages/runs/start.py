@@ -11,7 +11,7 @@ import streamlit as st
 from scorer_runtime.store.views import RunLine
 from studio import state
 from studio.app_pages.runs import data
-from studio.app_pages.runs.budget import render_cap, render_cost
+from studio.app_pages.runs.budget import render_cap, render_cap_problem, render_cost
 from studio.app_pages.runs.logic import Problem, RunPlan, estimate_text, key_checks
 from studio.app_pages.runs.runner import render_runner_notice
 from studio.widgets.common import empty_state, show_error
@@ -167,9 +167,11 @@ def render_start(prefer: RunLine | None = None) -> None:
         plan, concurrency = chosen
         found = render_plan(plan, key=state.RUNS_PLAN)
         render_runner_notice(where="form")
+        estimate = None if found else render_cost(plan)
         cap_column, _ = st.columns([1, 3])
         with cap_column:
-            cap = render_cap(None if found else render_cost(plan), key=state.RUNS_CAP)
+            cap = render_cap(estimate, key=state.RUNS_CAP)
+        render_cap_problem(cap)
         started = st.button(
             "Start the run",
             key=state.RUNS_START.name,
