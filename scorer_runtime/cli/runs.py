@@ -117,6 +117,7 @@ def run(
     from scorer_runtime.batch import BatchRunner
     from scorer_runtime.cli.costs import check_budget
     from scorer_runtime.cli.report import summary_table
+    from scorer_runtime.costs.cap import BUDGET_REACHED
     from scorer_runtime.store import session_scope, set_run_cap
     from scorer_runtime.stored import check_judges, scorer_source
 
@@ -167,6 +168,11 @@ def run(
             asyncio.run(shards.close())
         made.dispose()
     out.print(summary_table(summary))
+    if (summary.error or "").startswith(BUDGET_REACHED):
+        out.print(
+            f"Resume it with a higher cap: scorer-studio run {scorer} {dataset} "
+            f"--resume {run_id} --max-cost DOLLARS"
+        )
     if summary.verdict == "fail":
         mean = "no scores" if summary.mean is None else f"mean {summary.mean:.3f}"
         console(stderr=True).print(f"[red]below the threshold:[/] {mean} < {fail_under:g}")

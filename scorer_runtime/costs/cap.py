@@ -30,10 +30,14 @@ def read_cap(text: str | float | None) -> float | None:
     return value
 
 
+BUDGET_REACHED = "stopped: budget reached"
+"""How the error text of a run stopped by its cap begins (the run's status is cancelled)."""
+
+
 def budget_words(spent: float, cap: float) -> str:
     """What a run stopped by its cap says (its error text, shown with the run)."""
     return (
-        f"stopped: budget reached: {format_dollars(spent)} spent of the "
+        f"{BUDGET_REACHED}: {format_dollars(spent)} spent of the "
         f"{format_dollars(cap)} cap. Resume it with a higher cap to score the rest."
     )
 

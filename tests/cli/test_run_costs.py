@@ -88,6 +88,7 @@ def test_a_capped_run_stops_and_resumes_with_a_higher_cap(priced, fake_judge):
     assert "at worst" in estimate
     result = cli(priced, "run", "verdict", "d", "--max-cost", "0.00008", "--concurrency", "3")
     assert result.exit_code == 0, result.output
+    assert "scorer-studio run verdict d --resume 1 --max-cost DOLLARS" in result.output
     stopped = _run(priced, 1)
     assert stopped.status == "cancelled"
     assert (stopped.error or "").startswith("stopped: budget reached")

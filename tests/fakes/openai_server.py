@@ -104,13 +104,18 @@ class _ReplyRule(_Rule):
 
 
 def _encoding() -> Any:
-    """The o200k tokenizer, read from the copy the model client ships (never downloaded)."""
+    """The o200k tokenizer, read from the copy the model client ships (never downloaded; the
+    client itself is not imported, so it fetches nothing either)."""
+    import importlib.util
     import os
 
-    import litellm.litellm_core_utils.tokenizers as shipped
     import tiktoken
 
-    os.environ.setdefault("TIKTOKEN_CACHE_DIR", os.path.dirname(shipped.__file__))
+    found = importlib.util.find_spec("litellm")
+    assert found is not None
+    assert found.submodule_search_locations
+    shipped = os.path.join(found.submodule_search_locations[0], "litellm_core_utils", "tokenizers")
+    os.environ.setdefault("TIKTOKEN_CACHE_DIR", shipped)
     return tiktoken.get_encoding("o200k_base")
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from scorer_runtime.batch import BatchSummary
+from scorer_runtime.costs.cap import BUDGET_REACHED
 from scorer_runtime.store.views import RunLine
 from studio import state
 from studio.app_pages.runs import data
@@ -62,6 +63,12 @@ def _render_ending(line: RunLine, phase: RunPhase) -> None:
         st.success(
             f"**{PHASE_LABELS[phase]}.** Every example of the dataset has a result.",
             icon=":material/check_circle:",
+        )
+    elif phase == "cancelled" and (error := line.error or "").startswith(BUDGET_REACHED):
+        st.warning(
+            f"**Stopped: budget reached.** {error[len(BUDGET_REACHED) :].lstrip(': ')} "
+            f"What finished is saved; {left}.",
+            icon=":material/savings:",
         )
     elif phase == "cancelled":
         st.info(
