@@ -175,7 +175,7 @@ def _tally(call: RehearsedCall, unpriced: set[str]) -> _Tally:
     output_tokens = client.count_text_tokens(model, call.answer)
     sends = 1 + call.judge.max_processor_retries
     requests = 2 if call.structured else 1  # a format failure is asked again once
-    prices = client.token_prices(model)
+    prices = call.judge.prices or client.token_prices(model)
     if prices is None:
         unpriced.add(model)
         prices = (0.0, 0.0)

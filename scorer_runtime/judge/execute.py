@@ -220,6 +220,7 @@ async def _complete(
         temperature=judge.temperature,
         timeout_s=judge.timeout_s,
         response_format=response_format,
+        prices=judge.prices,
     )
 
 
