@@ -229,6 +229,8 @@ JUDGES_KEY_ENV = Key("judges.key_env")
 JUDGES_INSTRUCTIONS = Key("judges.instructions")
 JUDGES_TEMPERATURE = Key("judges.temperature")
 JUDGES_TIMEOUT = Key("judges.timeout")
+JUDGES_INPUT_PRICE = Key("judges.input_price")
+JUDGES_OUTPUT_PRICE = Key("judges.output_price")
 JUDGES_JSON_MODE = Key("judges.json_mode")
 JUDGES_RETRY = Key("judges.retry")
 """The judge's retry form (a family: ``judges.retry.on``, ``judges.retry.retries``…)."""
