@@ -5,9 +5,11 @@ from __future__ import annotations
 import inspect
 import math
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from scorer_runtime.errors import ScorerRunError
+from scorer_runtime.judge import rehearsal
 from scorer_runtime.judge.config import Judge, resolve_judge
 from scorer_runtime.judge.execute import JudgeRequest, execute
 from scorer_runtime.results import NotScorable, NotScorableResult, ScoreResult
@@ -96,6 +98,8 @@ class Pipeline:
         setattr(result, STEP_PROMPT_FIELD[step.name], prompt)
         assert step.prompt is not None
         judge = (self.scorer.judge or Judge()).override(step.prompt.judge)
+        if rehearsal.current() is not None:  # a cost estimate calls no provider: no key needed
+            judge = replace(judge, api_key_env=None)
         try:
             resolved = resolve_judge(judge)
         except ValueError as e:

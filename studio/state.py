@@ -229,6 +229,8 @@ JUDGES_KEY_ENV = Key("judges.key_env")
 JUDGES_INSTRUCTIONS = Key("judges.instructions")
 JUDGES_TEMPERATURE = Key("judges.temperature")
 JUDGES_TIMEOUT = Key("judges.timeout")
+JUDGES_INPUT_PRICE = Key("judges.input_price")
+JUDGES_OUTPUT_PRICE = Key("judges.output_price")
 JUDGES_JSON_MODE = Key("judges.json_mode")
 JUDGES_RETRY = Key("judges.retry")
 """The judge's retry form (a family: ``judges.retry.on``, ``judges.retry.retries``…)."""
@@ -269,6 +271,9 @@ RUNS_CONCURRENCY = Key("runs.concurrency")
 RUNS_START = Key("runs.start")
 RUNS_USE_CACHE = Key("runs.use_cache")
 """The start form's "reuse judge answers" checkbox."""
+RUNS_CAP = Key("runs.cap")
+"""The "Stop at $" box; beside Resume it is ``RUNS_CAP.child("resume")`` (and so for the next)."""
+RUNS_ALLOW_UNPRICED = Key("runs.allow_unpriced")
 RUNS_PLAN = Key("runs.plan")
 """The start form's plan; its "fix" buttons are ``RUNS_PLAN.child("fix").child(i)``."""
 RUNS_LOAD_DEMO = Key("runs.load_demo")

@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from sqlalchemy import Engine
 
+from scorer_runtime.store.budget import set_run_cap
 from scorer_runtime.store.engine import read_session, session_scope
 from scorer_runtime.store.queue import live_runners
 from scorer_runtime.store.runs import RunInfo, create_run, get_run
@@ -34,22 +35,29 @@ def enqueue_run(
     dataset_id: int,
     concurrency: int = 4,
     use_cache: bool = True,
+    max_cost: float | None = None,
+    allow_unpriced: bool = False,
 ) -> RunInfo:
     """Store a queued run of a scorer version over a dataset, once it is known to be able to
-    run (its judges' keys set in this process's environment); RunRefusedError otherwise."""
+    run (its judges' keys set in this process's environment); RunRefusedError otherwise.
+    ``max_cost`` is its spend cap (see :func:`~scorer_runtime.store.set_run_cap`)."""
     with session_scope(engine) as session:
         version = get_version_by_id(session, version_id=scorer_version_id)
         try:
             check_judges(compile_version(session, version))
         except ValueError as error:  # a spec that no longer compiles, a judge without key
             raise RunRefusedError(f"The run was not queued: {error}.") from None
-        return create_run(
+        run = create_run(
             session,
             scorer_version_id=scorer_version_id,
             dataset_id=dataset_id,
             concurrency=concurrency,
             use_cache=use_cache,
         )
+        if max_cost is None and not allow_unpriced:
+            return run
+        # In the same transaction: no runner can claim the run before its cap is set.
+        return set_run_cap(session, run_id=run.id, max_cost=max_cost, allow_unpriced=allow_unpriced)
 
 
 def runner_alive(engine: Engine) -> bool:

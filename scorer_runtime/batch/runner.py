@@ -23,11 +23,13 @@ from typing import Any
 from sqlalchemy import Engine, exists
 from sqlmodel import col, select
 
+from scorer_runtime.batch.budget import Budget, open_budget
 from scorer_runtime.batch.outcome import ExampleInput, ExampleScore, score_example
 from scorer_runtime.batch.pool import WorkerPool
 from scorer_runtime.batch.sharding import Shards, asks_judge, check_processes, choose_processes
 from scorer_runtime.batch.summary import BatchSummary, summarize_run
 from scorer_runtime.batch.writer import ResultWriter, RunCounters
+from scorer_runtime.costs.cap import CapError, budget_words
 from scorer_runtime.judge.cache import using_cache
 from scorer_runtime.judge.client import warm
 from scorer_runtime.scorer import Scorer
@@ -142,6 +144,8 @@ class BatchRunner:
         self.processes = processes
         self.source = source
         self.pool = pool
+        self.budget: Budget | None = None
+        """The run's spend cap as it is kept while the run runs (None: no cap)."""
 
     async def run(self) -> BatchSummary:
         """Score every example without a result; return the run's summary."""
@@ -152,6 +156,11 @@ class BatchRunner:
             # Before the run is marked running: the model client's start-up (seconds of
             # imports) shows as the run starting, and is no example's or judge call's time.
             await warm()
+        try:  # before the run is marked running: a run that may not start never does
+            self.budget = await open_budget(self.engine, self.scorer, run_id=self.run_id)
+        except CapError as e:
+            await asyncio.to_thread(self._finish, "failed", str(e))
+            raise
         run, counters, known = await asyncio.to_thread(self._start)
         live = _Live(counters.done, counters.failed, counters.cost, known.priced, known.unpriced)
         writer = ResultWriter(
@@ -173,7 +182,10 @@ class BatchRunner:
         except Exception as e:
             await self._close(writer, "failed", f"the run stopped: {e}")
             raise
-        await self._close(writer, status, None)
+        error = None
+        if self.budget is not None and self.budget.reached:
+            status, error = "cancelled", budget_words(self.budget.spent, self.budget.cap)
+        await self._close(writer, status, error)
         summary = await asyncio.to_thread(self._summary)
         return replace(summary, wall_time_s=time.perf_counter() - started)
 
@@ -301,11 +313,22 @@ class BatchRunner:
     ) -> None:
         after = 0
         while chunk := await asyncio.to_thread(_pending_chunk, self.engine, run, after):
-            for example in chunk:
-                await queue.put(example)
+            if not await self._hand_out(chunk, queue):
+                break  # the cap is reached: what is in flight finishes, nothing starts
             after = chunk[-1].example_id or after
         for _ in range(width):
             await queue.put(None)
+
+    async def _hand_out(
+        self, chunk: list[ExampleInput], queue: asyncio.Queue[ExampleInput | None]
+    ) -> bool:
+        """Queue ``chunk``'s examples, each once the spend cap lets it start; False when the
+        cap stops the run first (see :class:`~scorer_runtime.batch.budget.Budget`)."""
+        for example in chunk:
+            if self.budget is not None and not await self.budget.admit():
+                return False
+            await queue.put(example)
+        return True
 
     async def _work(
         self,
@@ -341,6 +364,8 @@ class BatchRunner:
             dataset_id=run.dataset_id,
         )
         full = writer.add(row, failed=result.failed)
+        if self.budget is not None:
+            self.budget.settle(result.cost)
         live.count(result)
         if self.progress is not None:
             self.progress(live.progress(self.run_id, run.total))

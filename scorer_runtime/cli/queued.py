@@ -23,13 +23,17 @@ def run_queued(
     concurrency: int,
     fail_under: float | None,
     use_cache: bool = True,
+    max_cost: float | None = None,
+    allow_unpriced: bool = False,
 ) -> None:
     """Queue the run (refused, in words, when a judge's key is not set here), print its
     progress as the runner stores each result, then its summary; exit 1 below the mark."""
     from scorer_runtime.batch import summarize_run
     from scorer_runtime.batch.queue import enqueue_run, runner_alive
+    from scorer_runtime.cli.costs import check_budget
     from scorer_runtime.cli.report import summary_table
     from scorer_runtime.store import get_dataset, get_scorer, get_version, read_session
+    from scorer_runtime.stored import compile_version
 
     made = engine()
     try:
@@ -40,12 +44,24 @@ def run_queued(
             assert dataset_id is not None
             chosen = get_version(opened, scorer_id=scorer_id, version=version)
             assert chosen.id is not None
+            compiled = compile_version(opened, chosen) if max_cost is not None else None
+        if compiled is not None:  # a cap the run could not keep queues nothing
+            check_budget(
+                made,
+                compiled,
+                dataset_id=dataset_id,
+                run_id=None,
+                max_cost=max_cost,
+                allow_unpriced=allow_unpriced,
+            )
         run = enqueue_run(
             made,
             scorer_version_id=chosen.id,
             dataset_id=dataset_id,
             concurrency=concurrency,
             use_cache=use_cache,
+            max_cost=max_cost,
+            allow_unpriced=allow_unpriced,
         )
         out = console()
         out.print(

@@ -66,12 +66,36 @@ def run(
         help="Queue the run for a runner (scorer-studio worker, or the studio's) and follow "
         "it to its end, instead of scoring in this process.",
     ),
+    estimate: bool = typer.Option(
+        False,
+        "--estimate",
+        help="Print what the run would cost (judge calls, tokens, typical and worst case) "
+        "and exit; no run is made.",
+    ),
+    max_cost: str | None = typer.Option(
+        None,
+        "--max-cost",
+        help="Spend cap in dollars: no judge call starts that could pass it; the run then "
+        "ends 'stopped: budget reached' (resume it with a higher cap).",
+    ),
+    allow_unpriced: bool = typer.Option(
+        False,
+        "--allow-unpriced",
+        help="With --max-cost: run even though a judge model has no price (the cap cannot "
+        "be checked for it).",
+    ),
 ) -> None:
     """Score every example of DATASET with SCORER and print the summary.
 
     Judge keys in ``.env`` of the working folder are read first (variables already set win).
     """
     load_env_file()
+    from scorer_runtime.costs.cap import read_cap
+
+    cap = read_cap(max_cost)  # a bad cap is refused before anything else
+    if estimate:
+        _print_estimate(scorer, dataset, version, resume, api_base)
+        return
     if queue:
         if (
             api_base is not None
@@ -92,22 +116,37 @@ def run(
             concurrency=concurrency,
             fail_under=fail_under,
             use_cache=cache,
+            max_cost=cap,
+            allow_unpriced=allow_unpriced,
         )
         return
     shards = _join_engine(engine_name, address, processes)  # before a run is stored
     from scorer_runtime.batch import BatchRunner
+    from scorer_runtime.cli.costs import check_budget
     from scorer_runtime.cli.report import summary_table
-    from scorer_runtime.store import session_scope
+    from scorer_runtime.costs.cap import BUDGET_REACHED
+    from scorer_runtime.store import session_scope, set_run_cap
     from scorer_runtime.stored import check_judges, scorer_source
 
     made = engine()
     with session_scope(made) as opened:
-        run_id, version_record = _prepare_run(
-            opened, scorer, dataset, version, resume, concurrency, use_cache=cache
-        )
+        version_record, dataset_id = _chosen(opened, scorer, dataset, version, resume)
         source = scorer_source(opened, version_record, api_base=api_base)
-        compiled = source.build()
-        check_judges(compiled)  # before the run is stored: a missing key fails at once
+    compiled = source.build()
+    check_judges(compiled)  # before the run is stored: a missing key fails at once
+    # A cap the run could not keep starts nothing (on resume, the run's own cap otherwise).
+    check_budget(
+        made,
+        compiled,
+        dataset_id=dataset_id,
+        run_id=resume,
+        max_cost=cap,
+        allow_unpriced=allow_unpriced,
+    )
+    with session_scope(made) as opened:
+        run_id = _made_run(opened, version_record, dataset_id, resume, concurrency, use_cache=cache)
+        if cap is not None or allow_unpriced:
+            set_run_cap(opened, run_id=run_id, max_cost=cap, allow_unpriced=allow_unpriced)
     out = console()
     out.print(
         f"Run {run_id}: scorer {scorer} v{version_record.version} on dataset {dataset} "
@@ -136,6 +175,11 @@ def run(
             asyncio.run(shards.close())
         made.dispose()
     out.print(summary_table(summary))
+    if (summary.error or "").startswith(BUDGET_REACHED):
+        out.print(
+            f"Resume it with a higher cap: scorer-studio run {scorer} {dataset} "
+            f"--resume {run_id} --max-cost DOLLARS"
+        )
     if summary.verdict == "fail":
         mean = "no scores" if summary.mean is None else f"mean {summary.mean:.3f}"
         console(stderr=True).print(f"[red]below the threshold:[/] {mean} < {fail_under:g}")
@@ -160,19 +204,12 @@ def _join_engine(name: str, address: str | None, actors: int | None) -> RayPool 
     return RayPool.join(address, actors=actors)
 
 
-def _prepare_run(
-    opened: Session,
-    scorer: str,
-    dataset: str,
-    version: int | None,
-    resume: int | None,
-    concurrency: int,
-    *,
-    use_cache: bool = True,
-) -> tuple[int, ScorerVersionInfo]:
+def _chosen(
+    opened: Session, scorer: str, dataset: str, version: int | None, resume: int | None
+) -> tuple[ScorerVersionInfo, int]:
+    """The scorer version to run and the dataset's id (for ``resume``, the run's own)."""
     from scorer_runtime.store import (
         ConflictError,
-        create_run,
         get_dataset,
         get_run,
         get_scorer,
@@ -182,27 +219,68 @@ def _prepare_run(
 
     scorer_record = get_scorer(opened, name=scorer)
     dataset_record = get_dataset(opened, name=dataset)
+    assert scorer_record.id is not None
+    assert dataset_record.id is not None
     if resume is None:
-        assert scorer_record.id is not None
-        assert dataset_record.id is not None
-        version_record = get_version(opened, scorer_id=scorer_record.id, version=version)
-        assert version_record.id is not None
-        created = create_run(
-            opened,
-            scorer_version_id=version_record.id,
-            dataset_id=dataset_record.id,
-            concurrency=concurrency,
-            use_cache=use_cache,
-        )
-        assert created.id is not None
-        return created.id, version_record
+        return get_version(opened, scorer_id=scorer_record.id, version=version), dataset_record.id
     existing = get_run(opened, run_id=resume)
     version_record = get_version_by_id(opened, version_id=existing.scorer_version_id)
     if existing.scorer_id != scorer_record.id or existing.dataset_id != dataset_record.id:
         raise ConflictError(f"run {resume} is not a run of scorer {scorer} on dataset {dataset}")
     if version is not None and version != version_record.version:
         raise ConflictError(f"run {resume} ran version {version_record.version}, not {version}")
-    return resume, version_record
+    return version_record, dataset_record.id
+
+
+def _made_run(
+    opened: Session,
+    version_record: ScorerVersionInfo,
+    dataset_id: int,
+    resume: int | None,
+    concurrency: int,
+    *,
+    use_cache: bool = True,
+) -> int:
+    """The run to score: ``resume`` (it keeps its own cache setting), or a new one."""
+    from scorer_runtime.store import create_run
+
+    if resume is not None:
+        return resume
+    assert version_record.id is not None
+    created = create_run(
+        opened,
+        scorer_version_id=version_record.id,
+        dataset_id=dataset_id,
+        concurrency=concurrency,
+        use_cache=use_cache,
+    )
+    assert created.id is not None
+    return created.id
+
+
+def _print_estimate(
+    scorer: str, dataset: str, version: int | None, resume: int | None, api_base: str | None
+) -> None:
+    """``run --estimate``: what the run would cost, printed; nothing is stored."""
+    from scorer_runtime.cli.costs import estimate_for
+    from scorer_runtime.store import session_scope
+    from scorer_runtime.stored import scorer_source
+
+    made = engine()
+    try:
+        with session_scope(made) as opened:
+            version_record, dataset_id = _chosen(opened, scorer, dataset, version, resume)
+            source = scorer_source(opened, version_record, api_base=api_base)
+        found = estimate_for(made, source.build(), dataset_id=dataset_id, run_id=resume)
+    finally:
+        made.dispose()
+    what = f"Resuming run {resume}" if resume is not None else f"Scoring {dataset} with {scorer}"
+    console().print(f"{what} v{version_record.version}: {found.describe()}")
+    if found.sampled < found.examples:
+        console().print(
+            f"Estimated from {found.sampled} of the {found.examples:,} examples, in "
+            f"{found.seconds:.2f} s."
+        )
 
 
 def _run_with_progress(runner: BatchRunner, out: Console) -> BatchSummary:

@@ -137,6 +137,17 @@ def pricing(model: str) -> Pricing:
     return _PRICED
 
 
+def _own_price(prices: tuple[float, float]) -> Pricing:
+    """The judge's own price per token, handed to litellm for the call."""
+    per_input, per_output = prices
+    return Pricing(
+        known=True,
+        arguments=MappingProxyType(
+            {"input_cost_per_token": per_input, "output_cost_per_token": per_output}
+        ),
+    )
+
+
 @cache
 def supports_response_schema(model: str) -> bool:
     """Whether litellm knows the model to support native JSON-schema output."""
@@ -155,8 +166,12 @@ async def complete(
     temperature: float | None,
     timeout_s: float,
     response_format: Mapping[str, Any] | None,
+    prices: tuple[float, float] | None = None,
 ) -> Completion:
-    """One provider call; raises :class:`ProviderError` on any failure of the call."""
+    """One provider call; raises :class:`ProviderError` on any failure of the call.
+
+    ``prices`` (dollars per input and output token, set on the judge) price the call
+    instead of litellm's cost map."""
     litellm = _litellm()
     kwargs: dict[str, Any] = {
         "model": model,
@@ -173,8 +188,8 @@ async def complete(
         kwargs["temperature"] = temperature
     if response_format is not None:
         kwargs["response_format"] = dict(response_format)
-    prices = pricing(model)
-    kwargs.update(prices.arguments)
+    known = pricing(model) if prices is None else _own_price(prices)
+    kwargs.update(known.arguments)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)
@@ -185,7 +200,7 @@ async def complete(
         # chained when the key was in it, so no traceback can print it.
         leaked = redact(str(e), (api_key,)) != str(e)
         raise error from (None if leaked else e)
-    return _completion(litellm, response, model, api_key, priced=prices.known)
+    return _completion(litellm, response, model, api_key, priced=known.known)
 
 
 def _completion(
@@ -342,3 +357,38 @@ def _response_text(error: BaseException) -> str | None:
 
 def _str_or_none(value: Any) -> str | None:
     return None if value is None else str(value)
+
+
+def count_tokens(model: str, messages: Sequence[JudgeMessage]) -> int:
+    """Input tokens of ``messages`` for ``model``, by litellm's counter (offline; a model it
+    has no tokenizer for is counted with a common one)."""
+    litellm = _litellm()
+    plain = [{"role": m["role"], "content": m["content"]} for m in messages]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return int(litellm.token_counter(model=model, messages=plain))
+
+
+def count_text_tokens(model: str, text: str) -> int:
+    """Tokens of a piece of text (an answer, a schema) for ``model``."""
+    litellm = _litellm()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return int(litellm.token_counter(model=model, text=text, count_response_tokens=True))
+
+
+@cache
+def token_prices(model: str) -> tuple[float, float] | None:
+    """Dollars per input token and per output token in litellm's local cost map, or None
+    when the map does not price ``model`` (a price of zero there, as for local models, is
+    no price: nothing says what running them costs)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if not pricing(model).known:
+            return None
+        info = _litellm().get_model_info(model=model)
+    prices = (
+        float(info.get("input_cost_per_token") or 0.0),
+        float(info.get("output_cost_per_token") or 0.0),
+    )
+    return None if prices == (0.0, 0.0) else prices

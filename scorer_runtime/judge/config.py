@@ -46,6 +46,9 @@ class Judge:
     max_processor_retries: int | None = None
     temperature: float | None = None
     timeout_s: float | None = None
+    input_price_per_million: float | None = None
+    """Dollars per 1M input tokens, used instead of litellm's price (see ``prices``)."""
+    output_price_per_million: float | None = None
 
     def __post_init__(self) -> None:
         for name in ("input_processors", "output_processors", "error_processors"):
@@ -54,6 +57,9 @@ class Judge:
                 object.__setattr__(self, name, tuple(value))
         if self.max_processor_retries is not None and self.max_processor_retries < 0:
             raise ValueError("max_processor_retries must be 0 or more")
+        for price in (self.input_price_per_million, self.output_price_per_million):
+            if price is not None and not price >= 0:
+                raise ValueError("a price per 1M tokens must be 0 or more")
         if self.timeout_s is not None and self.timeout_s <= 0:
             raise ValueError("timeout_s must be a positive number of seconds")
         if self.json_prompt_injection not in (None, True, False, "auto", "system", "inline"):
@@ -100,6 +106,9 @@ class ResolvedJudge:
     max_processor_retries: int
     temperature: float | None
     timeout_s: float
+    prices: tuple[float, float] | None = None
+    """Dollars per input and per output token set on the judge (a price per 1M tokens);
+    None: litellm's own price for the model, when it has one."""
 
 
 class JudgeConfigError(ValueError):
@@ -143,4 +152,13 @@ def resolve_judge(judge: Judge) -> ResolvedJudge:
         max_processor_retries=cap,
         temperature=judge.temperature,
         timeout_s=judge.timeout_s if judge.timeout_s is not None else DEFAULT_TIMEOUT_S,
+        prices=_prices(judge),
     )
+
+
+def _prices(judge: Judge) -> tuple[float, float] | None:
+    """The judge's own price per token, when it sets one (a price left out counts 0)."""
+    per_input, per_output = judge.input_price_per_million, judge.output_price_per_million
+    if per_input is None and per_output is None:
+        return None
+    return (per_input or 0.0) / 1_000_000, (per_output or 0.0) / 1_000_000

@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from scorer_runtime.errors import ErrorKind, JudgeFormatError, ProviderError
-from scorer_runtime.judge import client
+from scorer_runtime.judge import client, rehearsal
 from scorer_runtime.judge.cache import AnswerCache, active_cache, answer_key
 from scorer_runtime.judge.config import ResolvedJudge
 from scorer_runtime.judge.structured import AnswerFormatError, StructuredOutput
@@ -97,7 +97,8 @@ async def execute(request: JudgeRequest) -> tuple[Any, JudgeExecution]:
     On failure the returned execution has ``status="failed"``, the error, and the exception in
     ``execution.exception``; the parsed answer is then None.
     """
-    await client.warm()  # the client's start-up is not the judge's time
+    if rehearsal.current() is None:  # a rehearsal calls no provider: nothing to warm up
+        await client.warm()  # the client's start-up is not the judge's time
     execution = JudgeExecution(step=request.step, model=request.judge.model, prompt=request.prompt)
     started = time.perf_counter()
     mode = _injection_mode(request)
@@ -236,21 +237,12 @@ async def _call_with_retries(
     execution: JudgeExecution,
 ) -> client.Completion:
     """One judge request: provider calls until success, or until no processor retries."""
-    judge = request.judge
     retries = 0
     while True:
         execution.model_call_count += 1
         call_started = time.perf_counter()
         try:
-            completion = await client.complete(
-                model=judge.model,
-                messages=messages,
-                api_base=judge.api_base,
-                api_key=judge.api_key,
-                temperature=judge.temperature,
-                timeout_s=judge.timeout_s,
-                response_format=response_format,
-            )
+            completion = await _complete(request, messages, response_format)
         except ProviderError as error:
             call = ProviderCall(
                 ok=False,
@@ -271,6 +263,33 @@ async def _call_with_retries(
             ProviderCall(ok=True, duration_ms=(time.perf_counter() - call_started) * 1000)
         )
         return completion
+
+
+async def _complete(
+    request: JudgeRequest, messages: list[JudgeMessage], response_format: dict[str, Any] | None
+) -> client.Completion:
+    """The provider's answer, or, while a cost estimate rehearses the run, a typical one."""
+    judge = request.judge
+    rehearsing = rehearsal.current()
+    if rehearsing is not None:
+        text = rehearsing.answer(
+            step=request.step,
+            judge=judge,
+            messages=messages,
+            response_format=response_format,
+            output=request.output,
+        )
+        return client.Completion(text=text, usage=Usage(), cost=0.0, model=judge.model)
+    return await client.complete(
+        model=judge.model,
+        messages=messages,
+        api_base=judge.api_base,
+        api_key=judge.api_key,
+        temperature=judge.temperature,
+        timeout_s=judge.timeout_s,
+        response_format=response_format,
+        prices=judge.prices,
+    )
 
 
 async def _decide(

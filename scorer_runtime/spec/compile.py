@@ -326,6 +326,8 @@ _JUDGE_SETTINGS = (
     "json_prompt_injection",
     "temperature",
     "timeout_s",
+    "input_price_per_million",
+    "output_price_per_million",
 )
 
 

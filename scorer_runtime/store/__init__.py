@@ -44,6 +44,7 @@ from scorer_runtime.store.answers import (
     count_cache_use,
     store_answers,
 )
+from scorer_runtime.store.budget import set_run_cap
 from scorer_runtime.store.canonical import canonical_json, content_hash, jsonable
 from scorer_runtime.store.datasets import (
     EXAMPLE_FIELDS,
@@ -352,6 +353,7 @@ __all__ = [
     "scorer_counts",
     "scorer_name_taken",
     "session_scope",
+    "set_run_cap",
     "set_trace_expected",
     "stalled_runs",
     "start_run",

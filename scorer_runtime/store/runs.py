@@ -61,6 +61,8 @@ class RunInfo:
     saved_cost: float
     stability_check_id: int | None = None
     """The stability check this run is a repeat of (it scores the check's sample only)."""
+    max_cost: float | None = None
+    allow_unpriced: bool = False
 
 
 def create_run(

@@ -157,6 +157,10 @@ class RunRecord(SQLModel, table=True):
     started_at: datetime | None = None
     finished_at: datetime | None = None
     heartbeat_at: datetime | None = None
+    max_cost: float | None = None
+    """The spend cap in dollars (None: no cap); the run stops before passing it."""
+    allow_unpriced: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false()})
+    """Whether the cap may go unchecked because a judge model has no price."""
 
 
 class StabilityCheckRecord(SQLModel, table=True):

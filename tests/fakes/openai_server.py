@@ -92,11 +92,44 @@ class _Rule:
         return True
 
 
+Usage = tuple[int, int] | Literal["counted"]
+"""Token counts a reply reports: fixed ``(prompt_tokens, completion_tokens)``, or "counted"."""
+
+
 @dataclass
 class _ReplyRule(_Rule):
     content: str
-    usage: tuple[int, int]
+    usage: Usage
     finish_reason: str
+
+
+def _encoding() -> Any:
+    """The o200k tokenizer, read from the copy the model client ships (never downloaded; the
+    client itself is not imported, so it fetches nothing either)."""
+    import importlib.util
+    import os
+
+    import tiktoken
+
+    found = importlib.util.find_spec("litellm")
+    assert found is not None
+    assert found.submodule_search_locations
+    shipped = os.path.join(found.submodule_search_locations[0], "litellm_core_utils", "tokenizers")
+    os.environ.setdefault("TIKTOKEN_CACHE_DIR", shipped)
+    return tiktoken.get_encoding("o200k_base")
+
+
+def counted_usage(body: dict[str, Any], content: str) -> tuple[int, int]:
+    """Tokens as a provider counts them: each message's text plus 3 tokens of framing, 3 for
+    the reply's start, the native schema's JSON; and the reply's text."""
+    encoding = _encoding()
+    prompt = 3
+    for message in body.get("messages") or []:
+        text = message.get("content") if isinstance(message, dict) else None
+        prompt += 3 + len(encoding.encode(text if isinstance(text, str) else ""))
+    if body.get("response_format") is not None:
+        prompt += len(encoding.encode(json.dumps(body["response_format"])))
+    return prompt, len(encoding.encode(content))
 
 
 @dataclass
@@ -279,14 +312,15 @@ class FakeOpenAIServer:
         when: str | None = None,
         times: int | None = None,
         latency_s: float = 0.0,
-        usage: tuple[int, int] = (11, 7),
+        usage: Usage = (11, 7),
         finish_reason: str = "stop",
     ) -> None:
         """Answer matching chat requests with ``content`` (dicts and lists are JSON-encoded).
 
         ``when`` is a substring the last user message must contain (``None``: any request);
         ``times`` how many requests the rule answers (``None``: unlimited); ``latency_s`` a
-        wait before answering; ``usage`` the ``(prompt_tokens, completion_tokens)`` reported.
+        wait before answering; ``usage`` the ``(prompt_tokens, completion_tokens)`` reported,
+        or ``"counted"``: the tokens of the request and of the reply (:func:`counted_usage`).
         Rules are tried in the order added; the first match wins.
         """
         _check_times(times)
@@ -413,7 +447,10 @@ class FakeOpenAIServer:
         return response
 
     def _completion(self, body: dict[str, Any], reply: _ReplyRule) -> dict[str, Any]:
-        prompt_tokens, completion_tokens = reply.usage
+        usage = reply.usage
+        if usage == "counted":
+            usage = counted_usage(body, reply.content)
+        prompt_tokens, completion_tokens = usage
         message = {"role": "assistant", "content": reply.content}
         choice = {"index": 0, "message": message, "finish_reason": reply.finish_reason}
         return {

@@ -194,6 +194,19 @@ class JudgeSpec(SpecModel):
     timeout_s: float | None = Field(
         default=None, gt=0, le=3600, description="Seconds to wait for one judge answer."
     )
+    input_price_per_million: float | None = Field(
+        default=None,
+        ge=0,
+        le=100_000,
+        description="Dollars per 1M input tokens: a price for a model litellm does not price "
+        "(or your own). With it, runs record a cost and a spend cap can be checked.",
+    )
+    output_price_per_million: float | None = Field(
+        default=None,
+        ge=0,
+        le=100_000,
+        description="Dollars per 1M output tokens (see input_price_per_million).",
+    )
     retry: RetryPolicySpec | None = Field(default=None, description="Retry failed judge requests.")
     redact_pii: RedactPIISpec | None = Field(
         default=None, description="Redact personal data first."

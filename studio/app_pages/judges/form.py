@@ -30,6 +30,8 @@ _FIELDS = {
     state.JUDGES_INSTRUCTIONS: "instructions",
     state.JUDGES_TEMPERATURE: "temperature",
     state.JUDGES_TIMEOUT: "timeout_s",
+    state.JUDGES_INPUT_PRICE: "input_price",
+    state.JUDGES_OUTPUT_PRICE: "output_price",
     state.JUDGES_JSON_MODE: "json_mode",
 }
 NEW_JUDGE_RETRY = retry_policy(RetryForm())
@@ -69,6 +71,8 @@ def read_form(kept: dict[str, Any]) -> JudgeForm:
         instructions=str(values["instructions"] or ""),
         temperature=values["temperature"],
         timeout_s=values["timeout_s"],
+        input_price=values["input_price"],
+        output_price=values["output_price"],
         json_mode=values["json_mode"] or "auto",
         retry=read_retry_form(key=state.JUDGES_RETRY),
         processors=read_processors_form(key=state.JUDGES_PROCESSORS),
@@ -234,6 +238,7 @@ def _grading() -> None:
         step=5.0,
         help="How long to wait for one answer before giving up on that request.",
     )
+    _prices()
     modes = list(JSON_MODES)
     st.radio(
         "Answer format",
@@ -243,6 +248,32 @@ def _grading() -> None:
         key=state.JUDGES_JSON_MODE.name,
         help="How the judge is made to answer in the exact shape a scorer asks for "
         "(technically: native structured output, or JSON prompt injection).",
+    )
+
+
+def _prices() -> None:
+    per_input, per_output = st.columns(2)
+    said = (
+        "Leave empty to use the known price of the model, if there is one. With a price, "
+        "runs show what they cost and can stop at a spend cap."
+    )
+    per_input.number_input(
+        "Price per 1M input tokens ($, optional)",
+        key=state.JUDGES_INPUT_PRICE.name,
+        min_value=0.0,
+        max_value=100_000.0,
+        step=0.05,
+        format="%.4f",
+        help=f"What the provider charges for 1 million tokens sent to the judge. {said}",
+    )
+    per_output.number_input(
+        "Price per 1M output tokens ($, optional)",
+        key=state.JUDGES_OUTPUT_PRICE.name,
+        min_value=0.0,
+        max_value=100_000.0,
+        step=0.05,
+        format="%.4f",
+        help=f"What the provider charges for 1 million tokens the judge answers. {said}",
     )
 
 

@@ -7,7 +7,11 @@ since a process outside the studio is moving it.
 
 from __future__ import annotations
 
+import asyncio
 import os
+import threading
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -20,18 +24,21 @@ from scorer_runtime.batch import (
     start_attached_runner,
     summarize_run,
 )
+from scorer_runtime.costs import CostEstimate, estimate_dataset
 from scorer_runtime.store import (
     ScoreFilter,
     ScoreRow,
     database_url,
     enqueue_again,
     example_counts,
+    get_version_by_id,
     list_datasets,
     list_scorers,
     list_scores,
     list_versions,
     live_runners,
     request_cancel,
+    set_run_cap,
 )
 from scorer_runtime.store.views import (
     RunLine,
@@ -149,6 +156,38 @@ def _plan(url: str, version_id: int, dataset_id: int) -> RunPlan:
         return plan_run(session, version_id=version_id, dataset_id=dataset_id)
 
 
+_ESTIMATES: dict[tuple[str, int, int, int | None, int], Future[CostEstimate]] = {}
+"""Cost estimates being made or made, by database, version, dataset, run and half-minute."""
+_ESTIMATOR = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cost-estimate")
+_ESTIMATES_LOCK = threading.Lock()
+
+
+def cost(chosen: RunPlan, run_id: int | None = None) -> Future[CostEstimate] | None:
+    """What the run (or what ``run_id`` has left) will cost, made in the background (the first
+    estimate loads the model client, seconds); None when the version does not compile (its
+    problems are listed instead). An estimate is made again after half a minute."""
+    if chosen.spec_problems:
+        return None
+    url = database_url()
+    key = (url, chosen.version_id, chosen.dataset_id, run_id, int(time.time() // 30))
+    with _ESTIMATES_LOCK:
+        if key not in _ESTIMATES:
+            for old in [k for k in _ESTIMATES if k[:4] == key[:4]]:
+                del _ESTIMATES[old]
+            _ESTIMATES[key] = _ESTIMATOR.submit(_estimate, chosen, run_id)
+        return _ESTIMATES[key]
+
+
+def _estimate(chosen: RunPlan, run_id: int | None) -> CostEstimate:
+    from scorer_runtime.stored import compile_version
+
+    with services.reading() as session:
+        version = get_version_by_id(session, version_id=chosen.version_id)
+        scorer = compile_version(session, version)
+    found = estimate_dataset(services.engine(), scorer, dataset_id=chosen.dataset_id, run_id=run_id)
+    return asyncio.run(found)
+
+
 def problems(chosen: RunPlan) -> list[Problem]:
     """What stops the run, checked against the studio's environment now (keys can change)."""
     return plan_problems(chosen, os.environ)
@@ -196,10 +235,17 @@ def _share_keys(chosen: RunPlan) -> None:
     share_keys(check.env for check in key_checks(chosen, os.environ))
 
 
-def start(chosen: RunPlan, concurrency: int, *, use_cache: bool = True) -> int:
-    """Queue a new run of the plan for the runner; its id. Refused (RunRefusedError, in
-    words) when the judge's key is not set. ``use_cache``: judge answers may come from the
-    judge answer cache."""
+def start(
+    chosen: RunPlan,
+    concurrency: int,
+    max_cost: float | None = None,
+    allow_unpriced: bool = False,
+    *,
+    use_cache: bool = True,
+) -> int:
+    """Queue a new run of the plan for the runner (under the spend cap ``max_cost``); its id.
+    Refused (RunRefusedError, in words) when the judge's key is not set. ``use_cache``: judge
+    answers may come from the judge answer cache."""
     _share_keys(chosen)
     run = enqueue_run(
         services.engine(),
@@ -207,16 +253,22 @@ def start(chosen: RunPlan, concurrency: int, *, use_cache: bool = True) -> int:
         dataset_id=chosen.dataset_id,
         concurrency=concurrency,
         use_cache=use_cache,
+        max_cost=max_cost,
+        allow_unpriced=allow_unpriced,
     )
     services.changed()
     assert run.id is not None
     return run.id
 
 
-def resume(run: RunLine, chosen: RunPlan) -> None:
-    """Queue the run again: the runner scores its examples that have no result yet."""
+def resume(
+    run: RunLine, chosen: RunPlan, max_cost: float | None = None, allow_unpriced: bool = False
+) -> None:
+    """Queue the run again, under the spend cap ``max_cost`` (None: no cap): the runner
+    scores its examples that have no result yet."""
     _share_keys(chosen)
     with services.writing() as session:
+        set_run_cap(session, run_id=run.run_id, max_cost=max_cost, allow_unpriced=allow_unpriced)
         enqueue_again(session, run_id=run.run_id)
 
 

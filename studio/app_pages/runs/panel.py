@@ -6,9 +6,11 @@ from __future__ import annotations
 import streamlit as st
 
 from scorer_runtime.batch import BatchSummary
+from scorer_runtime.costs.cap import BUDGET_REACHED
 from scorer_runtime.store.views import RunLine
 from studio import state
 from studio.app_pages.runs import data
+from studio.app_pages.runs.budget import render_cap, render_cap_problem, render_cost
 from studio.app_pages.runs.live import live_progress
 from studio.app_pages.runs.logic import (
     ACTIVE_PHASES,
@@ -18,6 +20,7 @@ from studio.app_pages.runs.logic import (
     format_when,
     run_phase,
 )
+from studio.app_pages.runs.logic.cost import CapChoice
 from studio.app_pages.runs.start import render_plan
 from studio.widgets.charts import outcome_chart, outcome_shares
 from studio.widgets.common import format_score, show_error
@@ -60,6 +63,12 @@ def _render_ending(line: RunLine, phase: RunPhase) -> None:
         st.success(
             f"**{PHASE_LABELS[phase]}.** Every example of the dataset has a result.",
             icon=":material/check_circle:",
+        )
+    elif phase == "cancelled" and (error := line.error or "").startswith(BUDGET_REACHED):
+        st.warning(
+            f"**Stopped: budget reached.** {error[len(BUDGET_REACHED) :].lstrip(': ')} "
+            f"What finished is saved; {left}.",
+            icon=":material/savings:",
         )
     elif phase == "cancelled":
         st.info(
@@ -167,10 +176,16 @@ def _render_actions(line: RunLine, phase: RunPhase) -> None:
     """See the results; resume a run that did not finish (after saying what it will cost)."""
     resumable = phase in RESUMABLE_PHASES and line.remaining > 0
     problems = []
+    cap = CapChoice(None)
     chosen = data.plan(line.version_id, line.dataset_id)
     if resumable:
         st.markdown("**Resume** scores only the examples that have no result yet.")
         problems = render_plan(chosen, remaining=line.remaining, key=state.RUNS_RESUME_PLAN)
+        estimate = None if problems else render_cost(chosen, run_id=line.run_id)
+        cap_column, _ = st.columns([1, 3])
+        with cap_column:
+            cap = render_cap(estimate, key=state.RUNS_CAP.child("resume"), spent=line.cost)
+        render_cap_problem(cap)
     see = line.done > 0
     cols = iter(st.columns([1, 1, 3]))
     if see and next(cols).button(
@@ -183,11 +198,11 @@ def _render_actions(line: RunLine, phase: RunPhase) -> None:
         key=state.RUNS_RESUME.name,
         icon=":material/play_arrow:",
         type="secondary" if see else "primary",
-        disabled=bool(problems),
+        disabled=bool(problems) or bool(cap.problem),
         help="Queues the run again: the runner scores the examples without a result.",
     ):
         try:
-            data.resume(line, chosen)
+            data.resume(line, chosen, cap.cap, cap.allow_unpriced)
         except Exception as error:  # shown in plain words
             show_error(error)
             return

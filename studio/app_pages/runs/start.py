@@ -11,6 +11,7 @@ import streamlit as st
 from scorer_runtime.store.views import RunLine
 from studio import state
 from studio.app_pages.runs import data
+from studio.app_pages.runs.budget import render_cap, render_cap_problem, render_cost
 from studio.app_pages.runs.logic import Problem, RunPlan, estimate_text, key_checks
 from studio.app_pages.runs.runner import render_runner_notice
 from studio.widgets.common import empty_state, show_error
@@ -179,18 +180,23 @@ def render_start(prefer: RunLine | None = None) -> None:
         found = render_plan(plan, key=state.RUNS_PLAN)
         render_runner_notice(where="form")
         use_cache = _pick_cache() if plan.prompt_steps else True
+        estimate = None if found else render_cost(plan)
+        cap_column, _ = st.columns([1, 3])
+        with cap_column:
+            cap = render_cap(estimate, key=state.RUNS_CAP)
+        render_cap_problem(cap)
         started = st.button(
             "Start the run",
             key=state.RUNS_START.name,
             type="primary",
             icon=":material/play_arrow:",
-            disabled=bool(found),
+            disabled=bool(found) or bool(cap.problem),
             help="The run goes on in the background: you can leave this page or close the tab.",
         )
     if not started:
         return
     try:
-        run_id = data.start(plan, concurrency, use_cache=use_cache)
+        run_id = data.start(plan, concurrency, cap.cap, cap.allow_unpriced, use_cache=use_cache)
     except Exception as error:  # shown in plain words; what was stored says why
         show_error(error)
         return

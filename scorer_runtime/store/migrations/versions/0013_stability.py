@@ -13,7 +13,7 @@ from alembic import op
 from sqlalchemy.dialects.postgresql import JSONB
 
 revision = "0013_stability"
-down_revision: str | None = "0011_answer_cache"
+down_revision: str | None = "0012_run_budget"
 branch_labels = None
 depends_on = None
 

@@ -72,6 +72,8 @@ FIELD_LABELS = {
     "instructions": "Instructions",
     "temperature": "Temperature",
     "timeout_s": "Timeout",
+    "input_price_per_million": "Price per 1M input tokens",
+    "output_price_per_million": "Price per 1M output tokens",
     "json_prompt_injection": "Answer format",
     "retry": "Retries",
     "redact_pii": "Hide personal data",
@@ -80,6 +82,7 @@ FIELD_LABELS = {
 }
 FORM_FIELDS = frozenset(
     {"model", "api_base", "api_key_env", "instructions", "temperature", "timeout_s"}
+    | {"input_price_per_million", "output_price_per_million"}
     | {"json_prompt_injection", "retry", *PROCESSOR_FIELDS}
 )
 """The JudgeSpec fields the form edits; any other setting of a profile is kept as it is."""
@@ -111,6 +114,9 @@ class JudgeForm:
     instructions: str = ""
     temperature: float | None = None
     timeout_s: float | None = 60.0
+    input_price: float | None = None
+    """Dollars per 1M input tokens (None: litellm's price for the model, if it has one)."""
+    output_price: float | None = None
     json_mode: JsonMode = "auto"
     retry: RetryForm | None = field(default_factory=RetryForm)
     processors: ProcessorsForm = field(default_factory=ProcessorsForm)
@@ -145,6 +151,8 @@ def form_of_profile(name: str, profile: Mapping[str, Any]) -> JudgeForm:
         instructions=spec.instructions or "",
         temperature=spec.temperature,
         timeout_s=spec.timeout_s,
+        input_price=spec.input_price_per_million,
+        output_price=spec.output_price_per_million,
         json_mode=json_mode_of(spec.json_prompt_injection),
         retry=retry_form(profile.get("retry")),
         processors=processors_form(profile),
@@ -179,6 +187,8 @@ def judge_spec(form: JudgeForm) -> JudgeSpec:
         "instructions": form.instructions.strip() or None,
         "temperature": form.temperature,
         "timeout_s": form.timeout_s,
+        "input_price_per_million": form.input_price,
+        "output_price_per_million": form.output_price,
         "json_prompt_injection": _MODE_VALUES[form.json_mode],
         "retry": retry,
         **processors,

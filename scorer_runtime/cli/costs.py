@@ -1,0 +1,44 @@
+"""The cost side of ``scorer-studio run``: ``--estimate`` and the ``--max-cost`` checks."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
+
+    from scorer_runtime.costs import CostEstimate
+    from scorer_runtime.scorer import Scorer
+
+
+def estimate_for(
+    made: Engine, scorer: Scorer[Any, Any], *, dataset_id: int, run_id: int | None
+) -> CostEstimate:
+    """The estimate of what the run (or what a resumed run has left) will cost."""
+    from scorer_runtime.costs import estimate_dataset
+
+    return asyncio.run(estimate_dataset(made, scorer, dataset_id=dataset_id, run_id=run_id))
+
+
+def check_budget(
+    made: Engine,
+    scorer: Scorer[Any, Any],
+    *,
+    dataset_id: int,
+    run_id: int | None,
+    max_cost: float | None,
+    allow_unpriced: bool,
+) -> None:
+    """Refuse, in words and before anything starts, a cap the run could not keep."""
+    if max_cost is None:
+        return
+    from scorer_runtime.costs.cap import check_cap
+    from scorer_runtime.store import read_session, run_counts
+
+    spent = 0.0
+    if run_id is not None:
+        with read_session(made) as opened:
+            spent = run_counts(opened, run_id=run_id)[2]
+    estimate = estimate_for(made, scorer, dataset_id=dataset_id, run_id=run_id)
+    check_cap(max_cost, estimate, spent=spent, allow_unpriced=allow_unpriced)

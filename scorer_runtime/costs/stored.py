@@ -1,0 +1,43 @@
+"""The estimate for a stored dataset: a spread sample of its examples, scaled to the rest."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Engine, exists, func
+from sqlmodel import col, select
+
+from scorer_runtime.costs.estimate import SAMPLE_SIZE, CostEstimate, SampleExample, estimate_cost
+from scorer_runtime.scorer import Scorer
+from scorer_runtime.store.engine import read_session
+from scorer_runtime.store.tables import ExampleRecord, ScoreRecord
+
+
+def sample_dataset(
+    engine: Engine, *, dataset_id: int, run_id: int | None = None
+) -> tuple[list[SampleExample], int]:
+    """Up to :data:`SAMPLE_SIZE` examples spread over the dataset, and how many examples a
+    run scores (for ``run_id``, a run being resumed: those without a result yet)."""
+    query = select(ExampleRecord.id).where(ExampleRecord.dataset_id == dataset_id)
+    if run_id is not None:
+        scored = exists().where(
+            col(ScoreRecord.run_id) == run_id, col(ScoreRecord.example_id) == col(ExampleRecord.id)
+        )
+        query = query.where(~scored)
+    with read_session(engine) as session:
+        count = session.exec(select(func.count()).select_from(query.subquery())).one()
+        if count == 0:
+            return [], 0
+        step = max(1, count // SAMPLE_SIZE)
+        ids = session.exec(query.order_by(col(ExampleRecord.id))).all()[::step][:SAMPLE_SIZE]
+        rows = session.exec(select(ExampleRecord).where(col(ExampleRecord.id).in_(ids))).all()
+        sample = [SampleExample(e.input, e.output, e.ground_truth, e.request_context) for e in rows]
+    return sample, int(count)
+
+
+async def estimate_dataset(
+    engine: Engine, scorer: Scorer[Any, Any], *, dataset_id: int, run_id: int | None = None
+) -> CostEstimate:
+    """What scoring the dataset (or what a resumed run has left of it) will cost."""
+    sample, count = sample_dataset(engine, dataset_id=dataset_id, run_id=run_id)
+    return await estimate_cost(scorer, sample, examples=count)
