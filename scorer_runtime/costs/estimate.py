@@ -17,7 +17,7 @@ import contextlib
 import json
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from scorer_runtime.judge import client
@@ -68,6 +68,27 @@ class CostEstimate:
     @property
     def priced(self) -> bool:
         return not self.unpriced_models
+
+    def scaled(self, examples: int) -> CostEstimate:
+        """The same estimate for ``examples`` scorings (e.g. a stability check's sample times
+        its repeats); the worst case of one example or one request stays as it is."""
+        if self.examples == 0:
+            return replace(self, examples=examples)
+        ratio = examples / self.examples
+
+        def times(cost: float | None) -> float | None:
+            return None if cost is None else cost * ratio
+
+        return replace(
+            self,
+            examples=examples,
+            calls=round(self.calls * ratio),
+            worst_calls=round(self.worst_calls * ratio),
+            input_tokens=round(self.input_tokens * ratio),
+            output_tokens=round(self.output_tokens * ratio),
+            typical_cost=times(self.typical_cost),
+            worst_cost=times(self.worst_cost),
+        )
 
     def describe(self) -> str:
         """The estimate in plain words, one or two sentences."""

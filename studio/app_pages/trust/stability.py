@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from scorer_runtime.costs.estimate import unpriced_words
+from scorer_runtime.money import format_dollars
 from scorer_runtime.trust.stability import (
     DEFAULT_REPEATS,
     DEFAULT_SAMPLE,
@@ -111,6 +113,23 @@ def _follow(version_id: int, dataset_id: int) -> None:
     st.progress(done / total, text=report.words())
 
 
+def _cost_words(chosen: StabilityPlan) -> str:
+    """The check's estimated cost (sample times repeats), or why it is unknown."""
+    if chosen.judge_calls == 0:
+        return ""
+    scorings = len(chosen.example_ids) * chosen.repeats
+    made = data.cost(chosen.scorer_version_id, chosen.dataset_id, scorings)
+    if isinstance(made, str):
+        return made
+    if made.typical_cost is None or made.worst_cost is None:
+        return unpriced_words(made.unpriced_models)
+    return (
+        f"Cost: about {format_dollars(made.typical_cost)}, at worst "
+        f"{format_dollars(made.worst_cost)} (the judge is asked afresh every time: no answer "
+        "comes from the cache)."
+    )
+
+
 def render(scorer_id: int) -> None:
     """The Stability tab of the scorer ``scorer_id``."""
     versions, datasets = data.versions(scorer_id), data.datasets()
@@ -128,7 +147,9 @@ def render(scorer_id: int) -> None:
     chosen = _form(scorer_id, versions, datasets)
     if chosen is None:
         return
-    st.info(f"Before you start: {chosen.describe()}", icon=":material/calculate:")
+    st.info(
+        f"Before you start: {chosen.describe()} {_cost_words(chosen)}", icon=":material/calculate:"
+    )
     render_runner_notice(where="trust")
     report = data.latest_report(chosen.scorer_version_id, chosen.dataset_id)
     st.button(

@@ -3,9 +3,15 @@ store's package API and :mod:`scorer_runtime.trust`)."""
 
 from __future__ import annotations
 
+import asyncio
+
+import streamlit as st
+
 from scorer_runtime.batch import RunRefusedError, share_keys
+from scorer_runtime.costs import CostEstimate, estimate_dataset
 from scorer_runtime.store import (
     RunInfo,
+    database_url,
     example_outputs,
     get_version_by_id,
     latest_stability_check,
@@ -62,9 +68,12 @@ def plan(version_id: int, dataset_id: int, sample: int, repeats: int) -> Stabili
 
 def _share_keys(version_ids: list[int]) -> None:
     # A key pasted in the studio after its runner started: the runner gets it now.
+    from scorer_runtime.stored import judge_profiles
+
     with services.reading() as session:
         specs = [get_version_by_id(session, version_id=v).spec for v in version_ids]
-    share_keys({env for spec in specs for env in spec.key_envs()})
+        profiles = judge_profiles(session)  # a judge named by its saved profile: its key too
+    share_keys({env for spec in specs for env in spec.key_envs(profiles)})
 
 
 def start(chosen: StabilityPlan) -> int:
@@ -122,3 +131,23 @@ def score_missing(version_ids: list[int], dataset_id: int) -> str | None:
     finally:
         services.changed()
     return None
+
+
+@st.cache_data(ttl=30, show_spinner="Estimating the cost of the check…")
+def cost(version_id: int, dataset_id: int, scorings: int) -> CostEstimate | str:
+    """What ``scorings`` scorings (sample times repeats) of the version cost, estimated on a
+    sample of the dataset without calling the judge; why not, in words, when it cannot be."""
+    return _cost(database_url(), version_id, dataset_id, scorings)
+
+
+def _cost(url: str, version_id: int, dataset_id: int, scorings: int) -> CostEstimate | str:
+    from scorer_runtime.stored import compile_version
+
+    del url  # the cache key: one estimate per database
+    try:
+        with services.reading() as session:
+            scorer = compile_version(session, get_version_by_id(session, version_id=version_id))
+        made = asyncio.run(estimate_dataset(services.engine(), scorer, dataset_id=dataset_id))
+    except Exception as error:  # the estimate is a help: say why it is missing, go on
+        return f"The cost could not be estimated: {error}"
+    return made.scaled(scorings)
