@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import streamlit as st
 
-from scorer_runtime.costs.estimate import unpriced_words
-from scorer_runtime.money import format_dollars
 from scorer_runtime.trust.stability import (
     DEFAULT_REPEATS,
     DEFAULT_SAMPLE,
@@ -19,7 +17,7 @@ from scorer_runtime.trust.stability import (
 from studio import state
 from studio.app_pages.runs.runner import render_runner_notice
 from studio.app_pages.trust import stability_data as data
-from studio.app_pages.trust.stability_logic import example_rows, flip_chart
+from studio.app_pages.trust.stability_logic import cost_words, example_rows, flip_chart
 
 REFRESH_S = 1.0
 """How often a check under way is read again."""
@@ -119,15 +117,8 @@ def _cost_words(chosen: StabilityPlan) -> str:
         return ""
     scorings = len(chosen.example_ids) * chosen.repeats
     made = data.cost(chosen.scorer_version_id, chosen.dataset_id, scorings)
-    if isinstance(made, str):
-        return made
-    if made.typical_cost is None or made.worst_cost is None:
-        return unpriced_words(made.unpriced_models)
-    return (
-        f"Cost: about {format_dollars(made.typical_cost)}, at worst "
-        f"{format_dollars(made.worst_cost)} (the judge is asked afresh every time: no answer "
-        "comes from the cache)."
-    )
+    said = cost_words([made])
+    return f"{said} The judge is asked afresh every time: no answer comes from the cache."
 
 
 def render(scorer_id: int) -> None:

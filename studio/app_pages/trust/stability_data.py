@@ -133,21 +133,21 @@ def score_missing(version_ids: list[int], dataset_id: int) -> str | None:
     return None
 
 
-@st.cache_data(ttl=30, show_spinner="Estimating the cost of the check…")
-def cost(version_id: int, dataset_id: int, scorings: int) -> CostEstimate | str:
-    """What ``scorings`` scorings (sample times repeats) of the version cost, estimated on a
-    sample of the dataset without calling the judge; why not, in words, when it cannot be."""
+def cost(version_id: int, dataset_id: int, scorings: int | None = None) -> CostEstimate | str:
+    """What ``scorings`` scorings of the version cost (None: the whole dataset once), estimated
+    on a sample of the dataset without calling the judge; why not, in words, when it cannot be."""
     return _cost(database_url(), version_id, dataset_id, scorings)
 
 
-def _cost(url: str, version_id: int, dataset_id: int, scorings: int) -> CostEstimate | str:
+@st.cache_data(ttl=30, show_spinner="Estimating the cost…")
+def _cost(url: str, version_id: int, dataset_id: int, scorings: int | None) -> CostEstimate | str:
     from scorer_runtime.stored import compile_version
 
-    del url  # the cache key: one estimate per database
+    del url  # part of the cache key: one estimate per database
     try:
         with services.reading() as session:
             scorer = compile_version(session, get_version_by_id(session, version_id=version_id))
         made = asyncio.run(estimate_dataset(services.engine(), scorer, dataset_id=dataset_id))
     except Exception as error:  # the estimate is a help: say why it is missing, go on
         return f"The cost could not be estimated: {error}"
-    return made.scaled(scorings)
+    return made if scorings is None else made.scaled(scorings)

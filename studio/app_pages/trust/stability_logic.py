@@ -7,6 +7,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from scorer_runtime.costs import CostEstimate
+from scorer_runtime.costs.estimate import unpriced_words
 from scorer_runtime.money import format_dollars
 from scorer_runtime.trust.ab import AbReport, VersionSide
 from scorer_runtime.trust.flips import ExampleStability
@@ -126,3 +128,17 @@ def difference_rows(report: AbReport, outputs: Mapping[int, object]) -> list[dic
         }
         for d in report.differences
     ]
+
+
+def cost_words(made: Sequence[CostEstimate | str]) -> str:
+    """The estimated cost of one or more runs together, or why it is unknown, in words."""
+    for one in made:
+        if isinstance(one, str):
+            return one
+    estimates = [one for one in made if not isinstance(one, str)]
+    unpriced = sorted({model for one in estimates for model in one.unpriced_models})
+    if unpriced:
+        return unpriced_words(unpriced)
+    typical = sum(one.typical_cost or 0.0 for one in estimates)
+    worst = sum(one.worst_cost or 0.0 for one in estimates)
+    return f"Cost: about {format_dollars(typical)}, at worst {format_dollars(worst)}."

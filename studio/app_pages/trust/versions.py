@@ -10,7 +10,7 @@ from scorer_runtime.store import RunInfo
 from studio import state
 from studio.app_pages.runs.runner import render_runner_notice
 from studio.app_pages.trust import stability_data as data
-from studio.app_pages.trust.stability_logic import difference_rows, side_rows
+from studio.app_pages.trust.stability_logic import cost_words, difference_rows, side_rows
 
 REFRESH_S = 1.0
 
@@ -63,9 +63,10 @@ def _follow(open_runs: list[RunInfo], dataset_id: int) -> None:
 
 def _missing(scorer_id: int, names: dict[int, int], missing: list[int], dataset_id: int) -> None:
     said = " and ".join(f"version {names[v]}" for v in missing)
+    cost = cost_words([data.cost(version, dataset_id) for version in missing])
     st.info(
         f"No finished run of {said} on these examples yet: both versions must score the "
-        "same examples before they can be compared.",
+        f"same examples before they can be compared. {cost}",
         icon=":material/info:",
     )
     open_runs = [r for v in missing if (r := data.open_run(v, dataset_id)) is not None]

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from scorer_runtime.costs import CostEstimate
 from scorer_runtime.trust.flips import ExampleStability
 from scorer_runtime.trust.stability import VersionFlipRate
-from studio.app_pages.trust.stability_logic import example_rows, flip_chart, preview
+from studio.app_pages.trust.stability_logic import cost_words, example_rows, flip_chart, preview
 
 
 def test_an_example_row_names_each_repeats_verdict_and_a_missing_score_in_words() -> None:
@@ -38,3 +39,27 @@ def test_the_chart_draws_each_versions_rate_and_interval() -> None:
     ]
     marks = [layer["mark"]["type"] for layer in spec["layer"]]
     assert marks == ["bar", "rule"]
+
+
+def _estimate(
+    typical: float | None, worst: float | None, unpriced: tuple[str, ...] = ()
+) -> CostEstimate:
+    return CostEstimate(
+        examples=20, sampled=20, calls=20, worst_calls=80, input_tokens=2_000,
+        output_tokens=400, typical_cost=typical, worst_cost=worst, example_worst_cost=None,
+        call_worst_cost=None, unpriced_models=unpriced,
+    )  # fmt: skip
+
+
+def test_the_cost_of_two_runs_is_their_sum_in_dollars() -> None:
+    words = cost_words([_estimate(0.01, 0.05), _estimate(0.02, 0.1)])
+    assert words == "Cost: about $0.0300, at worst $0.1500."
+
+
+def test_an_unknown_price_or_a_failed_estimate_is_said_instead_of_a_sum() -> None:
+    unpriced = _estimate(None, None, ("ollama/llama3",))
+    assert cost_words([_estimate(0.01, 0.05), unpriced]) == (
+        "Price unknown for ollama/llama3: set a price per 1M tokens on the judge profile."
+    )
+    failed = "The cost could not be estimated: the judge step has no model"
+    assert cost_words([failed, unpriced]) == failed
