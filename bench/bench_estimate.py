@@ -1,4 +1,4 @@
-"""P7: the cost estimate before a run — its time for 10,000 stored examples, and how close it
+"""P9: the cost estimate before a run — its time for 10,000 stored examples, and how close it
 comes to the tokens a real run sends (the fake judge counts them as a provider does).
 
     python bench/bench_estimate.py
@@ -99,7 +99,7 @@ def run() -> list[Figure]:
     tokens, calls = _estimate_vs_actual()
     return [
         Figure(
-            "P7",
+            "P9",
             f"estimate for {EXAMPLES:,} stored examples ({SCORER})",
             warm,
             "s",
@@ -108,7 +108,7 @@ def run() -> list[Figure]:
             f"the first estimate in a process took {cold:.1f} s: it loads the model client",
         ),
         Figure(
-            "P7a",
+            "P9a",
             "estimated / measured input tokens (demo dataset)",
             tokens,
             "ratio",
@@ -116,7 +116,7 @@ def run() -> list[Figure]:
             0.75 <= tokens <= 1.25,
         ),
         Figure(
-            "P7b",
+            "P9b",
             "estimated / measured judge calls (demo dataset)",
             calls,
             "ratio",

@@ -27,6 +27,8 @@ MODULES = (
     ("P4", "bench_studio"),
     ("P6", "bench_queue"),
     ("P7", "bench_cache"),
+    ("P8", "bench_agreement"),
+    ("P9", "bench_estimate"),
 )
 
 
