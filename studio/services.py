@@ -25,10 +25,11 @@ from scorer_runtime.store import (
 )
 
 
-def engine() -> Engine:
+def engine(url: str | None = None) -> Engine:
     """The database engine (``SCORER_STUDIO_DATABASE_URL``, else ``data/scorer_studio.db``),
-    with the schema brought up to date once per server process and database."""
-    return _engine(database_url())
+    with the schema brought up to date once per server process and database. Work on a
+    background thread passes the ``url`` it was started for: the setting may change meanwhile."""
+    return _engine(database_url() if url is None else url)
 
 
 @st.cache_resource(show_spinner=False)

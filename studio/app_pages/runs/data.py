@@ -37,6 +37,7 @@ from scorer_runtime.store import (
     list_scores,
     list_versions,
     live_runners,
+    read_session,
     request_cancel,
     set_run_cap,
 )
@@ -174,17 +175,20 @@ def cost(chosen: RunPlan, run_id: int | None = None) -> Future[CostEstimate] | N
         if key not in _ESTIMATES:
             for old in [k for k in _ESTIMATES if k[:4] == key[:4]]:
                 del _ESTIMATES[old]
-            _ESTIMATES[key] = _ESTIMATOR.submit(_estimate, chosen, run_id)
+            _ESTIMATES[key] = _ESTIMATOR.submit(_estimate, chosen, run_id, url)
         return _ESTIMATES[key]
 
 
-def _estimate(chosen: RunPlan, run_id: int | None) -> CostEstimate:
+def _estimate(chosen: RunPlan, run_id: int | None, url: str) -> CostEstimate:
+    # On the estimator's thread: the database is the one the estimate was asked for (``url``),
+    # not whatever the setting says when the thread gets to it.
     from scorer_runtime.stored import compile_version
 
-    with services.reading() as session:
+    engine = services.engine(url)
+    with read_session(engine) as session:
         version = get_version_by_id(session, version_id=chosen.version_id)
         scorer = compile_version(session, version)
-    found = estimate_dataset(services.engine(), scorer, dataset_id=chosen.dataset_id, run_id=run_id)
+    found = estimate_dataset(engine, scorer, dataset_id=chosen.dataset_id, run_id=run_id)
     return asyncio.run(found)
 
 

@@ -19,6 +19,7 @@ from scorer_runtime.store import (
     list_runs,
     list_scorers,
     list_versions,
+    read_session,
 )
 from scorer_runtime.trust.ab import AbReport, ab_report, queue_missing, runs_to_compare
 from scorer_runtime.trust.stability import (
@@ -143,11 +144,11 @@ def cost(version_id: int, dataset_id: int, scorings: int | None = None) -> CostE
 def _cost(url: str, version_id: int, dataset_id: int, scorings: int | None) -> CostEstimate | str:
     from scorer_runtime.stored import compile_version
 
-    del url  # part of the cache key: one estimate per database
+    engine = services.engine(url)
     try:
-        with services.reading() as session:
+        with read_session(engine) as session:
             scorer = compile_version(session, get_version_by_id(session, version_id=version_id))
-        made = asyncio.run(estimate_dataset(services.engine(), scorer, dataset_id=dataset_id))
+        made = asyncio.run(estimate_dataset(engine, scorer, dataset_id=dataset_id))
     except Exception as error:  # the estimate is a help: say why it is missing, go on
         return f"The cost could not be estimated: {error}"
     return made if scorings is None else made.scaled(scorings)
