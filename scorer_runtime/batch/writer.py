@@ -119,8 +119,16 @@ class ResultWriter:
             due = time.monotonic() - self._last_beat >= self.beat_interval_s
             if not rows and not (due or force_beat):
                 return
+            write = asyncio.ensure_future(asyncio.to_thread(self._write, rows))
             try:
-                cancel = await asyncio.to_thread(self._write, rows)
+                cancel = await asyncio.shield(write)
+            except asyncio.CancelledError:
+                # The commit goes on in its thread regardless: wait for it, so rows it
+                # committed are never buffered, written and counted a second time.
+                await asyncio.wait([write])
+                if write.exception() is not None:
+                    self._buffer = rows + self._buffer
+                raise
             except BaseException:
                 self._buffer = rows + self._buffer  # keep them for a last attempt
                 raise
