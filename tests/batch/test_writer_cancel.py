@@ -4,6 +4,7 @@ must not buffer those rows again: a second write would count their judge answers
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 from typing import Any
 
@@ -37,10 +38,8 @@ async def _cancel_mid_write(writer: _SlowWriter) -> None:
     flushing.cancel()
     await asyncio.sleep(0.05)
     writer.release.set()
-    try:
+    with contextlib.suppress(asyncio.CancelledError):
         await flushing
-    except asyncio.CancelledError:
-        pass
 
 
 async def test_rows_committed_by_a_cancelled_flush_are_not_written_again() -> None:
