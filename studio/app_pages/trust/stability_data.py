@@ -17,7 +17,6 @@ from scorer_runtime.store import (
     latest_stability_check,
     list_datasets,
     list_runs,
-    list_scorers,
     list_versions,
     read_session,
 )
@@ -34,12 +33,6 @@ from scorer_runtime.trust.stability import (
 from studio import services
 
 _OPEN = ("queued", "running")
-
-
-def scorers() -> dict[int, str]:
-    """The scorers: id → name."""
-    with services.reading() as session:
-        return {s.id: s.name for s in list_scorers(session)}
 
 
 def versions(scorer_id: int) -> dict[int, int]:
