@@ -7,7 +7,9 @@ loop that builds the scorer from its :class:`~scorer_runtime.stored.ScorerSource
 run and scores the chunks of examples it is sent with its share of the run's concurrency.
 The process that runs the batch still reads the examples and writes every result, so
 progress, cancel, resume, verdict and cost are those of a run in one process; the actors
-never open the store.
+never open the store: the judge answer cache is read by this process once per run and
+shipped to the actors (``ray.put``), which look answers up in memory; their new answers come
+back in the outcomes' evidence, and this process stores them with the scores.
 
 An actor that dies mid-run (a lost machine, out of memory, ``ray.kill``) is replaced, and
 the chunk it had is sent to the replacement: a chunk's outcomes come back all together or
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import math
 import os
 import socket
@@ -35,6 +38,7 @@ from ray.exceptions import RayActorError
 
 from scorer_runtime.batch.outcome import ExampleInput, ExampleScore, score_example
 from scorer_runtime.batch.pool import WorkerCrashError, shares
+from scorer_runtime.judge.cache import CachedAnswer, using_cache
 from scorer_runtime.scorer import Scorer
 from scorer_runtime.stored import ScorerSource
 
@@ -43,6 +47,8 @@ CONNECT_TIMEOUT_S = 8.0
 
 _LANES = 4
 """Chunks in flight per actor: while it scores some, the next ones are on their way."""
+
+_log = logging.getLogger(__name__)
 
 
 class RayUnreachableError(ConnectionError):
@@ -61,9 +67,13 @@ class ScoringActor:
         self._scorers: dict[str, Scorer[Any, Any]] = {}
         self._scorer: Scorer[Any, Any] | None = None
         self._gate = asyncio.Semaphore(1)
+        self._answers: dict[str, CachedAnswer] | None = None
 
-    async def prepare(self, source: dict[str, Any], share: int) -> str | None:
-        """Get ready for a run; the problem in words when the scorer cannot run here."""
+    async def prepare(
+        self, source: dict[str, Any], share: int, answers: dict[str, CachedAnswer] | None
+    ) -> str | None:
+        """Get ready for a run whose judge answer cache holds ``answers`` (None: the run
+        uses no cache); the problem in words when the scorer cannot run here."""
         from scorer_runtime.batch.sharding import asks_judge
         from scorer_runtime.judge.client import warm
         from scorer_runtime.store.canonical import canonical_json
@@ -77,6 +87,7 @@ class ScoringActor:
         except Exception as e:
             return f"{socket.gethostname()}: {e or type(e).__name__}"
         self._scorer, self._gate = self._scorers[key], asyncio.Semaphore(share)
+        self._answers = answers
         if asks_judge(self._scorer):
             await warm()  # before the first example's clock: start-up is no example's time
         return None
@@ -90,11 +101,21 @@ class ScoringActor:
             async with self._gate:
                 return await score_example(scorer, example, run_id=label)
 
-        return list(await asyncio.gather(*(one(e, label) for e, label in chunk)))
+        with using_cache(self._answers):  # looked up in memory; new answers go back
+            return list(await asyncio.gather(*(one(e, label) for e, label in chunk)))
 
     def pid(self) -> int:
         """The actor's process id (where its work happens)."""
         return os.getpid()
+
+
+@dataclass(frozen=True)
+class _Job:
+    """What every actor of a run is given: the scorer's source and the shipped answers."""
+
+    source: dict[str, Any]
+    answers: Any
+    """The ``ray.put`` reference of the run's cached judge answers (None: no cache)."""
 
 
 @dataclass(eq=False)
@@ -198,14 +219,13 @@ class RayPool:
         :class:`RayCrashError` when an actor place keeps losing its actor. When cancelled,
         the actors drop their chunks (their judge calls are cancelled) and stay ready.
 
-        ``cache`` is not used: actors on other machines may not reach the store, so a run on
-        Ray asks the judge for every answer (and keeps none in the judge answer cache)."""
-        del cache
+        ``cache`` (the store's ``url`` and the run's ``scorer_id``; None: no cache): the
+        scorer's stored judge answers are read here once and shipped to every actor."""
         async with self._turn:
             while len(self._slots) < self.processes:
                 self._slots.append(_Slot(self._spawn()))
             active = self._slots[: max(1, min(len(self._slots), concurrency))]
-            data = source.to_data()
+            data = _Job(source.to_data(), await _shipped_answers(cache))
             for slot, share in zip(active, shares(concurrency, len(active)), strict=True):
                 slot.share, slot.restarts = share, 0
             await _together(self._prepare(slot, slot.actor, data) for slot in active)
@@ -223,8 +243,8 @@ class RayPool:
         options = {"num_cpus": 1, "max_concurrency": _LANES + 4, "max_restarts": 0}
         return self._remote.options(**options).remote()
 
-    async def _prepare(self, slot: _Slot, actor: Any, data: dict[str, Any]) -> None:
-        problem = await actor.prepare.remote(data, slot.share)
+    async def _prepare(self, slot: _Slot, actor: Any, data: _Job) -> None:
+        problem = await actor.prepare.remote(data.source, slot.share, data.answers)
         if problem is not None:
             raise WorkerCrashError(
                 f"a Ray actor cannot run the scorer ({problem}); every machine of the "
@@ -235,7 +255,7 @@ class RayPool:
         self,
         slot: _Slot,
         chunks: _Chunks,
-        data: dict[str, Any],
+        data: _Job,
         deliver: Callable[[ExampleScore], None],
         label: Callable[[ExampleInput], str],
     ) -> None:
@@ -246,7 +266,7 @@ class RayPool:
                 deliver(outcome)
 
     async def _send(
-        self, slot: _Slot, items: list[tuple[ExampleInput, str]], data: dict[str, Any]
+        self, slot: _Slot, items: list[tuple[ExampleInput, str]], data: _Job
     ) -> list[ExampleScore]:
         """The chunk's outcomes, sent again to a replacement while its actor dies."""
         while True:
@@ -264,7 +284,7 @@ class RayPool:
                     await asyncio.wait_for(_settled(ref), 5.0)
                 raise
 
-    async def _replace(self, slot: _Slot, dead: Any, data: dict[str, Any]) -> None:
+    async def _replace(self, slot: _Slot, dead: Any, data: _Job) -> None:
         """Put a new actor in ``slot`` (once, whichever of its lanes saw ``dead`` die)."""
         async with slot.lock:
             if slot.actor is not dead:
@@ -283,6 +303,32 @@ class RayPool:
                 with contextlib.suppress(RayActorError):  # the heir died too: another
                     await self._prepare(slot, slot.actor, data)
                     return
+
+
+async def _shipped_answers(cache: Mapping[str, Any] | None) -> Any:
+    """The run's judge answer cache read from the store named by ``cache`` and put in Ray's
+    object store once for all actors (None: the run uses no cache)."""
+    if cache is None or not isinstance(url := cache.get("url"), str):
+        return None
+    from scorer_runtime.store.answers import scorer_answers
+    from scorer_runtime.store.engine import make_engine
+
+    def read() -> dict[str, CachedAnswer]:
+        engine = make_engine(url)
+        try:
+            scorer_id = cache.get("scorer_id")
+            return scorer_answers(
+                engine, scorer_id=scorer_id if isinstance(scorer_id, int) else None
+            )
+        finally:
+            engine.dispose()
+
+    try:
+        known = await asyncio.to_thread(read)
+    except Exception as e:  # the answers cannot be read: they are asked (and stored) anew
+        _log.warning("The judge answer cache could not be read (%s); the judge is asked.", e)
+        known = {}
+    return ray.put(known)
 
 
 async def _settled(ref: Any) -> None:

@@ -92,6 +92,13 @@ class StoreAnswerCache:
         return None if row is None else _answer(row)
 
 
+def scorer_answers(engine: Engine, *, scorer_id: int | None) -> dict[str, CachedAnswer]:
+    """The scorer's readable stored answers, read in one query as a run's look-ups prefetch
+    them (for scoring processes that cannot reach the store, such as Ray actors)."""
+    known = StoreAnswerCache(engine, scorer_id=scorer_id)._prefetch()
+    return {key: answer for key, answer in known.items() if answer is not None}
+
+
 def store_answers(session: Session, *, rows: Sequence[Mapping[str, Any]]) -> None:
     """Keep judge answers (``JudgeAnswerRecord`` fields); a key already stored is left as
     it is (insert-or-ignore on SQLite and PostgreSQL), so concurrent runs never collide."""

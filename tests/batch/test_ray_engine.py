@@ -1,5 +1,6 @@
-"""Batch runs on a Ray cluster: the same stored scores as the local engine, an actor killed
-mid-run loses and doubles nothing, cancel, and a cluster that does not answer.
+"""Batch runs on a Ray cluster: the same stored scores as the local engine, the judge answer
+cache, an actor killed mid-run loses and doubles nothing, cancel, and a cluster that does
+not answer.
 
 One local Ray cluster (2 CPUs, no dashboard) serves the whole session; its actors are real
 processes calling the fake judge over HTTP. One pool of 2 actors serves the module (an
@@ -26,6 +27,7 @@ from scorer_runtime.store import (
     ScoreFilter,
     create_run,
     ensure_schema,
+    get_run,
     list_runs,
     list_scores,
     make_engine,
@@ -111,6 +113,7 @@ async def test_a_ray_run_stores_the_same_scores_as_the_local_engine(engine, fake
             concurrency=6,
             threshold=0.5,
             source=source,
+            use_cache=False,  # both engines ask the judge: their costs and evidence compare
             **options,
         )
     local, on_ray = runs["local"], runs["ray"]
@@ -122,6 +125,75 @@ async def test_a_ray_run_stores_the_same_scores_as_the_local_engine(engine, fake
     assert fake_judge.request_count == 120
     # Both actors did part of the Ray run.
     assert all(after > then for after, then in zip(pool.delivered, before, strict=True))
+
+
+PRICED = "openai/gpt-4o-mini"  # litellm prices it: a cached answer has a cost to save
+
+
+async def _asked_and_stored(engine, fake_judge, stored, **options):
+    """Run the stored scorer on its dataset: the judge requests it made, its scores by
+    example, its run record and its summary."""
+    version_id, dataset_id, source = stored
+    before = fake_judge.request_count
+    summary = await run_batch(
+        engine,
+        source.build(),
+        scorer_version_id=version_id,
+        dataset_id=dataset_id,
+        concurrency=6,
+        source=source,
+        **options,
+    )
+    rows = _rows(engine, summary.run_id)
+    with read_session(engine) as session:
+        run = get_run(session, run_id=summary.run_id)
+    assert summary.status == "done"
+    return fake_judge.request_count - before, {r.example_id: r.score for r in rows}, run, summary
+
+
+def _priced_spec(fake_judge):
+    fake_judge.reply({"score": 0.25}, when="low-")
+    fake_judge.reply({"score": 0.75})
+    spec = _judge_spec(fake_judge)
+    spec["judge"]["model"] = PRICED
+    return spec
+
+
+@in_module_loop
+async def test_a_repeated_ray_run_takes_every_answer_from_the_cache_unless_told_not_to(
+    sqlite, fake_judge, pool
+):
+    outputs = [f"{'low' if i % 3 == 0 else 'high'}-{i}" for i in range(24)]
+    stored = _stored_version(sqlite, _priced_spec(fake_judge), outputs)
+    first = await _asked_and_stored(sqlite, fake_judge, stored, pool=pool)
+    again = await _asked_and_stored(sqlite, fake_judge, stored, pool=pool)
+    fresh = await _asked_and_stored(sqlite, fake_judge, stored, pool=pool, use_cache=False)
+    assert [asked for asked, *_ in (first, again, fresh)] == [24, 0, 24]
+    assert first[1] == again[1] == fresh[1]
+    assert sorted(set(first[1].values())) == [0.25, 0.75]
+    counters = [(r.judge_answers, r.cached_answers) for _, _, r, _ in (first, again, fresh)]
+    assert counters == [(24, 0), (24, 24), (24, 0)]
+    assert again[2].saved_cost == pytest.approx(first[3].cost)
+    assert first[3].cost > 0
+    assert again[3].cost == 0.0
+    assert again[3].cache_words.startswith("24 of 24 judge answers from the cache")
+    with read_session(sqlite) as session:
+        rows = session.exec(select(ScoreRecord).where(ScoreRecord.run_id == again[2].id)).all()
+    evidence = rows[0].judge["generate_score"]
+    assert (evidence["cached"], evidence["model_call_count"]) == (True, 0)
+    assert evidence["saved_cost"] > 0
+
+
+@in_module_loop
+async def test_a_ray_run_after_a_local_run_reuses_its_answers(sqlite, fake_judge, pool):
+    outputs = [f"{'low' if i % 2 == 0 else 'high'}-{i}" for i in range(16)]
+    stored = _stored_version(sqlite, _priced_spec(fake_judge), outputs)
+    local = await _asked_and_stored(sqlite, fake_judge, stored, processes=1)
+    on_ray = await _asked_and_stored(sqlite, fake_judge, stored, pool=pool)
+    assert (local[0], on_ray[0]) == (16, 0)
+    assert on_ray[1] == local[1]
+    assert (on_ray[2].judge_answers, on_ray[2].cached_answers) == (16, 16)
+    assert on_ray[2].saved_cost == pytest.approx(local[3].cost)
 
 
 @in_module_loop
