@@ -6,7 +6,8 @@ Same set-up as P2 (bench_batch): a stored one-prompt-step scorer, 1,000 examples
 result stored in a SQLite file, the fake judge 50 ms away in its own process, concurrency 32.
 Start-up is the wall time from nothing to the first run's end for 2 examples (Ray: joining a
 new local cluster and starting its actors; the pool: starting its processes); runs/s is the
-median of warm runs.
+median of warm runs. Every run asks the judge for every answer (no judge answer cache): the
+runs repeat one dataset, and cached answers would measure the cache, not the engines.
 
     python bench/bench_ray.py [--examples N] [--repeat R] [--kill-examples N]
 """
@@ -36,14 +37,32 @@ from scorer_runtime.store.tables import ScoreRecord
 CONCURRENCY = 32
 
 
+async def _uncached(bench: Bench, **options: Any) -> float:
+    """Seconds for one complete run that asks the judge for every answer."""
+    started = time.perf_counter()
+    summary = await run_batch(
+        bench.engine,
+        bench.source.build(),
+        scorer_version_id=bench.version_id,
+        dataset_id=bench.dataset_id,
+        source=bench.source,
+        use_cache=False,
+        **options,
+    )
+    wall = time.perf_counter() - started
+    if summary.scored != bench.examples or summary.cached_answers:
+        raise RuntimeError(f"the benchmark run did not ask for every example: {summary}")
+    return wall
+
+
 async def _rate(bench: Bench, repeat: int, **options: Any) -> float:
-    walls = [await bench.wall(concurrency=CONCURRENCY, **options) for _ in range(repeat)]
+    walls = [await _uncached(bench, concurrency=CONCURRENCY, **options) for _ in range(repeat)]
     return bench.examples / statistics.median(walls)
 
 
 async def _start_up(small: Bench, make: Any) -> float:
     started = time.perf_counter()
-    await small.wall(concurrency=2, **await make())
+    await _uncached(small, concurrency=2, **await make())
     return time.perf_counter() - started
 
 
@@ -103,6 +122,7 @@ async def _killed_run(bench: Bench) -> tuple[int, int, float]:
         progress=progress,
         source=bench.source,
         pool=actors,
+        use_cache=False,
     )
     wall = time.perf_counter() - started
     await actors.close()
