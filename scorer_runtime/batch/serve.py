@@ -6,7 +6,8 @@ second (a cheap read; the claim itself is one atomic ``UPDATE`` — see
 ``max_runs`` at once, with the resume, cancel and writer semantics of any run. It beats its
 row in ``runners`` every second, idle or not, and takes over running runs whose runner
 stopped beating (or, on this host, was killed). Several runners, on several machines, may
-serve one PostgreSQL store.
+serve one PostgreSQL store. Given the actors of a Ray cluster (``pool``), a runner has each
+claimed run scored there, one run at a time, and stores the scores itself as always.
 
 When it stops (SIGTERM, Ctrl-C, or — when *attached* — its standard input closing because
 the studio that started it ended), it stops its runs, keeps what they finished and puts them
@@ -31,6 +32,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import Engine
 
 from scorer_runtime.batch.runner import BatchRunner
+from scorer_runtime.batch.sharding import Shards
 from scorer_runtime.judge.client import warm
 from scorer_runtime.process import this_runner
 from scorer_runtime.store.engine import read_session, session_scope
@@ -54,10 +56,12 @@ _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 class QueueRunner:
     """Claims and runs queued runs of ``engine``'s store until :meth:`stop` (or its stop
     event) is set. ``poll_s``: how often it looks for a queued run; ``beat_s``: how often it
-    beats its row and looks for runs whose runner died."""
+    beats its row and looks for runs whose runner died; ``pool``: the Ray actors (or worker
+    processes) that score every claimed run, one run at a time (None: this process)."""
 
     engine: Engine
     max_runs: int = 4
+    pool: Shards | None = None
     poll_s: float = 0.1
     beat_s: float = 1.0
     say: bool = True
@@ -73,7 +77,8 @@ class QueueRunner:
         beater.start()
         try:
             await warm()
-            self._say(f"Runner {self.name} is waiting for runs.")
+            where = "" if self.pool is None else f" (scored by {self.pool.processes} actors)"
+            self._say(f"Runner {self.name} is waiting for runs{where}.")
             await self._serve_queue()
         finally:
             beating.set()
@@ -111,7 +116,8 @@ class QueueRunner:
     def _room(self) -> bool:
         for run_id in [i for i, task in self.active.items() if task.done()]:
             del self.active[run_id]
-        return len(self.active) < self.max_runs
+        # A pool scores one run at a time: a second claimed run would only wait for it.
+        return len(self.active) < (self.max_runs if self.pool is None else 1)
 
     async def _claim_one(self) -> bool:
         if not self._room():
@@ -171,7 +177,7 @@ class QueueRunner:
                 finish_run(session, run_id=run_id, status="failed", error=said)
                 self._say(f"Run {run_id} did not start: {error}")
                 return None
-        return BatchRunner(self.engine, compiled, run_id=run_id, source=source)
+        return BatchRunner(self.engine, compiled, run_id=run_id, source=source, pool=self.pool)
 
     async def _shutdown(self) -> None:
         tasks = list(self.active.values())
@@ -215,6 +221,8 @@ async def _serve(runner: QueueRunner, *, attached: bool) -> None:
     await runner.serve()
 
 
-def serve_forever(engine: Engine, *, max_runs: int = 4, attached: bool = False) -> None:
+def serve_forever(
+    engine: Engine, *, max_runs: int = 4, attached: bool = False, pool: Shards | None = None
+) -> None:
     """Run a :class:`QueueRunner` in this process until it is stopped (see the module)."""
-    asyncio.run(_serve(QueueRunner(engine, max_runs=max_runs), attached=attached))
+    asyncio.run(_serve(QueueRunner(engine, max_runs=max_runs, pool=pool), attached=attached))

@@ -120,7 +120,7 @@ def run(
             allow_unpriced=allow_unpriced,
         )
         return
-    shards = _join_engine(engine_name, address, processes)  # before a run is stored
+    shards = join_engine(engine_name, address, processes)  # before a run is stored
     from scorer_runtime.batch import BatchRunner
     from scorer_runtime.cli.costs import check_budget
     from scorer_runtime.cli.report import summary_table
@@ -186,7 +186,7 @@ def run(
         raise typer.Exit(1)
 
 
-def _join_engine(name: str, address: str | None, actors: int | None) -> RayPool | None:
+def join_engine(name: str, address: str | None, actors: int | None) -> RayPool | None:
     """The Ray actors that score the run (None: the local engine); fails in words, within
     seconds, when the cluster does not answer."""
     if name == "local":

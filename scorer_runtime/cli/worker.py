@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import typer
 
 from scorer_runtime.cli.support import engine, friendly, load_env_file
@@ -10,6 +12,17 @@ from scorer_runtime.cli.support import engine, friendly, load_env_file
 @friendly
 def worker(
     max_runs: int = typer.Option(4, min=1, max=64, help="Runs scored at once by this runner."),
+    engine_name: str = typer.Option(
+        "local",
+        "--engine",
+        help="Where claimed runs are scored: local (this machine) or ray (the actors of a Ray "
+        "cluster, one run at a time; this runner stores the scores).",
+    ),
+    address: str | None = typer.Option(
+        None,
+        help="With --engine ray: the cluster (auto: the one started here with `ray start "
+        "--head`; ray://HOST:10001 for another machine's; default: a local one).",
+    ),
     attached: bool = typer.Option(
         False,
         "--attached",
@@ -24,9 +37,13 @@ def worker(
     """
     load_env_file()
     from scorer_runtime.batch.serve import serve_forever
+    from scorer_runtime.cli.runs import join_engine
 
+    shards = join_engine(engine_name, address, None)  # fails in words before serving
     made = engine()
     try:
-        serve_forever(made, max_runs=max_runs, attached=attached)
+        serve_forever(made, max_runs=max_runs, attached=attached, pool=shards)
     finally:
+        if shards is not None:
+            asyncio.run(shards.close())
         made.dispose()

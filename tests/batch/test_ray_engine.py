@@ -21,8 +21,9 @@ import pytest_asyncio
 import ray
 from sqlmodel import select
 
-from scorer_runtime.batch import BatchRunner, run_batch
+from scorer_runtime.batch import BatchRunner, enqueue_run, run_batch
 from scorer_runtime.batch.ray_engine import RayPool
+from scorer_runtime.batch.serve import QueueRunner
 from scorer_runtime.store import (
     ScoreFilter,
     create_run,
@@ -280,11 +281,42 @@ async def test_a_formula_scorer_runs_on_the_actors_too(sqlite, pool):
     assert sorted(r.score for r in _rows(sqlite, summary.run_id)) == [0.5, 1.0]
 
 
-def _cli(db_url, *args):
+@in_module_loop
+async def test_a_warm_runner_on_ray_scores_its_claimed_runs_on_the_actors(sqlite, fake_judge, pool):
+    fake_judge.reply({"score": 0.25}, when="low-")
+    fake_judge.reply({"score": 0.75}, latency_s=0.02)
+    outputs = [f"{'low' if i % 2 == 0 else 'high'}-{i}" for i in range(12)]
+    version_id, dataset_id, _ = _stored_version(sqlite, _judge_spec(fake_judge), outputs)
+    before = sum(pool.delivered)
+    runner = QueueRunner(sqlite, pool=pool, poll_s=0.05, say=False)
+    serving = asyncio.create_task(runner.serve())
+    queued = [
+        enqueue_run(sqlite, scorer_version_id=version_id, dataset_id=dataset_id, use_cache=False)
+        for _ in range(2)
+    ]
+    deadline = time.monotonic() + 120
+    while True:
+        with read_session(sqlite) as session:
+            runs = [get_run(session, run_id=run.id) for run in queued]
+        if all(run.status == "done" for run in runs) or time.monotonic() > deadline:
+            break
+        await asyncio.sleep(0.1)
+    runner.stop()
+    await serving
+    assert [(run.status, run.runner) for run in runs] == [("done", runner.name)] * 2
+    for run in runs:
+        rows = _rows(sqlite, run.id)
+        assert len(rows) == len({r.example_id for r in rows}) == 12
+        assert sorted(r.score for r in rows) == [0.25] * 6 + [0.75] * 6
+    assert sum(pool.delivered) == before + 24  # every example was scored by the actors
+    assert fake_judge.request_count == 24
+
+
+def _cli(db_url, *args, command=("run", "length", "answers")):
     env = {**os.environ, "SCORER_STUDIO_DATABASE_URL": db_url}
     code = "from scorer_runtime.cli import main; main()"
     return subprocess.Popen(
-        [sys.executable, "-c", code, "run", "length", "answers", "--engine", "ray", *args],
+        [sys.executable, "-c", code, *command, "--engine", "ray", *args],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -303,6 +335,9 @@ def test_a_cluster_that_does_not_answer_is_said_in_words_and_no_run_starts(sqlit
         commands = {
             "refused": _cli(url, "--address", f"ray://127.0.0.1:{refused.getsockname()[1]}"),
             "silent": _cli(url, "--address", f"127.0.0.1:{silent.getsockname()[1]}"),
+            "runner": _cli(
+                url, "--address", f"ray://127.0.0.1:{refused.getsockname()[1]}", command=["worker"]
+            ),
         }
         ends = {name: p.communicate(timeout=60) for name, p in commands.items()}
         elapsed = time.perf_counter() - started
@@ -311,6 +346,7 @@ def test_a_cluster_that_does_not_answer_is_said_in_words_and_no_run_starts(sqlit
         assert "Traceback" not in err
         assert "The run was not started" in err
     assert "nothing answers at the Ray cluster at ray://127.0.0.1:" in ends["refused"][1]
+    assert "nothing answers at the Ray cluster at ray://127.0.0.1:" in ends["runner"][1]
     assert "did not answer within 8 s" in ends["silent"][1]
     # The wait is bounded (8 s, said above) whatever Ray's own retries would take; the rest
     # is the command's start-up on a busy machine.
