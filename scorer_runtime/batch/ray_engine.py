@@ -28,6 +28,7 @@ import math
 import os
 import socket
 import threading
+from asyncio import Semaphore
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,6 +41,8 @@ from scorer_runtime.batch.outcome import ExampleInput, ExampleScore, score_examp
 from scorer_runtime.batch.pool import WorkerCrashError, shares
 from scorer_runtime.judge.cache import CachedAnswer, using_cache
 from scorer_runtime.scorer import Scorer
+from scorer_runtime.store.answers import scorer_answers
+from scorer_runtime.store.engine import make_engine
 from scorer_runtime.stored import ScorerSource
 
 CONNECT_TIMEOUT_S = 8.0
@@ -66,7 +69,7 @@ class ScoringActor:
     def __init__(self) -> None:
         self._scorers: dict[str, Scorer[Any, Any]] = {}
         self._scorer: Scorer[Any, Any] | None = None
-        self._gate = asyncio.Semaphore(1)
+        self._gate = Semaphore(1)
         self._answers: dict[str, CachedAnswer] | None = None
 
     async def prepare(
@@ -86,8 +89,7 @@ class ScoringActor:
             check_judges(self._scorers[key])  # the judge key is read on this machine
         except Exception as e:
             return f"{socket.gethostname()}: {e or type(e).__name__}"
-        self._scorer, self._gate = self._scorers[key], asyncio.Semaphore(share)
-        self._answers = answers
+        self._scorer, self._gate, self._answers = self._scorers[key], Semaphore(share), answers
         if asks_judge(self._scorer):
             await warm()  # before the first example's clock: start-up is no example's time
         return None
@@ -104,18 +106,14 @@ class ScoringActor:
         with using_cache(self._answers):  # looked up in memory; new answers go back
             return list(await asyncio.gather(*(one(e, label) for e, label in chunk)))
 
-    def pid(self) -> int:
-        """The actor's process id (where its work happens)."""
-        return os.getpid()
-
 
 @dataclass(frozen=True)
 class _Job:
-    """What every actor of a run is given: the scorer's source and the shipped answers."""
+    """What every actor of a run is given: the scorer's source and the ``ray.put``
+    reference of the run's cached judge answers (None: the run uses no cache)."""
 
     source: dict[str, Any]
     answers: Any
-    """The ``ray.put`` reference of the run's cached judge answers (None: no cache)."""
 
 
 @dataclass(eq=False)
@@ -310,24 +308,17 @@ async def _shipped_answers(cache: Mapping[str, Any] | None) -> Any:
     object store once for all actors (None: the run uses no cache)."""
     if cache is None or not isinstance(url := cache.get("url"), str):
         return None
-    from scorer_runtime.store.answers import scorer_answers
-    from scorer_runtime.store.engine import make_engine
-
-    def read() -> dict[str, CachedAnswer]:
-        engine = make_engine(url)
-        try:
-            scorer_id = cache.get("scorer_id")
-            return scorer_answers(
-                engine, scorer_id=scorer_id if isinstance(scorer_id, int) else None
-            )
-        finally:
-            engine.dispose()
-
+    scorer_id = cache.get("scorer_id")
+    engine = make_engine(url)
     try:
-        known = await asyncio.to_thread(read)
+        known = await asyncio.to_thread(
+            scorer_answers, engine, scorer_id=scorer_id if isinstance(scorer_id, int) else None
+        )
     except Exception as e:  # the answers cannot be read: they are asked (and stored) anew
         _log.warning("The judge answer cache could not be read (%s); the judge is asked.", e)
         known = {}
+    finally:
+        engine.dispose()
     return ray.put(known)
 
 
