@@ -54,6 +54,7 @@ RUNS = 5
 LATENCY_S = 0.3
 EXAMPLES = 40  # at 4 at once, the run lasts ~3 s: long enough to be followed live
 TARGET_S = 1.5
+WAIT_S = 120  # for what is not timed (the page drawn, the choices taken)
 SCORER = "start-bench"
 # The live panel's "Results" metric reads "done / total": true once done >= 1, or once the
 # finished run's summary says how its results ended (a run quicker than the page's refresh).
@@ -168,7 +169,7 @@ def _pick(studio: StudioPage, key: str, label: str) -> None:
             return
         menu = studio.open_menu(key)
         menu.get_by_role("option", name=label, exact=True).click(timeout=10_000)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + WAIT_S
         while label not in _chosen(studio, key) and time.monotonic() < deadline:
             studio.page.wait_for_timeout(50)
     if label not in _chosen(studio, key):
@@ -181,19 +182,26 @@ def one_start(browser: Browser, base_url: str, database_url: str, dataset: str) 
     try:
         studio = StudioPage(context.new_page(), base_url)
         studio.page.goto(f"{base_url}/runs")
-        studio.heading("Runs").wait_for(timeout=60_000)
+        studio.heading("Runs").wait_for(timeout=WAIT_S * 1000)
         _pick(studio, state.RUNS_SCORER.name, SCORER)
         _pick(studio, state.RUNS_DATASET.name, f"{dataset} ({EXAMPLES} examples)")
         box = studio.widget(state.RUNS_USE_CACHE.name)
         if box.get_by_role("checkbox").is_checked():
             box.locator("label").first.click()
         studio.page.wait_for_function(
-            "(b) => !b.checked", arg=box.get_by_role("checkbox").element_handle()
+            "(b) => !b.checked",
+            arg=box.get_by_role("checkbox").element_handle(timeout=WAIT_S * 1000),
+            timeout=WAIT_S * 1000,
         )
-        studio.text(f"This run asks the judge {EXAMPLES} times")
+        # Not timed, and slow on a busy machine: generous waits.
+        studio.text(f"This run asks the judge {EXAMPLES} times", timeout_s=WAIT_S)
         button = studio.widget(state.RUNS_START.name).get_by_role("button").first
-        studio.page.wait_for_function("(b) => !b.disabled", arg=button.element_handle())
-        studio.settle(timeout_s=120)  # as a person does: the form and its estimate drawn
+        studio.page.wait_for_function(
+            "(b) => !b.disabled",
+            arg=button.element_handle(timeout=WAIT_S * 1000),
+            timeout=WAIT_S * 1000,
+        )
+        studio.settle(timeout_s=WAIT_S)  # as a person does: the form and its estimate drawn
         run_id = _last_run_id(database_url) + 1
         click_wall, started = time.time(), time.perf_counter()
         button.click()
