@@ -29,6 +29,7 @@ MODULES = (
     ("P7", "bench_cache"),
     ("P8", "bench_agreement"),
     ("P9", "bench_estimate"),
+    ("P10", "bench_start"),
 )
 
 

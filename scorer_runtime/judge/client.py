@@ -12,6 +12,14 @@ gets a stand-in price per call instead, and no cost is recorded for it.
 
 litellm's ``aiohttp_openai/`` route costs less CPU per call but is not used: in 1.110.2 it
 drops the answer's token counts and reports every HTTP error as a 500 without Retry-After.
+Measured against the bench's fake server (litellm 1.110.2, on a busy machine, interleaved),
+these public options saved no client CPU and are not used either: a shared ``client=`` (an
+``openai.AsyncOpenAI`` made once) cost 7-9 % more than litellm's own cached client over its
+aiohttp transport; ``logging = False``, ``turn_off_message_logging`` and
+``disable_token_counter`` together did not help; httpx instead of aiohttp
+(``disable_aiohttp_transport``) cost ~40 % more. What is left per call is
+litellm's own wrapper: its logging object, its cost calculation (it prices every call, even
+one priced by us; no setting turns it off) and the OpenAI SDK's request building and parsing.
 
 Everything this module hands back is redacted (:func:`scorer_runtime.secrets.redact`) with
 the call's key: an error message, an answer's text. An answer that is not a chat completion
