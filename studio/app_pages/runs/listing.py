@@ -31,6 +31,7 @@ _COLORS: dict[RunPhase, Color] = {
     "stopping": "blue",
     "waiting": "orange",
     "queued": "gray",
+    "stopped": "orange",
     "cancelled": "orange",
     "stalled": "orange",
     "failed": "red",
