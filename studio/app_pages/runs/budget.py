@@ -49,10 +49,9 @@ def render_cap(
     """The "Stop at $" box (empty: no cap), first filled with the judge's ``default`` cap,
     read against the estimate (see :func:`render_cap_problem` for a cap the run could not
     keep)."""
-    if default is not None and not state.has(key):
-        state.put(key, f"{default:g}")
     typed = st.text_input(
         "Stop at $",
+        value="" if default is None else f"{default:g}",  # the box's start: kept once typed in
         key=key.name,
         placeholder="No cap",
         help="The run stops before its judge calls could cost more than this many dollars "
