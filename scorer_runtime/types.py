@@ -45,10 +45,18 @@ OUTCOMES: tuple[Outcome, ...] = (
 )
 """Every outcome, in the order reports list them."""
 
-RunStatus = Literal["queued", "running", "cancelled", "failed", "done"]
-"""Where a batch run is: waiting, running, stopped by a user, stopped by an error, finished."""
+RunStatus = Literal["queued", "running", "stopped", "cancelled", "failed", "done"]
+"""Where a batch run is: waiting, running, stopped by its spend cap ("stopped: budget
+reached"), stopped by a user, stopped by an error, finished."""
 
-RUN_STATUSES: tuple[RunStatus, ...] = ("queued", "running", "cancelled", "failed", "done")
+RUN_STATUSES: tuple[RunStatus, ...] = (
+    "queued",
+    "running",
+    "stopped",
+    "cancelled",
+    "failed",
+    "done",
+)
 """Every run status, in the order a run moves through them."""
 
 __all__ = [

@@ -231,6 +231,7 @@ JUDGES_TEMPERATURE = Key("judges.temperature")
 JUDGES_TIMEOUT = Key("judges.timeout")
 JUDGES_INPUT_PRICE = Key("judges.input_price")
 JUDGES_OUTPUT_PRICE = Key("judges.output_price")
+JUDGES_DEFAULT_CAP = Key("judges.default_cap")
 JUDGES_JSON_MODE = Key("judges.json_mode")
 JUDGES_RETRY = Key("judges.retry")
 """The judge's retry form (a family: ``judges.retry.on``, ``judges.retry.retries``…)."""
@@ -272,7 +273,8 @@ RUNS_START = Key("runs.start")
 RUNS_USE_CACHE = Key("runs.use_cache")
 """The start form's "reuse judge answers" checkbox."""
 RUNS_CAP = Key("runs.cap")
-"""The "Stop at $" box; beside Resume it is ``RUNS_CAP.child("resume")`` (and so for the next)."""
+"""The "Stop at $" boxes: ``RUNS_CAP.child(version_id)`` by Start (one per scorer version, each
+first filled with its judge's default cap), ``RUNS_CAP.child("resume")`` beside Resume."""
 RUNS_ALLOW_UNPRICED = Key("runs.allow_unpriced")
 RUNS_PLAN = Key("runs.plan")
 """The start form's plan; its "fix" buttons are ``RUNS_PLAN.child("fix").child(i)``."""

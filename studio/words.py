@@ -115,6 +115,7 @@ OUTCOME_LABELS: Mapping[str, str] = {
 RUN_STATUS_LABELS: Mapping[str, str] = {
     "queued": "Waiting to start",
     "running": "Running",
+    "stopped": "Stopped: budget reached",
     "cancelled": "Cancelled",
     "failed": "Stopped by an error",
     "done": "Finished",

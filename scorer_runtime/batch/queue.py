@@ -20,7 +20,7 @@ from scorer_runtime.store.runs import RunInfo, create_run, get_run
 from scorer_runtime.store.scorers import get_version_by_id
 from scorer_runtime.stored import check_judges, compile_version
 
-FINISHED = frozenset({"done", "failed", "cancelled"})
+FINISHED = frozenset({"done", "stopped", "failed", "cancelled"})
 """Statuses a run ends in."""
 
 

@@ -184,7 +184,7 @@ class BatchRunner:
             raise
         error = None
         if self.budget is not None and self.budget.reached:
-            status, error = "cancelled", budget_words(self.budget.spent, self.budget.cap)
+            status, error = "stopped", budget_words(self.budget.spent, self.budget.cap)
         await self._close(writer, status, error)
         summary = await asyncio.to_thread(self._summary)
         return replace(summary, wall_time_s=time.perf_counter() - started)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from sqlalchemy import Engine
 
+    from scorer_runtime.batch import BatchSummary
     from scorer_runtime.costs import CostEstimate
     from scorer_runtime.scorer import Scorer
 
@@ -42,3 +43,44 @@ def check_budget(
             spent = run_counts(opened, run_id=run_id)[2]
     estimate = estimate_for(made, scorer, dataset_id=dataset_id, run_id=run_id)
     check_cap(max_cost, estimate, spent=spent, allow_unpriced=allow_unpriced)
+
+
+def end_if_stopped(summary: BatchSummary, *, resume: str) -> None:
+    """When the run's spend cap stopped it: say so, how to resume it (``resume``: what to
+    type, or where), and exit with :data:`~scorer_runtime.cli.support.BUDGET_EXIT`."""
+    if summary.status != "stopped":
+        return
+    import typer
+
+    from scorer_runtime.cli.support import BUDGET_EXIT, console
+
+    console(stderr=True).print(
+        f"Run {summary.run_id} stopped: budget reached; what finished is saved. "
+        f"Resume it with a higher cap: {resume}"
+    )
+    raise typer.Exit(BUDGET_EXIT)
+
+
+def judge_default_cap(
+    made: Engine, scorer: Scorer[Any, Any], *, run_id: int | None
+) -> float | None:
+    """The cap of a run given no ``--max-cost``: its judge's default cap, said on the
+    terminal; None when no judge has one, or for a resumed run that has a cap of its own
+    (it keeps it)."""
+    from scorer_runtime.cli.support import console
+    from scorer_runtime.costs.cap import default_cap
+    from scorer_runtime.money import format_dollars
+    from scorer_runtime.store import get_run, read_session
+
+    cap = default_cap(scorer)
+    if cap is None:
+        return None
+    if run_id is not None:
+        with read_session(made) as opened:
+            if get_run(opened, run_id=run_id).max_cost is not None:
+                return None
+    console().print(
+        f"Stop at {format_dollars(cap)}: the default cap of the judge for a run "
+        "(--max-cost sets another; --max-cost none runs without a cap)."
+    )
+    return cap

@@ -24,13 +24,15 @@ def run_queued(
     fail_under: float | None,
     use_cache: bool = True,
     max_cost: float | None = None,
+    default_cap: bool = False,
     allow_unpriced: bool = False,
 ) -> None:
     """Queue the run (refused, in words, when a judge's key is not set here), print its
-    progress as the runner stores each result, then its summary; exit 1 below the mark."""
+    progress as the runner stores each result, then its summary; exit 1 below the mark.
+    ``default_cap``: no cap was given, so the judge's default cap (if any) applies."""
     from scorer_runtime.batch import summarize_run
     from scorer_runtime.batch.queue import enqueue_run, runner_alive
-    from scorer_runtime.cli.costs import check_budget
+    from scorer_runtime.cli.costs import check_budget, end_if_stopped, judge_default_cap
     from scorer_runtime.cli.report import summary_table
     from scorer_runtime.store import get_dataset, get_scorer, get_version, read_session
     from scorer_runtime.stored import compile_version
@@ -44,8 +46,11 @@ def run_queued(
             assert dataset_id is not None
             chosen = get_version(opened, scorer_id=scorer_id, version=version)
             assert chosen.id is not None
-            compiled = compile_version(opened, chosen) if max_cost is not None else None
-        if compiled is not None:  # a cap the run could not keep queues nothing
+            capped = max_cost is not None or default_cap
+            compiled = compile_version(opened, chosen) if capped else None
+        if compiled is not None and default_cap:
+            max_cost = judge_default_cap(made, compiled, run_id=None)
+        if compiled is not None and max_cost is not None:  # one it could not keep: no run
             check_budget(
                 made,
                 compiled,
@@ -79,6 +84,7 @@ def run_queued(
     finally:
         made.dispose()
     out.print(summary_table(summary))
+    end_if_stopped(summary, resume="the Runs page of the studio (its 'Stop at $' box)")
     if summary.verdict == "fail":
         mean = "no scores" if summary.mean is None else f"mean {summary.mean:.3f}"
         console(stderr=True).print(f"[red]below the threshold:[/] {mean} < {fail_under:g}")
@@ -88,7 +94,7 @@ def run_queued(
 def _follow(made: Engine, run_id: int, out: Console, *, scorer: str) -> None:
     """A progress bar moved by the run's row until the run ends; Ctrl-C cancels the run."""
     from scorer_runtime.batch.queue import follow_run
-    from scorer_runtime.cli.report import run_progress
+    from scorer_runtime.cli.report import STATUS_WORDS, run_progress
     from scorer_runtime.money import format_dollars
     from scorer_runtime.store import request_cancel, session_scope
 
@@ -98,7 +104,9 @@ def _follow(made: Engine, run_id: int, out: Console, *, scorer: str) -> None:
         def seen(run: RunInfo) -> None:
             bar.update(
                 task,
-                description="scoring" if run.status == "running" else run.status,
+                description="scoring"
+                if run.status == "running"
+                else STATUS_WORDS.get(run.status, run.status),
                 completed=run.done_count,
                 total=run.total,
                 failures=run.failed_count,

@@ -17,6 +17,10 @@ if TYPE_CHECKING:
     from scorer_runtime.store.scores import ScoreRow
 
 
+STATUS_WORDS = {"stopped": "stopped: budget reached"}
+"""A run's stored status in words, where the status alone does not say it."""
+
+
 def _num(value: float | None, digits: int = 3) -> str:
     return "—" if value is None else f"{value:.{digits}f}"
 
@@ -56,7 +60,7 @@ def summary_table(summary: BatchSummary) -> Table:
     table = Table(title=f"Run {summary.run_id}", show_header=False, title_justify="left")
     table.add_column("what", style="bold")
     table.add_column("value")
-    table.add_row("status", summary.status)
+    table.add_row("status", STATUS_WORDS.get(summary.status, summary.status))
     table.add_row("examples", f"{summary.done} of {summary.total} have a result")
     table.add_row("scored", str(summary.scored))
     table.add_row("mean", _num(summary.mean))

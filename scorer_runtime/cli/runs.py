@@ -76,7 +76,8 @@ def run(
         None,
         "--max-cost",
         help="Spend cap in dollars: no judge call starts that could pass it; the run then "
-        "ends 'stopped: budget reached' (resume it with a higher cap).",
+        "ends 'stopped: budget reached' (resume it with a higher cap). Default: the judge's "
+        "default cap, if it has one (a resumed run keeps its own); 'none': no cap.",
     ),
     allow_unpriced: bool = typer.Option(
         False,
@@ -117,14 +118,14 @@ def run(
             fail_under=fail_under,
             use_cache=cache,
             max_cost=cap,
+            default_cap=max_cost is None,
             allow_unpriced=allow_unpriced,
         )
         return
     shards = join_engine(engine_name, address, processes)  # before a run is stored
     from scorer_runtime.batch import BatchRunner
-    from scorer_runtime.cli.costs import check_budget
+    from scorer_runtime.cli.costs import check_budget, end_if_stopped, judge_default_cap
     from scorer_runtime.cli.report import summary_table
-    from scorer_runtime.costs.cap import BUDGET_REACHED
     from scorer_runtime.store import session_scope, set_run_cap
     from scorer_runtime.stored import check_judges, scorer_source
 
@@ -134,6 +135,8 @@ def run(
         source = scorer_source(opened, version_record, api_base=api_base)
     compiled = source.build()
     check_judges(compiled)  # before the run is stored: a missing key fails at once
+    if max_cost is None:  # no --max-cost: the judge's default cap, if it has one
+        cap = judge_default_cap(made, compiled, run_id=resume)
     # A cap the run could not keep starts nothing (on resume, the run's own cap otherwise).
     check_budget(
         made,
@@ -175,11 +178,9 @@ def run(
             asyncio.run(shards.close())
         made.dispose()
     out.print(summary_table(summary))
-    if (summary.error or "").startswith(BUDGET_REACHED):
-        out.print(
-            f"Resume it with a higher cap: scorer-studio run {scorer} {dataset} "
-            f"--resume {run_id} --max-cost DOLLARS"
-        )
+    end_if_stopped(
+        summary, resume=f"scorer-studio run {scorer} {dataset} --resume {run_id} --max-cost DOLLARS"
+    )
     if summary.verdict == "fail":
         mean = "no scores" if summary.mean is None else f"mean {summary.mean:.3f}"
         console(stderr=True).print(f"[red]below the threshold:[/] {mean} < {fail_under:g}")

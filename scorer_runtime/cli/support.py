@@ -18,6 +18,9 @@ if TYPE_CHECKING:
 F = TypeVar("F", bound=Callable[..., Any])
 ERROR_EXIT = 2
 """The exit status of a command that failed (1 is ``run --fail-under``'s verdict)."""
+BUDGET_EXIT = 3
+"""The exit status of ``run`` when its spend cap stopped it ("stopped: budget reached"):
+what finished is saved, and the run resumes with a higher cap."""
 
 database_url_option: dict[str, str | None] = {"url": None}
 """The ``--database-url`` given to the command group (None: environment or default)."""

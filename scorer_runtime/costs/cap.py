@@ -3,18 +3,26 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from scorer_runtime.costs.estimate import CostEstimate, unpriced_words
+from scorer_runtime.judge.config import Judge
 from scorer_runtime.money import format_dollars
+from scorer_runtime.scorer import Scorer
 
 
 class CapError(ValueError):
     """A spend cap that cannot be used, in words saying what to do; nothing was started."""
 
 
+NO_CAP_WORDS = ("none", "no cap")
+"""What a person may type for "no cap" (``--max-cost none`` runs uncapped, whatever the
+judge's default cap)."""
+
+
 def read_cap(text: str | float | None) -> float | None:
-    """A cap in dollars from what a person typed (``""``/None: no cap)."""
-    if text is None or (isinstance(text, str) and not text.strip()):
+    """A cap in dollars from what a person typed (``""``, ``none``/None: no cap)."""
+    if text is None or (isinstance(text, str) and text.strip().lower() in ("", *NO_CAP_WORDS)):
         return None
     try:
         value = float(str(text).strip().removeprefix("$").replace(",", ""))
@@ -30,8 +38,23 @@ def read_cap(text: str | float | None) -> float | None:
     return value
 
 
+def default_cap(scorer: Scorer[Any, Any]) -> float | None:
+    """The cap of a run of ``scorer`` given no cap of its own: the smallest default cap
+    (``default_max_cost``) of the judges its prompt steps call (the scorer's judge with each
+    step's own settings over it), None when none of them has one."""
+    caps = []
+    for step in scorer.steps:
+        if step.prompt is None:
+            continue
+        judge = (scorer.judge or Judge()).override(step.prompt.judge)
+        if judge.default_max_cost is not None:
+            caps.append(judge.default_max_cost)
+    return min(caps, default=None)
+
+
 BUDGET_REACHED = "stopped: budget reached"
-"""How the error text of a run stopped by its cap begins (the run's status is cancelled)."""
+"""How the error text of a run stopped by its cap begins (its status is ``stopped``; a run
+stored before that status existed is ``cancelled`` with this text)."""
 
 
 def budget_words(spent: float, cap: float) -> str:

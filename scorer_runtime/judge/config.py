@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
@@ -49,6 +50,9 @@ class Judge:
     input_price_per_million: float | None = None
     """Dollars per 1M input tokens, used instead of litellm's price (see ``prices``)."""
     output_price_per_million: float | None = None
+    default_max_cost: float | None = None
+    """The spend cap in dollars of a run with this judge that is given no cap of its own
+    (see :func:`~scorer_runtime.costs.cap.default_cap`); it never changes an answer."""
 
     def __post_init__(self) -> None:
         for name in ("input_processors", "output_processors", "error_processors"):
@@ -60,6 +64,9 @@ class Judge:
         for price in (self.input_price_per_million, self.output_price_per_million):
             if price is not None and not price >= 0:
                 raise ValueError("a price per 1M tokens must be 0 or more")
+        cap = self.default_max_cost
+        if cap is not None and not (math.isfinite(cap) and cap > 0):
+            raise ValueError("default_max_cost is a spend cap in dollars: an amount above 0")
         if self.timeout_s is not None and self.timeout_s <= 0:
             raise ValueError("timeout_s must be a positive number of seconds")
         if self.json_prompt_injection not in (None, True, False, "auto", "system", "inline"):

@@ -328,6 +328,7 @@ _JUDGE_SETTINGS = (
     "timeout_s",
     "input_price_per_million",
     "output_price_per_million",
+    "default_max_cost",
 )
 
 

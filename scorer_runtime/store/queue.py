@@ -26,7 +26,7 @@ from scorer_runtime.store.tables import RunnerRecord, RunRecord, utc_now
 
 RUNNER_GONE_AFTER = timedelta(seconds=10)
 """A runner whose row has not beaten for this long is taken as gone (it beats every second)."""
-_RESUMABLE = ("cancelled", "failed")
+_RESUMABLE = ("stopped", "cancelled", "failed")
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,8 +105,8 @@ def claim_stalled(session: Session, *, run: RunInfo, runner: str) -> bool:
 
 
 def enqueue_again(session: Session, *, run_id: int) -> RunInfo:
-    """Put a cancelled, failed or stalled run back in the queue, to score what has no result
-    yet; a run queued already stays as it is."""
+    """Put a stopped (budget reached), cancelled, failed or stalled run back in the queue, to
+    score what has no result yet; a run queued already stays as it is."""
     run = session.get(RunRecord, run_id)
     if run is None:
         raise ConflictError(f"there is no run {run_id}")

@@ -34,7 +34,7 @@ from scorer_runtime.store.trust import graded_scale
 from scorer_runtime.trust.evidence import FlipEvidence
 from scorer_runtime.trust.flips import FlipSummary, RepeatScore, flips_of
 
-_ENDED = ("done", "failed", "cancelled")
+_ENDED = ("done", "stopped", "failed", "cancelled")
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +173,7 @@ def check_flips(session: Session, *, check: StabilityCheckInfo) -> FlipSummary:
 
 
 def check_ended(session: Session, *, check: StabilityCheckInfo) -> bool:
-    """Whether every repeat of the check was made and ended (done, failed or cancelled)."""
+    """Whether every repeat of the check was made and ended (done, stopped, failed or cancelled)."""
     runs = repeat_runs(session, check_id=check.id)
     return len(runs) >= check.repeats and all(run.status in _ENDED for run in runs)
 

@@ -199,8 +199,8 @@ class StabilityReport:
 
     @property
     def repeats_ended(self) -> int:
-        """Repeats that ended (done, failed or cancelled)."""
-        return sum(run.status in ("done", "failed", "cancelled") for run in self.runs)
+        """Repeats that ended (done, stopped by a cap, failed or cancelled)."""
+        return sum(run.status in ("done", "stopped", "failed", "cancelled") for run in self.runs)
 
     def words(self) -> str:
         """The flip rate and its interval in a sentence (never a number that is not one)."""

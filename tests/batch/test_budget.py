@@ -63,7 +63,7 @@ async def test_a_run_stops_at_its_cap_with_calls_in_flight_and_resumes_under_a_h
     await BatchRunner(engine, scorer, run_id=run_id, concurrency=4, processes=1).run()
 
     stopped = _stored_run(engine, run_id)
-    assert stopped.status == "cancelled"
+    assert stopped.status == "stopped"
     assert stopped.error is not None
     assert stopped.error.startswith("stopped: budget reached: $")
     assert 4 <= stopped.done_count < EXAMPLES  # several ran at once, and the cap stopped it

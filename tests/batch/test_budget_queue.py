@@ -15,12 +15,17 @@ CAP = 0.00008
 
 
 @pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("given", ["--max-cost", "the judge's default cap"])
 def test_a_queued_run_stops_at_its_cap_in_the_runner(
-    db_url, tmp_path, fake_judge, attached_runner, monkeypatch
+    db_url, tmp_path, fake_judge, attached_runner, monkeypatch, given
 ):
     monkeypatch.setenv(KEY_ENV, "sk-test")
     spec = verdict_spec(fake_judge.base_url)
     spec["judge"]["model"] = "openai/gpt-4o-mini"  # litellm knows its price
+    cap_option = ["--max-cost", str(CAP)]
+    if given != "--max-cost":
+        spec["judge"]["default_max_cost"] = CAP
+        cap_option = []
     cli(db_url, "scorers", "import", str(write_spec(tmp_path, spec)))
     outputs = [f"answer {i} " + "with more words " * (i % 4) for i in range(12)]
     cli(db_url, "datasets", "import", str(write_examples(tmp_path, outputs)), "--name", "d")
@@ -28,16 +33,17 @@ def test_a_queued_run_stops_at_its_cap_in_the_runner(
     attached_runner(db_url)
     wait_for_runners(db_url, 1)
 
-    result = cli(
-        db_url, "run", "--queue", "verdict", "d", "--max-cost", str(CAP), "--concurrency", "3"
-    )
+    result = cli(db_url, "run", "--queue", "verdict", "d", *cap_option, "--concurrency", "3")
 
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 3, result.output
+    assert "stopped: budget reached" in result.output  # the status, in words
+    assert ("the default cap of the judge" in result.output) == (not cap_option)
+    assert "Resume it with a higher cap: the Runs page" in " ".join(result.stderr.split())
     engine = make_engine(db_url)
     with read_session(engine) as session:
         run = get_run(session, run_id=1)
     engine.dispose()
-    assert (run.status, run.max_cost) == ("cancelled", CAP)
+    assert (run.status, run.max_cost) == ("stopped", CAP)
     assert (run.error or "").startswith("stopped: budget reached")
     assert 0 < run.done_count < len(outputs)
     assert run.cost <= CAP

@@ -87,10 +87,13 @@ def test_a_capped_run_stops_and_resumes_with_a_higher_cap(priced, fake_judge):
     estimate = cli(priced, "run", "verdict", "d", "--estimate").output
     assert "at worst" in estimate
     result = cli(priced, "run", "verdict", "d", "--max-cost", "0.00008", "--concurrency", "3")
-    assert result.exit_code == 0, result.output
-    assert "scorer-studio run verdict d --resume 1 --max-cost DOLLARS" in result.output
+    assert result.exit_code == 3, result.output  # its own exit status: not 0, 1 or 2
+    assert "stopped: budget reached" in result.output  # the summary's status, in words
+    said = " ".join(result.stderr.split())
+    assert "Run 1 stopped: budget reached; what finished is saved." in said
+    assert "scorer-studio run verdict d --resume 1 --max-cost DOLLARS" in said
     stopped = _run(priced, 1)
-    assert stopped.status == "cancelled"
+    assert stopped.status == "stopped"
     assert (stopped.error or "").startswith("stopped: budget reached")
     assert 0 < stopped.done_count < len(OUTPUTS)
     assert stopped.cost <= 0.00008
@@ -110,3 +113,35 @@ def test_a_queued_run_with_a_cap_on_an_unpriced_model_is_refused(db_url, tmp_pat
     assert result.exit_code == 2
     assert "--allow-unpriced" in result.stderr
     assert _runs(db_url) == []
+
+
+def test_a_judge_s_default_cap_applies_unless_another_or_none_is_given(
+    db_url, tmp_path, fake_judge, monkeypatch
+):
+    monkeypatch.setenv(KEY_ENV, "sk-test")
+    spec = verdict_spec(fake_judge.base_url)
+    spec["judge"].update(model="openai/gpt-4o-mini", default_max_cost=0.00008)
+    cli(db_url, "scorers", "import", str(write_spec(tmp_path, spec)))
+    cli(db_url, "datasets", "import", str(write_examples(tmp_path, OUTPUTS)), "--name", "d")
+    fake_judge.reply({"verdict": "good"}, usage="counted", latency_s=0.02)
+
+    capped = cli(db_url, "run", "verdict", "d", "--concurrency", "3")
+    assert capped.exit_code == 3, capped.output
+    said = " ".join(capped.output.split())
+    assert "Stop at $0.000080: the default cap of the judge for a run" in said
+    assert "--max-cost none runs without a cap" in said
+    first = _run(db_url, 1)
+    assert (first.status, first.max_cost) == ("stopped", 0.00008)
+    assert 0 < first.done_count < len(OUTPUTS)
+
+    uncapped = cli(db_url, "run", "verdict", "d", "--max-cost", "none")
+    assert uncapped.exit_code == 0, uncapped.output
+    assert "default cap" not in uncapped.output
+    second = _run(db_url, 2)
+    assert (second.status, second.max_cost, second.done_count) == ("done", None, len(OUTPUTS))
+
+    # A resumed run keeps its own cap: still too low for one more example, so nothing starts.
+    again = cli(db_url, "run", "verdict", "d", "--resume", "1")
+    assert again.exit_code == 2
+    assert "below what one example can cost" in " ".join(again.stderr.split())
+    assert _run(db_url, 1).done_count == first.done_count

@@ -193,29 +193,33 @@ def test_a_stopping_runner_hands_its_run_back_unless_it_was_cancelled(engine, pl
         assert get_run(session, run_id=kept).status == "queued"
 
 
-def test_a_run_that_ended_as_its_runner_stopped_is_not_handed_back(engine, plan):
-    # The runner stops right after the run's last result: the run stays done, never queued
-    # again (seen when a runner was stopped the moment its run ended).
+@pytest.mark.parametrize("status", ["done", "stopped"])
+def test_a_run_that_ended_as_its_runner_stopped_is_not_handed_back(engine, plan, status):
+    # The runner stops right after the run's last result (or its cap stopped it): the run
+    # stays as it ended, never queued again (seen when a runner was stopped as its run ended).
     run_id = _queued(engine, *plan)
     with session_scope(engine) as session:
         claim_queued(session, runner="me:1")
-        finish_run(session, run_id=run_id, status="done")
+        finish_run(session, run_id=run_id, status=status)
     with session_scope(engine) as session:
         assert not hand_back(session, run_id=run_id, runner="me:1")
     with read_session(engine) as session:
-        assert get_run(session, run_id=run_id).status == "done"
+        assert get_run(session, run_id=run_id).status == status
 
 
-def test_a_cancelled_or_failed_run_is_queued_again_a_done_one_is_not(engine, plan):
-    ids = [_queued(engine, *plan) for _ in range(3)]
+def test_a_cancelled_failed_or_capped_run_is_queued_again_a_done_one_is_not(engine, plan):
+    ids = [_queued(engine, *plan) for _ in range(4)]
     with session_scope(engine) as session:
         request_cancel(session, run_id=ids[0])
         finish_run(session, run_id=ids[1], status="failed", error="boom")
         finish_run(session, run_id=ids[2], status="done")
+        finish_run(session, run_id=ids[3], status="stopped", error="stopped: budget reached")
     with session_scope(engine) as session:
         again = enqueue_again(session, run_id=ids[0])
         assert (again.status, again.cancel_requested) == ("queued", False)
         again = enqueue_again(session, run_id=ids[1])
+        assert (again.status, again.error, again.finished_at) == ("queued", None, None)
+        again = enqueue_again(session, run_id=ids[3])
         assert (again.status, again.error, again.finished_at) == ("queued", None, None)
     with pytest.raises(ConflictError, match="nothing to resume"), session_scope(engine) as s:
         enqueue_again(s, run_id=ids[2])

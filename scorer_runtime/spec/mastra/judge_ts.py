@@ -82,4 +82,10 @@ def judge_differences(judge: JudgeSpec, where: str) -> list[str]:
         )
     if judge.retry is not None and (judge.retry.retry_on_status or judge.retry.retry_on_text):
         found.append(f"{where}: the extra error codes and texts to retry are not retried.")
+    if judge.default_max_cost is not None:
+        found.append(
+            f"{where}: runs are not stopped at the default spend cap of "
+            f"${judge.default_max_cost:g} (the module scores one example at a time, with no "
+            "run to cap)."
+        )
     return found

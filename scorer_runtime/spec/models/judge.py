@@ -207,6 +207,13 @@ class JudgeSpec(SpecModel):
         le=100_000,
         description="Dollars per 1M output tokens (see input_price_per_million).",
     )
+    default_max_cost: float | None = Field(
+        default=None,
+        gt=0,
+        le=1_000_000,
+        description="A spend cap in dollars for each run with this judge: a run given no cap "
+        "of its own stops before its judge calls could cost more.",
+    )
     retry: RetryPolicySpec | None = Field(default=None, description="Retry failed judge requests.")
     redact_pii: RedactPIISpec | None = Field(
         default=None, description="Redact personal data first."

@@ -32,6 +32,7 @@ _FIELDS = {
     state.JUDGES_TIMEOUT: "timeout_s",
     state.JUDGES_INPUT_PRICE: "input_price",
     state.JUDGES_OUTPUT_PRICE: "output_price",
+    state.JUDGES_DEFAULT_CAP: "default_cap",
     state.JUDGES_JSON_MODE: "json_mode",
 }
 NEW_JUDGE_RETRY = retry_policy(RetryForm())
@@ -73,6 +74,7 @@ def read_form(kept: dict[str, Any]) -> JudgeForm:
         timeout_s=values["timeout_s"],
         input_price=values["input_price"],
         output_price=values["output_price"],
+        default_cap=str(values["default_cap"] or ""),
         json_mode=values["json_mode"] or "auto",
         retry=read_retry_form(key=state.JUDGES_RETRY),
         processors=read_processors_form(key=state.JUDGES_PROCESSORS),
@@ -274,6 +276,16 @@ def _prices() -> None:
         step=0.05,
         format="%.4f",
         help=f"What the provider charges for 1 million tokens the judge answers. {said}",
+    )
+    cap, _ = st.columns(2)
+    cap.text_input(
+        "Stop a run at $ (default for runs with this judge, optional)",
+        key=state.JUDGES_DEFAULT_CAP.name,
+        placeholder="No default cap",
+        help="A run of a scorer using this judge stops before its judge calls could cost "
+        "more than this many dollars, unless a different amount is typed in the Runs page's "
+        "'Stop at $' box (it starts filled with this; empty it to run without a cap). "
+        "Leave empty for no default.",
     )
 
 

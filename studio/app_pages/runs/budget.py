@@ -39,16 +39,25 @@ def _show_when_ready(made: Future[CostEstimate]) -> None:
         st.rerun()
 
 
-def render_cap(estimate: CostEstimate | None, *, key: state.Key, spent: float = 0.0) -> CapChoice:
-    """The "Stop at $" box (empty: no cap), read against the estimate (see
-    :func:`render_cap_problem` for a cap the run could not keep)."""
+def render_cap(
+    estimate: CostEstimate | None,
+    *,
+    key: state.Key,
+    spent: float = 0.0,
+    default: float | None = None,
+) -> CapChoice:
+    """The "Stop at $" box (empty: no cap), first filled with the judge's ``default`` cap,
+    read against the estimate (see :func:`render_cap_problem` for a cap the run could not
+    keep)."""
     typed = st.text_input(
         "Stop at $",
+        value="" if default is None else f"{default:g}",  # the box's start: kept once typed in
         key=key.name,
         placeholder="No cap",
         help="The run stops before its judge calls could cost more than this many dollars "
         "(it then says 'stopped: budget reached', and you can resume it with a higher cap). "
-        "Leave it empty for no cap.",
+        "Leave it empty for no cap."
+        + (" It starts with the default cap of the scorer's judge." if default else ""),
     )
     if not typed.strip():
         return CapChoice(None)

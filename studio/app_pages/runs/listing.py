@@ -22,7 +22,7 @@ from studio.widgets.common import format_score
 from studio.widgets.results_links import open_results
 from studio.words import format_duration
 
-_WIDTHS = [1.4, 6, 3, 3, 2.2, 4, 2, 2.6]
+_WIDTHS = [1.2, 5, 4.6, 2.6, 1.8, 4, 2, 2.6]
 _HEADERS = ("Run", "What ran", "Status", "Results", "Mean", "When (UTC)", "", "")
 Color = Literal["green", "blue", "orange", "red", "gray"]
 _COLORS: dict[RunPhase, Color] = {
@@ -31,6 +31,7 @@ _COLORS: dict[RunPhase, Color] = {
     "stopping": "blue",
     "waiting": "orange",
     "queued": "gray",
+    "stopped": "orange",
     "cancelled": "orange",
     "stalled": "orange",
     "failed": "red",

@@ -64,9 +64,10 @@ def _render_ending(line: RunLine, phase: RunPhase) -> None:
             f"**{PHASE_LABELS[phase]}.** Every example of the dataset has a result.",
             icon=":material/check_circle:",
         )
-    elif phase == "cancelled" and (error := line.error or "").startswith(BUDGET_REACHED):
+    elif phase == "stopped":
+        error = line.error or ""
         st.warning(
-            f"**Stopped: budget reached.** {error[len(BUDGET_REACHED) :].lstrip(': ')} "
+            f"**{PHASE_LABELS[phase]}.** {error.removeprefix(BUDGET_REACHED).lstrip(': ')} "
             f"What finished is saved; {left}.",
             icon=":material/savings:",
         )

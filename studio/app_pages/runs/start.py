@@ -183,7 +183,9 @@ def render_start(prefer: RunLine | None = None) -> None:
         estimate = render_cost(plan)  # also without the judge's key: no provider is called
         cap_column, _ = st.columns([1, 3])
         with cap_column:
-            cap = render_cap(estimate, key=state.RUNS_CAP)
+            # One box per version: each starts with the default cap of its own judge.
+            box = state.RUNS_CAP.child(plan.version_id)
+            cap = render_cap(estimate, key=box, default=plan.default_cap)
         render_cap_problem(cap)
         started = st.button(
             "Start the run",

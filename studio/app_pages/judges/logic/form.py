@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from pydantic import ValidationError
 
+from scorer_runtime.costs.cap import CapError, read_cap
 from scorer_runtime.spec import JudgeSpec
 from scorer_runtime.store import (
     ConflictError,
@@ -74,6 +75,7 @@ FIELD_LABELS = {
     "timeout_s": "Timeout",
     "input_price_per_million": "Price per 1M input tokens",
     "output_price_per_million": "Price per 1M output tokens",
+    "default_max_cost": "Stop a run at $",
     "json_prompt_injection": "Answer format",
     "retry": "Retries",
     "redact_pii": "Hide personal data",
@@ -82,7 +84,7 @@ FIELD_LABELS = {
 }
 FORM_FIELDS = frozenset(
     {"model", "api_base", "api_key_env", "instructions", "temperature", "timeout_s"}
-    | {"input_price_per_million", "output_price_per_million"}
+    | {"input_price_per_million", "output_price_per_million", "default_max_cost"}
     | {"json_prompt_injection", "retry", *PROCESSOR_FIELDS}
 )
 """The JudgeSpec fields the form edits; any other setting of a profile is kept as it is."""
@@ -117,6 +119,8 @@ class JudgeForm:
     input_price: float | None = None
     """Dollars per 1M input tokens (None: litellm's price for the model, if it has one)."""
     output_price: float | None = None
+    default_cap: str = ""
+    """The default spend cap of a run with this judge, as typed ("": none)."""
     json_mode: JsonMode = "auto"
     retry: RetryForm | None = field(default_factory=RetryForm)
     processors: ProcessorsForm = field(default_factory=ProcessorsForm)
@@ -153,6 +157,7 @@ def form_of_profile(name: str, profile: Mapping[str, Any]) -> JudgeForm:
         timeout_s=spec.timeout_s,
         input_price=spec.input_price_per_million,
         output_price=spec.output_price_per_million,
+        default_cap="" if spec.default_max_cost is None else f"{spec.default_max_cost:g}",
         json_mode=json_mode_of(spec.json_prompt_injection),
         retry=retry_form(profile.get("retry")),
         processors=processors_form(profile),
@@ -179,6 +184,11 @@ def judge_spec(form: JudgeForm) -> JudgeSpec:
         processors = processor_settings(form.processors)
     except ProcessorFormError as e:
         problems += e.problems
+    cap = None
+    try:
+        cap = read_cap(form.default_cap)
+    except CapError as e:
+        problems.append(f"{FIELD_LABELS['default_max_cost']}: {str(e)[:1].upper()}{str(e)[1:]}")
     data = {
         **form.kept,
         "model": form.model.strip() or None,
@@ -189,6 +199,7 @@ def judge_spec(form: JudgeForm) -> JudgeSpec:
         "timeout_s": form.timeout_s,
         "input_price_per_million": form.input_price,
         "output_price_per_million": form.output_price,
+        "default_max_cost": cap,
         "json_prompt_injection": _MODE_VALUES[form.json_mode],
         "retry": retry,
         **processors,

@@ -4,7 +4,8 @@ The runs themselves, with their names, counts and mean, are read by the store
 (:func:`scorer_runtime.store.views.runs_page`, :func:`~scorer_runtime.store.views.run_line`).
 A run's stored status says what its runner last wrote; :func:`run_phase` adds what only the
 outside can see — a run marked running whose runner is gone, a queued run that no runner
-serves. Streamlit-free.
+serves, and a run stored before the status ``stopped`` existed that its cap stopped.
+Streamlit-free.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
+from scorer_runtime.costs.cap import BUDGET_REACHED
 from scorer_runtime.process import runner_is_gone
 from scorer_runtime.store import STALE_AFTER, utc_now
 from scorer_runtime.store.views import RunLine
@@ -26,6 +28,7 @@ RunPhase = Literal[
     "waiting",
     "running",
     "stopping",
+    "stopped",
     "cancelled",
     "failed",
     "done",
@@ -43,7 +46,7 @@ PHASE_LABELS: dict[RunPhase, str] = {
 
 ACTIVE_PHASES: frozenset[RunPhase] = frozenset({"queued", "waiting", "running", "stopping"})
 """Phases in which the page follows the run live."""
-RESUMABLE_PHASES: frozenset[RunPhase] = frozenset({"cancelled", "failed", "stalled"})
+RESUMABLE_PHASES: frozenset[RunPhase] = frozenset({"stopped", "cancelled", "failed", "stalled"})
 
 
 def run_phase(line: RunLine, *, runner_alive: bool, now: datetime | None = None) -> RunPhase:
@@ -59,12 +62,15 @@ def run_phase(line: RunLine, *, runner_alive: bool, now: datetime | None = None)
         return "stopping" if line.cancel_requested else "running"
     if line.status == "queued" and not runner_alive:
         return "waiting"
+    if line.status == "cancelled" and (line.error or "").startswith(BUDGET_REACHED):
+        return "stopped"  # stored before runs stopped by their cap had a status of their own
     return _STORED.get(line.status, "failed")
 
 
 _STORED: dict[str, RunPhase] = {
     "queued": "queued",
     "running": "running",
+    "stopped": "stopped",
     "cancelled": "cancelled",
     "failed": "failed",
     "done": "done",

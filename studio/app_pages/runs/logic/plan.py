@@ -45,6 +45,8 @@ class RunPlan:
     prompt_steps: tuple[str, ...] = ()
     key_envs: tuple[str, ...] = ()
     spec_problems: tuple[str, ...] = ()
+    default_cap: float | None = None
+    """The judge's default spend cap in dollars (its profile's "Stop a run at $")."""
 
     @property
     def judge_calls(self) -> int:
@@ -72,6 +74,7 @@ class Problem:
 
 def plan_run(session: Session, *, version_id: int, dataset_id: int) -> RunPlan:
     """Read the version and dataset, compile the version, and list what the run needs."""
+    from scorer_runtime.costs.cap import default_cap
     from scorer_runtime.stored import compile_version
 
     version = get_version_by_id(session, version_id=version_id)
@@ -95,7 +98,7 @@ def plan_run(session: Session, *, version_id: int, dataset_id: int) -> RunPlan:
         found = getattr(error, "problems", None) or [error]
         return replace(base, spec_problems=tuple(str(p) for p in found))
     steps, envs = _judges_of(compiled)
-    return replace(base, prompt_steps=steps, key_envs=envs)
+    return replace(base, prompt_steps=steps, key_envs=envs, default_cap=default_cap(compiled))
 
 
 def _judges_of(scorer: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:

@@ -1,4 +1,5 @@
-"""A judge profile's price per 1M tokens: saved from the form, read back, refused in words."""
+"""A judge profile's price per 1M tokens and default spend cap: saved from the form, read back,
+refused in words."""
 
 from __future__ import annotations
 
@@ -34,3 +35,29 @@ def test_a_negative_price_is_refused_naming_the_field():
     with pytest.raises(JudgeFormError) as refused:
         judge_spec(_form(input_price=-1.0))
     assert refused.value.problems[0].startswith("Price per 1M input tokens:")
+
+
+# -- the default spend cap ("Stop a run at $") ------------------------------------------------
+
+
+def test_the_default_cap_goes_into_the_profile_and_comes_back():
+    spec = judge_spec(_form(default_cap="$2.50"))
+    assert spec.default_max_cost == 2.5
+    again = form_of_profile("local", spec.model_dump(exclude_none=True))
+    assert again.default_cap == "2.5"
+    assert "default_max_cost" not in again.kept
+    assert judge_spec(_form(default_cap="  ")).default_max_cost is None
+
+
+@pytest.mark.parametrize(
+    ("typed", "words"),
+    [
+        ("-1", "Stop a run at $: The spend cap must be an amount above $0, not -1"),
+        ("0", "Stop a run at $: The spend cap must be an amount above $0, not 0"),
+        ("five dollars", "Stop a run at $: The spend cap 'five dollars' is not an amount"),
+    ],
+)
+def test_a_default_cap_that_is_no_amount_is_refused_in_words(typed, words):
+    with pytest.raises(JudgeFormError) as refused:
+        judge_spec(_form(default_cap=typed))
+    assert refused.value.problems[0].startswith(words)

@@ -294,3 +294,18 @@ def test_extra_rules_are_added_and_removed(studio_db, open_page):
     assert names == ["a", "c"]
     at.button(key=state.JUDGES_SAVE.name).click().run()
     assert _profile(studio_db, "rules")["redact_pii"] == {"patterns": {"a": "A-1", "c": "C-3"}}
+
+
+def test_a_judge_s_default_spend_cap_is_saved_or_refused_in_words(studio_db, open_page):
+    at = open_page("judges")
+    _fill(at, name="capped", model="openai/gpt-4o-mini", **{"default-cap": "ten"})
+    at.button(key=state.JUDGES_SAVE.name).click().run()
+    assert "Stop a run at $: The spend cap 'ten' is not an amount" in _texts(at)
+    assert _profile(studio_db, "capped") is None
+    _fill(at, **{"default-cap": "$3"})
+    at.button(key=state.JUDGES_SAVE.name).click().run()
+    assert not at.exception
+    assert _profile(studio_db, "capped")["default_max_cost"] == 3.0
+    again = open_page("judges")
+    again.selectbox(key=state.JUDGES_PICK.name).set_value("capped").run()
+    assert again.text_input(key=state.JUDGES_DEFAULT_CAP.name).value == "3"  # read back

@@ -125,4 +125,4 @@ def wait_for(engine: Engine, run_id: int, check: Any, *, timeout_s: float = 60) 
 
 
 def finished(run: RunRecord) -> bool:
-    return run.status in ("done", "failed", "cancelled")
+    return run.status in ("done", "stopped", "failed", "cancelled")

@@ -30,6 +30,8 @@ from scorer_runtime.store import (
 from scorer_runtime.store.runs import STALE_AFTER
 from scorer_runtime.store.views import RunLine, run_line
 from studio.app_pages.runs.logic import (
+    PHASE_LABELS,
+    RESUMABLE_PHASES,
     estimate_text,
     format_when,
     key_checks,
@@ -206,9 +208,20 @@ def test_a_queued_run_waits_for_a_runner_when_none_is_alive():
     queued = _line(status="queued", started_at=None, heartbeat_at=None, runner=None)
     assert run_phase(queued, runner_alive=True) == "queued"
     assert run_phase(queued, runner_alive=False) == "waiting"
-    for status in ("cancelled", "failed", "done"):
+    for status in ("stopped", "cancelled", "failed", "done"):
         ended = _line(status=status, finished_at=now)
         assert run_phase(ended, runner_alive=False) == status
+
+
+def test_a_run_its_cap_stopped_is_stopped_also_when_stored_as_cancelled():
+    # Runs stored before the status "stopped" existed were cancelled with the budget's words.
+    now, said = utc_now(), "stopped: budget reached: $0.10 spent of the $0.10 cap."
+    old = _line(status="cancelled", finished_at=now, error=said)
+    assert run_phase(old, runner_alive=True) == "stopped"
+    assert PHASE_LABELS["stopped"] == "Stopped: budget reached"
+    assert "stopped" in RESUMABLE_PHASES
+    cancelled = _line(status="cancelled", finished_at=now, error=None)
+    assert run_phase(cancelled, runner_alive=True) == "cancelled"
 
 
 # -- a run the runner cannot start -----------------------------------------------------------------
