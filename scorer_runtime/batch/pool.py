@@ -9,8 +9,8 @@ alone reads and writes the store, so results, progress, cancel and resume work e
 in one process (and SQLite keeps a single writer).
 
 One machine: these processes. Several machines: Ray (:mod:`~scorer_runtime.batch.ray_engine`,
-same seam); on one machine Ray's local mode starts slower and scores slower (P2r in
-``make bench``), so it does not replace this pool.
+same seam). On one machine Ray's local mode scores about as fast but starts slower (P2r in
+``make bench``) and needs the optional ``ray`` extra, so it does not replace this pool.
 """
 
 from __future__ import annotations

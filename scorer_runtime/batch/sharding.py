@@ -42,8 +42,9 @@ class Shards(Protocol):
         cache: Mapping[str, Any] | None = None,
     ) -> None:
         """Score each example until a None, handing every outcome to ``deliver``; ``cache``
-        (the store's ``url`` and the run's ``scorer_id``) is where judge answers may come
-        from, when the shards can reach the store."""
+        (the store's ``url`` and the run's ``scorer_id``; None: no cache) says where judge
+        answers come from: worker processes read that store, Ray actors get the scorer's
+        answers read once by the driver."""
 
     async def close(self) -> None:
         """Stop the processes (or actors)."""
