@@ -6,6 +6,8 @@ run of the same dataset is then timed end to end (run stored, every result store
 summary read) in one process, beside the same runner with a formula-only scorer (no judge
 step: the most a cache hit could approach on this machine). Provider calls are the
 repeated runs' stored ``attempts`` (every HTTP call to the judge, retries included).
+Here, unlike every other benchmark of the judge, the cache is on: it is what is measured
+(the note's ``--no-cache`` run turns it off and is checked to have asked the judge).
 
     python bench/bench_cache.py [--examples N] [--repeat R]
 """
@@ -17,10 +19,9 @@ import asyncio
 import statistics
 import time
 
-from bench_batch import LATENCY_S, Bench, setup
+from bench_batch import LATENCY_S, Bench, check_asked_judge, provider_calls, setup
 from bench_judge import fake_server
 from common import Figure, print_table
-from sqlalchemy import text
 
 from scorer_runtime.batch import run_batch
 from scorer_runtime.spec import load_spec
@@ -45,12 +46,10 @@ async def _timed_run(bench: Bench, **options: object) -> tuple[float, int]:
     wall = time.perf_counter() - started
     if summary.scored != bench.examples:
         raise RuntimeError(f"the benchmark run did not score every example: {summary}")
-    with bench.engine.connect() as connection:
-        calls = connection.execute(
-            text("SELECT coalesce(sum(attempts), 0) FROM scores WHERE run_id = :r"),
-            {"r": summary.run_id},
-        ).scalar_one()
-    return wall, int(calls)
+    if options.get("use_cache") is False:
+        check_asked_judge(bench.engine, summary.run_id, bench.examples)
+    calls, _ = provider_calls(bench.engine, summary.run_id)
+    return wall, calls
 
 
 async def _measure(bench: Bench, repeat: int) -> dict[str, float]:
