@@ -10,8 +10,9 @@ to the histogram drawn with its bars. Every measurement starts a fresh server, s
 cached; Home is opened first, as a person does, so the page modules are already loaded.
 
 No judge is asked here (the scores are written with ``add_scores``), so the judge answer
-cache plays no part in these figures. Median of ``--runs`` (3) each. The same server and browser helpers as the end-to-end tests
-(tests/e2e/server.py, tests/e2e/browser.py). Prints a table; asserts nothing.
+cache plays no part in these figures. Median of ``--runs`` (3) each. The same server and
+browser helpers as the end-to-end tests (tests/e2e/server.py, tests/e2e/browser.py). Prints
+a table; asserts nothing.
 """
 
 from __future__ import annotations

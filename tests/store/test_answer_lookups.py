@@ -37,7 +37,8 @@ def test_a_miss_asks_the_database_nothing_when_every_key_was_read(engine, two_sc
         assert cache.get("d" * 64) is None
         found = cache.get("a" * 64)
     assert seen == []
-    assert found is not None and found.text == '{"k": "' + "a" * 64 + '"}'
+    assert found is not None
+    assert found.text == '{"k": "' + "a" * 64 + '"}'
 
 
 def test_another_scorers_answer_is_found_by_its_own_query(engine, two_scorers):
@@ -47,7 +48,8 @@ def test_another_scorers_answer_is_found_by_its_own_query(engine, two_scorers):
     with counting_selects(engine) as seen:
         found = cache.get("c" * 64)
     assert len(seen) == 1
-    assert found is not None and found.text == '{"k": "' + "c" * 64 + '"}'
+    assert found is not None
+    assert found.text == '{"k": "' + "c" * 64 + '"}'
 
 
 def test_a_table_bigger_than_the_key_bound_asks_about_each_unknown_key(
