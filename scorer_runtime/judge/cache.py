@@ -87,6 +87,7 @@ def answer_key(
         model,
         api_base,
         temperature,
+        repr(temperature),  # 0.0 == -0.0 == False as keys of the frame cache, not as JSON
         None if response_format is None else _canonical(response_format),
         schema,
         mode,
@@ -145,6 +146,7 @@ def _frame(
     model: str,
     api_base: str | None,
     temperature: float | None,
+    _temperature_text: str,
     response_format: str | None,
     schema: str | None,
     mode: str,

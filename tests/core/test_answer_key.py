@@ -53,6 +53,24 @@ def test_the_key_hashes_the_canonical_json_of_the_request(
     assert answer_key(**given_fields) == expected  # the second time from the kept frame
 
 
+def test_equal_numbers_written_differently_give_their_own_keys():
+    base = {
+        "model": "m",
+        "api_base": None,
+        "messages": [],
+        "response_format": None,
+        "schema": None,
+        "mode": "system",
+    }
+    keys = [answer_key(**base, temperature=t) for t in (0.0, -0.0, 0, 1, 1.0)]
+    texts = [
+        json.dumps(key_document(**base, temperature=t), sort_keys=True, separators=(",", ":"))
+        for t in (0.0, -0.0, 0, 1, 1.0)
+    ]
+    assert keys == [hashlib.sha256(t.encode()).hexdigest() for t in texts]
+    assert len(set(keys)) == 5
+
+
 def test_the_key_covers_each_part_of_the_request():
     base = {
         "model": "openai/gpt-4o-mini",
