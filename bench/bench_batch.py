@@ -8,6 +8,12 @@ results per second. The runner spreads the run over one worker process per core;
 figures use warm workers (a ``WorkerPool`` kept across runs, as the in-process figures use
 a warm interpreter), and the notes give the cold start and the one-process numbers.
 
+The judge answer cache is off for every run here (``use_cache=False``): the same dataset is
+run many times, and with the cache on every run after the first would be answered from the
+store, measuring cache hits instead of the judge path (faster than the ideal: a false
+figure). Each run is checked to have made a provider call for every example and taken no
+answer from the cache; a run that did not stops the benchmark.
+
     python bench/bench_batch.py [--examples N] [--repeat R]
 """
 
@@ -27,6 +33,7 @@ from typing import Any
 
 from bench_judge import fake_server
 from common import Figure, print_table
+from sqlalchemy import text
 
 from scorer_runtime.batch import WorkerPool, run_batch
 from scorer_runtime.spec import load_spec
@@ -84,7 +91,9 @@ class Bench:
     examples: int
 
     async def wall(self, **options: Any) -> float:
-        """Seconds for one complete run (a new run of the same dataset)."""
+        """Seconds for one complete run (a new run of the same dataset), the judge asked for
+        every example: the answer cache is off unless ``use_cache`` says otherwise."""
+        options.setdefault("use_cache", False)
         started = time.perf_counter()
         summary = await run_batch(
             self.engine,
@@ -97,10 +106,37 @@ class Bench:
         wall = time.perf_counter() - started
         if summary.scored != self.examples:
             raise RuntimeError(f"the benchmark run did not score every example: {summary}")
+        if not options["use_cache"]:
+            check_asked_judge(self.engine, summary.run_id, self.examples)
         return wall
 
     async def median_wall(self, repeat: int, **options: Any) -> float:
         return statistics.median([await self.wall(**options) for _ in range(repeat)])
+
+
+def provider_calls(engine: Any, run_id: int) -> tuple[int, int]:
+    """(provider calls, answers from the cache) of a stored run: its scores' ``attempts``
+    (every HTTP call to the judge, retries included) and its cache counter."""
+    with engine.connect() as connection:
+        calls = connection.execute(
+            text("SELECT coalesce(sum(attempts), 0) FROM scores WHERE run_id = :r"),
+            {"r": run_id},
+        ).scalar_one()
+        cached = connection.execute(
+            text("SELECT cached_answers FROM runs WHERE id = :r"), {"r": run_id}
+        ).scalar_one()
+    return int(calls), int(cached)
+
+
+def check_asked_judge(engine: Any, run_id: int, examples: int) -> None:
+    """Raise unless run ``run_id`` asked the judge for each of its ``examples`` (a figure of
+    the judge path must never be a figure of cache hits)."""
+    calls, cached = provider_calls(engine, run_id)
+    if calls < examples or cached:
+        raise RuntimeError(
+            f"run {run_id} made {calls} provider calls for {examples} examples and took "
+            f"{cached} answers from the cache: it does not measure the judge"
+        )
 
 
 @contextmanager

@@ -1,6 +1,9 @@
 """P9: the cost estimate before a run — its time for 10,000 stored examples, and how close it
 comes to the tokens a real run sends (the fake judge counts them as a provider does).
 
+The measured run scores each example in-process (``run_sync``), outside any batch run, so no
+judge answer cache is in use: every judge step is a real request to the fake judge.
+
     python bench/bench_estimate.py
 """
 

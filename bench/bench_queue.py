@@ -9,6 +9,11 @@ store every 5 ms; the judge (the tests' fake server, its own process) answers af
 The note also times the whole ``scorer-studio run --queue`` command (its own start-up
 included) to its first score.
 
+The judge answer cache is off for every run here (``use_cache=False``, ``--no-cache``): the
+same five examples are run again and again, and with the cache on every run after the first
+would take its first score from the store, never waiting for the judge. The benchmark stops
+if any run took an answer from the cache.
+
     python bench/bench_queue.py [--repeat R]
 """
 
@@ -66,6 +71,15 @@ def _first_score_after(engine, run_id: int | Callable[[], int | None], started: 
     raise TimeoutError("no score was stored in 300 s")
 
 
+def _check_no_cache_hits(engine) -> None:
+    """Raise if any run took a judge answer from the cache (it would not measure the judge)."""
+    with read_session(engine) as session:
+        runs = list_runs(session, limit=1000)
+    cached = sum(r.cached_answers for r in runs)
+    if cached or not runs:
+        raise RuntimeError(f"{cached} judge answers came from the cache: P6 needs the judge")
+
+
 def _env(url: str) -> dict[str, str]:
     return {**os.environ, "SCORER_STUDIO_DATABASE_URL": url, KEY_ENV: "sk-bench"}
 
@@ -104,13 +118,15 @@ def _measure(url: str, engine, version_id: int, dataset_id: int, repeat: int) ->
     try:
         for _ in range(repeat):
             started = time.perf_counter()
-            run = enqueue_run(engine, scorer_version_id=version_id, dataset_id=dataset_id)
+            run = enqueue_run(
+                engine, scorer_version_id=version_id, dataset_id=dataset_id, use_cache=False
+            )
             warm.append(_first_score_after(engine, run.id, started))
             time.sleep(0.5)  # the run ends (5 examples, 4 at once)
         for _ in range(repeat):
             newest = _newest_run(engine)
             started = time.perf_counter()
-            args = ["run", "--queue", "bench-p2", "p6"]
+            args = ["run", "--queue", "--no-cache", "bench-p2", "p6"]
             done = subprocess.Popen(
                 [*cli_program(), *args], env=_env(url), stdout=subprocess.DEVNULL
             )
@@ -122,12 +138,15 @@ def _measure(url: str, engine, version_id: int, dataset_id: int, repeat: int) ->
     cold = []
     for _ in range(max(2, repeat // 2)):
         with session_scope(engine) as session:
-            run = create_run(session, scorer_version_id=version_id, dataset_id=dataset_id)
+            run = create_run(
+                session, scorer_version_id=version_id, dataset_id=dataset_id, use_cache=False
+            )
         started = time.perf_counter()
         args = ["run", "--resume", str(run.id), "--processes", "1", "--", "bench-p2", "p6"]
         old = subprocess.Popen([*cli_program(), *args], env=_env(url), stdout=subprocess.DEVNULL)
         cold.append(_first_score_after(engine, run.id, started))
         old.wait(timeout=120)
+    _check_no_cache_hits(engine)
     return {
         "warm": statistics.median(warm),
         "command": statistics.median(command),

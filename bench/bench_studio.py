@@ -9,8 +9,10 @@ days, written with the store's bulk ``add_scores``): from the click on "Results"
 to the histogram drawn with its bars. Every measurement starts a fresh server, so no read is
 cached; Home is opened first, as a person does, so the page modules are already loaded.
 
-Median of ``--runs`` (3) each. The same server and browser helpers as the end-to-end tests
-(tests/e2e/server.py, tests/e2e/browser.py). Prints a table; asserts nothing.
+No judge is asked here (the scores are written with ``add_scores``), so the judge answer
+cache plays no part in these figures. Median of ``--runs`` (3) each. The same server and
+browser helpers as the end-to-end tests (tests/e2e/server.py, tests/e2e/browser.py). Prints
+a table; asserts nothing.
 """
 
 from __future__ import annotations

@@ -155,18 +155,20 @@ class JudgeExecution:
     def to_dict(self, *, camel: bool = False) -> dict[str, Any]:
         """The execution as plain data (``camel=True`` for Mastra's key names)."""
         out: dict[str, Any] = {}
-        for f in fields(self):
-            if f.name == "exception":
-                continue
-            value = getattr(self, f.name)
-            if f.name == "usage":
+        for name in _EXECUTION_FIELDS:
+            value = getattr(self, name)
+            if name == "usage":
                 value = value.to_dict(camel=camel)
-            elif f.name == "calls":
+            elif name == "calls":
                 value = [c.to_dict(camel=camel) for c in value]
-            elif f.name == "parsed_output":
+            elif name == "parsed_output":
                 value = plain(value)
-            out[_key(f.name, camel)] = value
+            out[_key(name, camel)] = value
         return out
+
+
+_EXECUTION_FIELDS = tuple(f.name for f in fields(JudgeExecution) if f.name != "exception")
+"""What a judge execution's evidence holds, in order (read once: every stored score lists it)."""
 
 
 @dataclass(slots=True)

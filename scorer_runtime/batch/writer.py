@@ -23,7 +23,7 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from scorer_runtime.store.answers import count_cache_use, store_answers
+from scorer_runtime.store.answers import store_answers
 from scorer_runtime.store.engine import session_scope
 from scorer_runtime.store.runs import beat
 from scorer_runtime.store.scores import add_scores
@@ -141,13 +141,19 @@ class ResultWriter:
         with session_scope(self.engine) as session:
             add_scores(session, rows=[row for row, _ in rows])
             store_answers(session, rows=keep)
-            count_cache_use(
-                session, run_id=self.run_id, answers=use.answers, cached=use.cached, saved=use.saved
-            )
             done = counters.done + len(rows)
             failed = counters.failed + sum(1 for _, f in rows if f)
             cost = counters.cost + sum(row["cost"] or 0.0 for row, _ in rows)
-            cancel = beat(session, run_id=self.run_id, done=done, failed=failed, cost=cost)
+            cancel = beat(
+                session,
+                run_id=self.run_id,
+                done=done,
+                failed=failed,
+                cost=cost,
+                answers=use.answers,
+                cached=use.cached,
+                saved=use.saved,
+            )
         # Only after the commit: the counters say what is durably stored.
         counters.done, counters.failed, counters.cost = done, failed, cost
         self._last_beat = time.monotonic()

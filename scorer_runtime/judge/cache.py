@@ -1,10 +1,10 @@
 """The judge answer cache: never pay twice for the same judge answer.
 
 A judge request is identified by a SHA-256 of a canonical JSON of everything that decides
-its answer (:func:`answer_key`): the model, the API base, the sampling parameters, the
-messages exactly as sent (after the input processors, the system message included), the
-response format and schema, the answer format (where the schema goes) and the output
-processors. Never the API key.
+its answer (:func:`answer_key` of :func:`key_document`): the model, the API base, the
+sampling parameters, the messages exactly as sent (after the input processors, the system
+message included), the response format and schema, the answer format (where the schema
+goes) and the output processors. Never the API key.
 
 The cache itself lives wherever the caller keeps it (the batch engine keeps it in the
 store); this module only defines what it must do (:class:`AnswerCache`) and which cache the
@@ -14,12 +14,14 @@ touches storage. A judge step with no cache in use calls the provider as always.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from json.encoder import encode_basestring
 from typing import Any, Protocol
 
 from scorer_runtime.results import Usage
@@ -75,8 +77,40 @@ def answer_key(
     output_processors: Sequence[object] = (),
 ) -> str:
     """The SHA-256 (hex) of everything that decides a judge's answer to one request
-    (``schema``: the answer's JSON Schema as canonical JSON text)."""
-    document = {
+    (``schema``: the answer's JSON Schema as canonical JSON text).
+
+    What is hashed is :func:`key_document` as canonical JSON (sorted keys, no spaces). All
+    but the messages is the same for every request of a step, so that part of the text is
+    made once (:func:`_frame`) and only the messages are encoded per request: a repeated run
+    computes a key for every judge step."""
+    head, tail = _frame(
+        model,
+        api_base,
+        temperature,
+        repr(temperature),  # 0.0 == -0.0 == False as keys of the frame cache, not as JSON
+        None if response_format is None else _canonical(response_format),
+        schema,
+        mode,
+        tuple(_processor_name(p) for p in output_processors),
+    )
+    sent = [{"role": m["role"], "content": m["content"]} for m in messages]
+    text = head + _encode_sorted(sent) + tail
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def key_document(
+    *,
+    model: str,
+    api_base: str | None,
+    temperature: float | None,
+    messages: Sequence[Mapping[str, str]],
+    response_format: Mapping[str, Any] | None,
+    schema: str | None,
+    mode: str,
+    output_processors: Sequence[object] = (),
+) -> dict[str, Any]:
+    """What a key covers, as one JSON document (its canonical text is what is hashed)."""
+    return {
         "v": KEY_VERSION,
         "model": model,
         "api_base": (api_base or "").rstrip("/"),
@@ -87,8 +121,51 @@ def answer_key(
         "answer_format": mode,
         "output_processors": [_processor_name(p) for p in output_processors],
     }
-    text = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _sorted_encoder() -> Callable[[Any], str]:
+    # ``_canonical`` without json.dumps's per-call set-up of an encoder (the same text).
+    make_encoder = getattr(json.encoder, "c_make_encoder", None)
+    if make_encoder is None:  # an interpreter without the C accelerator
+        return _canonical
+    encoder = make_encoder(
+        None, json.JSONEncoder().default, encode_basestring, None, ":", ",", True, False, True
+    )
+    return lambda value: "".join(encoder(value, 0))
+
+
+_encode_sorted = _sorted_encoder()
+
+
+@functools.lru_cache(maxsize=512)
+def _frame(
+    model: str,
+    api_base: str | None,
+    temperature: float | None,
+    _temperature_text: str,
+    response_format: str | None,
+    schema: str | None,
+    mode: str,
+    processors: tuple[str, ...],
+) -> tuple[str, str]:
+    """The canonical text of a key document before and after its messages (keys sorted:
+    answer_format, api_base, messages, model, output_processors, response_format, sampling,
+    schema, v); ``response_format`` is given as its canonical text."""
+    head = (
+        f'{{"answer_format":{_canonical(mode)},'
+        f'"api_base":{_canonical((api_base or "").rstrip("/"))},"messages":'
+    )
+    tail = (
+        f',"model":{_canonical(model)},"output_processors":{_canonical(list(processors))},'
+        f'"response_format":{response_format or "null"},'
+        f'"sampling":{_canonical({"temperature": temperature})},'
+        f'"schema":{_canonical(schema)},"v":{_canonical(KEY_VERSION)}}}'
+    )
+    return head, tail
 
 
 def _processor_name(processor: object) -> str:

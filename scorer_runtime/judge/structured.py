@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -67,6 +67,10 @@ class StructuredOutput:
     def _validator(self) -> Any:
         return _validator(self.json_schema)
 
+    @cached_property
+    def _fast_check(self) -> Callable[[Any], bool] | None:
+        return None if isinstance(self.source, type) else simple_object_check(self.json_schema)
+
     def response_format(self) -> dict[str, Any]:
         """The provider-native ``response_format`` asking for this schema."""
         return {
@@ -99,6 +103,9 @@ class StructuredOutput:
                 return self.source.model_validate(value)
             except ValidationError as e:
                 raise AnswerFormatError(_pydantic_problems(e)) from None
+        fast = self._fast_check
+        if fast is not None and fast(value):
+            return value
         problems = self._validator.iter_errors(value)
         messages = sorted(_json_problem(p) for p in problems)
         if messages:
@@ -121,6 +128,64 @@ def parse_json_answer(text: str) -> Any:
             continue
     preview = text.strip()[:200] or "(an empty answer)"
     raise AnswerFormatError(f"the answer is not JSON; it was: {preview}")
+
+
+_SIMPLE_TYPES: dict[str, Callable[[Any], bool]] = {
+    "string": lambda v: type(v) is str,
+    "number": lambda v: type(v) is int or type(v) is float,
+    "integer": lambda v: type(v) is int,
+    "boolean": lambda v: type(v) is bool,
+}
+_OBJECT_WORDS = {"type", "properties", "required", "additionalProperties", "title", "description"}
+_PROPERTY_WORDS = {"type", "enum", "title", "description"}
+
+
+def simple_object_check(schema: Mapping[str, Any]) -> Callable[[Any], bool] | None:
+    """For the usual answer schema (an object of strings, numbers, integers and booleans, an
+    enum of strings, required names, extra names allowed or not): a check that is True only
+    for answers the full JSON Schema validator accepts, much faster than it. False means
+    "ask the validator" (it says what is wrong). None: the schema is not one of these."""
+    if set(schema) - _OBJECT_WORDS or schema.get("type") != "object":
+        return None
+    properties, required = schema.get("properties", {}), schema.get("required", [])
+    extra = schema.get("additionalProperties", True)
+    if not isinstance(properties, Mapping) or extra not in (True, False):
+        return None
+    if not isinstance(required, list) or not all(isinstance(n, str) for n in required):
+        return None
+    checks: dict[str, Callable[[Any], bool]] = {}
+    for name, sub in properties.items():
+        check = _property_check(sub)
+        if check is None:
+            return None
+        checks[name] = check
+    names = frozenset(checks)
+    needed = tuple(required)
+    closed = extra is False
+
+    def fits(value: Any) -> bool:
+        if type(value) is not dict or any(n not in value for n in needed):
+            return False
+        if closed and not names.issuperset(value):
+            return False
+        return all(c(value[n]) for n, c in checks.items() if n in value)
+
+    return fits
+
+
+def _property_check(sub: Any) -> Callable[[Any], bool] | None:
+    if not isinstance(sub, Mapping) or set(sub) - _PROPERTY_WORDS:
+        return None
+    kind, enum = sub.get("type"), sub.get("enum")
+    if kind is not None and (not isinstance(kind, str) or kind not in _SIMPLE_TYPES):
+        return None
+    fits = _SIMPLE_TYPES[kind] if kind is not None else None
+    if enum is None:
+        return fits
+    if not isinstance(enum, list) or not all(type(e) is str for e in enum):
+        return None
+    allowed = frozenset(enum)
+    return lambda v: type(v) is str and v in allowed and (fits is None or fits(v))
 
 
 def _check_json_schema(schema: Mapping[str, Any]) -> None:

@@ -41,7 +41,6 @@ from scorer_runtime.store.answers import (
     StoreAnswerCache,
     cache_stats,
     clear_answers,
-    count_cache_use,
     store_answers,
 )
 from scorer_runtime.store.budget import set_run_cap
@@ -263,7 +262,6 @@ __all__ = [
     "clear_answers",
     "content_hash",
     "cost_total",
-    "count_cache_use",
     "count_examples",
     "count_traces",
     "create_dataset",

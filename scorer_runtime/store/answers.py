@@ -1,8 +1,11 @@
 """The judge answer cache in the store: look-ups for a run, writes with its scores, stats, clears.
 
 A run looks answers up through a :class:`StoreAnswerCache`: the answers its scorer stored
-are read in one query the first time (up to :data:`PREFETCH_LIMIT`, newest first), any other
-key by its own query, so a repeated run asks the database once, not once per judge step.
+are read in one query the first time (up to :data:`PREFETCH_LIMIT`, newest first), with the
+set of every key in the table (keys only, while there are at most :data:`KEY_SET_LIMIT`), so
+a repeated run asks the database once, not once per judge step, and a first run's misses ask
+it nothing. Only a key in that set but not among the scorer's answers (another scorer's, or
+an older one), or any key when the table is bigger than the bound, is read by its own query.
 New answers are written by the run's result writer in the same commit as its scores
 (:func:`store_answers`): insert-or-ignore, so two runs writing the same key at once both
 succeed and the first answer stays.
@@ -16,7 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, delete, func, insert, select, update
+from sqlalchemy import Engine, delete, func, insert, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import Session, col
@@ -24,12 +27,16 @@ from sqlmodel import Session, col
 from scorer_runtime.judge.cache import CachedAnswer
 from scorer_runtime.results import Usage
 from scorer_runtime.store.engine import read_session
-from scorer_runtime.store.tables import JudgeAnswerRecord, RunRecord, utc_now
+from scorer_runtime.store.tables import JudgeAnswerRecord, utc_now
 
 _log = logging.getLogger(__name__)
 
 PREFETCH_LIMIT = 50_000
 """Answers of the run's scorer read at once; older ones are looked up one by one."""
+
+KEY_SET_LIMIT = 200_000
+"""Keys of the whole table read at once (about 20 MB at most): a key not among them is a
+miss without a query. A bigger table is asked about each key its scorer's answers lack."""
 
 _ROW = (
     col(JudgeAnswerRecord.key),
@@ -61,18 +68,13 @@ class StoreAnswerCache:
         self.engine = engine
         self.scorer_id = scorer_id
         self._known: dict[str, CachedAnswer | None] | None = None
+        self._keys: set[str] | None = None
+        """Every key in the table when it was read (None: more than KEY_SET_LIMIT)."""
 
     def _prefetch(self) -> dict[str, CachedAnswer | None]:
-        known: dict[str, CachedAnswer | None] = {}
-        if self.scorer_id is not None:
-            query = (
-                select(*_ROW)
-                .where(col(JudgeAnswerRecord.scorer_id) == self.scorer_id)
-                .order_by(col(JudgeAnswerRecord.created_at).desc())
-                .limit(PREFETCH_LIMIT)
-            )
-            with read_session(self.engine) as session:
-                known = {row[0]: _answer(row) for row in session.execute(query).all()}
+        with read_session(self.engine) as session:
+            known = _scorer_rows(session, self.scorer_id)
+            self._keys = _all_keys(session, known)
         return known
 
     def preload(self) -> None:
@@ -86,6 +88,8 @@ class StoreAnswerCache:
             self._known = self._prefetch()
         if key in self._known:
             return self._known[key]
+        if self._keys is not None and key not in self._keys:
+            return None  # not in the table when the run started: a miss, no query
         query = select(*_ROW).where(col(JudgeAnswerRecord.key) == key)
         with read_session(self.engine) as session:
             row = session.execute(query).first()
@@ -95,8 +99,34 @@ class StoreAnswerCache:
 def scorer_answers(engine: Engine, *, scorer_id: int | None) -> dict[str, CachedAnswer]:
     """The scorer's readable stored answers, read in one query as a run's look-ups prefetch
     them (for scoring processes that cannot reach the store, such as Ray actors)."""
-    known = StoreAnswerCache(engine, scorer_id=scorer_id)._prefetch()
+    with read_session(engine) as session:
+        known = _scorer_rows(session, scorer_id)
     return {key: answer for key, answer in known.items() if answer is not None}
+
+
+def _scorer_rows(session: Session, scorer_id: int | None) -> dict[str, CachedAnswer | None]:
+    """The scorer's newest :data:`PREFETCH_LIMIT` answers by key (None: unreadable)."""
+    if scorer_id is None:
+        return {}
+    query = (
+        select(*_ROW)
+        .where(col(JudgeAnswerRecord.scorer_id) == scorer_id)
+        .order_by(col(JudgeAnswerRecord.created_at).desc())
+        .limit(PREFETCH_LIMIT)
+    )
+    return {row[0]: _answer(row) for row in session.execute(query).all()}
+
+
+def _all_keys(session: Session, known: Mapping[str, object]) -> set[str] | None:
+    """Every key in the table, or None when there are more than :data:`KEY_SET_LIMIT`."""
+    count = session.execute(select(func.count()).select_from(JudgeAnswerRecord)).scalar_one()
+    if count <= len(known):  # the scorer's answers are the whole table
+        return set(known)
+    if count > KEY_SET_LIMIT:
+        return None
+    query = select(col(JudgeAnswerRecord.key)).limit(KEY_SET_LIMIT + 1)
+    keys = set(session.execute(query).scalars().all())
+    return keys if len(keys) <= KEY_SET_LIMIT else None
 
 
 def store_answers(session: Session, *, rows: Sequence[Mapping[str, Any]]) -> None:
@@ -115,23 +145,6 @@ def store_answers(session: Session, *, rows: Sequence[Mapping[str, Any]]) -> Non
     else:  # pragma: no cover - the store runs on SQLite and PostgreSQL only
         statement = insert(table)
     session.execute(statement, unique)
-
-
-def count_cache_use(
-    session: Session, *, run_id: int, answers: int, cached: int, saved: float
-) -> None:
-    """Add a commit's judge answers, cache hits and saved cost to the run's counters."""
-    if not answers:
-        return
-    session.execute(
-        update(RunRecord)
-        .where(col(RunRecord.id) == run_id)
-        .values(
-            judge_answers=RunRecord.judge_answers + answers,
-            cached_answers=RunRecord.cached_answers + cached,
-            saved_cost=RunRecord.saved_cost + saved,
-        )
-    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy import case, func, update
 from sqlmodel import Session, col, select
@@ -176,13 +177,31 @@ def start_run(session: Session, *, run_id: int) -> RunInfo:
     return info_of(RunInfo, run)
 
 
-def beat(session: Session, *, run_id: int, done: int, failed: int, cost: float) -> bool:
-    """Record progress and the heartbeat; return whether someone asked to cancel the run."""
-    session.execute(
-        update(RunRecord)
-        .where(col(RunRecord.id) == run_id)
-        .values(done_count=done, failed_count=failed, cost=cost, heartbeat_at=utc_now())
-    )
+def beat(
+    session: Session,
+    *,
+    run_id: int,
+    done: int,
+    failed: int,
+    cost: float,
+    answers: int = 0,
+    cached: int = 0,
+    saved: float = 0.0,
+) -> bool:
+    """Record progress and the heartbeat (and add a commit's judge answers, cache hits and
+    saved cost to the run's counters, in the same statement); return whether someone asked
+    to cancel the run."""
+    values: dict[str, Any] = {
+        "done_count": done,
+        "failed_count": failed,
+        "cost": cost,
+        "heartbeat_at": utc_now(),
+    }
+    if answers:
+        values["judge_answers"] = RunRecord.judge_answers + answers
+        values["cached_answers"] = RunRecord.cached_answers + cached
+        values["saved_cost"] = RunRecord.saved_cost + saved
+    session.execute(update(RunRecord).where(col(RunRecord.id) == run_id).values(**values))
     flag = session.exec(select(RunRecord.cancel_requested).where(RunRecord.id == run_id)).one()
     return bool(flag)
 
