@@ -9,8 +9,9 @@ from sqlmodel import col, select
 
 from scorer_runtime.costs.estimate import SAMPLE_SIZE, CostEstimate, SampleExample, estimate_cost
 from scorer_runtime.scorer import Scorer
+from scorer_runtime.store.answers import StoreAnswerCache
 from scorer_runtime.store.engine import read_session
-from scorer_runtime.store.tables import ExampleRecord, ScoreRecord
+from scorer_runtime.store.tables import ExampleRecord, RunRecord, ScoreRecord
 
 
 def sample_dataset(
@@ -36,8 +37,24 @@ def sample_dataset(
 
 
 async def estimate_dataset(
-    engine: Engine, scorer: Scorer[Any, Any], *, dataset_id: int, run_id: int | None = None
+    engine: Engine,
+    scorer: Scorer[Any, Any],
+    *,
+    dataset_id: int,
+    run_id: int | None = None,
+    use_cache: bool = False,
 ) -> CostEstimate:
-    """What scoring the dataset (or what a resumed run has left of it) will cost."""
+    """What scoring the dataset (or what a resumed run has left of it) will cost.
+
+    ``use_cache``: the run takes judge answers from the store's answer cache (a resumed run
+    only when it was started so); answers already there are counted as cached. The scorer's
+    own ``cache_answers`` is kept to as a run keeps to it."""
     sample, count = sample_dataset(engine, dataset_id=dataset_id, run_id=run_id)
-    return await estimate_cost(scorer, sample, examples=count)
+    cache = StoreAnswerCache(engine, scorer_id=None) if use_cache else None
+    if cache is not None and run_id is not None:
+        with read_session(engine) as session:
+            run = session.get(RunRecord, run_id)
+            if run is not None and not run.use_cache:
+                cache = None
+    # No scorer to prefetch for: each of the sample's few requests is looked up by its key.
+    return await estimate_cost(scorer, sample, examples=count, cache=cache)
