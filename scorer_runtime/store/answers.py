@@ -92,6 +92,13 @@ class StoreAnswerCache:
         return None if row is None else _answer(row)
 
 
+def read_answer(session: Session, key: str) -> CachedAnswer | None:
+    """The stored answer for ``key`` read in ``session`` (for callers that look up a few
+    keys on one connection, e.g. the cost estimate), or None."""
+    row = session.execute(select(*_ROW).where(col(JudgeAnswerRecord.key) == key)).first()
+    return None if row is None else _answer(row)
+
+
 def store_answers(session: Session, *, rows: Sequence[Mapping[str, Any]]) -> None:
     """Keep judge answers (``JudgeAnswerRecord`` fields); a key already stored is left as
     it is (insert-or-ignore on SQLite and PostgreSQL), so concurrent runs never collide."""

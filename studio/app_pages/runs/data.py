@@ -44,6 +44,7 @@ from scorer_runtime.store import (
 from scorer_runtime.store.views import (
     RunLine,
     RunsPage,
+    cached_answer_counts,
     example_inputs,
     run_line,
     runs_page,
@@ -210,12 +211,16 @@ def line(run_id: int) -> RunLine | None:
         return run_line(session, run_id=run_id)
 
 
-def newest_scores(run_id: int, limit: int = 10) -> tuple[list[ScoreRow], dict[int, str]]:
-    """The run's newest results (newest first) and their examples' inputs, read now."""
+def newest_scores(
+    run_id: int, limit: int = 10
+) -> tuple[list[ScoreRow], dict[int, str], dict[int, tuple[int, int]]]:
+    """The run's newest results (newest first), their examples' inputs, and how many of each
+    result's judge answers came from the cache (of how many), read now."""
     with services.reading() as session:
         rows = list_scores(session, filter=ScoreFilter(run_id=run_id), limit=limit).rows
         ids = [r.example_id for r in rows if r.example_id is not None]
-        return rows, {i: preview(v) for i, v in example_inputs(session, ids=ids).items()}
+        inputs = {i: preview(v) for i, v in example_inputs(session, ids=ids).items()}
+        return rows, inputs, cached_answer_counts(session, score_ids=[r.id for r in rows])
 
 
 def page(before_id: int | None) -> RunsPage:
