@@ -14,12 +14,21 @@ if TYPE_CHECKING:
 
 
 def estimate_for(
-    made: Engine, scorer: Scorer[Any, Any], *, dataset_id: int, run_id: int | None
+    made: Engine,
+    scorer: Scorer[Any, Any],
+    *,
+    dataset_id: int,
+    run_id: int | None,
+    use_cache: bool = False,
 ) -> CostEstimate:
-    """The estimate of what the run (or what a resumed run has left) will cost."""
+    """The estimate of what the run (or what a resumed run has left) will cost; with
+    ``use_cache``, net of the answers the judge answer cache already holds."""
     from scorer_runtime.costs import estimate_dataset
 
-    return asyncio.run(estimate_dataset(made, scorer, dataset_id=dataset_id, run_id=run_id))
+    found = estimate_dataset(
+        made, scorer, dataset_id=dataset_id, run_id=run_id, use_cache=use_cache
+    )
+    return asyncio.run(found)
 
 
 def check_budget(

@@ -95,7 +95,10 @@ def run(
 
     cap = read_cap(max_cost)  # a bad cap is refused before anything else
     if estimate:
-        _print_estimate(scorer, dataset, version, resume, api_base)
+        # A resumed run keeps its own cache setting: the estimate reads it from the run.
+        _print_estimate(
+            scorer, dataset, version, resume, api_base, use_cache=cache or resume is not None
+        )
         return
     if queue:
         if (
@@ -260,7 +263,13 @@ def _made_run(
 
 
 def _print_estimate(
-    scorer: str, dataset: str, version: int | None, resume: int | None, api_base: str | None
+    scorer: str,
+    dataset: str,
+    version: int | None,
+    resume: int | None,
+    api_base: str | None,
+    *,
+    use_cache: bool = True,
 ) -> None:
     """``run --estimate``: what the run would cost, printed; nothing is stored."""
     from scorer_runtime.cli.costs import estimate_for
@@ -272,7 +281,9 @@ def _print_estimate(
         with session_scope(made) as opened:
             version_record, dataset_id = _chosen(opened, scorer, dataset, version, resume)
             source = scorer_source(opened, version_record, api_base=api_base)
-        found = estimate_for(made, source.build(), dataset_id=dataset_id, run_id=resume)
+        found = estimate_for(
+            made, source.build(), dataset_id=dataset_id, run_id=resume, use_cache=use_cache
+        )
     finally:
         made.dispose()
     what = f"Resuming run {resume}" if resume is not None else f"Scoring {dataset} with {scorer}"

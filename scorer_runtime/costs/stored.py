@@ -5,12 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import Engine, exists, func
-from sqlmodel import col, select
+from sqlmodel import Session, col, select
 
 from scorer_runtime.costs.estimate import SAMPLE_SIZE, CostEstimate, SampleExample, estimate_cost
+from scorer_runtime.judge.cache import CachedAnswer
 from scorer_runtime.scorer import Scorer
+from scorer_runtime.store.answers import read_answer
 from scorer_runtime.store.engine import read_session
-from scorer_runtime.store.tables import ExampleRecord, ScoreRecord
+from scorer_runtime.store.tables import ExampleRecord, RunRecord, ScoreRecord
 
 
 def sample_dataset(
@@ -36,8 +38,33 @@ def sample_dataset(
 
 
 async def estimate_dataset(
-    engine: Engine, scorer: Scorer[Any, Any], *, dataset_id: int, run_id: int | None = None
+    engine: Engine,
+    scorer: Scorer[Any, Any],
+    *,
+    dataset_id: int,
+    run_id: int | None = None,
+    use_cache: bool = False,
 ) -> CostEstimate:
-    """What scoring the dataset (or what a resumed run has left of it) will cost."""
+    """What scoring the dataset (or what a resumed run has left of it) will cost.
+
+    ``use_cache``: the run takes judge answers from the store's answer cache (a resumed run
+    only when it was started so); answers already there are counted as cached. The scorer's
+    own ``cache_answers`` is kept to as a run keeps to it."""
     sample, count = sample_dataset(engine, dataset_id=dataset_id, run_id=run_id)
-    return await estimate_cost(scorer, sample, examples=count)
+    if not use_cache:
+        return await estimate_cost(scorer, sample, examples=count)
+    with read_session(engine) as session:
+        run = session.get(RunRecord, run_id) if run_id is not None else None
+        cache = None if run is not None and not run.use_cache else _SessionCache(session)
+        return await estimate_cost(scorer, sample, examples=count, cache=cache)
+
+
+class _SessionCache:
+    """The store's answers, looked up by key on one connection: the sample's few requests
+    need no prefetch of the scorer's answers, nor a connection each."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def get(self, key: str) -> CachedAnswer | None:
+        return read_answer(self.session, key)

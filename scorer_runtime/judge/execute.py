@@ -120,6 +120,7 @@ async def execute(request: JudgeRequest) -> tuple[Any, JudgeExecution]:
             if cache is not None and not reask:
                 key = _key(request, mode, response_format, execution.messages)
                 if _from_cache(cache, key, request, execution):
+                    _rehearsed_hit(request, messages, response_format, execution)
                     return execution.parsed_output, execution
             completion = await _call_with_retries(request, messages, response_format, execution)
             execution.usage = execution.usage + completion.usage
@@ -208,6 +209,25 @@ def _from_cache(
     execution.cost = 0.0
     execution.saved_cost = found.cost
     return True
+
+
+def _rehearsed_hit(
+    request: JudgeRequest,
+    messages: list[JudgeMessage],
+    response_format: dict[str, Any] | None,
+    execution: JudgeExecution,
+) -> None:
+    """While a cost estimate rehearses the run, record a request the cache answered."""
+    rehearsing = rehearsal.current()
+    if rehearsing is not None:
+        rehearsing.reused(
+            step=request.step,
+            judge=request.judge,
+            messages=messages,
+            response_format=response_format,
+            output=request.output,
+            answer=execution.raw_output or "",
+        )
 
 
 def _scrubbed(error: Exception, secrets: tuple[str | None, ...]) -> Exception:

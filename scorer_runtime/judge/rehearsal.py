@@ -3,7 +3,9 @@
 Inside :func:`rehearse`, a judge request goes through everything a run does (the prompt, the
 instructions, the schema injection, the input and output processors) but the provider call
 is answered here with a typical answer shaped by the step's schema; each call is recorded as
-it would have been sent. The cost estimate counts those calls' tokens.
+it would have been sent. With an answer cache in use, a request the cache holds is answered
+with the stored answer, as a run would be (so the next steps' prompts are exact), and recorded
+as cached. The cost estimate counts those calls' tokens.
 """
 
 from __future__ import annotations
@@ -40,6 +42,8 @@ class RehearsedCall:
     answer: str
     structured: bool
     """Whether the step asks for a JSON answer (then a format failure is asked again)."""
+    cached: bool = False
+    """Whether the answer cache in use already holds the answer (``answer`` is that one)."""
 
 
 @dataclass(slots=True)
@@ -65,6 +69,29 @@ class Rehearsal:
             )
         )
         return text
+
+    def reused(
+        self,
+        *,
+        step: StepName,
+        judge: ResolvedJudge,
+        messages: Sequence[JudgeMessage],
+        response_format: Mapping[str, Any] | None,
+        output: StructuredOutput | None,
+        answer: str,
+    ) -> None:
+        """Record a call the answer cache answers (with ``answer``, the stored one)."""
+        self.calls.append(
+            RehearsedCall(
+                step,
+                judge,
+                tuple(messages),
+                response_format,
+                answer,
+                structured=output is not None,
+                cached=True,
+            )
+        )
 
 
 _current: ContextVar[Rehearsal | None] = ContextVar("judge_rehearsal", default=None)

@@ -108,6 +108,8 @@ class ScorerDraft(BaseModel):
     judge: JudgeValue | None = None
     prepare: dict[str, Any] | None = None
     steps: list[StepDraft] = Field(default_factory=list)
+    cache_answers: bool | None = None
+    """Whether a run may reuse judge answers already given (None: the spec's default, yes)."""
 
     # -- the steps ----------------------------------------------------------------------------
 

@@ -90,10 +90,8 @@ class StoreAnswerCache:
             return self._known[key]
         if self._keys is not None and key not in self._keys:
             return None  # not in the table when the run started: a miss, no query
-        query = select(*_ROW).where(col(JudgeAnswerRecord.key) == key)
         with read_session(self.engine) as session:
-            row = session.execute(query).first()
-        return None if row is None else _answer(row)
+            return read_answer(session, key)
 
 
 def scorer_answers(engine: Engine, *, scorer_id: int | None) -> dict[str, CachedAnswer]:
@@ -127,6 +125,13 @@ def _all_keys(session: Session, known: Mapping[str, object]) -> set[str] | None:
     query = select(col(JudgeAnswerRecord.key)).limit(KEY_SET_LIMIT + 1)
     keys = set(session.execute(query).scalars().all())
     return keys if len(keys) <= KEY_SET_LIMIT else None
+
+
+def read_answer(session: Session, key: str) -> CachedAnswer | None:
+    """The stored answer for ``key`` read in ``session`` (for callers that look up a few
+    keys on one connection, e.g. the cost estimate), or None."""
+    row = session.execute(select(*_ROW).where(col(JudgeAnswerRecord.key) == key)).first()
+    return None if row is None else _answer(row)
 
 
 def store_answers(session: Session, *, rows: Sequence[Mapping[str, Any]]) -> None:

@@ -55,6 +55,7 @@ from scorer_runtime.store.views.results_page import (
 from scorer_runtime.store.views.run_lines import (
     RunLine,
     RunsPage,
+    cached_answer_counts,
     run_line,
     runs_page,
 )
@@ -99,6 +100,7 @@ __all__ = [
     "TrendPoint",
     "Trends",
     "agent_scorer_versions",
+    "cached_answer_counts",
     "compare_rows",
     "compare_summary",
     "count_rows",

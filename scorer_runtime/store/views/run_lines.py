@@ -58,6 +58,14 @@ class RunLine:
     """Stored results that called the judge without a known price (a NULL cost)."""
     outcome_counts: dict[str, int] = field(default_factory=dict)
     """Stored results by outcome (outcomes with none are absent)."""
+    use_cache: bool = True
+    """Whether the run takes judge answers from the judge answer cache."""
+    judge_answers: int = 0
+    """Judge answers in the stored results so far (the run's counter)."""
+    cached_answers: int = 0
+    """Of them, those the judge answer cache gave."""
+    saved_cost: float = 0.0
+    """What the cached answers cost when first asked."""
 
     @property
     def remaining(self) -> int:
@@ -161,6 +169,10 @@ def _line(run: RunRecord, scorer: str, version: int, dataset: str, tally: _Tally
         priced=tally.priced,
         unpriced=tally.unpriced,
         outcome_counts=tally.outcome_counts,
+        use_cache=run.use_cache,
+        judge_answers=run.judge_answers,
+        cached_answers=run.cached_answers,
+        saved_cost=run.saved_cost,
     )
 
 
@@ -187,3 +199,24 @@ def run_line(session: Session, *, run_id: int) -> RunLine | None:
     run, scorer, version, dataset = row
     tally = _tallies(session, [run_id]).get(run_id, _Tally())
     return _line(run, scorer, version, dataset, tally)
+
+
+def cached_answer_counts(
+    session: Session, *, score_ids: Sequence[int]
+) -> dict[int, tuple[int, int]]:
+    """For each stored result: how many of its judge answers came from the judge answer
+    cache, and how many judge answers it has (results without any are absent). For the few
+    newest results of a run: it reads their judge evidence."""
+    if not score_ids:
+        return {}
+    query = select(ScoreRecord.id, ScoreRecord.judge).where(col(ScoreRecord.id).in_(score_ids))
+    counts: dict[int, tuple[int, int]] = {}
+    for score_id, judge in session.exec(query).all():
+        answers = [
+            e
+            for e in (judge or {}).values()
+            if isinstance(e, dict) and e.get("status") == "success"
+        ]
+        if score_id is not None and answers:
+            counts[score_id] = (sum(1 for e in answers if e.get("cached")), len(answers))
+    return counts

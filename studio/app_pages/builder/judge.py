@@ -222,3 +222,19 @@ def _own_processors(
             icon=":material/info:",
         )
     return out
+
+
+def answer_cache_switch(draft: ScorerDraft, *, key: state.Key) -> None:
+    """Whether runs of the scorer reuse judge answers already paid for (the answer cache)."""
+    chosen = st.toggle(
+        "Reuse judge answers already paid for (answer cache)",
+        value=draft.cache_answers is not False,
+        key=key.name,
+        help="On: when a run asks the judge exactly the same question as before (same words, "
+        "model and settings), it takes the earlier answer: no judge call, nothing spent. "
+        "Turn it off when each answer should be a fresh one: to see how much the judge's "
+        "grades vary from one asking to the next, or when the provider may have changed the "
+        "model behind the same name.",
+    )
+    # An untouched switch leaves the scorer as it was written (no setting means on).
+    draft.cache_answers = None if chosen and draft.cache_answers is None else chosen

@@ -16,7 +16,12 @@ from scorer_runtime.store import (
 from scorer_runtime.types import STEP_ORDER, StepName
 from studio import services, state
 from studio.app_pages.builder import data
-from studio.app_pages.builder.judge import judge_form, key_missing, step_judges
+from studio.app_pages.builder.judge import (
+    answer_cache_switch,
+    judge_form,
+    key_missing,
+    step_judges,
+)
 from studio.app_pages.builder.logic import (
     STEP_HEADINGS,
     check_draft,
@@ -302,6 +307,7 @@ with main:
             sample=sample_prompt(draft, example, None),
         )
         step_judges(draft, example, raw_profiles, key=key.child("judge").child("steps"))
+        answer_cache_switch(draft, key=key.child("judge").child("cache"))
     elif stage == "steps":
         places = _steps(draft, example, key=key.child("steps"))
     elif stage == "retries":

@@ -13,10 +13,13 @@ from studio.app_pages.runs.logic import RunPlan
 from studio.app_pages.runs.logic.cost import CapChoice, choose_cap, cost_text
 
 
-def render_cost(plan: RunPlan, *, run_id: int | None = None) -> CostEstimate | None:
-    """The estimated cost of the run (of what ``run_id`` has left, on resume); None while it
+def render_cost(
+    plan: RunPlan, *, run_id: int | None = None, use_cache: bool = True
+) -> CostEstimate | None:
+    """The estimated cost of the run (of what ``run_id`` has left, on resume), net of the
+    judge answers the cache already holds when the run takes them from it; None while it
     is being made (the page shows it as soon as it is ready) or when it cannot be made."""
-    made = data.cost(plan, run_id)
+    made = data.cost(plan, run_id, use_cache=use_cache)
     if made is None:
         return None
     if not made.done():

@@ -44,6 +44,7 @@ from scorer_runtime.store import (
 from scorer_runtime.store.views import (
     RunLine,
     RunsPage,
+    cached_answer_counts,
     example_inputs,
     run_line,
     runs_page,
@@ -157,29 +158,34 @@ def _plan(url: str, version_id: int, dataset_id: int) -> RunPlan:
         return plan_run(session, version_id=version_id, dataset_id=dataset_id)
 
 
-_ESTIMATES: dict[tuple[str, int, int, int | None, int], Future[CostEstimate]] = {}
-"""Cost estimates being made or made, by database, version, dataset, run and half-minute."""
+_ESTIMATES: dict[tuple[str, int, int, int | None, bool, int], Future[CostEstimate]] = {}
+"""Cost estimates being made or made, by database, version, dataset, run, whether the run
+takes answers from the cache, and half-minute."""
 _ESTIMATOR = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cost-estimate")
 _ESTIMATES_LOCK = threading.Lock()
 
 
-def cost(chosen: RunPlan, run_id: int | None = None) -> Future[CostEstimate] | None:
+def cost(
+    chosen: RunPlan, run_id: int | None = None, *, use_cache: bool = True
+) -> Future[CostEstimate] | None:
     """What the run (or what ``run_id`` has left) will cost, made in the background (the first
     estimate loads the model client, seconds); None when the version does not compile (its
-    problems are listed instead). An estimate is made again after half a minute."""
+    problems are listed instead). An estimate is made again after half a minute.
+    ``use_cache``: the run takes answers from the judge answer cache (a resumed run: as it
+    was started); those already there are counted as cached, with nothing to pay."""
     if chosen.spec_problems:
         return None
     url = database_url()
-    key = (url, chosen.version_id, chosen.dataset_id, run_id, int(time.time() // 30))
+    key = (url, chosen.version_id, chosen.dataset_id, run_id, use_cache, int(time.time() // 30))
     with _ESTIMATES_LOCK:
         if key not in _ESTIMATES:
-            for old in [k for k in _ESTIMATES if k[:4] == key[:4]]:
+            for old in [k for k in _ESTIMATES if k[:5] == key[:5]]:
                 del _ESTIMATES[old]
-            _ESTIMATES[key] = _ESTIMATOR.submit(_estimate, chosen, run_id, url)
+            _ESTIMATES[key] = _ESTIMATOR.submit(_estimate, chosen, run_id, url, use_cache)
         return _ESTIMATES[key]
 
 
-def _estimate(chosen: RunPlan, run_id: int | None, url: str) -> CostEstimate:
+def _estimate(chosen: RunPlan, run_id: int | None, url: str, use_cache: bool) -> CostEstimate:
     # On the estimator's thread: the database is the one the estimate was asked for (``url``),
     # not whatever the setting says when the thread gets to it.
     from scorer_runtime.stored import compile_version
@@ -188,7 +194,9 @@ def _estimate(chosen: RunPlan, run_id: int | None, url: str) -> CostEstimate:
     with read_session(engine) as session:
         version = get_version_by_id(session, version_id=chosen.version_id)
         scorer = compile_version(session, version)
-    found = estimate_dataset(engine, scorer, dataset_id=chosen.dataset_id, run_id=run_id)
+    found = estimate_dataset(
+        engine, scorer, dataset_id=chosen.dataset_id, run_id=run_id, use_cache=use_cache
+    )
     return asyncio.run(found)
 
 
@@ -203,12 +211,16 @@ def line(run_id: int) -> RunLine | None:
         return run_line(session, run_id=run_id)
 
 
-def newest_scores(run_id: int, limit: int = 10) -> tuple[list[ScoreRow], dict[int, str]]:
-    """The run's newest results (newest first) and their examples' inputs, read now."""
+def newest_scores(
+    run_id: int, limit: int = 10
+) -> tuple[list[ScoreRow], dict[int, str], dict[int, tuple[int, int]]]:
+    """The run's newest results (newest first), their examples' inputs, and how many of each
+    result's judge answers came from the cache (of how many), read now."""
     with services.reading() as session:
         rows = list_scores(session, filter=ScoreFilter(run_id=run_id), limit=limit).rows
         ids = [r.example_id for r in rows if r.example_id is not None]
-        return rows, {i: preview(v) for i, v in example_inputs(session, ids=ids).items()}
+        inputs = {i: preview(v) for i, v in example_inputs(session, ids=ids).items()}
+        return rows, inputs, cached_answer_counts(session, score_ids=[r.id for r in rows])
 
 
 def page(before_id: int | None) -> RunsPage:

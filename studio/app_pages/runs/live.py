@@ -16,6 +16,7 @@ from studio.app_pages.runs.logic import (
     RunPhase,
     live_rows,
     progress_words,
+    run_cache_words,
     run_cost_words,
     run_phase,
     share,
@@ -67,6 +68,8 @@ def _numbers(line: RunLine, phase: RunPhase) -> None:
     cols[4].metric("Cost so far", cost_value(cost), help=cost_help(cost, so_far=True))
     if (unknown := cost_caption(cost, so_far=True)) is not None:
         st.caption(unknown)
+    if (cached := run_cache_words(line)) is not None:
+        st.caption(f":material/cached: {cached}")
 
 
 def _note(line: RunLine, phase: RunPhase) -> str:
@@ -84,10 +87,11 @@ def _newest(run_id: int, done: int) -> None:
     """The scores that landed last, newest first: the list grows as each one is saved."""
     if done <= 0:
         return
-    rows, inputs = data.newest_scores(run_id, limit=_NEWEST)
+    rows, inputs, cached = data.newest_scores(run_id, limit=_NEWEST)
     said = "The newest result" if done == 1 else f"The newest {min(done, _NEWEST)} results"
     st.markdown(f"**{said}** (newest first)")
-    st.dataframe(live_rows(rows, inputs, OUTCOME_LABELS), hide_index=True)
+    marks = cached if any(c for c, _ in cached.values()) else None  # no cache hit: no column
+    st.dataframe(live_rows(rows, inputs, OUTCOME_LABELS, marks), hide_index=True)
 
 
 @st.fragment(run_every=REFRESH_S)

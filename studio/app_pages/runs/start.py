@@ -180,7 +180,9 @@ def render_start(prefer: RunLine | None = None) -> None:
         found = render_plan(plan, key=state.RUNS_PLAN)
         render_runner_notice(where="form")
         use_cache = _pick_cache() if plan.prompt_steps else True
-        estimate = render_cost(plan)  # also without the judge's key: no provider is called
+        estimate = render_cost(
+            plan, use_cache=use_cache
+        )  # also without the judge's key: no provider is called
         cap_column, _ = st.columns([1, 3])
         with cap_column:
             # One box per version: each starts with the default cap of its own judge.

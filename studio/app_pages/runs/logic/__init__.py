@@ -29,6 +29,7 @@ from studio.app_pages.runs.logic.progress import (
     live_rows,
     preview,
     progress_words,
+    run_cache_words,
     run_cost_words,
     share,
 )
@@ -50,6 +51,7 @@ __all__ = [
     "plan_run",
     "preview",
     "progress_words",
+    "run_cache_words",
     "run_cost_words",
     "run_phase",
     "share",

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from scorer_runtime.costs import CostEstimate, unpriced_words
 from scorer_runtime.costs.cap import CapError, check_cap, read_cap
+from scorer_runtime.costs.estimate import cached_cost_words
 from scorer_runtime.money import format_dollars
 
 
@@ -25,15 +26,34 @@ class CapChoice:
 
 
 def cost_text(estimate: CostEstimate) -> str:
-    """The cost line shown before Start: typical to worst case, or that the price is unknown."""
+    """The cost line shown before Start: typical to worst case, or that the price is unknown;
+    net of the answers the judge answer cache already holds, when it holds some."""
     if estimate.calls == 0:
         return "No judge call: this run costs nothing."
+    if estimate.cached_calls:
+        return _cached_text(estimate)
     if estimate.typical_cost is None or estimate.worst_cost is None:
         return unpriced_words(estimate.unpriced_models)
     return (
         f"Estimated cost: about **{format_dollars(estimate.typical_cost)}**, at worst "
         f"**{format_dollars(estimate.worst_cost)}** (if every call is retried and re-asked as "
         f"far as the judge allows), from {estimate.sampled} of the examples."
+    )
+
+
+def _cached_text(estimate: CostEstimate) -> str:
+    if estimate.cached_calls >= estimate.calls:
+        said = f"All {estimate.calls:,} judge calls likely come from the cache"
+    else:
+        said = (
+            f"{estimate.cached_calls:,} of about {estimate.calls:,} judge calls likely come "
+            "from the cache"
+        )
+    if estimate.typical_cost is None or estimate.worst_cost is None:
+        return f"{said}. {unpriced_words(estimate.unpriced_models)}"
+    return (
+        f"Estimated cost: **{cached_cost_words(estimate)}**. {said} (answers already paid "
+        f"for), from {estimate.sampled} of the examples."
     )
 
 

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from scorer_runtime.money import cache_words
 from scorer_runtime.store import ScoreRow
 from scorer_runtime.store.views import RunLine
 from studio.words import CostWords, cost_words, noun
@@ -18,6 +19,16 @@ from studio.words import CostWords, cost_words, noun
 def run_cost_words(line: RunLine) -> CostWords:
     """The run's cost so far in words, saying how much of it is known."""
     return cost_words(line.cost, line.priced, line.unpriced)
+
+
+def run_cache_words(line: RunLine) -> str | None:
+    """``3 of 8 judge answers from the cache, $0.0012 saved`` as a sentence of its own (the
+    run summary's words); None while the run has no judge answer, or takes none from the
+    cache and got none from it."""
+    if not line.use_cache and not line.cached_answers:
+        return None
+    words = cache_words(line.cached_answers, line.judge_answers, line.saved_cost)
+    return None if words is None else f"{words[:1].upper()}{words[1:]}."
 
 
 def format_when(moment: datetime | None) -> str:
@@ -44,16 +55,33 @@ def preview(value: Any, width: int = 100) -> str:
 
 
 def live_rows(
-    rows: Sequence[ScoreRow], inputs: Mapping[int, str], outcome_labels: Mapping[str, str]
+    rows: Sequence[ScoreRow],
+    inputs: Mapping[int, str],
+    outcome_labels: Mapping[str, str],
+    cached: Mapping[int, tuple[int, int]] | None = None,
 ) -> list[dict[str, Any]]:
     """A run's newest results as its live list shows them: the example's input first, then
-    the score (text, "—" for none) and why."""
-    return [
-        {
+    the score (text, "—" for none), why, and (``cached``: judge answers from the cache, of
+    how many, by result) whether the judge answered it or the cache did."""
+    out = []
+    for row in rows:
+        shown = {
             "Input": inputs.get(row.example_id, "") if row.example_id is not None else "",
             "Score": "—" if row.score is None else f"{row.score:.2f}",
             "Outcome": outcome_labels.get(row.outcome, row.outcome),
             "Reason or problem": " ".join((row.error or row.reason or "").split())[:160],
         }
-        for row in rows
-    ]
+        if cached is not None:
+            shown["Judge answers"] = _answered_by(*cached.get(row.id, (0, 0)))
+        out.append(shown)
+    return out
+
+
+def _answered_by(cached: int, answers: int) -> str:
+    if answers == 0:
+        return ""
+    if cached == 0:
+        return "asked the judge"
+    if cached == answers:
+        return "from cache"
+    return f"{cached} of {answers} from cache"
