@@ -187,6 +187,7 @@ def create_scorer(
     type: Literal["agent"],
     judge: Judge | None = None,
     prepare_run: PrepareRun | None = None,
+    cache_answers: bool = True,
 ) -> Scorer[AgentRunInput, list[AgentMessage]]: ...
 
 
@@ -199,6 +200,7 @@ def create_scorer(
     type: None = None,
     judge: Judge | None = None,
     prepare_run: PrepareRun | None = None,
+    cache_answers: bool = True,
     input_type: type[InputT],
     output_type: type[OutputT],
 ) -> Scorer[InputT, OutputT]: ...
@@ -213,6 +215,7 @@ def create_scorer(
     type: None = None,
     judge: Judge | None = None,
     prepare_run: PrepareRun | None = None,
+    cache_answers: bool = True,
 ) -> Scorer[Any, Any]: ...
 
 
@@ -224,6 +227,7 @@ def create_scorer(
     type: ScorerType = None,
     judge: Judge | None = None,
     prepare_run: PrepareRun | None = None,
+    cache_answers: bool = True,
     input_type: Any = None,
     output_type: Any = None,
 ) -> Scorer[Any, Any]:
@@ -233,6 +237,8 @@ def create_scorer(
     ``type="agent"`` gives agent-shaped runs (``run.input`` an :class:`AgentRunInput`,
     ``run.output`` a list of agent messages). ``input_type``/``output_type`` only inform a
     type checker of the run's shapes. ``prepare_run(run)`` reshapes the run before any step.
+    ``cache_answers=False``: a batch run asks the judge every time instead of reusing the
+    answers kept in the store's judge answer cache.
     """
     if not isinstance(id, str) or not id.strip():
         raise ScorerDefinitionError("create_scorer needs an id: a short unique name such as 'tone'")
@@ -251,4 +257,5 @@ def create_scorer(
         type=type,
         judge=judge,
         prepare_run=prepare_run,
+        cache_answers=cache_answers,
     )

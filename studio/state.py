@@ -270,6 +270,8 @@ RUNS_VERSION = Key("runs.version")
 RUNS_DATASET = Key("runs.dataset")
 RUNS_CONCURRENCY = Key("runs.concurrency")
 RUNS_START = Key("runs.start")
+RUNS_START_ERROR = Key("runs.start_error", _none)
+"""Why the last click on Start queued nothing (an exception, shown once by the button)."""
 RUNS_USE_CACHE = Key("runs.use_cache")
 """The start form's "reuse judge answers" checkbox."""
 RUNS_CAP = Key("runs.cap")

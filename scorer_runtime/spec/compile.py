@@ -185,7 +185,7 @@ def compile_spec(
     """
     resolved = checked_spec(spec, registry, judge_profiles)
     scorer: Scorer[Any, Any] = evaluate(scorer_plan(resolved, registry))
-    return replace(scorer, spec=resolved, cache_answers=resolved.cache_answers)
+    return replace(scorer, spec=resolved)
 
 
 def checked_spec(
@@ -252,6 +252,7 @@ def scorer_plan(spec: ScorerSpec, registry: StepRegistry | None = None) -> Plan:
         options.append(("judge", Name("judge")))
     if spec.prepare is not None:
         options.append(("prepare_run", _filter_call(spec)))
+    options += [("cache_answers", False)] if not spec.cache_answers else []
     links: list[tuple[str, Any]] = []
     for index, step in enumerate(spec.steps):
         where = f"steps[{index}]"

@@ -41,6 +41,7 @@ from scorer_runtime.store.answers import (
     StoreAnswerCache,
     cache_stats,
     clear_answers,
+    newest_answer_at,
     store_answers,
 )
 from scorer_runtime.store.budget import set_run_cap
@@ -327,6 +328,7 @@ __all__ = [
     "make_engine",
     "mean_per_day",
     "median_score",
+    "newest_answer_at",
     "outcome_counts",
     "pass_count",
     "queued_run_waiting",

@@ -134,6 +134,16 @@ def read_answer(session: Session, key: str) -> CachedAnswer | None:
     return None if row is None else _answer(row)
 
 
+def newest_answer_at(session: Session, *, scorer_id: int) -> datetime | None:
+    """When the scorer's newest judge answer was stored (None: none yet): an estimate made
+    before it no longer knows every cached answer."""
+    query = select(func.max(JudgeAnswerRecord.created_at)).where(
+        col(JudgeAnswerRecord.scorer_id) == scorer_id
+    )
+    newest: datetime | None = session.execute(query).scalar_one()
+    return newest
+
+
 def store_answers(session: Session, *, rows: Sequence[Mapping[str, Any]]) -> None:
     """Keep judge answers (``JudgeAnswerRecord`` fields); a key already stored is left as
     it is (insert-or-ignore on SQLite and PostgreSQL), so concurrent runs never collide."""

@@ -37,6 +37,7 @@ from scorer_runtime.store import (
     list_scores,
     list_versions,
     live_runners,
+    newest_answer_at,
     read_session,
     request_cancel,
     set_run_cap,
@@ -158,7 +159,8 @@ def _plan(url: str, version_id: int, dataset_id: int) -> RunPlan:
         return plan_run(session, version_id=version_id, dataset_id=dataset_id)
 
 
-_ESTIMATES: dict[tuple[str, int, int, int | None, bool, int], Future[CostEstimate]] = {}
+_EstimateKey = tuple[str, int, int, int | None, bool, datetime | None, int]
+_ESTIMATES: dict[_EstimateKey, Future[CostEstimate]] = {}
 """Cost estimates being made or made, by database, version, dataset, run, whether the run
 takes answers from the cache, and half-minute."""
 _ESTIMATOR = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cost-estimate")
@@ -176,13 +178,28 @@ def cost(
     if chosen.spec_problems:
         return None
     url = database_url()
-    key = (url, chosen.version_id, chosen.dataset_id, run_id, use_cache, int(time.time() // 30))
+    # Made again every half minute, and at once when the scorer's answers grew (a run ended).
+    newest = _newest_answer(chosen.scorer_id) if use_cache else None
+    key: _EstimateKey = (
+        url,
+        chosen.version_id,
+        chosen.dataset_id,
+        run_id,
+        use_cache,
+        newest,
+        int(time.time() // 30),
+    )
     with _ESTIMATES_LOCK:
         if key not in _ESTIMATES:
             for old in [k for k in _ESTIMATES if k[:5] == key[:5]]:
                 del _ESTIMATES[old]
             _ESTIMATES[key] = _ESTIMATOR.submit(_estimate, chosen, run_id, url, use_cache)
         return _ESTIMATES[key]
+
+
+def _newest_answer(scorer_id: int) -> datetime | None:
+    with services.reading() as session:
+        return newest_answer_at(session, scorer_id=scorer_id)
 
 
 def _estimate(chosen: RunPlan, run_id: int | None, url: str, use_cache: bool) -> CostEstimate:

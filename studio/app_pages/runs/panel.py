@@ -185,7 +185,10 @@ def _render_actions(line: RunLine, phase: RunPhase) -> None:
         estimate = None if problems else render_cost(chosen, run_id=line.run_id)
         cap_column, _ = st.columns([1, 3])
         with cap_column:
-            cap = render_cap(estimate, key=state.RUNS_CAP.child("resume"), spent=line.cost)
+            # A run its cap stopped needs a higher one typed; others start from the judge's.
+            default = None if phase == "stopped" else chosen.default_cap
+            box = state.RUNS_CAP.child("resume")
+            cap = render_cap(estimate, key=box, spent=line.cost, default=default)
         render_cap_problem(cap)
     see = line.done > 0
     cols = iter(st.columns([1, 1, 3]))

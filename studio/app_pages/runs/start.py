@@ -189,26 +189,36 @@ def render_start(prefer: RunLine | None = None) -> None:
             box = state.RUNS_CAP.child(plan.version_id)
             cap = render_cap(estimate, key=box, default=plan.default_cap)
         render_cap_problem(cap)
-        started = st.button(
+        st.button(
             "Start the run",
             key=state.RUNS_START.name,
             type="primary",
             icon=":material/play_arrow:",
             disabled=bool(found) or bool(cap.problem),
             help="The run goes on in the background: you can leave this page or close the tab.",
+            # Queued in the click's callback, before the page runs again: the next render
+            # already follows the run (no second render of the whole page for it).
+            on_click=_start,
+            args=(plan, concurrency, cap.cap, cap.allow_unpriced, use_cache),
         )
-    if not started:
-        return
+        if (error := state.peek(state.RUNS_START_ERROR)) is not None:
+            state.forget(state.RUNS_START_ERROR)
+            show_error(error)
+
+
+def _start(
+    plan: RunPlan, concurrency: int, cap: float | None, allow_unpriced: bool, use_cache: bool
+) -> None:
+    """Start's callback: queue the run for the runner and follow it (or keep why it failed)."""
     try:
-        run_id = data.start(plan, concurrency, cap.cap, cap.allow_unpriced, use_cache=use_cache)
-    except Exception as error:  # shown in plain words; what was stored says why
-        show_error(error)
+        run_id = data.start(plan, concurrency, cap, allow_unpriced, use_cache=use_cache)
+    except Exception as error:  # shown in plain words by the button; what was stored says why
+        state.put(state.RUNS_START_ERROR, error)
         return
     state.put(state.SELECTED_RUN_ID, run_id)
     work_on(plan.scorer_id, state.RUNS_FOLLOWED)
     scorer = data.title(plan.scorer_id, plan.scorer)
     state.flash(f"Run #{run_id} queued: {scorer} version {plan.version} on {plan.dataset}.")
-    st.rerun()
 
 
 def render_empty() -> bool:
