@@ -58,16 +58,21 @@ WAIT_S = 120  # for what is not timed (the page drawn, the choices taken)
 SCORER = "start-bench"
 # The live panel's "Results" metric reads "done / total": true once done >= 1, or once the
 # finished run's summary says how its results ended (a run quicker than the page's refresh).
-_FIRST_SHOWN = """(run) => [...document.querySelectorAll('h1, h2, h3')].some(
-    (h) => h.innerText.startsWith(`Run #${run}:`)
-) && ([...document.querySelectorAll('[data-testid="stMetric"]')].some((m) => {
-    const label = m.querySelector('[data-testid="stMetricLabel"]');
-    const value = m.querySelector('[data-testid="stMetricValue"]');
-    if (!label || !value || label.innerText.trim() !== 'Results') return false;
-    const done = parseInt(value.innerText.split('/')[0].replace(/[^0-9]/g, ''), 10);
-    return done >= 1;
-}) || [...document.querySelectorAll('[data-testid="stMarkdown"]')].some(
-    (m) => /How the [0-9,]+ results? ended/.test(m.innerText)))"""
+_FIRST_SHOWN = """(run) => {
+    // Only what this render drew: the previous render's elements stay on screen, marked
+    // stale, until the new ones replace them (the last run's finished panel among them).
+    const live = (sel) => [...document.querySelectorAll(sel)].filter(
+        (el) => el.closest('[data-stale="true"]') === null);
+    return live('h1, h2, h3').some((h) => h.innerText.startsWith(`Run #${run}:`))
+        && (live('[data-testid="stMetric"]').some((m) => {
+            const label = m.querySelector('[data-testid="stMetricLabel"]');
+            const value = m.querySelector('[data-testid="stMetricValue"]');
+            if (!label || !value || label.innerText.trim() !== 'Results') return false;
+            const done = parseInt(value.innerText.split('/')[0].replace(/[^0-9]/g, ''), 10);
+            return done >= 1;
+        }) || live('[data-testid="stMarkdown"]').some(
+            (m) => /How the [0-9,]+ results? ended/.test(m.innerText)));
+}"""
 
 
 @dataclass(frozen=True)
