@@ -28,6 +28,9 @@ from scorer_runtime.store.engine import session_scope
 from scorer_runtime.store.runs import beat
 from scorer_runtime.store.scores import add_scores
 
+BACKLOG = 8
+"""Commits' worth of rows buffered behind a commit under way before the workers wait."""
+
 
 @dataclass(slots=True)
 class RunCounters:
@@ -95,6 +98,7 @@ class ResultWriter:
         self.flush_every = flush_every
         self.flush_interval_s = flush_interval_s
         self.beat_interval_s = beat_interval_s
+        self.backlog = BACKLOG * flush_every
         self.cancel_requested = asyncio.Event()
         self._buffer: list[tuple[dict[str, Any], bool]] = []
         self._lock = asyncio.Lock()
@@ -113,7 +117,12 @@ class ResultWriter:
         return first or quiet or len(self._buffer) >= self.flush_every
 
     async def flush(self, *, force_beat: bool = False) -> None:
-        """Commit the buffered rows (and beat); one flush at a time."""
+        """Commit the buffered rows (and beat); one flush at a time. While a commit is under
+        way, a flush that is not forced returns at once: its rows go with the next commit, so
+        the workers go on scoring instead of queueing behind the commit (unless the buffer
+        is :data:`BACKLOG` commits behind: then they wait, and memory stays bounded)."""
+        if self._lock.locked() and not force_beat and len(self._buffer) < self.backlog:
+            return
         async with self._lock:
             rows, self._buffer = self._buffer, []
             due = time.monotonic() - self._last_beat >= self.beat_interval_s
