@@ -7,14 +7,15 @@ import streamlit as st
 from studio import services, state
 from studio.app_pages.judges.data import Profile
 from studio.app_pages.judges.form import load_form, new_judge
-from studio.words import plural
+from studio.words import format_dollars, plural
 
 NEW = ""
 """The picker's option for a new judge."""
 
 
 def table(profiles: list[Profile]) -> None:
-    """One row per judge: model, address, key variable and whether it is set, use."""
+    """One row per judge: model, address, key variable and whether it is set, the spend cap
+    its runs start with, use."""
 
     def key_status(env: str | None) -> str:
         if not env:
@@ -28,6 +29,7 @@ def table(profiles: list[Profile]) -> None:
                 "Model": p.data.get("model", ""),
                 "Base URL": p.data.get("api_base", "provider default"),
                 "Key": key_status(p.data.get("api_key_env")),
+                "Runs stop at": _cap(p.data.get("default_max_cost")),
                 "Used by": _used_by(p),
             }
             for p in profiles
@@ -35,6 +37,10 @@ def table(profiles: list[Profile]) -> None:
         hide_index=True,
         key=state.JUDGES_TABLE.name,
     )
+
+
+def _cap(dollars: object) -> str:
+    return format_dollars(float(dollars)) if isinstance(dollars, int | float) else "no cap"
 
 
 def _used_by(profile: Profile) -> str:

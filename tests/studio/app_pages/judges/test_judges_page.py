@@ -139,6 +139,9 @@ def test_test_connection_explains_a_refused_connection(
 def test_delete_asks_first_and_names_the_scorers_using_the_judge(studio_db, open_page):
     with session_scope(studio_db) as session:
         save_judge_profile(session, name="strict", model="openai/gpt-4o-mini")
+        save_judge_profile(
+            session, name="capped", model="openai/gpt-4o", settings={"default_max_cost": 2.5}
+        )
         save_scorer_version(
             session,
             spec=load_spec(
@@ -151,7 +154,10 @@ def test_delete_asks_first_and_names_the_scorers_using_the_judge(studio_db, open
             ),
         )
     at = open_page("judges")
-    assert "1 scorer" in str(at.dataframe[0].value["Used by"].tolist())
+    table = at.dataframe[0].value
+    assert "1 scorer" in str(table["Used by"].tolist())
+    caps = dict(zip(table["Judge"], table["Runs stop at"], strict=True))
+    assert caps == {"capped": "$2.5000", "strict": "no cap"}
     at.selectbox(key=state.JUDGES_PICK.name).set_value("strict").run()
     at.button(key=state.JUDGES_DELETE.name).click().run()
     text = _texts(at)
