@@ -37,32 +37,14 @@ from scorer_runtime.store.tables import ScoreRecord
 CONCURRENCY = 32
 
 
-async def _uncached(bench: Bench, **options: Any) -> float:
-    """Seconds for one complete run that asks the judge for every answer."""
-    started = time.perf_counter()
-    summary = await run_batch(
-        bench.engine,
-        bench.source.build(),
-        scorer_version_id=bench.version_id,
-        dataset_id=bench.dataset_id,
-        source=bench.source,
-        use_cache=False,
-        **options,
-    )
-    wall = time.perf_counter() - started
-    if summary.scored != bench.examples or summary.cached_answers:
-        raise RuntimeError(f"the benchmark run did not ask for every example: {summary}")
-    return wall
-
-
 async def _rate(bench: Bench, repeat: int, **options: Any) -> float:
-    walls = [await _uncached(bench, concurrency=CONCURRENCY, **options) for _ in range(repeat)]
+    walls = [await bench.wall(concurrency=CONCURRENCY, **options) for _ in range(repeat)]
     return bench.examples / statistics.median(walls)
 
 
 async def _start_up(small: Bench, make: Any) -> float:
     started = time.perf_counter()
-    await _uncached(small, concurrency=2, **await make())
+    await small.wall(concurrency=2, **await make())
     return time.perf_counter() - started
 
 
