@@ -26,7 +26,11 @@ async def test_the_live_panel_counts_cached_answers_and_marks_cached_results(
     scorer = _scorer(studio_db, version_id, None)
     first = make_dataset(studio_db, "seen", SEEN)
     await run_batch(studio_db, scorer, scorer_version_id=version_id, dataset_id=first)
-    fake_judge.reply({"verdict": "yes"}, latency_s=0.3)  # new answers take their time
+    # The first new answer comes at once, the others slowly: the newest ten results then hold
+    # the four cached ones and the first asked one however long the page takes to draw.
+    fake_judge.reset()
+    fake_judge.reply({"verdict": "yes"}, times=1)
+    fake_judge.reply({"verdict": "yes"}, latency_s=5)
     both = make_dataset(studio_db, "seen and new", SEEN + NEW)
     with session_scope(studio_db) as session:
         run_id = create_run(session, scorer_version_id=version_id, dataset_id=both).id
