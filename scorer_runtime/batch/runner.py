@@ -35,6 +35,7 @@ from scorer_runtime.judge.client import warm
 from scorer_runtime.scorer import Scorer
 from scorer_runtime.store.aggregates import CostTotal, cost_total
 from scorer_runtime.store.answers import StoreAnswerCache
+from scorer_runtime.store.budget import set_run_cap
 from scorer_runtime.store.datasets import count_examples
 from scorer_runtime.store.engine import read_session, session_scope
 from scorer_runtime.store.runs import (
@@ -417,13 +418,17 @@ async def run_batch(
     source: ScorerSource | None = None,
     pool: Shards | None = None,
     use_cache: bool = True,
+    max_cost: float | None = None,
+    allow_unpriced: bool = False,
 ) -> BatchSummary:
     """Run ``scorer`` (compiled from ``scorer_version_id``) over ``dataset_id``.
 
     Pass ``run_id`` instead to resume a stored run: only examples without a result are
     scored. ``concurrency`` defaults to 4 for a new run and to the stored setting on resume.
     ``processes``, ``source`` and ``pool`` are as for :class:`BatchRunner`. ``use_cache=False``
-    makes a new run ask the judge for every answer (no judge answer cache).
+    makes a new run ask the judge for every answer (no judge answer cache). ``max_cost`` is a
+    new run's spend cap in dollars, ``allow_unpriced`` as for
+    :func:`~scorer_runtime.store.set_run_cap` (a resumed run keeps its own).
     """
     check_processes(processes, source, pool)  # before a run is stored
     if run_id is None:
@@ -439,6 +444,10 @@ async def run_batch(
                     concurrency=concurrency or 4,
                     use_cache=use_cache,
                 )
+                if max_cost is not None or allow_unpriced:
+                    set_run_cap(
+                        session, run_id=run.id, max_cost=max_cost, allow_unpriced=allow_unpriced
+                    )
                 assert run.id is not None
                 return run.id
 

@@ -18,13 +18,14 @@ from sqlmodel import Session
 
 from scorer_runtime.batch.queue import enqueue_run
 from scorer_runtime.batch.runner import run_batch
+from scorer_runtime.costs.cap import default_cap
 from scorer_runtime.store.engine import read_session
 from scorer_runtime.store.labels import latest_labels
 from scorer_runtime.store.runs import RunInfo
 from scorer_runtime.store.scorers import get_version_by_id
 from scorer_runtime.store.stability import RunScore, latest_full_run, run_scores
 from scorer_runtime.store.trust import graded_scale
-from scorer_runtime.stored import check_judges, scorer_source
+from scorer_runtime.stored import check_judges, compile_version, scorer_source
 from scorer_runtime.trust.scale import Scale
 
 
@@ -227,8 +228,20 @@ async def compare_versions(
             scorer = source.build()
             check_judges(scorer)
             summary = await run_batch(
-                engine, scorer, scorer_version_id=version_id, dataset_id=dataset_id, source=source
+                engine,
+                scorer,
+                scorer_version_id=version_id,
+                dataset_id=dataset_id,
+                source=source,
+                max_cost=default_cap(scorer),
+                allow_unpriced=True,  # see queue_missing
             )
+            if summary.status == "stopped":
+                raise ValueError(  # at its judge's default cap: resumable, nothing lost
+                    f"run {summary.run_id} of version {version.version} {summary.error} "
+                    f"(scorer-studio run --resume {summary.run_id} --max-cost AMOUNT), then "
+                    "compare again"
+                )
             with read_session(engine) as session:
                 found = latest_full_run(
                     session, scorer_version_id=version_id, dataset_id=dataset_id
@@ -241,13 +254,28 @@ async def compare_versions(
 
 
 def queue_missing(engine: Engine, *, version_ids: Sequence[int], dataset_id: int) -> list[int]:
-    """Queue a run of the dataset for each version that has no finished one; their ids."""
+    """Queue a run of the dataset for each version that has no finished one; their ids.
+
+    Each run stops at its judge's default spend cap, as a run started on the Runs page
+    does. A model without a price cannot be held to it, and runs all the same
+    (``allow_unpriced``): the Trust page says so before the runs are queued.
+    """
     queued = []
     for version_id in version_ids:
         with read_session(engine) as session:
             found = latest_full_run(session, scorer_version_id=version_id, dataset_id=dataset_id)
+            version = get_version_by_id(session, version_id=version_id)
+            try:
+                cap = default_cap(compile_version(session, version))
+            except ValueError:  # enqueue_run refuses it, in words
+                cap = None
         if found is None:
-            queued.append(
-                enqueue_run(engine, scorer_version_id=version_id, dataset_id=dataset_id).id
+            run = enqueue_run(
+                engine,
+                scorer_version_id=version_id,
+                dataset_id=dataset_id,
+                max_cost=cap,
+                allow_unpriced=cap is not None,
             )
+            queued.append(run.id)
     return queued

@@ -19,6 +19,7 @@ from sqlalchemy import Engine
 from sqlmodel import Session
 
 from scorer_runtime.batch.runner import BatchProgress, BatchRunner
+from scorer_runtime.costs.cap import default_cap
 from scorer_runtime.store.engine import read_session, session_scope
 from scorer_runtime.store.runs import RunInfo
 from scorer_runtime.store.scorers import get_version_by_id, list_versions
@@ -144,10 +145,16 @@ def start_check(
     that is not set."""
     with session_scope(engine) as session:
         version = get_version_by_id(session, version_id=plan.scorer_version_id)
-        check_judges(compile_version(session, version))
+        scorer = compile_version(session, version)
+        check_judges(scorer)
         check = _new_check(session, plan)
         for _ in range(plan.repeats):
-            add_repeat_run(session, check_id=check.id, concurrency=options.concurrency)
+            add_repeat_run(
+                session,
+                check_id=check.id,
+                concurrency=options.concurrency,
+                max_cost=default_cap(scorer),
+            )
         return check.id
 
 
@@ -176,7 +183,12 @@ async def run_check(
         check = _new_check(session, plan)
     for repeat in range(1, plan.repeats + 1):
         with session_scope(engine) as session:
-            run = add_repeat_run(session, check_id=check.id, concurrency=options.concurrency)
+            run = add_repeat_run(
+                session,
+                check_id=check.id,
+                concurrency=options.concurrency,
+                max_cost=default_cap(scorer),
+            )
         told = None if progress is None else _told(progress, repeat)
         runner = BatchRunner(engine, scorer, run_id=run.id, progress=told, source=source)
         await runner.run()

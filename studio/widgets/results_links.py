@@ -1,4 +1,4 @@
-"""Ways into the Results and Compare runs pages from anywhere in the studio.
+"""Ways into the Results, Compare runs and Runs pages from anywhere in the studio.
 
 Another page calls ``open_results(run_id=12)`` or ``open_compare(before=11, after=12)``: the
 choice is written to session state and the page opens with it (its widgets are seeded from
@@ -61,6 +61,12 @@ def open_compare(*, before: int, after: int) -> None:
     """Switch to Compare runs with these two runs (call from a page's script flow)."""
     preset_compare(before=before, after=after)
     st.switch_page(COMPARE_PAGE)
+
+
+def open_run(run_id: int) -> None:
+    """Switch to the Runs page showing run ``run_id`` (call from a page's script flow)."""
+    state.put(state.SELECTED_RUN_ID, run_id)
+    st.switch_page(RUNS_PAGE)
 
 
 def go_to_runs_button(key: state.Key, label: str = "Go to Runs") -> None:

@@ -17,7 +17,12 @@ from scorer_runtime.trust.stability import (
 from studio import state
 from studio.app_pages.runs.runner import render_runner_notice
 from studio.app_pages.trust import stability_data as data
-from studio.app_pages.trust.stability_logic import cost_words, example_rows, flip_chart
+from studio.app_pages.trust.stability_logic import (
+    cap_words,
+    cost_words,
+    example_rows,
+    flip_chart,
+)
 
 REFRESH_S = 1.0
 """How often a check under way is read again."""
@@ -118,7 +123,12 @@ def _cost_words(chosen: StabilityPlan) -> str:
     scorings = len(chosen.example_ids) * chosen.repeats
     made = data.cost(chosen.scorer_version_id, chosen.dataset_id, scorings)
     said = cost_words([made])
-    return f"{said} The judge is asked afresh every time: no answer comes from the cache."
+    cap = cap_words(
+        {"each repeat": data.judge_cap(chosen.scorer_version_id)}, [made], each="each repeat"
+    )
+    return (
+        f"{said} The judge is asked afresh every time: no answer comes from the cache. {cap}"
+    ).strip()
 
 
 def render(scorer_id: int) -> None:

@@ -127,6 +127,33 @@ def score_missing(version_ids: list[int], dataset_id: int) -> str | None:
     return None
 
 
+def stopped_run(version_id: int, dataset_id: int) -> RunInfo | None:
+    """The version's newest run of the whole dataset when its spend cap stopped it (to be
+    resumed with a higher cap rather than scored again from the start)."""
+    with services.reading() as session:
+        found = list_runs(session, version_id=version_id, dataset_id=dataset_id, limit=20)
+    newest = next((r for r in found if r.stability_check_id is None), None)
+    return newest if newest is not None and newest.status == "stopped" else None
+
+
+def judge_cap(version_id: int) -> float | None:
+    """The default spend cap of the version's judge: what the runs a check queues stop at."""
+    return _judge_cap(database_url(), version_id)
+
+
+@st.cache_data(ttl=30, show_spinner=False)
+def _judge_cap(url: str, version_id: int) -> float | None:
+    from scorer_runtime.costs.cap import default_cap
+    from scorer_runtime.stored import compile_version
+
+    try:
+        with read_session(services.engine(url)) as session:
+            scorer = compile_version(session, get_version_by_id(session, version_id=version_id))
+    except Exception:  # a version that does not compile says so where it is started
+        return None
+    return default_cap(scorer)
+
+
 def cost(version_id: int, dataset_id: int, scorings: int | None = None) -> CostEstimate | str:
     """What ``scorings`` scorings of the version cost (None: the whole dataset once), estimated
     on a sample of the dataset without calling the judge; why not, in words, when it cannot be."""

@@ -130,6 +130,27 @@ def difference_rows(report: AbReport, outputs: Mapping[int, object]) -> list[dic
     ]
 
 
+def cap_words(
+    caps: Mapping[str, float | None], made: Sequence[CostEstimate | str], *, each: str
+) -> str:
+    """What stops the runs a check queues: the judge's default cap ("Stop a run at $" on the
+    Judges page), per run. ``caps``: each run's name (e.g. "the run of version 2") → its cap;
+    ``each``: all of them at once (e.g. "each repeat"), said when they share one cap. Empty
+    when no judge has a cap."""
+    capped = {who: cap for who, cap in caps.items() if cap is not None}
+    if not capped:
+        return ""
+    if any(isinstance(one, CostEstimate) and one.unpriced_models for one in made):
+        return (
+            "The judge's default spend cap cannot stop these runs: its model has no price "
+            "(set a price on the Judges page to have them stopped)."
+        )
+    if len(capped) == len(caps) and len(set(capped.values())) == 1:
+        capped = {each: next(iter(capped.values()))}
+    said = "; ".join(f"{who} stops at {format_dollars(cap)}" for who, cap in capped.items())
+    return f"{said[:1].upper()}{said[1:]} (the judge's default spend cap)."
+
+
 def cost_words(made: Sequence[CostEstimate | str]) -> str:
     """The estimated cost of one or more runs together, or why it is unknown, in words."""
     for one in made:

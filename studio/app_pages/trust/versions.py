@@ -10,7 +10,13 @@ from scorer_runtime.store import RunInfo
 from studio import state
 from studio.app_pages.runs.runner import render_runner_notice
 from studio.app_pages.trust import stability_data as data
-from studio.app_pages.trust.stability_logic import cost_words, difference_rows, side_rows
+from studio.app_pages.trust.stability_logic import (
+    cap_words,
+    cost_words,
+    difference_rows,
+    side_rows,
+)
+from studio.widgets.results_links import open_run
 
 REFRESH_S = 1.0
 
@@ -61,12 +67,27 @@ def _follow(open_runs: list[RunInfo], dataset_id: int) -> None:
         st.progress(share, text=f"Run #{run.id}: {run.done_count} of {run.total} scored")
 
 
+def _stopped(scorer_id: int, names: dict[int, int], stopped: list[RunInfo]) -> None:
+    """Runs the judge's spend cap stopped: resumed on the Runs page with a higher cap (what
+    they scored is kept), never scored again from the start here."""
+    for run in stopped:
+        st.warning(
+            f"Run #{run.id} of version {names[run.scorer_version_id]} {run.error}",
+            icon=":material/savings:",
+        )
+        key = state.TRUST_VERSIONS_RESUME.child(scorer_id).child(run.id)
+        if st.button(f"Resume run #{run.id} on the Runs page", key=key.name):
+            open_run(run.id)
+
+
 def _missing(scorer_id: int, names: dict[int, int], missing: list[int], dataset_id: int) -> None:
     said = " and ".join(f"version {names[v]}" for v in missing)
-    cost = cost_words([data.cost(version, dataset_id) for version in missing])
+    made = [data.cost(version, dataset_id) for version in missing]
+    caps = {f"the run of version {names[v]}": data.judge_cap(v) for v in missing}
     st.info(
         f"No finished run of {said} on these examples yet: both versions must score the "
-        f"same examples before they can be compared. {cost}",
+        f"same examples before they can be compared. {cost_words(made)} "
+        f"{cap_words(caps, made, each='each run')}".strip(),
         icon=":material/info:",
     )
     open_runs = [r for v in missing if (r := data.open_run(v, dataset_id)) is not None]
@@ -74,6 +95,12 @@ def _missing(scorer_id: int, names: dict[int, int], missing: list[int], dataset_
         render_runner_notice(where="trust-versions")
         _follow(open_runs, dataset_id)
         return
+    stopped = [r for v in missing if (r := data.stopped_run(v, dataset_id)) is not None]
+    _stopped(scorer_id, names, stopped)
+    missing = [v for v in missing if v not in {r.scorer_version_id for r in stopped}]
+    if not missing:
+        return
+    said = " and ".join(f"version {names[v]}" for v in missing)
     render_runner_notice(where="trust-versions")
     st.button(
         f"Score {said}",

@@ -5,7 +5,13 @@ from __future__ import annotations
 from scorer_runtime.costs import CostEstimate
 from scorer_runtime.trust.flips import ExampleStability
 from scorer_runtime.trust.stability import VersionFlipRate
-from studio.app_pages.trust.stability_logic import cost_words, example_rows, flip_chart, preview
+from studio.app_pages.trust.stability_logic import (
+    cap_words,
+    cost_words,
+    example_rows,
+    flip_chart,
+    preview,
+)
 
 
 def test_an_example_row_names_each_repeats_verdict_and_a_missing_score_in_words() -> None:
@@ -63,3 +69,33 @@ def test_an_unknown_price_or_a_failed_estimate_is_said_instead_of_a_sum() -> Non
     )
     failed = "The cost could not be estimated: the judge step has no model"
     assert cost_words([failed, unpriced]) == failed
+
+
+def test_runs_that_share_the_judges_default_cap_are_said_together() -> None:
+    priced = [_estimate(0.01, 0.05), _estimate(0.02, 0.1)]
+    caps = {"the run of version 1": 2.0, "the run of version 2": 2.0}
+    assert cap_words(caps, priced, each="each run") == (
+        "Each run stops at $2.0000 (the judge's default spend cap)."
+    )
+
+
+def test_runs_with_different_caps_or_none_are_each_named() -> None:
+    priced = [_estimate(0.01, 0.05), _estimate(0.02, 0.1)]
+    caps = {"the run of version 1": 2.0, "the run of version 2": 0.5}
+    assert cap_words(caps, priced, each="each run") == (
+        "The run of version 1 stops at $2.0000; the run of version 2 stops at $0.5000 "
+        "(the judge's default spend cap)."
+    )
+    caps = {"the run of version 1": None, "the run of version 2": 0.5}
+    assert cap_words(caps, priced, each="each run") == (
+        "The run of version 2 stops at $0.5000 (the judge's default spend cap)."
+    )
+    assert cap_words({"each repeat": None}, priced, each="each repeat") == ""
+
+
+def test_a_default_cap_on_an_unpriced_model_is_said_not_to_hold() -> None:
+    unpriced = [_estimate(None, None, ("ollama/llama3",))]
+    assert cap_words({"each repeat": 1.0}, unpriced, each="each repeat") == (
+        "The judge's default spend cap cannot stop these runs: its model has no price "
+        "(set a price on the Judges page to have them stopped)."
+    )

@@ -10,6 +10,7 @@ import time
 
 import pytest
 
+from scorer_runtime.money import format_dollars
 from scorer_runtime.store import (
     latest_flip_evidence,
     latest_stability_check,
@@ -141,3 +142,62 @@ def test_two_versions_are_scored_by_the_runner_then_compared(
 def list_runs_of(engine, dataset_id):
     with read_session(engine) as session:
         return list_runs(session, dataset_id=dataset_id)
+
+
+def _priced_spec(base_url: str, cap: float) -> dict:
+    spec = judge_spec(base_url)
+    spec["judge"]["model"] = "openai/gpt-4o-mini"  # litellm's local price list has it
+    spec["judge"]["default_max_cost"] = cap
+    return spec
+
+
+def test_the_trust_tabs_say_the_judges_default_cap_stops_their_runs(
+    studio_db, open_page, fake_judge, monkeypatch
+):
+    monkeypatch.setenv(KEY_ENV, "sk-test")
+    make_dataset(studio_db, "answers", OUTPUTS)
+    spec = _priced_spec(fake_judge.base_url, 0.75)
+    scorer_id, _ = save_spec(studio_db, spec)
+    spec["steps"][0]["template"] = "Strictly: is this answer polite? {{ output }}"
+    save_spec(studio_db, spec)
+
+    at = open_page("trust")
+    at.selectbox(key=state.TRUST_SCORER.name).set_value(scorer_id).run()
+    assert not at.exception, at.exception
+    text = _texts(at)
+    cap = format_dollars(0.75)
+    assert f"Each repeat stops at {cap} (the judge's default spend cap)." in text
+    assert f"Each run stops at {cap} (the judge's default spend cap)." in text
+
+
+def test_an_ab_run_the_cap_stopped_is_resumed_on_the_runs_page_not_scored_again(
+    studio_db, open_page, fake_judge, monkeypatch
+):
+    from scorer_runtime.costs.cap import budget_words
+    from scorer_runtime.store import create_run, finish_run, session_scope, set_run_cap
+
+    monkeypatch.setenv(KEY_ENV, "sk-test")
+    dataset_id = make_dataset(studio_db, "answers", OUTPUTS)
+    spec = _priced_spec(fake_judge.base_url, 0.01)
+    scorer_id, first = save_spec(studio_db, spec)
+    spec["steps"][0]["template"] = "Strictly: is this answer polite? {{ output }}"
+    save_spec(studio_db, spec)
+    with session_scope(studio_db) as session:
+        run_id = create_run(session, scorer_version_id=first, dataset_id=dataset_id).id
+        set_run_cap(session, run_id=run_id, max_cost=0.01)
+        finish_run(session, run_id=run_id, status="stopped", error=budget_words(0.0098, 0.01))
+
+    at = open_page("trust")
+    at.selectbox(key=state.TRUST_SCORER.name).set_value(scorer_id).run()
+    assert not at.exception, at.exception
+    text = _texts(at)
+    assert f"Run #{run_id} of version 1 stopped: budget reached: $0.0098 spent" in text
+    # Only the version with no run at all is offered to be scored from the start.
+    score = at.button(key=state.TRUST_VERSIONS_SCORE.child(scorer_id).name)
+    assert score.label == "Score version 2"
+    at.button(key=state.TRUST_VERSIONS_RESUME.child(scorer_id).child(run_id).name).click().run()
+    assert not at.exception, at.exception
+    # The Runs page, open on the stopped run with its Resume button.
+    assert at.session_state[state.SELECTED_RUN_ID.name] == run_id
+    assert at.button(key=state.RUNS_RESUME.name).label == "Resume the run"
+    assert "$0.0098 spent of the $0.0100 cap" in _texts(at)

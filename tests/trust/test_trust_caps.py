@@ -1,0 +1,100 @@
+"""The runs a trust check starts stop at the judge's default spend cap, as a run started on the
+Runs page does: every stability repeat, and each version's run of an A/B (queued or scored
+here, against the fake judge over real HTTP)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from scorer_runtime.costs import estimate_dataset
+from scorer_runtime.spec import load_spec
+from scorer_runtime.store import (
+    get_run,
+    get_version_by_id,
+    read_session,
+    repeat_runs,
+    save_scorer_version,
+    session_scope,
+)
+from scorer_runtime.stored import compile_version
+from scorer_runtime.trust.ab import compare_versions, queue_missing
+from scorer_runtime.trust.stability import plan_stability, start_check
+from tests.cli.helpers import verdict_spec
+from tests.trust.conftest import make_answers
+
+pytestmark = pytest.mark.usefixtures("judge_key")
+PRICED = "openai/gpt-4o-mini"
+
+
+def _capped_version(engine, api_base: str, cap: float | None, template: str | None = None) -> int:
+    """A version of the verdict scorer on a priced model whose judge stops runs at ``cap``."""
+    spec = verdict_spec(api_base)
+    spec["judge"]["model"] = PRICED
+    if cap is not None:
+        spec["judge"]["default_max_cost"] = cap
+    if template is not None:
+        spec["steps"][0]["template"] = template
+    with session_scope(engine) as session:
+        return save_scorer_version(session, spec=load_spec(spec)).id
+
+
+@pytest.mark.parametrize("cap", [0.25, None])
+def test_every_stability_repeat_stops_at_the_judges_default_cap(engine, fake_judge, cap) -> None:
+    version_id = _capped_version(engine, fake_judge.base_url, cap)
+    dataset_id = make_answers(engine, 6)
+    with read_session(engine) as session:
+        plan = plan_stability(session, scorer_version_id=version_id, dataset_id=dataset_id)
+    check_id = start_check(engine, plan)
+    with read_session(engine) as session:
+        repeats = repeat_runs(session, check_id=check_id)
+    assert len(repeats) == plan.repeats
+    assert {run.max_cost for run in repeats} == {cap}
+    # An unpriced model cannot be held to a default cap: its repeats run all the same.
+    assert {run.allow_unpriced for run in repeats} == {cap is not None}
+
+
+def test_a_queued_ab_run_stops_at_its_versions_default_cap(engine, fake_judge) -> None:
+    capped = _capped_version(engine, fake_judge.base_url, 0.5)
+    uncapped = _capped_version(engine, fake_judge.base_url, None, "Strictly: {{ output }}")
+    dataset_id = make_answers(engine, 4)
+    queued = queue_missing(engine, version_ids=[capped, uncapped], dataset_id=dataset_id)
+    with read_session(engine) as session:
+        runs = [get_run(session, run_id=run_id) for run_id in queued]
+    assert [(r.scorer_version_id, r.max_cost) for r in runs] == [(capped, 0.5), (uncapped, None)]
+
+
+def test_an_ab_run_stopped_by_the_cap_says_how_to_resume_it_and_keeps_its_scores(
+    engine, fake_judge
+) -> None:
+    fake_judge.reply({"verdict": "good"}, usage="counted")
+    examples = 12
+    dataset_id = make_answers(engine, examples)
+    probe = _capped_version(engine, fake_judge.base_url, None)
+    with read_session(engine) as session:
+        scorer = compile_version(session, get_version_by_id(session, version_id=probe))
+    estimate = asyncio.run(estimate_dataset(engine, scorer, dataset_id=dataset_id))
+    assert estimate.example_worst_cost
+    cap = estimate.example_worst_cost * 3  # room for about three examples at their worst
+    version_a = _capped_version(engine, fake_judge.base_url, cap, "Grade: {{ output }}")
+    version_b = _capped_version(engine, fake_judge.base_url, cap, "Judge: {{ output }}")
+
+    with pytest.raises(ValueError, match="stopped: budget reached") as stopped:
+        asyncio.run(
+            compare_versions(
+                engine, version_a=version_a, version_b=version_b, dataset_id=dataset_id
+            )
+        )
+
+    said = str(stopped.value)
+    assert said.startswith("run ")
+    assert " of version " in said
+    run_id = int(said.split()[1])
+    assert f"scorer-studio run --resume {run_id} --max-cost AMOUNT" in said
+    with read_session(engine) as session:
+        run = get_run(session, run_id=run_id)
+    assert (run.status, run.max_cost) == ("stopped", cap)
+    assert 0 < run.done_count < examples  # what it scored is kept for the resume
+    assert run.cost <= cap
+    assert fake_judge.request_count == run.done_count  # version B was never started
