@@ -268,6 +268,7 @@ widgets.current_scorer)."""
 RUNS_SCORER = Key("runs.scorer")
 RUNS_VERSION = Key("runs.version")
 RUNS_DATASET = Key("runs.dataset")
+RUNS_FITTING_DATASET = Key("runs.fitting_dataset")
 RUNS_CONCURRENCY = Key("runs.concurrency")
 RUNS_START = Key("runs.start")
 RUNS_START_ERROR = Key("runs.start_error", _none)

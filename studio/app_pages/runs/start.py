@@ -25,9 +25,10 @@ _PAGES = {
 
 
 def _scorer_picked() -> None:
-    # Another scorer has other versions: start again from its latest. It is now the scorer
-    # the person works on (the other pages open on it).
+    # Another scorer has other versions: start again from its latest, on the dataset that
+    # suits it. It is now the scorer the person works on (the other pages open on it).
     state.forget(state.RUNS_VERSION)
+    state.forget(state.RUNS_DATASET)
     work_on(state.peek(state.RUNS_SCORER), state.RUNS_FOLLOWED)
 
 
@@ -43,6 +44,7 @@ def preselect_scorer(scorer_id: int) -> None:
     """Open the form on this scorer (e.g. the one the builder just saved), latest version."""
     state.put(state.RUNS_SCORER, scorer_id)
     state.forget(state.RUNS_VERSION)
+    state.forget(state.RUNS_DATASET)
 
 
 def _prefer(prefer: RunLine | None, scorers: set[int], datasets: set[int]) -> None:
@@ -72,7 +74,13 @@ def _pick_version(scorer_id: int | None) -> int | None:
     return chosen
 
 
-def _pick_dataset(counts: dict[int, data.DatasetChoice]) -> int | None:
+def _pick_dataset(
+    counts: dict[int, data.DatasetChoice], scorer_id: int | None, version_id: int | None
+) -> int | None:
+    if not state.has(state.RUNS_DATASET) and scorer_id is not None and version_id is not None:
+        suggested = data.suggested_dataset(scorer_id, version_id, list(counts.values()))
+        if suggested is not None:
+            state.put(state.RUNS_DATASET, suggested)
     chosen: int | None = st.selectbox(
         "Dataset",
         list(counts),
@@ -129,7 +137,7 @@ def _choose(prefer: RunLine | None) -> tuple[RunPlan, int] | None:
     with middle:
         version_id = _pick_version(scorer_id)
     with right:
-        dataset_id = _pick_dataset(counts)
+        dataset_id = _pick_dataset(counts, scorer_id, version_id)
     with last:
         concurrency = _pick_concurrency()
     if scorer_id is None or version_id is None or dataset_id is None:
@@ -137,6 +145,22 @@ def _choose(prefer: RunLine | None) -> tuple[RunPlan, int] | None:
     if names[scorer_id].description:
         st.caption(names[scorer_id].description)
     return data.plan(version_id, dataset_id), concurrency
+
+
+def _offer_fitting_dataset(plan: RunPlan) -> None:
+    """Below a warning that the dataset does not suit the scorer: a way to one that does."""
+    choices = data.datasets()
+    better = data.suggested_dataset(plan.scorer_id, plan.version_id, choices)
+    if better is None or better == plan.dataset_id:
+        return
+    name = next(d.name for d in choices if d.id == better)
+    st.button(
+        f"Use “{name}” instead",
+        key=state.RUNS_FITTING_DATASET.name,
+        icon=":material/swap_horiz:",
+        on_click=state.put,
+        args=(state.RUNS_DATASET, better),
+    )
 
 
 def render_problem(problem: Problem, *, key: state.Key) -> None:
@@ -162,6 +186,8 @@ def render_plan(plan: RunPlan, *, remaining: int | None = None, key: state.Key) 
             f":material/key: The judge reads its API key from the environment variable "
             f"`{check.env}`, which {said} on this computer (its value is never shown)."
         )
+    for misfit in plan.misfits:
+        st.warning(misfit, icon=":material/rule:")
     found = data.problems(plan)
     for i, problem in enumerate(found):
         render_problem(problem, key=key.child("fix").child(i))
@@ -178,6 +204,8 @@ def render_start(prefer: RunLine | None = None) -> None:
             return
         plan, concurrency = chosen
         found = render_plan(plan, key=state.RUNS_PLAN)
+        if plan.misfits:
+            _offer_fitting_dataset(plan)
         render_runner_notice(where="form")
         use_cache = _pick_cache() if plan.prompt_steps else True
         estimate = render_cost(

@@ -19,6 +19,7 @@ from scorer_runtime.store import (
     get_dataset,
     get_scorer,
     get_version_by_id,
+    list_examples,
 )
 from studio.words import noun, plural, step_words
 
@@ -47,6 +48,9 @@ class RunPlan:
     spec_problems: tuple[str, ...] = ()
     default_cap: float | None = None
     """The judge's default spend cap in dollars (its profile's "Stop a run at $")."""
+    misfits: tuple[str, ...] = ()
+    """Why the dataset's examples are not what the scorer judges, in words (a warning: the
+    run may still start)."""
 
     @property
     def judge_calls(self) -> int:
@@ -75,6 +79,7 @@ class Problem:
 def plan_run(session: Session, *, version_id: int, dataset_id: int) -> RunPlan:
     """Read the version and dataset, compile the version, and list what the run needs."""
     from scorer_runtime.costs.cap import default_cap
+    from scorer_runtime.datasets.fit import FIT_SAMPLE, fit_problems, shape_of
     from scorer_runtime.stored import compile_version
 
     version = get_version_by_id(session, version_id=version_id)
@@ -92,6 +97,10 @@ def plan_run(session: Session, *, version_id: int, dataset_id: int) -> RunPlan:
         dataset=dataset.name,
         examples=count_examples(session, dataset_id=dataset.id),
     )
+    shape = shape_of(list_examples(session, dataset_id=dataset.id, limit=FIT_SAMPLE))
+    said = version.spec.name or scorer.name
+    misfits = fit_problems(version.spec, shape, scorer=said, dataset=dataset.name)
+    base = replace(base, misfits=tuple(misfits))
     try:
         compiled = compile_version(session, version)
     except ValueError as error:  # SpecError: every problem of the stored spec at once

@@ -1,0 +1,150 @@
+"""Whether a dataset's examples are what a scorer judges, said before a run spends anything.
+
+A scorer runs on any dataset, and a misfit does not fail: an agent scorer given plain answers
+finds no tool call to fault and scores every example 1; a scorer that compares with the
+expected answer scores nothing on examples that have none. :func:`fit_problems` reads a
+sample of the examples and the scorer's spec and says, in words, what would go wrong;
+:func:`fit_rank` orders datasets by how well they suit the scorer, to choose one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from scorer_runtime.spec.builtins.reading import is_messages
+from scorer_runtime.spec.models.scorer import ScorerSpec
+from scorer_runtime.spec.models.steps import (
+    FieldScoreSpec,
+    FormulaScoreSpec,
+    FormulaStepSpec,
+    PromptStepSpec,
+)
+
+FIT_SAMPLE = 20
+"""How many examples (the dataset's first) :func:`fit_problems` reads."""
+
+
+class Example(Protocol):
+    """What the check reads of an example (a stored example or its data)."""
+
+    @property
+    def output(self) -> Any: ...
+
+    @property
+    def ground_truth(self) -> Any: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """What a sample of a dataset's examples holds."""
+
+    sampled: int
+    agent_runs: int
+    """Examples whose output is an agent's messages (what an agent scorer judges)."""
+    with_expected: int
+    """Examples with an expected answer (ground truth)."""
+    expected: tuple[Any, ...] = ()
+    """The expected answers of the sample (those it has)."""
+
+
+def shape_of(examples: Sequence[Example]) -> Shape:
+    """The shape of ``examples`` (a sample of a dataset)."""
+    expected = tuple(e.ground_truth for e in examples if e.ground_truth not in (None, "", []))
+    agent = sum(is_messages(e.output) for e in examples)
+    return Shape(len(examples), agent, len(expected), expected)
+
+
+def reads_expected(spec: ScorerSpec) -> bool:
+    """Whether a step of ``spec`` reads the example's expected answer (``ground_truth``)."""
+    from scorer_runtime.spec.formulas import formula
+    from scorer_runtime.spec.templates import template
+    from scorer_runtime.traces.expected import expected_need
+
+    if expected_need(spec).required:
+        return True
+    for step in spec.steps:
+        texts: list[str] = []
+        if isinstance(step, FormulaStepSpec):
+            texts.append(step.formula)
+        elif isinstance(step, PromptStepSpec):
+            try:
+                if "ground_truth" in template(step.template).names:
+                    return True
+            except ValueError:  # the spec's own checks report it
+                pass
+            score = step.calculate_score
+            if isinstance(score, FormulaScoreSpec):
+                texts.append(score.formula)
+            elif isinstance(score, FieldScoreSpec) and score.field.startswith("ground_truth"):
+                return True
+        for text in texts:
+            try:
+                if "ground_truth" in formula(text).names:
+                    return True
+            except ValueError:
+                continue
+    return False
+
+
+def fit_problems(spec: ScorerSpec, shape: Shape, *, scorer: str, dataset: str) -> list[str]:
+    """What goes wrong when ``spec`` (called ``scorer``) scores the examples of ``dataset``
+    (``shape``: a sample of them), in words with what to do; empty when they fit."""
+    if shape.sampled == 0:
+        return []
+    problems = []
+    if spec.type == "agent" and shape.agent_runs * 2 < shape.sampled:
+        problems.append(
+            f"“{scorer}” judges agent runs (an agent's messages and tool calls), but "
+            f"{_share(shape.sampled - shape.agent_runs, shape.sampled)} of “{dataset}” are "
+            "plain answers: their scores would say nothing about the agent. Pick a dataset "
+            "of agent runs."
+        )
+    if reads_expected(spec):
+        problems += _expected_problems(spec, shape, scorer=scorer, dataset=dataset)
+    return problems
+
+
+def _expected_problems(spec: ScorerSpec, shape: Shape, *, scorer: str, dataset: str) -> list[str]:
+    from scorer_runtime.traces.expected import expected_need
+
+    if shape.with_expected * 2 < shape.sampled:
+        missing = shape.sampled - shape.with_expected
+        return [
+            f"“{scorer}” compares each answer with the example's expected answer (ground "
+            f"truth), but {_share(missing, shape.sampled)} of “{dataset}” have none: those "
+            "cannot be scored. Add expected answers on the Examples page, or pick another "
+            "dataset."
+        ]
+    need = expected_need(spec)
+    wrong = sum(need.problem(value) is not None for value in shape.expected)
+    if wrong * 2 > len(shape.expected):
+        return [
+            f"“{scorer}” compares the tools an agent called with the tools expected, in "
+            f"order, but the expected answers of “{dataset}” are texts: those cannot be "
+            "scored. Pick a dataset whose expected answers list the tools to call."
+        ]
+    return []
+
+
+def fits(spec: ScorerSpec, shape: Shape) -> bool:
+    """Whether the examples (``shape``) are what ``spec`` judges."""
+    return not fit_problems(spec, shape, scorer="", dataset="")
+
+
+def fit_rank(spec: ScorerSpec, shape: Shape) -> int:
+    """How well the examples suit ``spec``, to choose among datasets: 2 when they fit and are
+    of the kind it was made for (agent runs for an agent scorer, plain answers for another;
+    a plain scorer reads agent runs as their text, which fits less well), 1 when they only
+    fit, 0 when they do not (or there are none)."""
+    if shape.sampled == 0 or not fits(spec, shape):
+        return 0
+    agent_runs = shape.agent_runs * 2 >= shape.sampled
+    return 2 if agent_runs == (spec.type == "agent") else 1
+
+
+def _share(count: int, sampled: int) -> str:
+    if count == sampled:
+        return "the examples" if sampled > 1 else "the example"
+    return f"{count} of the first {sampled} examples"
