@@ -14,6 +14,7 @@ _MAPPED = {
     "grade": "Grade (a score or a grade's name)",
     "grader": "Who graded it",
     "note": "Note (optional)",
+    "time": "When it was graded (optional)",
 }
 """The fields a person maps to the file's columns (grade_name is read when grade is empty)."""
 _NONE = "(none)"
@@ -69,9 +70,11 @@ def render_grades_file(scorer_id: int, scorer_name: str) -> None:
         st.markdown(
             "The file has one row per graded example: **example_id**, a short **input** and "
             "**output**, the **grade** (its score) and **grade_name**, the **note**, the "
-            "**grader** and the **time**. A file with the columns example_id, grade (a score or "
-            "a grade's name), grader and an optional note imports back; rows that cannot be "
-            "read are listed by their line and the others are imported."
+            "**grader** and the **time** it was graded. A file with the columns example_id, "
+            "grade (a score or a grade's name), grader and an optional note and time imports "
+            "back; a grade keeps its time (UTC unless the time says its zone, the time of the "
+            "import when there is none), so the latest grade of an example stays the latest. "
+            "Rows that cannot be read are listed by their line and the others are imported."
         )
         st.download_button(
             "Download the grades",

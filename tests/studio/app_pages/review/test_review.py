@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -214,6 +215,44 @@ def test_grades_import_from_a_file_with_its_columns_mapped_and_bad_rows_listed(
     assert f"line 3: example {ids[2]}: 0.3 is not a grade of this scorer" in report
     assert _grades(studio_db, seeded.polite) == {ids[1]: (0.5, "Cy", "")}
     assert _progress(at) == "1 of 3 graded"
+
+
+def test_grades_import_with_the_time_they_were_given(seeded, studio_db, open_page):
+    """A grade given last week and imported today is older than a grade given yesterday: the
+    newer grade stays the latest; a time that cannot be read is a bad row, said by its line."""
+    ids = seeded.examples
+    with session_scope(studio_db) as session:
+        add_label(
+            session,
+            example_id=ids[0],
+            scorer_id=seeded.polite,
+            value=0.0,
+            labeller="Bo",
+            created_at=datetime.now(UTC) - timedelta(days=1),
+        )
+    at = open_page("review")
+    at.selectbox(key=state.REVIEW_SCORER.name).set_value(seeded.polite).run()
+    at.text_input(key=state.REVIEW_GRADER_NAME.name).input("Ann")
+    at.get("form_submit_button")[0].click().run()
+    week_ago = (datetime.now(UTC) - timedelta(days=7)).replace(microsecond=0)
+    text = (
+        "example_id,grade,grader,time\n"
+        f"{ids[0]},polite,Cy,{week_ago.isoformat()}\n"
+        f"{ids[1]},polite,Cy,last Tuesday\n"
+        f"{ids[2]},neutral,Cy,{week_ago.replace(tzinfo=None).isoformat()}\n"
+    ).encode()
+    at.get("file_uploader")[0].set_value(("grades.csv", text, "text/csv"))
+    at.run()
+    assert at.selectbox(key=state.REVIEW_MAP.child("time").name).value == "time"
+    at.button(key=state.REVIEW_IMPORT_GO.name).click().run()
+    assert not at.exception
+    report = at.success[-1].value
+    assert "Imported 2 grades from grades.csv. Left out 1 row:" in report
+    assert f'line 3: example {ids[1]}: the time "last Tuesday" is not a date and time' in report
+    assert _grades(studio_db, seeded.polite) == {ids[0]: (0.0, "Bo", ""), ids[2]: (0.5, "Cy", "")}
+    with read_session(studio_db) as session:
+        imported = list_labels(session, scorer_id=seeded.polite, example_id=ids[2])[0]
+    assert imported.created_at.replace(tzinfo=None) == week_ago.replace(tzinfo=None)
 
 
 def test_grading_a_run_shows_that_runs_verdict(seeded, studio_db, open_page):
