@@ -21,6 +21,7 @@ from scorer_runtime.store import (
     read_session,
     review_example_ids,
     save_scorer_version,
+    save_trust_policy,
     session_scope,
 )
 from studio import state
@@ -188,6 +189,41 @@ def test_a_number_scale_is_graded_with_a_number_in_its_range(seeded, studio_db, 
     assert not at.exception
     assert _grades(studio_db, seeded.number) == {seeded.examples[0]: (0.8, "Ann", "")}
     assert "you said **0.8 (pass)**" in at.success[0].value
+
+
+def test_a_number_scale_has_five_grade_buttons_on_keys_and_its_pass_mark(
+    seeded, studio_db, open_page
+):
+    with session_scope(studio_db) as session:
+        save_trust_policy(
+            session, scorer_id=seeded.number, min_graded=30, min_kappa_low=0.6,
+            max_flip_rate=0.1, pass_mark=0.8,
+        )  # fmt: skip
+    at = open_page("review")
+    at.selectbox(key=state.REVIEW_SCORER.name).set_value(seeded.number).run()
+    at.text_input(key=state.REVIEW_GRADER_NAME.name).input("Ann")
+    at.get("form_submit_button")[0].click().run()
+    buttons = [at.button(key=state.REVIEW_GRADE.child(i).name) for i in range(5)]
+    assert [(b.label, b.proto.shortcut) for b in buttons] == [
+        ("0 (fail)", "1"),
+        ("0.25 (fail)", "2"),
+        ("0.5 (fail)", "3"),
+        ("0.75 (fail)", "4"),
+        ("1 (pass)", "5"),
+    ]  # the policy's pass mark, 0.8, as agreement counts it
+    assert "Keys: the number keys grade" in _texts(at)
+    buttons[3].click().run()
+    assert not at.exception
+    assert _grades(studio_db, seeded.number) == {seeded.examples[0]: (0.75, "Ann", "")}
+    assert "you said **0.75 (fail)**" in at.success[0].value
+    assert "Example 2 of 3" in _texts(at)
+    # Any other number still goes through the box.
+    box = at.number_input(key=state.REVIEW_NUMBER.child(seeded.examples[1]).name)
+    assert box.label == "Or any number from 0 to 1"
+    box.set_value(0.9).run()
+    at.button(key=state.REVIEW_NUMBER_SAVE.name).click().run()
+    assert _grades(studio_db, seeded.number)[seeded.examples[1]] == (0.9, "Ann", "")
+    assert "you said **0.9 (pass)**" in at.success[0].value
 
 
 def test_grades_import_from_a_file_with_its_columns_mapped_and_bad_rows_listed(
