@@ -270,6 +270,7 @@ def test_grades_import_with_the_time_they_were_given(seeded, studio_db, open_pag
     at.selectbox(key=state.REVIEW_SCORER.name).set_value(seeded.polite).run()
     at.text_input(key=state.REVIEW_GRADER_NAME.name).input("Ann")
     at.get("form_submit_button")[0].click().run()
+    assert not at.expander[0].proto.expanded  # closed until a file is chosen
     week_ago = (datetime.now(UTC) - timedelta(days=7)).replace(microsecond=0)
     text = (
         "example_id,grade,grader,time\n"
@@ -282,6 +283,7 @@ def test_grades_import_with_the_time_they_were_given(seeded, studio_db, open_pag
     assert at.selectbox(key=state.REVIEW_MAP.child("time").name).value == "time"
     at.button(key=state.REVIEW_IMPORT_GO.name).click().run()
     assert not at.exception
+    assert at.expander[0].proto.expanded  # open: what the import did is seen
     report = at.success[-1].value
     assert "Imported 2 grades from grades.csv. Left out 1 row:" in report
     assert f'line 3: example {ids[1]}: the time "last Tuesday" is not a date and time' in report
