@@ -43,8 +43,10 @@ def labels_import(
         typer.Option("--map", help="Field=column, e.g. --map grade=verdict (repeatable)."),
     ] = None,
 ) -> None:
-    """Import grades: columns example_id, grade (a score or a grade's name), grader and an
-    optional note. Bad rows are listed by their line; the good ones are imported."""
+    """Import grades: columns example_id, grade (a score or a grade's name), grader, an
+    optional note and an optional time (when it was graded, e.g. 2026-03-01T09:30:00+02:00;
+    UTC when it has no zone; the time of the import when there is none). Bad rows are listed
+    by their line; the good ones are imported."""
     from scorer_runtime.datasets import LABEL_FIELDS, import_labels, parse_mapping, read_text
 
     mapping = parse_mapping(map or [], LABEL_FIELDS, example="grade=verdict")

@@ -1,11 +1,14 @@
 """People's grades (labels) of a scorer's examples in and out of CSV files.
 
 A label file has a header and one row per grade: ``example_id``, ``grade`` (the grade's score,
-or its name: ``pass``, ``polite``…), ``grade_name``, ``note``, ``grader`` and, on export, a
-summary of the example's input and output and the time it was graded. Columns are mapped as
-in a dataset import (``grade=verdict``), with the same CSV reading. Bad rows (an example that
-does not exist, a grade the scorer's scale does not have, no grader) are reported by their line
-and the good rows are imported: nothing else is lost.
+or its name: ``pass``, ``polite``…), ``grade_name``, ``note``, ``grader``, ``time`` (when it was
+graded, ISO 8601; without a zone it is UTC; without a time, the time of the import) and, on
+export, a summary of the example's input and output. An imported grade keeps its time, so the
+latest grade of an example stays the latest when a file is exported and imported again.
+Columns are mapped as in a dataset import (``grade=verdict``), with the same CSV reading. Bad
+rows (an example that does not exist, a grade the scorer's scale does not have, no grader, a
+time that cannot be read) are reported by their line and the good rows are imported: nothing
+else is lost.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import csv
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any, TextIO
 
 from sqlmodel import Session
@@ -35,7 +39,7 @@ from scorer_runtime.store.labels import (
 from scorer_runtime.store.scorers import get_scorer, latest_version
 from scorer_runtime.trust.scale import Scale, scale_of
 
-LABEL_FIELDS = ("example_id", "grade", "grade_name", "note", "grader")
+LABEL_FIELDS = ("example_id", "grade", "grade_name", "note", "grader", "time")
 """The fields a label file's columns are mapped to (``--map grade=verdict``)."""
 EXPORT_COLUMNS = ("example_id", "input", "output", "grade", "grade_name", "note", "grader", "time")
 """The columns of an exported label file; it imports back as it is."""
@@ -44,17 +48,22 @@ SUMMARY_CHARS = 200
 _REQUIRED = ("example_id", "grader")
 MAX_GRADER_CHARS = 200
 """The longest grader's name the store keeps (``LabelRecord.labeller``)."""
+CLOCK_SLACK = timedelta(days=1)
+"""How far ahead of now a grade's time may be (clocks and zones differ) before it is refused:
+a grade dated in the future would stay the latest grade of its example whatever came after."""
 
 
 @dataclass(frozen=True, slots=True)
 class LabelRow:
-    """One good row of a label file: which example, the grade's score, who, and a note."""
+    """One good row of a label file: which example, the grade's score, who, a note, and when
+    (UTC; None when the file does not say)."""
 
     line: int
     example_id: int
     value: float
     grader: str
     note: str = ""
+    time: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,12 +113,13 @@ def parse_labels(
         return ParsedLabels(issues=[ImportIssue(header_line, problem)], fatal=True)
     index = {name: header.index(col) for name, col in columns.items() if col in header}
     out = ParsedLabels()
+    latest = datetime.now(UTC) + CLOCK_SLACK
     for line, cells in rows[1:]:
         if len(cells) != len(header):
             why = f"{len(cells)} cells, but the header has {len(header)} columns"
             out.issues.append(ImportIssue(line, why))
             continue
-        row = _row(line, {name: cells[i].strip() for name, i in index.items()}, scale)
+        row = _row(line, {name: cells[i].strip() for name, i in index.items()}, scale, latest)
         if isinstance(row, ImportIssue):
             out.issues.append(row)
         else:
@@ -117,7 +127,9 @@ def parse_labels(
     return out
 
 
-def _row(line: int, values: Mapping[str, str], scale: Scale) -> LabelRow | ImportIssue:
+def _row(
+    line: int, values: Mapping[str, str], scale: Scale, latest: datetime
+) -> LabelRow | ImportIssue:
     raw_id = values.get("example_id", "")
     try:
         example_id = int(float(raw_id)) if raw_id else None
@@ -141,7 +153,32 @@ def _row(line: int, values: Mapping[str, str], scale: Scale) -> LabelRow | Impor
     if len(note.encode("utf-8")) > MAX_FIELD_BYTES:
         size, limit = size_words(len(note.encode("utf-8"))), size_words(MAX_FIELD_BYTES)
         return ImportIssue(line, f"example {example_id}: the note is {size}; the limit is {limit}")
-    return LabelRow(line, example_id, value, grader, note)
+    time = grade_time(values.get("time", ""), latest)
+    if isinstance(time, str):
+        return ImportIssue(line, f"example {example_id}: {time}")
+    return LabelRow(line, example_id, value, grader, note, time)
+
+
+def grade_time(text: str, latest: datetime) -> datetime | str | None:
+    """When a grade was given, read from ISO 8601 text (``2026-03-01T09:30:00+02:00``; without a
+    zone it is UTC), as UTC; None when the text is empty; or why it is not a time."""
+    if not text:
+        return None
+    try:
+        time = as_utc(datetime.fromisoformat(text))
+    except (ValueError, OverflowError):
+        return (
+            f'the time "{text}" is not a date and time; write it as 2026-03-01T09:30:00 '
+            "(UTC) or with its zone, e.g. 2026-03-01T09:30:00+02:00"
+        )
+    if time > latest:
+        return f"the time {text} is in the future; say when the example was graded"
+    return time
+
+
+def as_utc(time: datetime) -> datetime:
+    """``time`` in UTC (a time without a zone is taken as UTC, as the store keeps it)."""
+    return (time if time.tzinfo else time.replace(tzinfo=UTC)).astimezone(UTC)
 
 
 def _grade_value(grade: str, scale: Scale) -> float | str:
@@ -197,6 +234,7 @@ def import_labels(
             value=row.value,
             labeller=row.grader,
             note=row.note,
+            created_at=row.time,
         )
     return LabelImport(len(good), sorted(issues, key=lambda i: i.line))
 
@@ -228,7 +266,7 @@ def write_labels(session: Session, *, scorer_id: int, stream: TextIO) -> int:
                 grade_name(scale, label.value),
                 label.note,
                 label.labeller,
-                label.created_at.isoformat(timespec="seconds"),
+                as_utc(label.created_at).isoformat(timespec="seconds"),
             ]
         )
     return len(labels)

@@ -1,8 +1,9 @@
 """Human labels: what a person says an example deserves, to measure the judge against.
 
 Labels are kept, never replaced: grading an example again adds a label, and the latest one
-(the highest id) counts. A label holds the grade's score value; its name comes from the
-scorer's scale (:func:`scorer_runtime.trust.scale_of`).
+counts: the one graded last (``created_at``; an imported label keeps the time it was graded),
+the highest id among labels of the same time. A label holds the grade's score value; its name
+comes from the scorer's scale (:func:`scorer_runtime.trust.scale_of`).
 """
 
 from __future__ import annotations
@@ -10,9 +11,9 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 
-from sqlalchemy import func
+from sqlalchemy import Select, func
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
@@ -47,8 +48,13 @@ def add_label(
     value: float,
     labeller: str,
     note: str = "",
+    created_at: datetime | None = None,
 ) -> LabelInfo:
-    """Record a person's label of an example for a scorer (labels are kept, never replaced)."""
+    """Record a person's label of an example for a scorer (labels are kept, never replaced).
+
+    ``created_at`` is when it was graded (now when not given; a time without a zone is UTC),
+    so an imported grade keeps its time and the latest grade of an example stays the latest.
+    """
     if not math.isfinite(value):
         raise ConflictError("a label must be a finite number")
     if not labeller.strip():
@@ -58,6 +64,9 @@ def add_label(
     record = LabelRecord(
         example_id=example_id, scorer_id=scorer_id, value=value, labeller=labeller, note=note
     )
+    if created_at is not None:
+        zoned = created_at if created_at.tzinfo else created_at.replace(tzinfo=UTC)
+        record.created_at = zoned.astimezone(UTC)
     session.add(record)
     session.flush()
     return info_of(LabelInfo, record)
@@ -66,11 +75,12 @@ def add_label(
 def list_labels(
     session: Session, *, scorer_id: int, example_id: int | None = None
 ) -> list[LabelInfo]:
-    """A scorer's labels (of one example, or all), newest first."""
+    """A scorer's labels (of one example, or all), newest first (by time, then id)."""
     query = select(LabelRecord).where(LabelRecord.scorer_id == scorer_id)
     if example_id is not None:
         query = query.where(LabelRecord.example_id == example_id)
-    found = session.exec(query.order_by(col(LabelRecord.id).desc())).all()
+    newest_first = (col(LabelRecord.created_at).desc(), col(LabelRecord.id).desc())
+    found = session.exec(query.order_by(*newest_first)).all()
     return [info_of(LabelInfo, record) for record in found]
 
 
@@ -80,24 +90,41 @@ def _chunks(ids: Iterable[int]) -> Iterable[list[int]]:
         yield unique[start : start + _CHUNK]
 
 
+def latest_label_ids(
+    scorer_id: int, example_ids: Collection[int] | None = None
+) -> Select[tuple[int]]:
+    """A query of the ids of the latest label of each example for a scorer (of ``example_ids``,
+    or of every example it has labels for): graded last, the highest id among equal times."""
+    rank = (
+        func.row_number()
+        .over(
+            partition_by=col(LabelRecord.example_id),
+            order_by=(col(LabelRecord.created_at).desc(), col(LabelRecord.id).desc()),
+        )
+        .label("rank")
+    )
+    ranked = sa_select(col(LabelRecord.id).label("id"), rank).where(
+        col(LabelRecord.scorer_id) == scorer_id
+    )
+    if example_ids is not None:
+        ranked = ranked.where(col(LabelRecord.example_id).in_(example_ids))
+    found = ranked.subquery()
+    return sa_select(found.c.id).where(found.c.rank == 1)
+
+
 def latest_labels(
     session: Session, *, scorer_id: int, example_ids: Collection[int] | None = None
 ) -> dict[int, LabelInfo]:
     """The latest label of each example for a scorer (of ``example_ids``, or of every example
     it has labels for), by example id."""
-    newest = (
-        select(func.max(LabelRecord.id))
-        .where(LabelRecord.scorer_id == scorer_id)
-        .group_by(col(LabelRecord.example_id))
-    )
     if example_ids is None:
         groups: Iterable[list[int] | None] = [None]
     else:
         groups = list(_chunks(example_ids))
     found: dict[int, LabelInfo] = {}
     for group in groups:
-        query = newest if group is None else newest.where(col(LabelRecord.example_id).in_(group))
-        records = session.exec(select(LabelRecord).where(col(LabelRecord.id).in_(query))).all()
+        newest = latest_label_ids(scorer_id, group)
+        records = session.exec(select(LabelRecord).where(col(LabelRecord.id).in_(newest))).all()
         found.update((r.example_id, info_of(LabelInfo, r)) for r in records)
     return found
 

@@ -12,6 +12,7 @@ from sqlmodel import Session, col, select
 
 from scorer_runtime.store.errors import ConflictError, not_found
 from scorer_runtime.store.info import info_of
+from scorer_runtime.store.labels import latest_label_ids
 from scorer_runtime.store.scorers import get_version_by_id
 from scorer_runtime.store.tables import (
     ApprovalRecord,
@@ -160,11 +161,7 @@ def agreement_data(
 ) -> AgreementData:
     """Per example, the latest label for the scorer and the latest score (with a number) of
     the version, or of the run when ``run_id`` is given."""
-    latest_label = (
-        select(func.max(LabelRecord.id))
-        .where(LabelRecord.scorer_id == scorer_id)
-        .group_by(col(LabelRecord.example_id))
-    )
+    latest_label = latest_label_ids(scorer_id)
     labels = session.exec(select(LabelRecord).where(col(LabelRecord.id).in_(latest_label))).all()
     labelled = select(LabelRecord.example_id).where(LabelRecord.scorer_id == scorer_id)
     existing = set(

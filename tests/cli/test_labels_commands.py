@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -142,3 +143,75 @@ def test_an_unknown_scorer_or_column_is_one_clear_line(graded, tmp_path):
     assert bad_map.exit_code == 2
     assert "unknown field 'score'" in bad_map.stderr
     assert "grade_name" in bad_map.stderr
+
+
+def _history(db_url: str, scorer_id: int, example_id: int) -> list[tuple[float, str, datetime]]:
+    """An example's labels, newest first: grade, grader and time (UTC)."""
+    engine = make_engine(db_url)
+    with read_session(engine) as session:
+        found = list_labels(session, scorer_id=scorer_id, example_id=example_id)
+    engine.dispose()
+    return [(label.value, label.labeller, _naive_utc(label.created_at)) for label in found]
+
+
+def _naive_utc(time: datetime) -> datetime:
+    """A stored time as naive UTC (SQLite gives it without its zone, PostgreSQL with it)."""
+    return time.astimezone(UTC).replace(tzinfo=None) if time.tzinfo else time
+
+
+def test_an_exported_file_imports_back_with_its_times_and_the_latest_grade_stays(graded, tmp_path):
+    """A file exported last week and imported again after a newer grade: the imported grades
+    keep their times, so the newer grade is still the latest."""
+    db_url, scorer_id, ids = graded
+    week_ago = (datetime.now(UTC) - timedelta(days=7)).replace(microsecond=0)
+    engine = make_engine(db_url)
+    with session_scope(engine) as session:
+        for example_id, value in [(ids[0], 1.0), (ids[1], 0.5)]:
+            add_label(
+                session,
+                example_id=example_id,
+                scorer_id=scorer_id,
+                value=value,
+                labeller="ann",
+                created_at=week_ago,
+            )
+    engine.dispose()
+    out = tmp_path / "grades.csv"
+    exported = cli(db_url, "labels", "export", "--scorer", "tone-politeness", "-o", str(out))
+    assert exported.exit_code == 0, exported.output
+    rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8"))))
+    assert [r["time"] for r in rows] == [week_ago.isoformat()] * 2  # UTC, with its zone
+    engine = make_engine(db_url)
+    with session_scope(engine) as session:  # bob grades the first example again, today
+        add_label(session, example_id=ids[0], scorer_id=scorer_id, value=0.0, labeller="bob")
+    engine.dispose()
+
+    again = cli(db_url, "labels", "import", str(out), "--scorer", "tone-politeness")
+    assert again.exit_code == 0, again.output
+    assert "Imported 2 grades" in again.output
+    assert _labels(db_url, scorer_id) == {ids[0]: (0.0, "bob", ""), ids[1]: (0.5, "ann", "")}
+    then = week_ago.replace(tzinfo=None)
+    assert _history(db_url, scorer_id, ids[1]) == [
+        (0.5, "ann", then),
+        (0.5, "ann", then),
+    ]
+    assert [who for _, who, _ in _history(db_url, scorer_id, ids[0])] == ["bob", "ann", "ann"]
+
+
+def test_a_mapped_time_column_is_read_and_a_bad_time_is_a_bad_row(graded, tmp_path):
+    db_url, scorer_id, ids = graded
+    path = tmp_path / "grades.csv"
+    path.write_text(
+        "example_id,grade,grader,when\n"
+        f"{ids[0]},polite,ann,2026-03-01T10:00:00+01:00\n"
+        f"{ids[1]},rude,ann,1 March\n",
+        encoding="utf-8",
+    )
+    done = cli(
+        db_url,
+        *("labels", "import", str(path), "--scorer", "tone-politeness", "--map", "time=when"),
+    )
+    assert done.exit_code == 0, done.output
+    assert "Imported 1 grades for scorer tone-politeness." in done.output
+    assert f'line 3: example {ids[1]}: the time "1 March" is not a date and time' in done.output
+    assert _history(db_url, scorer_id, ids[0]) == [(1.0, "ann", datetime(2026, 3, 1, 9, 0))]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 from scorer_runtime.datasets import parse_labels
 from scorer_runtime.trust import Scale
 
@@ -89,4 +91,45 @@ def test_a_grader_too_long_to_keep_or_a_huge_note_is_a_bad_row() -> None:
     assert [str(issue) for issue in parsed.issues] == [
         "line 2: example 1: the grader's name is 201 characters; at most 200",
         "line 3: example 2: the note is 1.0 MB; the limit is 1 MB",
+    ]
+
+
+def test_the_time_a_grade_was_given_is_read_with_or_without_its_zone() -> None:
+    text = (
+        "example_id,grade,grader,time\n"
+        "1,pass,ann,2026-03-01T09:30:00+02:00\n"
+        "2,pass,ann,2026-03-01 09:30:00\n"
+        "3,fail,ann,2026-03-01T09:30:00Z\n"
+        "4,fail,ann,\n"
+    )
+    parsed = parse_labels(text, scale=PASS_FAIL)
+    assert parsed.issues == []
+    assert [(r.example_id, r.time) for r in parsed.rows] == [
+        (1, datetime(2026, 3, 1, 7, 30, tzinfo=UTC)),
+        (2, datetime(2026, 3, 1, 9, 30, tzinfo=UTC)),  # no zone: UTC
+        (3, datetime(2026, 3, 1, 9, 30, tzinfo=UTC)),
+        (4, None),  # no time: the import's own
+    ]
+
+
+def test_a_bad_or_future_time_is_a_bad_row_said_by_its_line() -> None:
+    tomorrow_and_more = (datetime.now(UTC) + timedelta(days=3)).isoformat(timespec="seconds")
+    text = (
+        "id,grade,grader,graded on\n"
+        "1,pass,ann,yesterday\n"
+        "2,pass,ann,2026-02-30T10:00:00\n"
+        f"3,pass,ann,{tomorrow_and_more}\n"
+        "4,fail,ann,2026-03-01T10:00:00\n"
+    )
+    parsed = parse_labels(text, scale=PASS_FAIL, mapping={"example_id": "id", "time": "graded on"})
+    assert [(r.example_id, r.time) for r in parsed.rows] == [
+        (4, datetime(2026, 3, 1, 10, 0, tzinfo=UTC))
+    ]
+    assert [str(issue) for issue in parsed.issues] == [
+        'line 2: example 1: the time "yesterday" is not a date and time; write it as '
+        "2026-03-01T09:30:00 (UTC) or with its zone, e.g. 2026-03-01T09:30:00+02:00",
+        'line 3: example 2: the time "2026-02-30T10:00:00" is not a date and time; write it '
+        "as 2026-03-01T09:30:00 (UTC) or with its zone, e.g. 2026-03-01T09:30:00+02:00",
+        f"line 4: example 3: the time {tomorrow_and_more} is in the future; say when the "
+        "example was graded",
     ]

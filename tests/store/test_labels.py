@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta, timezone
+
 import pytest
 
 from scorer_runtime.store import (
     ExampleData,
     add_label,
     add_scores,
+    agreement_data,
     create_run,
     examples_by_id,
     existing_example_ids,
@@ -49,6 +52,63 @@ def test_the_latest_label_of_an_example_counts_and_older_ones_are_kept(engine):
     assert list(only_first) == [ids[0]]
     assert [label.labeller for label in history] == ["bob", "ann"]
     assert graded == 2
+
+
+def test_the_latest_label_is_the_one_graded_last_whatever_order_it_was_added_in(engine):
+    """An imported grade keeps its time: a grade from last week added today is not the latest;
+    grades of the same time fall back to the order they were added in."""
+    dataset_id, ids = _examples(engine, size=3)
+    scorer_id, version_id = make_version(engine)
+    week_ago = datetime.now(UTC) - timedelta(days=7)
+    paris = timezone(timedelta(hours=2))
+    noon = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+    with session_scope(engine) as session:
+        add_label(session, example_id=ids[0], scorer_id=scorer_id, value=1.0, labeller="new")
+        add_label(
+            session,
+            example_id=ids[0],
+            scorer_id=scorer_id,
+            value=0.0,
+            labeller="old",
+            created_at=week_ago,
+        )
+        # 13:00 in Paris (11:00 UTC) is before noon UTC; a time without a zone is UTC.
+        for value, who, when in [
+            (1.0, "noon", datetime(2026, 3, 1, 12, 0)),
+            (0.0, "paris", datetime(2026, 3, 1, 13, 0, tzinfo=paris)),
+            (0.5, "noon again", noon),
+        ]:
+            add_label(
+                session,
+                example_id=ids[1],
+                scorer_id=scorer_id,
+                value=value,
+                labeller=who,
+                created_at=when,
+            )
+        add_scores(
+            session,
+            rows=[
+                {
+                    "scorer_id": scorer_id,
+                    "scorer_version_id": version_id,
+                    "dataset_id": dataset_id,
+                    "example_id": example_id,
+                    "score": 1.0,
+                    "outcome": "scored",
+                }
+                for example_id in ids[:2]
+            ],
+        )
+    with read_session(engine) as session:
+        latest = latest_labels(session, scorer_id=scorer_id)
+        history = list_labels(session, scorer_id=scorer_id, example_id=ids[1])
+        pairs = agreement_data(session, scorer_id=scorer_id, scorer_version_id=version_id).pairs
+    assert {k: v.labeller for k, v in latest.items()} == {ids[0]: "new", ids[1]: "noon again"}
+    assert [label.labeller for label in history] == ["noon again", "noon", "paris"]
+    stored = history[-1].created_at
+    assert stored.replace(tzinfo=stored.tzinfo or UTC) == datetime(2026, 3, 1, 11, 0, tzinfo=UTC)
+    assert {pair.example_id: pair.human for pair in pairs} == {ids[0]: 1.0, ids[1]: 0.5}
 
 
 def test_progress_counts_only_the_examples_asked_about(engine):

@@ -25,6 +25,7 @@ from scorer_runtime.store import (
     database_url,
     example_counts,
     examples_by_id,
+    graded_scale,
     judge_verdicts,
     latest_labels,
     latest_version,
@@ -34,7 +35,7 @@ from scorer_runtime.store import (
     load_names,
     review_example_ids,
 )
-from scorer_runtime.trust import Scale, scale_of
+from scorer_runtime.trust import Scale
 from studio import services
 
 _cached = st.cache_data(show_spinner=False, ttl=30)
@@ -104,7 +105,8 @@ def _runs(url: str, scorer_id: int) -> dict[int, tuple[str, int]]:
 
 
 def scorer_scale(scorer_id: int) -> ScorerScale | None:
-    """The scale of the scorer's latest version (None: the scorer has no version)."""
+    """The scale of the scorer's latest version, with the pass mark of its trust policy when
+    it sets one, as agreement counts verdicts (None: the scorer has no version)."""
     return _scorer_scale(database_url(), scorer_id)
 
 
@@ -112,9 +114,10 @@ def scorer_scale(scorer_id: int) -> ScorerScale | None:
 def _scorer_scale(url: str, scorer_id: int) -> ScorerScale | None:
     with services.reading() as session:
         version = latest_version(session, scorer_id=scorer_id)
-    if version is None:
-        return None
-    return ScorerScale(version.id, version.version, scale_of(version.spec))
+        if version is None:
+            return None
+        scale = graded_scale(session, scorer_version_id=version.id)
+    return ScorerScale(version.id, version.version, scale)
 
 
 def example_ids(dataset_id: int) -> list[int]:

@@ -14,6 +14,7 @@ _MAPPED = {
     "grade": "Grade (a score or a grade's name)",
     "grader": "Who graded it",
     "note": "Note (optional)",
+    "time": "When it was graded (optional)",
 }
 """The fields a person maps to the file's columns (grade_name is read when grade is empty)."""
 _NONE = "(none)"
@@ -65,13 +66,19 @@ def _import(scorer_id: int) -> None:
 
 
 def render_grades_file(scorer_id: int, scorer_name: str) -> None:
-    with st.expander("Grades as a file (CSV): download or import"):
+    report = state.get(state.REVIEW_IMPORT_REPORT)
+    busy = report is not None or state.peek(state.REVIEW_UPLOAD) is not None
+    # Open while a file is being imported, so what the import did is seen (the page above
+    # changes when grades arrive, and the expander would otherwise be drawn closed again).
+    with st.expander("Grades as a file (CSV): download or import", expanded=busy):
         st.markdown(
             "The file has one row per graded example: **example_id**, a short **input** and "
             "**output**, the **grade** (its score) and **grade_name**, the **note**, the "
-            "**grader** and the **time**. A file with the columns example_id, grade (a score or "
-            "a grade's name), grader and an optional note imports back; rows that cannot be "
-            "read are listed by their line and the others are imported."
+            "**grader** and the **time** it was graded. A file with the columns example_id, "
+            "grade (a score or a grade's name), grader and an optional note and time imports "
+            "back. Each grade keeps its time (UTC unless it says its zone), so the latest grade "
+            "of an example stays the latest. Rows that cannot be read are listed by their line "
+            "and the others are imported."
         )
         st.download_button(
             "Download the grades",
@@ -95,7 +102,6 @@ def render_grades_file(scorer_id: int, scorer_name: str) -> None:
             args=(scorer_id,),
             icon=":material/upload:",
         )
-        report = state.get(state.REVIEW_IMPORT_REPORT)
         if report is not None:
             kind, text = report
             (st.success if kind == "ok" else st.error)(text)

@@ -120,22 +120,23 @@ def render_example(
 
 
 def render_grade(source: data.Source, scale: data.ScorerScale, graded: list[int]) -> None:
-    """The grade buttons (keys 1-9) or a number box, and the optional note."""
+    """The grade buttons (keys 1-9; on a number scale five steps, then a box for any other
+    number), and the optional note."""
     example_id = state.get(state.REVIEW_EXAMPLE_ID)
     buttons = grade_buttons(scale.scale)
+    number = scale.scale.kind == "number"
     st.markdown("**Your grade**")
-    if buttons:
-        columns = st.columns(len(buttons) + 1)
-        for i, (column, button) in enumerate(zip(columns, buttons, strict=False)):
-            column.button(
-                button.label,
-                key=state.REVIEW_GRADE.child(i).name,
-                shortcut=button.shortcut,
-                on_click=_grade,
-                args=(source, scale, button.value, graded),
-                width="stretch",
-            )
-    else:
+    columns = st.columns(len(buttons) + (0 if number else 1))
+    for i, (column, button) in enumerate(zip(columns, buttons, strict=False)):
+        column.button(
+            button.label,
+            key=state.REVIEW_GRADE.child(i).name,
+            shortcut=button.shortcut,
+            on_click=_grade,
+            args=(source, scale, button.value, graded),
+            width="stretch",
+        )
+    if number:
         _number_grade(source, scale, example_id, graded)
     st.text_input(
         "Note (optional)",
@@ -153,7 +154,7 @@ def _number_grade(
     left, right = st.columns([2, 1], vertical_alignment="bottom")
     with left:
         value = st.number_input(
-            f"A number from {low:g} to {high:g}",
+            f"Or any number from {low:g} to {high:g}",
             min_value=low,
             max_value=high,
             value=None,
@@ -173,7 +174,7 @@ def _number_grade(
         )
 
 
-def render_moves(graded: list[int], *, number_keys: bool) -> None:
+def render_moves(graded: list[int]) -> None:
     """Previous (k), skip (s), next (j), and the keys in words."""
     back, skip, forward = st.columns(3)
     back.button(
@@ -201,9 +202,9 @@ def render_moves(graded: list[int], *, number_keys: bool) -> None:
         width="stretch",
     )
     st.caption(
-        ("Keys: the numbers grade, j" if number_keys else "Keys: j")
-        + " goes to the next example, k to the previous one, s skips to the next one not "
-        "graded yet (keys work when you are not typing in a box)."
+        "Keys: the number keys grade, as shown on the grade buttons; j goes to the next "
+        "example, k to the previous one, s skips to the next one not graded yet (keys work "
+        "when you are not typing in a box)."
     )
 
 

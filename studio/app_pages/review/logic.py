@@ -13,6 +13,8 @@ from scorer_runtime.trust import Scale
 
 SHORTCUT_GRADES = 9
 """Grades beyond the ninth have a button but no number key."""
+NUMBER_STEPS = 5
+"""A number scale's buttons: its low end, each quarter of the way, its high end (keys 1 to 5)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,10 +67,21 @@ def progress_words(graded: int, total: int) -> str:
 
 
 def grade_buttons(scale: Scale) -> list[GradeButton]:
-    """The buttons of a pass/fail or labels scale, best first, keys 1 to 9; none for numbers.
+    """The grade buttons, keys 1 to 9.
 
-    The button shows its key itself, so the words are the grade's name alone.
+    A pass/fail or labels scale: one per grade, best first. A number scale: five steps from its
+    low end to its high end (0, 0.25, 0.5, 0.75, 1), lowest on key 1, as the number row of the
+    keyboard reads and as a rating from 1 to 5 does; each says whether it passes, by the
+    scorer's own pass mark, and any other number is typed in the box below them.
+    The button shows its key itself, so the words are the grade alone.
     """
+    if scale.kind == "number":
+        span = scale.high - scale.low
+        values = [round(scale.low + span * i / (NUMBER_STEPS - 1), 9) for i in range(NUMBER_STEPS)]
+        return [
+            GradeButton(grade_words(scale, value), value, str(i))
+            for i, value in enumerate(values, start=1)
+        ]
     return [
         GradeButton(name, value, str(i) if i <= SHORTCUT_GRADES else None)
         for i, (name, value) in enumerate(scale.choices(), start=1)

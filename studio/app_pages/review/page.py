@@ -105,6 +105,6 @@ else:
     label = labels.get(example.id)
     render_example(example, order.index(example.id) + 1, len(order), label)
     render_grade(source, scale, graded)
-    render_moves(graded, number_keys=scale.scale.kind != "number")
+    render_moves(graded)
     render_judge(source, scale, label)
 render_grades_file(source.scorer_id, scorers[source.scorer_id])

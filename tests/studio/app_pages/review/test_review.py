@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ from scorer_runtime.store import (
     read_session,
     review_example_ids,
     save_scorer_version,
+    save_trust_policy,
     session_scope,
 )
 from studio import state
@@ -189,6 +191,41 @@ def test_a_number_scale_is_graded_with_a_number_in_its_range(seeded, studio_db, 
     assert "you said **0.8 (pass)**" in at.success[0].value
 
 
+def test_a_number_scale_has_five_grade_buttons_on_keys_and_its_pass_mark(
+    seeded, studio_db, open_page
+):
+    with session_scope(studio_db) as session:
+        save_trust_policy(
+            session, scorer_id=seeded.number, min_graded=30, min_kappa_low=0.6,
+            max_flip_rate=0.1, pass_mark=0.8,
+        )  # fmt: skip
+    at = open_page("review")
+    at.selectbox(key=state.REVIEW_SCORER.name).set_value(seeded.number).run()
+    at.text_input(key=state.REVIEW_GRADER_NAME.name).input("Ann")
+    at.get("form_submit_button")[0].click().run()
+    buttons = [at.button(key=state.REVIEW_GRADE.child(i).name) for i in range(5)]
+    assert [(b.label, b.proto.shortcut) for b in buttons] == [
+        ("0 (fail)", "1"),
+        ("0.25 (fail)", "2"),
+        ("0.5 (fail)", "3"),
+        ("0.75 (fail)", "4"),
+        ("1 (pass)", "5"),
+    ]  # the policy's pass mark, 0.8, as agreement counts it
+    assert "Keys: the number keys grade" in _texts(at)
+    buttons[3].click().run()
+    assert not at.exception
+    assert _grades(studio_db, seeded.number) == {seeded.examples[0]: (0.75, "Ann", "")}
+    assert "you said **0.75 (fail)**" in at.success[0].value
+    assert "Example 2 of 3" in _texts(at)
+    # Any other number still goes through the box.
+    box = at.number_input(key=state.REVIEW_NUMBER.child(seeded.examples[1]).name)
+    assert box.label == "Or any number from 0 to 1"
+    box.set_value(0.9).run()
+    at.button(key=state.REVIEW_NUMBER_SAVE.name).click().run()
+    assert _grades(studio_db, seeded.number)[seeded.examples[1]] == (0.9, "Ann", "")
+    assert "you said **0.9 (pass)**" in at.success[0].value
+
+
 def test_grades_import_from_a_file_with_its_columns_mapped_and_bad_rows_listed(
     seeded, studio_db, open_page
 ):
@@ -214,6 +251,46 @@ def test_grades_import_from_a_file_with_its_columns_mapped_and_bad_rows_listed(
     assert f"line 3: example {ids[2]}: 0.3 is not a grade of this scorer" in report
     assert _grades(studio_db, seeded.polite) == {ids[1]: (0.5, "Cy", "")}
     assert _progress(at) == "1 of 3 graded"
+
+
+def test_grades_import_with_the_time_they_were_given(seeded, studio_db, open_page):
+    """A grade given last week and imported today is older than a grade given yesterday: the
+    newer grade stays the latest; a time that cannot be read is a bad row, said by its line."""
+    ids = seeded.examples
+    with session_scope(studio_db) as session:
+        add_label(
+            session,
+            example_id=ids[0],
+            scorer_id=seeded.polite,
+            value=0.0,
+            labeller="Bo",
+            created_at=datetime.now(UTC) - timedelta(days=1),
+        )
+    at = open_page("review")
+    at.selectbox(key=state.REVIEW_SCORER.name).set_value(seeded.polite).run()
+    at.text_input(key=state.REVIEW_GRADER_NAME.name).input("Ann")
+    at.get("form_submit_button")[0].click().run()
+    assert not at.expander[0].proto.expanded  # closed until a file is chosen
+    week_ago = (datetime.now(UTC) - timedelta(days=7)).replace(microsecond=0)
+    text = (
+        "example_id,grade,grader,time\n"
+        f"{ids[0]},polite,Cy,{week_ago.isoformat()}\n"
+        f"{ids[1]},polite,Cy,last Tuesday\n"
+        f"{ids[2]},neutral,Cy,{week_ago.replace(tzinfo=None).isoformat()}\n"
+    ).encode()
+    at.get("file_uploader")[0].set_value(("grades.csv", text, "text/csv"))
+    at.run()
+    assert at.selectbox(key=state.REVIEW_MAP.child("time").name).value == "time"
+    at.button(key=state.REVIEW_IMPORT_GO.name).click().run()
+    assert not at.exception
+    assert at.expander[0].proto.expanded  # open: what the import did is seen
+    report = at.success[-1].value
+    assert "Imported 2 grades from grades.csv. Left out 1 row:" in report
+    assert f'line 3: example {ids[1]}: the time "last Tuesday" is not a date and time' in report
+    assert _grades(studio_db, seeded.polite) == {ids[0]: (0.0, "Bo", ""), ids[2]: (0.5, "Cy", "")}
+    with read_session(studio_db) as session:
+        imported = list_labels(session, scorer_id=seeded.polite, example_id=ids[2])[0]
+    assert imported.created_at.replace(tzinfo=None) == week_ago.replace(tzinfo=None)
 
 
 def test_grading_a_run_shows_that_runs_verdict(seeded, studio_db, open_page):

@@ -56,7 +56,29 @@ def test_grade_buttons_follow_the_scale_with_number_keys_up_to_nine() -> None:
     many = Scale("labels", tuple((f"g{i}", float(i)) for i in range(11, 0, -1)))
     assert [b.shortcut for b in grade_buttons(many)][8:] == ["9", None, None]
     assert [b.label for b in grade_buttons(Scale("pass_fail"))] == ["pass", "fail"]
-    assert grade_buttons(NUMBER) == []
+
+
+def test_a_number_scale_has_five_steps_on_keys_one_to_five_lowest_first() -> None:
+    unit = Scale("number")
+    assert [(b.label, b.value, b.shortcut) for b in grade_buttons(unit)] == [
+        ("0 (fail)", 0.0, "1"),
+        ("0.25 (fail)", 0.25, "2"),
+        ("0.5 (pass)", 0.5, "3"),
+        ("0.75 (pass)", 0.75, "4"),
+        ("1 (pass)", 1.0, "5"),
+    ]
+    # The steps follow the scale's range; pass or fail follows its own pass mark.
+    assert [(b.label, b.value) for b in grade_buttons(NUMBER)] == [
+        ("0 (fail)", 0.0),
+        ("2.5 (fail)", 2.5),
+        ("5 (pass)", 5.0),
+        ("7.5 (pass)", 7.5),
+        ("10 (pass)", 10.0),
+    ]
+    strict = grade_buttons(unit.with_pass_mark(0.8))
+    assert [b.label for b in strict][3:] == ["0.75 (fail)", "1 (pass)"]
+    thirds = Scale("number", low=1.0, high=2.0)
+    assert [b.value for b in grade_buttons(thirds)] == [1.0, 1.25, 1.5, 1.75, 2.0]
 
 
 def test_words_for_progress_grades_and_the_judge() -> None:
