@@ -3,7 +3,8 @@
 ``parse_examples`` reads a whole file before anything is written (``ImportFailure`` lists
 every bad row); ``import_examples`` and ``export_examples`` move examples between the store and
 files; ``cells`` reads and writes one example field as a CSV cell or a JSONL value; ``labels``
-reads and writes people's grades of a scorer's examples (CSV, mapped and checked the same way).
+reads and writes people's grades of a scorer's examples (CSV, mapped and checked the same way);
+``fit`` says whether a dataset's examples are what a scorer judges, before a run.
 
 Names load on first use: parsing needs nothing heavy, the store functions load SQLAlchemy.
 """
