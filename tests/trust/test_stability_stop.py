@@ -15,6 +15,7 @@ from scorer_runtime.store import (
     finish_run,
     get_version_by_id,
     latest_flip_evidence,
+    latest_stability_check,
     read_session,
     repeat_runs,
     runner_beat,
@@ -142,3 +143,28 @@ def test_a_new_check_can_start_after_a_stopped_one_and_then_counts(engine, fake_
         evidence = latest_flip_evidence(session, version_id)
     assert evidence is not None
     assert (evidence.examples, evidence.flipped) == (3, 0)
+
+
+def test_a_check_scored_here_makes_no_more_repeats_once_stopped(engine, fake_judge) -> None:
+    fake_judge.reply({"verdict": "good"}, latency_s=1.0)  # slow enough to be stopped midway
+    version_id = judged_version(engine, fake_judge.base_url)
+    dataset_id = make_answers(engine, 8)
+    plan = _plan(engine, version_id, dataset_id, repeats=3)
+    stopped: list[int] = []
+
+    def progress(repeat: int, _progress) -> None:
+        if not stopped:  # someone presses "Stop the check" once the first answer is in
+            with read_session(engine) as session:
+                check = latest_stability_check(session, scorer_version_id=version_id)
+            assert check is not None
+            stopped.extend(stop_check(engine, check.id))
+
+    check_id = asyncio.run(run_check(engine, plan, progress=progress))
+
+    report = load_report(engine, check_id)
+    assert [run.status for run in report.runs] == ["cancelled"]  # repeats 2 and 3 never made
+    assert stopped == [report.runs[0].id]
+    assert (report.ended, report.stopped) == (True, True)
+    assert fake_judge.request_count < 3 * 8
+    with read_session(engine) as session:
+        assert latest_flip_evidence(session, version_id) is None
