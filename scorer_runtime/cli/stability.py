@@ -180,6 +180,12 @@ def _side_json(side: VersionSide) -> dict[str, Any]:
         "mean_latency_ms": side.mean_latency_ms,
         "labelled": 0 if agreement is None else agreement.labelled,
         "percent_agreement": None if agreement is None else agreement.percent,
+        "kappa_kind": None if agreement is None else agreement.kappa_name,
+        "kappa": None if agreement is None else agreement.kappa.value,
+        "kappa_ci": [None, None]
+        if agreement is None
+        else [agreement.kappa.low, agreement.kappa.high],
+        "kappa_missing": None if agreement is None else agreement.kappa_missing or None,
     }
 
 
@@ -225,15 +231,28 @@ def _print_ab(scorer: str, dataset: str, report: AbReport, out: Console) -> None
     table.add_row("pass rate", *(_pct(s.pass_rate) for s in (a, b)))
     table.add_row("cost", *(format_dollars(s.cost) for s in (a, b)))
     table.add_row("mean latency", *(_ms(s.mean_latency_ms) for s in (a, b)))
-    table.add_row(
-        "with people",
-        *("no labelled example" if s.agreement is None else s.agreement.words() for s in (a, b)),
-    )
+    table.add_row("with people", *(_with_people(s) for s in (a, b)))
+    table.add_row("kappa", *(_kappa(s) for s in (a, b)))
     out.print(table)
+    for name, side in (("A", a), ("B", b)):
+        if side.agreement is not None:
+            out.print(f"Version {side.version} ({name}) {side.agreement.words()}.")
     out.print(f"{len(report.differences)} example(s) got a different verdict.")
     for d in report.differences:
         out.print(f"  example {d.example_id}: A says {d.verdict_a}, B says {d.verdict_b}")
     out.print(report.test.words())
+
+
+def _with_people(side: VersionSide) -> str:
+    found = side.agreement
+    return "no labelled example" if found is None else f"{found.agreed} of {found.labelled}"
+
+
+def _kappa(side: VersionSide) -> str:
+    found = side.agreement
+    if found is None:
+        return "—"
+    return "not measurable" if found.kappa.value is None else f"{found.kappa.value:.2f}"
 
 
 def _num(value: float | None) -> str:

@@ -3,7 +3,8 @@
 A stability check is a seeded sample of a dataset that one scorer version scores several
 times; each repeat is an ordinary run tagged with the check (``runs.stability_check_id``),
 which scores only the sample. :func:`latest_flip_evidence` is what the trust policy weighs:
-the flip rate of the version's latest check whose repeats all ended.
+the flip rate of the version's latest check whose repeats all ended, none of them cancelled
+(a stopped check is no evidence).
 
 The A/B of two versions reads each version's latest finished run of the whole dataset
 (never a stability repeat, which scored a sample only), its scores per example, and the
@@ -182,14 +183,24 @@ def check_flips(session: Session, *, check: StabilityCheckInfo) -> FlipSummary:
 
 
 def check_ended(session: Session, *, check: StabilityCheckInfo) -> bool:
-    """Whether every repeat of the check was made and ended (done, stopped, failed or cancelled)."""
+    """Whether every repeat of the check that was made ended (done, stopped, failed or
+    cancelled), and either all were made or one was cancelled (a stopped check makes no
+    more repeats)."""
     runs = repeat_runs(session, check_id=check.id)
-    return len(runs) >= check.repeats and all(run.status in _ENDED for run in runs)
+    made = len(runs) >= check.repeats or any(run.status == "cancelled" for run in runs)
+    return bool(runs) and made and all(run.status in _ENDED for run in runs)
+
+
+def check_stopped(session: Session, *, check: StabilityCheckInfo) -> bool:
+    """Whether a repeat of the check was cancelled: the check was stopped, and its flips are
+    no evidence for the trust policy."""
+    return any(run.status == "cancelled" for run in repeat_runs(session, check_id=check.id))
 
 
 def latest_flip_evidence(session: Session, scorer_version_id: int) -> FlipEvidence | None:
-    """The flip rate of the version's latest stability check whose repeats all ended and
-    compared at least one example; ``None`` when it has none (no stability check yet)."""
+    """The flip rate of the version's latest stability check whose repeats all ended, none
+    cancelled (a stopped check is skipped), and compared at least one example; ``None`` when
+    it has none (no complete stability check yet)."""
     query = (
         select(StabilityCheckRecord)
         .where(StabilityCheckRecord.scorer_version_id == scorer_version_id)
@@ -197,7 +208,7 @@ def latest_flip_evidence(session: Session, scorer_version_id: int) -> FlipEviden
     )
     for record in session.exec(query).all():
         check = info_of(StabilityCheckInfo, record)
-        if not check_ended(session, check=check):
+        if not check_ended(session, check=check) or check_stopped(session, check=check):
             continue
         flips = check_flips(session, check=check)
         if flips.rate is None or flips.ci_low is None or flips.ci_high is None:

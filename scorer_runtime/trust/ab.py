@@ -4,7 +4,8 @@ Each version's latest finished run of the whole dataset is reused when there is 
 stability repeat, which scored a sample, never is); otherwise the command line scores it
 (:func:`compare_versions`) or the studio queues it (:func:`queue_missing`). The report lists
 the examples whose verdict differs, each version's mean score, cost, latency and agreement
-with people on the labelled examples, and McNemar's exact test of the pass/fail difference.
+with people on the labelled examples (percent and kappa), and McNemar's exact test of the
+pass/fail difference.
 """
 
 from __future__ import annotations
@@ -26,37 +27,78 @@ from scorer_runtime.store.scorers import get_version_by_id
 from scorer_runtime.store.stability import RunScore, latest_full_run, run_scores
 from scorer_runtime.store.trust import graded_scale
 from scorer_runtime.stored import check_judges, compile_version, scorer_source
+from scorer_runtime.trust.agreement import NONE, Agreement, Estimate, measure
 from scorer_runtime.trust.scale import Scale
 
 
 @dataclass(frozen=True, slots=True)
 class PeopleAgreement:
-    """How often a version's verdict is the person's, on the labelled examples."""
+    """How often a version's verdict is the person's, on the labelled examples, and how far
+    beyond chance (kappa, on the scorer's scale: :func:`scorer_runtime.trust.agreement.measure`).
+    ``kappa`` is ``None`` when it cannot be measured, and ``kappa_missing`` says why."""
 
     labelled: int
     agreed: int
+    kappa: Estimate = NONE
+    kappa_name: str = "kappa"
+    """Which kappa: "kappa", "weighted kappa" (three labels or more) or "kappa at the pass
+    mark" (a number scale)."""
+    kappa_missing: str = ""
 
     @property
     def percent(self) -> float:
         return self.agreed / self.labelled
 
+    def kappa_words(self) -> str:
+        """The kappa in words: "kappa 0.78", or why it cannot be measured."""
+        if self.kappa.value is None:
+            return f"{self.kappa_name} cannot be measured: {self.kappa_missing}"
+        return f"{self.kappa_name} {self.kappa.value:.2f}"
+
     def words(self) -> str:
         return (
             f"agrees with people on {self.agreed} of {self.labelled} labelled examples "
-            f"({self.percent:.0%})"
+            f"({self.percent:.0%}), {self.kappa_words()}"
         )
+
+
+_SHORT_KAPPA = {
+    "Cohen's kappa": "kappa",
+    "quadratic-weighted kappa": "weighted kappa",
+    "Cohen's kappa at the pass mark": "kappa at the pass mark",
+}
 
 
 def agreement_with_people(
     scale: Scale, scores: Mapping[int, float], labels: Mapping[int, float]
 ) -> PeopleAgreement | None:
-    """Percent agreement of the version's verdicts with the latest human label per example
-    (the one place a fuller agreement measure plugs in); ``None`` without a labelled one."""
+    """Percent agreement and kappa of the version's verdicts with the latest human label per
+    example; ``None`` without a labelled one."""
     labelled = [example for example in scores if example in labels]
     if not labelled:
         return None
     agreed = sum(scale.verdict(scores[e]) == scale.verdict(labels[e]) for e in labelled)
-    return PeopleAgreement(len(labelled), agreed)
+    measured = measure([(labels[e], scores[e]) for e in labelled], scale)
+    return PeopleAgreement(
+        len(labelled),
+        agreed,
+        measured.kappa,
+        _SHORT_KAPPA.get(measured.kappa_name, measured.kappa_name),
+        "" if measured.kappa.value is not None else _why_no_kappa(measured),
+    )
+
+
+def _why_no_kappa(measured: Agreement) -> str:
+    """Why kappa is missing, short enough for a table cell."""
+    if measured.n < 2:
+        return "it needs at least 2 labelled examples"
+    rows = [sum(row) for row in measured.confusion]
+    columns = [sum(column) for column in zip(*measured.confusion, strict=True)]
+    for who, counts in (("people", rows), ("this version", columns)):
+        if sum(c > 0 for c in counts) == 1:
+            grade = measured.categories[next(i for i, c in enumerate(counts) if c)]
+            return f"{who} gave every labelled example the same grade ({grade})"
+    return "the labelled examples do not allow it"
 
 
 @dataclass(frozen=True, slots=True)

@@ -87,7 +87,7 @@ def evaluate(policy: TrustPolicy, agreement: Agreement, flips: FlipEvidence | No
     _judge_agreement(policy, agreement, failing, missing)
     if flips is None:
         missing.append(
-            "No stability check yet: check stability on the Trust page (or scorer-studio "
+            "No complete stability check yet: check stability on the Trust page (or scorer-studio "
             "stability) to see whether the "
             "judge gives the same verdict when asked again."
         )

@@ -7,6 +7,10 @@ with the check, so it has the run engine's progress, cancel and resume. The stud
 the repeats for its runner (:func:`start_check`); the command line scores them in its own
 process (:func:`run_check`). Every repeat calls the judge afresh: see
 :data:`REPEAT_RUNS` and :func:`scorer_runtime.store.add_repeat_run`.
+
+A check can be stopped (:func:`stop_check`): every repeat not yet ended is cancelled. What was
+scored is kept, but a stopped check is no evidence for the trust policy
+(:func:`scorer_runtime.store.latest_flip_evidence` skips it).
 """
 
 from __future__ import annotations
@@ -21,13 +25,14 @@ from sqlmodel import Session
 from scorer_runtime.batch.runner import BatchProgress, BatchRunner
 from scorer_runtime.costs.cap import default_cap
 from scorer_runtime.store.engine import read_session, session_scope
-from scorer_runtime.store.runs import RunInfo
+from scorer_runtime.store.runs import RunInfo, request_cancel
 from scorer_runtime.store.scorers import get_version_by_id, list_versions
 from scorer_runtime.store.stability import (
     StabilityCheckInfo,
     add_repeat_run,
     check_ended,
     check_flips,
+    check_stopped,
     create_stability_check,
     dataset_example_ids,
     get_stability_check,
@@ -35,6 +40,7 @@ from scorer_runtime.store.stability import (
     repeat_runs,
 )
 from scorer_runtime.stored import check_judges, compile_version, scorer_source
+from scorer_runtime.trust.evidence import FlipEvidence
 from scorer_runtime.trust.flips import FlipSummary
 
 DEFAULT_SAMPLE = 20
@@ -183,6 +189,8 @@ async def run_check(
         check = _new_check(session, plan)
     for repeat in range(1, plan.repeats + 1):
         with session_scope(engine) as session:
+            if check_stopped(session, check=check):
+                break  # stopped from the Trust page: no more repeats
             run = add_repeat_run(
                 session,
                 check_id=check.id,
@@ -199,6 +207,23 @@ def _told(progress: RepeatProgress, repeat: int) -> Callable[[BatchProgress], No
     return lambda p: progress(repeat, p)
 
 
+def stop_check(engine: Engine, check_id: int) -> list[int]:
+    """Ask every repeat of the check that has not ended to cancel; the ids of those runs.
+
+    A queued repeat no runner claimed yet is cancelled at once; a running one is cancelled by
+    its runner after the examples under way (``store.request_cancel``). Scores stored so far
+    are kept. NotFoundError when there is no such check.
+    """
+    with session_scope(engine) as session:
+        get_stability_check(session, check_id=check_id)
+        asked = []
+        for run in repeat_runs(session, check_id=check_id):
+            if run.status in ("queued", "running"):
+                request_cancel(session, run_id=run.id)
+                asked.append(run.id)
+        return asked
+
+
 @dataclass(frozen=True, slots=True)
 class StabilityReport:
     """A check as it stands: its repeats, each example's verdicts, the flip rate."""
@@ -208,6 +233,19 @@ class StabilityReport:
     runs: tuple[RunInfo, ...]
     flips: FlipSummary
     ended: bool
+    evidence: FlipEvidence | None = None
+    """What the trust policy weighs for this version: its latest complete check (this one,
+    an earlier one, or none)."""
+
+    @property
+    def stopped(self) -> bool:
+        """Whether a repeat was cancelled: the check was stopped and counts for nothing."""
+        return any(run.status == "cancelled" for run in self.runs)
+
+    @property
+    def stopping(self) -> bool:
+        """Whether someone asked the check to stop and a repeat is still finishing."""
+        return not self.ended and any(run.cancel_requested for run in self.runs)
 
     @property
     def repeats_ended(self) -> int:
@@ -217,6 +255,13 @@ class StabilityReport:
     def words(self) -> str:
         """The flip rate and its interval in a sentence (never a number that is not one)."""
         f = self.flips
+        if self.stopping:
+            return (
+                f"Stopping the check: {self.repeats_ended} of {self.check.repeats} repeats have "
+                "ended; the one under way stops after the examples it is scoring."
+            )
+        if self.stopped and self.ended:
+            return self._stopped_words()
         if not self.ended:
             return (
                 f"The check is under way: {self.repeats_ended} of {self.check.repeats} repeats "
@@ -235,6 +280,30 @@ class StabilityReport:
             said += f" {f.not_compared} example(s) had a score in fewer than two repeats."
         return said
 
+    def _stopped_words(self) -> str:
+        scored = sum(run.done_count for run in self.runs)
+        kept = (
+            "Nothing had been scored yet"
+            if scored == 0
+            else f"The {scored} result{'s' * (scored != 1)} scored before the stop "
+            f"{'are' if scored != 1 else 'is'} kept (its repeat runs are on the Runs page)"
+        )
+        said = (
+            f"This check was stopped before its {self.check.repeats} repeats finished. {kept}, "
+            "but a stopped check does not count as evidence for the trust policy: "
+        )
+        e = self.evidence
+        if e is None:
+            return said + (
+                f"version {self.version} has no complete stability check, so the policy has "
+                'no flip rate for it yet. Press "Check stability" to start a new check.'
+            )
+        return said + (
+            f"version {self.version}'s badge still goes by its last complete check ({e.flipped} "
+            f'of {e.examples} examples changed verdict, {e.rate:.0%}). Press "Check '
+            'stability" to start a new check.'
+        )
+
 
 def check_report(session: Session, *, check_id: int) -> StabilityReport:
     """The check ``check_id`` as it stands (NotFoundError when there is none)."""
@@ -246,6 +315,7 @@ def check_report(session: Session, *, check_id: int) -> StabilityReport:
         tuple(repeat_runs(session, check_id=check_id)),
         check_flips(session, check=check),
         check_ended(session, check=check),
+        latest_flip_evidence(session, check.scorer_version_id),
     )
 
 

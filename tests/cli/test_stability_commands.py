@@ -77,3 +77,59 @@ def test_compare_versions_of_an_unknown_version_fails_in_words(loaded):
     result = cli(loaded, "compare-versions", "verdict", "answers", "--a", "1", "--b", "7")
     assert result.exit_code == 2
     assert "version 7" in result.stderr
+
+
+def _label(db_url: str, grades: dict[str, float]) -> None:
+    """People's grades of the answers (by their text) for the verdict scorer."""
+    from scorer_runtime.store import (
+        add_label,
+        dataset_example_ids,
+        example_outputs,
+        get_dataset,
+        get_scorer,
+        make_engine,
+        session_scope,
+    )
+
+    made = make_engine(db_url)
+    try:
+        with session_scope(made) as session:
+            scorer_id = get_scorer(session, name="verdict").id
+            ids = dataset_example_ids(session, dataset_id=get_dataset(session, name="answers").id)
+            for example_id, output in example_outputs(session, example_ids=ids).items():
+                add_label(
+                    session,
+                    example_id=example_id,
+                    scorer_id=scorer_id,
+                    value=grades[output],
+                    labeller="ann",
+                )
+    finally:
+        made.dispose()
+
+
+def test_compare_versions_gives_each_versions_kappa_with_people(loaded, fake_judge):
+    fake_judge.reply({"verdict": "bad"}, when="Grade this answer: answer 3.")
+    fake_judge.reply({"verdict": "bad"}, when="Strictly grade this answer: answer 1.")
+    fake_judge.reply({"verdict": "bad"}, when="Strictly grade this answer: answer 3.")
+    fake_judge.reply({"verdict": "good"})
+    _label(loaded, {f"answer {i}.": 0.0 if i in (1, 3) else 1.0 for i in range(5)})
+    # A misses answer 1: 4 of 5 agree. People say good 3/5, A says good 4/5, so chance
+    # agreement is 0.6 * 0.8 + 0.4 * 0.2 = 0.56 and kappa = (0.8 - 0.56) / 0.44 = 6/11.
+    result = cli(loaded, "compare-versions", "verdict", "answers", "--a", "1", "--b", "2")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert (
+        "Version 1 (A) agrees with people on 4 of 5 labelled examples (80%), kappa 0.55." in lines
+    )
+    assert (
+        "Version 2 (B) agrees with people on 5 of 5 labelled examples (100%), kappa 1.00." in lines
+    )
+    again = cli(loaded, "compare-versions", "verdict", "answers", "--a", "1", "--b", "2", "--json")
+    found = json.loads(again.stdout)
+    assert found["a"]["kappa"] == pytest.approx(6 / 11)
+    assert found["a"]["kappa_kind"] == "kappa"
+    low, high = found["a"]["kappa_ci"]
+    assert low <= 6 / 11 <= high
+    assert found["b"]["kappa"] == pytest.approx(1.0)
+    assert found["b"]["kappa_missing"] is None

@@ -51,8 +51,53 @@ def test_agreement_with_people_counts_the_labelled_examples_only() -> None:
     agreement = agreement_with_people(PASS_FAIL, {1: 1.0, 2: 0.0, 3: 1.0}, {1: 1.0, 2: 1.0, 9: 0})
     assert agreement is not None
     assert (agreement.labelled, agreement.agreed) == (2, 1)
-    assert agreement.words() == "agrees with people on 1 of 2 labelled examples (50%)"
+    assert agreement.kappa.value is None  # people passed both: no chance to correct for
+    assert agreement.words() == (
+        "agrees with people on 1 of 2 labelled examples (50%), kappa cannot be measured: "
+        "people gave every labelled example the same grade (pass)"
+    )
     assert agreement_with_people(PASS_FAIL, {1: 1.0}, {}) is None
+
+
+def test_agreement_with_people_weighs_it_beyond_chance_with_cohens_kappa() -> None:
+    # People pass 1, 2, 3; the version passes 1, 2, 5. Observed agreement 3/5 = 0.6; each
+    # side passes 3 of 5, so chance agreement is 0.6 * 0.6 + 0.4 * 0.4 = 0.52, and
+    # kappa = (0.6 - 0.52) / (1 - 0.52) = 1/6.
+    scores = {1: 1.0, 2: 1.0, 3: 0.0, 4: 0.0, 5: 1.0}
+    labels = {1: 1.0, 2: 1.0, 3: 1.0, 4: 0.0, 5: 0.0}
+    agreement = agreement_with_people(PASS_FAIL, scores, labels)
+    assert agreement is not None
+    assert agreement.kappa.value == pytest.approx(1 / 6)
+    assert agreement.kappa.low is not None
+    assert agreement.kappa.high is not None
+    assert agreement.kappa.low <= 1 / 6 <= agreement.kappa.high
+    assert agreement.words() == ("agrees with people on 3 of 5 labelled examples (60%), kappa 0.17")
+
+
+def test_the_version_giving_one_verdict_or_a_single_label_is_said_in_words() -> None:
+    same = agreement_with_people(PASS_FAIL, {1: 1.0, 2: 1.0}, {1: 1.0, 2: 0.0})
+    assert same is not None
+    assert same.kappa_missing == "this version gave every labelled example the same grade (pass)"
+    one = agreement_with_people(PASS_FAIL, {1: 1.0}, {1: 1.0})
+    assert one is not None
+    assert one.kappa_words() == ("kappa cannot be measured: it needs at least 2 labelled examples")
+    assert "nan" not in one.words().lower()
+
+
+def test_three_labels_are_weighed_with_the_quadratic_weighted_kappa() -> None:
+    from sklearn.metrics import cohen_kappa_score
+
+    scale = Scale("labels", (("good", 1.0), ("ok", 0.5), ("bad", 0.0)), 0.0, 1.0, 0.5)
+    labels = {1: 1.0, 2: 0.5, 3: 0.0, 4: 0.0, 5: 0.5}
+    scores = {1: 1.0, 2: 1.0, 3: 0.5, 4: 0.0, 5: 0.5}
+    agreement = agreement_with_people(scale, scores, labels)
+    assert agreement is not None
+    assert agreement.kappa_name == "weighted kappa"
+    expected = cohen_kappa_score(
+        [0, 1, 2, 2, 1], [0, 0, 1, 2, 1], labels=[0, 1, 2], weights="quadratic"
+    )
+    assert agreement.kappa.value == pytest.approx(expected)
+    assert agreement.words().endswith(f"(60%), weighted kappa {expected:.2f}")
 
 
 def test_two_versions_score_the_same_examples_and_their_difference_is_tested(
@@ -115,3 +160,10 @@ def test_finished_runs_are_reused_and_people_labels_are_compared(engine, fake_ju
     assert second.b.agreement is not None
     assert (second.a.agreement.labelled, second.a.agreement.agreed) == (2, 1)
     assert (second.b.agreement.labelled, second.b.agreement.agreed) == (2, 2)
+    # Version A said good to both: its kappa cannot be measured; B agreed on both.
+    assert second.a.agreement.kappa.value is None
+    assert second.a.agreement.kappa_missing == (
+        "this version gave every labelled example the same grade (good)"
+    )
+    assert second.b.agreement.kappa.value == pytest.approx(1.0)
+    assert second.b.agreement.words().endswith("(100%), kappa 1.00")

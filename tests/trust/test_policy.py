@@ -51,7 +51,7 @@ def test_too_few_grades_is_not_enough_evidence_saying_how_many_more() -> None:
 def test_no_stability_check_is_not_enough_evidence_in_words() -> None:
     verdict = evaluate(TrustPolicy(), measure(agreeing(60), SCALE), None)
     assert verdict.badge == "not_enough_evidence"
-    assert verdict.reasons[0].startswith("No stability check yet")
+    assert verdict.reasons[0].startswith("No complete stability check yet")
 
 
 def test_low_agreement_or_a_flipping_judge_is_failing_with_each_reason() -> None:

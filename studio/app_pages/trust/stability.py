@@ -81,8 +81,22 @@ def _form(
         return None
 
 
+def _stopped(report: StabilityReport) -> None:
+    st.warning(
+        f"**Latest check of version {report.version}: stopped.** {report.words()}",
+        icon=":material/stop_circle:",
+    )
+    if any(s is not None for e in report.flips.examples for s in e.scores):
+        outputs = data.outputs(list(report.check.example_ids))
+        with st.expander("What the repeats scored before the stop (not counted)"):
+            st.dataframe(example_rows(report.flips.examples, outputs), hide_index=True)
+
+
 def _results(report: StabilityReport) -> None:
     flips = report.flips
+    if report.stopped:
+        _stopped(report)
+        return
     st.markdown(f"**Latest check of version {report.version}.** {report.words()}")
     if flips.rate is None or flips.ci_low is None or flips.ci_high is None:
         return
@@ -104,8 +118,12 @@ def _results(report: StabilityReport) -> None:
         st.dataframe(example_rows(flips.examples, outputs), hide_index=True)
 
 
+def _stop(check_id: int) -> None:
+    data.stop(check_id)
+
+
 @st.fragment(run_every=REFRESH_S)
-def _follow(version_id: int, dataset_id: int) -> None:
+def _follow(scorer_id: int, version_id: int, dataset_id: int) -> None:
     report = data.latest_report(version_id, dataset_id)
     if report is None:
         return
@@ -113,7 +131,18 @@ def _follow(version_id: int, dataset_id: int) -> None:
         st.rerun()  # the whole tab: the results and the chart per version
     done = sum(run.done_count for run in report.runs)
     total = sum(run.total for run in report.runs) or 1
-    st.progress(done / total, text=report.words())
+    bar, button = st.columns([4, 1], vertical_alignment="center")
+    bar.progress(done / total, text=report.words())
+    button.button(
+        "Stop the check",
+        key=state.TRUST_STABILITY_STOP.child(scorer_id).name,
+        icon=":material/stop_circle:",
+        on_click=_stop,
+        args=(report.check.id,),
+        disabled=report.stopping,
+        help="Cancels the repeats that have not finished. What was scored is kept, but a "
+        "stopped check does not count for the trust policy.",
+    )
 
 
 def _cost_words(chosen: StabilityPlan) -> str:
@@ -166,7 +195,7 @@ def render(scorer_id: int) -> None:
     if report is None:
         st.caption("This version has not been checked on this dataset yet.")
     elif not report.ended:
-        _follow(chosen.scorer_version_id, chosen.dataset_id)
+        _follow(scorer_id, chosen.scorer_version_id, chosen.dataset_id)
     else:
         _results(report)
     rates = data.rates(scorer_id)

@@ -29,6 +29,7 @@ from scorer_runtime.trust.stability import (
     flip_rates,
     plan_stability,
     start_check,
+    stop_check,
 )
 from studio import services
 
@@ -76,6 +77,13 @@ def start(chosen: StabilityPlan) -> int:
     check_id = start_check(services.engine(), chosen)
     services.changed()
     return check_id
+
+
+def stop(check_id: int) -> int:
+    """Cancel every repeat of the check that has not ended; how many were asked to stop."""
+    asked = stop_check(services.engine(), check_id)
+    services.changed()
+    return len(asked)
 
 
 def latest_report(version_id: int, dataset_id: int) -> StabilityReport | None:

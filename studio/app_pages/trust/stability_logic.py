@@ -11,6 +11,7 @@ from scorer_runtime.costs import CostEstimate
 from scorer_runtime.costs.estimate import unpriced_words
 from scorer_runtime.money import format_dollars
 from scorer_runtime.trust.ab import AbReport, VersionSide
+from scorer_runtime.trust.agreement import landis_koch
 from scorer_runtime.trust.flips import ExampleStability
 from scorer_runtime.trust.stability import VersionFlipRate
 
@@ -92,6 +93,27 @@ def _agreement(side: VersionSide) -> str:
     return f"{side.agreement.agreed} of {side.agreement.labelled} ({side.agreement.percent:.0%})"
 
 
+def _kappa(side: VersionSide) -> str:
+    """The version's kappa with people and its reading ("0.78, substantial"), or why not."""
+    found = side.agreement
+    if found is None:
+        return "no labelled example"
+    value = found.kappa.value
+    if value is None:
+        return f"cannot be measured: {found.kappa_missing}"
+    said = f"{value:.2f}, {landis_koch(value)}"
+    if found.kappa.low is not None and found.kappa.high is not None:
+        said += f" (95 % interval {found.kappa.low:.2f} to {found.kappa.high:.2f})"
+    return said
+
+
+def _kappa_label(*sides: VersionSide) -> str:
+    """The row's name: which kappa (the same scale on both sides, as a rule)."""
+    names = {side.agreement.kappa_name for side in sides if side.agreement is not None}
+    name = names.pop() if len(names) == 1 else "kappa"
+    return f"Agreement beyond chance ({name})"
+
+
 def side_rows(report: AbReport) -> list[dict[str, str]]:
     """The two versions' figures, one row per figure."""
     a, b = report.a, report.b
@@ -112,6 +134,7 @@ def side_rows(report: AbReport) -> list[dict[str, str]]:
             "—" if b.mean_latency_ms is None else f"{b.mean_latency_ms:.0f} ms",
         ),
         row("Agrees with people", _agreement(a), _agreement(b)),
+        row(_kappa_label(a, b), _kappa(a), _kappa(b)),
         row("Run", f"#{a.run_id}", f"#{b.run_id}"),
     ]
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from scorer_runtime.costs import CostEstimate
+from scorer_runtime.trust.ab import AbReport, McNemar, PeopleAgreement, VersionSide
+from scorer_runtime.trust.agreement import Estimate
 from scorer_runtime.trust.flips import ExampleStability
 from scorer_runtime.trust.stability import VersionFlipRate
 from studio.app_pages.trust.stability_logic import (
@@ -11,6 +13,7 @@ from studio.app_pages.trust.stability_logic import (
     example_rows,
     flip_chart,
     preview,
+    side_rows,
 )
 
 
@@ -99,3 +102,28 @@ def test_a_default_cap_on_an_unpriced_model_is_said_not_to_hold() -> None:
         "The judge's default spend cap cannot stop these runs: its model has no price "
         "(set a price on the Judges page to have them stopped)."
     )
+
+
+def _side(version: int, agreement: PeopleAgreement | None) -> VersionSide:
+    return VersionSide(10 + version, version, 100 + version, 0.5, 0.5, 0.0, 0, 12.0, agreement)
+
+
+def test_the_compare_table_gives_each_versions_kappa_with_people_or_why_not() -> None:
+    a = PeopleAgreement(20, 18, Estimate(0.78, 0.55, 0.95), "kappa")
+    b = PeopleAgreement(
+        20,
+        15,
+        kappa_name="kappa",
+        kappa_missing="people gave every labelled example the same grade (pass)",
+    )
+    report = AbReport(1, _side(1, a), _side(2, b), 20, 0, (), McNemar(0, 0, None))
+    rows = {row[""]: row for row in side_rows(report)}
+    kappa = rows["Agreement beyond chance (kappa)"]
+    assert kappa["A: version 1"] == "0.78, substantial (95 % interval 0.55 to 0.95)"
+    assert kappa["B: version 2"] == (
+        "cannot be measured: people gave every labelled example the same grade (pass)"
+    )
+    assert rows["Agrees with people"]["A: version 1"] == "18 of 20 (90%)"
+    unlabelled = AbReport(1, _side(1, None), _side(2, None), 20, 0, (), McNemar(0, 0, None))
+    (row,) = [r for r in side_rows(unlabelled) if r[""].startswith("Agreement beyond chance")]
+    assert row["A: version 1"] == row["B: version 2"] == "no labelled example"
