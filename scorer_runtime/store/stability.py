@@ -182,19 +182,24 @@ def check_flips(session: Session, *, check: StabilityCheckInfo) -> FlipSummary:
     )
 
 
+_CUT_SHORT = ("cancelled", "stopped")
+"""A repeat that ended before its sample was scored: cancelled (the check was stopped), or
+stopped at its spend cap (the judge's default cap)."""
+
+
 def check_ended(session: Session, *, check: StabilityCheckInfo) -> bool:
     """Whether every repeat of the check that was made ended (done, stopped, failed or
-    cancelled), and either all were made or one was cancelled (a stopped check makes no
+    cancelled), and either all were made or one was cut short (a check cut short makes no
     more repeats)."""
     runs = repeat_runs(session, check_id=check.id)
-    made = len(runs) >= check.repeats or any(run.status == "cancelled" for run in runs)
+    made = len(runs) >= check.repeats or any(run.status in _CUT_SHORT for run in runs)
     return bool(runs) and made and all(run.status in _ENDED for run in runs)
 
 
 def check_stopped(session: Session, *, check: StabilityCheckInfo) -> bool:
-    """Whether a repeat of the check was cancelled: the check was stopped, and its flips are
-    no evidence for the trust policy."""
-    return any(run.status == "cancelled" for run in repeat_runs(session, check_id=check.id))
+    """Whether a repeat of the check was cut short (cancelled, or stopped at its spend cap):
+    the check did not finish, and its flips are no evidence for the trust policy."""
+    return any(run.status in _CUT_SHORT for run in repeat_runs(session, check_id=check.id))
 
 
 def latest_flip_evidence(session: Session, scorer_version_id: int) -> FlipEvidence | None:

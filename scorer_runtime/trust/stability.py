@@ -24,6 +24,7 @@ from sqlmodel import Session
 
 from scorer_runtime.batch.runner import BatchProgress, BatchRunner
 from scorer_runtime.costs.cap import default_cap
+from scorer_runtime.money import format_dollars
 from scorer_runtime.store.engine import read_session, session_scope
 from scorer_runtime.store.runs import RunInfo, request_cancel
 from scorer_runtime.store.scorers import get_version_by_id, list_versions
@@ -239,8 +240,9 @@ class StabilityReport:
 
     @property
     def stopped(self) -> bool:
-        """Whether a repeat was cancelled: the check was stopped and counts for nothing."""
-        return any(run.status == "cancelled" for run in self.runs)
+        """Whether a repeat was cut short (cancelled, or stopped at its spend cap): the check
+        did not finish and counts for nothing."""
+        return any(run.status in ("cancelled", "stopped") for run in self.runs)
 
     @property
     def stopping(self) -> bool:
@@ -288,9 +290,15 @@ class StabilityReport:
             else f"The {scored} result{'s' * (scored != 1)} scored before the stop "
             f"{'are' if scored != 1 else 'is'} kept (its repeat runs are on the Runs page)"
         )
+        cap = next((r.max_cost for r in self.runs if r.status == "stopped" and r.max_cost), None)
+        why = (
+            f"This check was stopped before its {self.check.repeats} repeats finished"
+            if cap is None
+            else f"A repeat reached its spend cap ({format_dollars(cap)}, the judge's default "
+            f"cap) before the check's {self.check.repeats} repeats finished"
+        )
         said = (
-            f"This check was stopped before its {self.check.repeats} repeats finished. {kept}, "
-            "but a stopped check does not count as evidence for the trust policy: "
+            f"{why}. {kept}, but a stopped check does not count as evidence for the trust policy: "
         )
         e = self.evidence
         if e is None:

@@ -9,10 +9,12 @@ import asyncio
 import pytest
 
 from scorer_runtime.costs import estimate_dataset
+from scorer_runtime.money import format_dollars
 from scorer_runtime.spec import load_spec
 from scorer_runtime.store import (
     get_run,
     get_version_by_id,
+    latest_flip_evidence,
     read_session,
     repeat_runs,
     save_scorer_version,
@@ -20,7 +22,7 @@ from scorer_runtime.store import (
 )
 from scorer_runtime.stored import compile_version
 from scorer_runtime.trust.ab import compare_versions, queue_missing
-from scorer_runtime.trust.stability import plan_stability, start_check
+from scorer_runtime.trust.stability import check_report, plan_stability, run_check, start_check
 from tests.cli.helpers import verdict_spec
 from tests.trust.conftest import make_answers
 
@@ -98,3 +100,35 @@ def test_an_ab_run_stopped_by_the_cap_says_how_to_resume_it_and_keeps_its_scores
     assert 0 < run.done_count < examples  # what it scored is kept for the resume
     assert run.cost <= cap
     assert fake_judge.request_count == run.done_count  # version B was never started
+
+
+def test_a_stability_check_whose_repeat_reaches_the_cap_ends_and_is_no_evidence(
+    engine, fake_judge
+) -> None:
+    fake_judge.reply({"verdict": "good"}, usage="counted")
+    dataset_id = make_answers(engine, 8)
+    probe = _capped_version(engine, fake_judge.base_url, None)
+    with read_session(engine) as session:
+        scorer = compile_version(session, get_version_by_id(session, version_id=probe))
+    estimate = asyncio.run(estimate_dataset(engine, scorer, dataset_id=dataset_id))
+    assert estimate.example_worst_cost
+    cap = estimate.example_worst_cost * 2  # room for about two of the eight examples
+    version_id = _capped_version(engine, fake_judge.base_url, cap, "Grade: {{ output }}")
+    with read_session(engine) as session:
+        plan = plan_stability(
+            session, scorer_version_id=version_id, dataset_id=dataset_id, sample=8, repeats=3
+        )
+
+    check_id = asyncio.run(run_check(engine, plan))
+
+    with read_session(engine) as session:
+        report = check_report(session, check_id=check_id)
+        evidence = latest_flip_evidence(session, version_id)
+    assert [run.status for run in report.runs] == ["stopped"]  # no repeat after the cap
+    assert (report.ended, report.stopped) == (True, True)
+    assert evidence is None  # a check cut short is no evidence for the trust policy
+    assert report.words().startswith(
+        f"A repeat reached its spend cap ({format_dollars(cap)}, the judge's default cap) "
+        "before the check's 3 repeats finished."
+    )
+    assert fake_judge.request_count == report.runs[0].done_count
