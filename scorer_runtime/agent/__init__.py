@@ -1,4 +1,5 @@
-"""Agent scorer types and helpers: what a ``type="agent"`` scorer sees, and how to read it.
+"""Agent scorer types and helpers: what a ``type="agent"`` scorer sees, and how to read it
+(``readable`` shows a run to a person: turns, tool calls and answers).
 
 Python equivalents of Mastra's ``ScorerRunInputForAgent`` / ``ScorerRunOutputForAgent``
 (:class:`AgentRunInput`, ``list[AgentMessage]``), its scorer utils

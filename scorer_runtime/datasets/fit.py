@@ -4,14 +4,15 @@ A scorer runs on any dataset, and a misfit does not fail: an agent scorer given 
 finds no tool call to fault and scores every example 1; a scorer that compares with the
 expected answer scores nothing on examples that have none. :func:`fit_problems` reads a
 sample of the examples and the scorer's spec and says, in words, what would go wrong;
-:func:`fit_rank` orders datasets by how well they suit the scorer, to choose one.
+:func:`fit_rank` orders datasets by how well they suit the scorer, and :func:`suited_dataset`
+picks the one a form opens on.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from scorer_runtime.spec.builtins.reading import is_messages
 from scorer_runtime.spec.models.scorer import ScorerSpec
@@ -21,6 +22,9 @@ from scorer_runtime.spec.models.steps import (
     FormulaStepSpec,
     PromptStepSpec,
 )
+
+if TYPE_CHECKING:
+    from sqlmodel import Session
 
 FIT_SAMPLE = 20
 """How many examples (the dataset's first) :func:`fit_problems` reads."""
@@ -148,3 +152,29 @@ def _share(count: int, sampled: int) -> str:
     if count == sampled:
         return "the examples" if sampled > 1 else "the example"
     return f"{count} of the first {sampled} examples"
+
+
+def dataset_shape(session: Session, *, dataset_id: int) -> Shape:
+    """The shape of the dataset's first :data:`FIT_SAMPLE` examples."""
+    from scorer_runtime.store.datasets import list_examples
+
+    return shape_of(list_examples(session, dataset_id=dataset_id, limit=FIT_SAMPLE))
+
+
+def suited_dataset(
+    session: Session, *, scorer_id: int, version_id: int, dataset_ids: Collection[int]
+) -> int | None:
+    """The dataset (of ``dataset_ids``) a form opens on for the version: the one the scorer's
+    newest run scored when it suits the version, else the first that suits it best; None
+    when none suits it."""
+    from scorer_runtime.store.runs import list_runs
+    from scorer_runtime.store.scorers import get_version_by_id
+
+    spec = get_version_by_id(session, version_id=version_id).spec
+    ranks = {d: fit_rank(spec, dataset_shape(session, dataset_id=d)) for d in dataset_ids}
+    runs = list_runs(session, scorer_id=scorer_id, limit=20)
+    last = next((r.dataset_id for r in runs if r.stability_check_id is None), None)
+    if last is not None and ranks.get(last, 0) > 0:
+        return last
+    best = max(ranks.values(), default=0)
+    return next((d for d, rank in ranks.items() if rank == best), None) if best else None

@@ -13,6 +13,7 @@ from typing import Any
 
 import streamlit as st
 
+from scorer_runtime.agent.readable import readable_run
 from studio import state
 from studio.widgets.common import outcome_badge
 from studio.widgets.score_view import JudgeView, ScoreDetail, StepView, score_detail
@@ -85,9 +86,14 @@ def _totals(view: ScoreDetail) -> None:
 
 
 def _value(value: Any) -> None:
-    """A value as a person reads it: text as text, structures as collapsible JSON."""
+    """A value as a person reads it: text as text, an agent run's messages and tool calls as
+    turns (the stored JSON a click away), other structures as collapsible JSON."""
     if value is None:
         st.caption("(empty)")
+    elif (turns := readable_run(value)) is not None:
+        st.text(turns)
+        with st.popover("As stored (JSON)"):
+            st.json(value, expanded=2)
     elif isinstance(value, str):
         st.text(value)
     elif isinstance(value, dict | list):

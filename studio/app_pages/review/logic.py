@@ -8,6 +8,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from scorer_runtime.agent.readable import readable_run
 from scorer_runtime.store import JudgeVerdict
 from scorer_runtime.trust import Scale
 
@@ -116,12 +117,15 @@ def agreement_words(scale: Scale, person: float, verdict: JudgeVerdict | None) -
 
 
 def shown_text(value: Any) -> str:
-    """An input, output or expected answer as text to read: a list of words one per line,
-    other structures as laid-out JSON."""
+    """An input, output or expected answer as text to read: an agent run's messages and tool
+    calls one turn at a time, a list of words one per line, other structures as laid-out
+    JSON."""
     if value is None:
         return ""
     if isinstance(value, str):
         return value
+    if (turns := readable_run(value)) is not None:
+        return turns
     if isinstance(value, list) and value and all(isinstance(v, str | int | float) for v in value):
         return "\n".join(f"• {v}" for v in value)
     return json.dumps(value, ensure_ascii=False, indent=2)

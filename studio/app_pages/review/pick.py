@@ -22,12 +22,15 @@ def _keep_valid(key: state.Key, options: list[int]) -> None:
 
 def _picked_scorer() -> None:
     work_on(state.peek(state.REVIEW_SCORER), state.REVIEW_FOLLOWED)
+    state.forget(state.REVIEW_DATASET)  # the next one suits the new scorer
 
 
 def render_picker(scorers: dict[int, str]) -> data.Source | None:
     """Draw the choice; returns what to grade, or None (with a message saying what to pick)."""
     opening = scorer_to_open(state.REVIEW_FOLLOWED, state.REVIEW_SCORER)
     if opening in scorers:
+        if opening != state.peek(state.REVIEW_SCORER):
+            state.forget(state.REVIEW_DATASET)  # the next one suits the scorer opened on
         state.put(state.REVIEW_SCORER, opening)
     _keep_valid(state.REVIEW_SCORER, list(scorers))
     left, middle, right = st.columns([2, 2, 3])
@@ -56,6 +59,10 @@ def render_picker(scorers: dict[int, str]) -> data.Source | None:
 def _pick_dataset(scorer_id: int) -> data.Source | None:
     datasets = data.datasets()
     _keep_valid(state.REVIEW_DATASET, list(datasets))
+    if not state.has(state.REVIEW_DATASET):  # open on examples this scorer judges
+        suggested = data.suggested_dataset(scorer_id, list(datasets))
+        if suggested is not None:
+            state.put(state.REVIEW_DATASET, suggested)
     dataset_id = st.selectbox(
         "Dataset",
         list(datasets),

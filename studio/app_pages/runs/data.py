@@ -26,6 +26,7 @@ from scorer_runtime.batch import (
     summarize_run,
 )
 from scorer_runtime.costs import CostEstimate, estimate_dataset
+from scorer_runtime.datasets.fit import suited_dataset
 from scorer_runtime.store import (
     ScoreFilter,
     ScoreRow,
@@ -34,8 +35,6 @@ from scorer_runtime.store import (
     example_counts,
     get_version_by_id,
     list_datasets,
-    list_examples,
-    list_runs,
     list_scorers,
     list_scores,
     list_versions,
@@ -156,31 +155,17 @@ def suggested_dataset(
 ) -> int | None:
     """The dataset the form opens on for a scorer: the one its newest run scored when it
     still suits the version, else the first that suits it best (None: none suits it)."""
-    url = database_url()
-    ranks = {d.id: _fit_rank(url, version_id, d.id) for d in choices}
-    last = _last_dataset(url, scorer_id)
-    if last is not None and ranks.get(last, 0) > 0:
-        return last
-    best = max(ranks.values(), default=0)
-    return next((d for d, rank in ranks.items() if rank == best), None) if best else None
+    return _suggested(database_url(), scorer_id, version_id, tuple(d.id for d in choices))
 
 
 @_cached
-def _fit_rank(url: str, version_id: int, dataset_id: int) -> int:
-    """How well the dataset suits the version (its first examples read, nothing compiled)."""
-    from scorer_runtime.datasets.fit import FIT_SAMPLE, fit_rank, shape_of
-
+def _suggested(
+    url: str, scorer_id: int, version_id: int, dataset_ids: tuple[int, ...]
+) -> int | None:
     with services.reading() as session:
-        spec = get_version_by_id(session, version_id=version_id).spec
-        sample = list_examples(session, dataset_id=dataset_id, limit=FIT_SAMPLE)
-    return fit_rank(spec, shape_of(sample))
-
-
-@_cached
-def _last_dataset(url: str, scorer_id: int) -> int | None:
-    with services.reading() as session:
-        found = list_runs(session, scorer_id=scorer_id, limit=20)
-    return next((run.dataset_id for run in found if run.stability_check_id is None), None)
+        return suited_dataset(
+            session, scorer_id=scorer_id, version_id=version_id, dataset_ids=dataset_ids
+        )
 
 
 def plan(version_id: int, dataset_id: int) -> RunPlan:

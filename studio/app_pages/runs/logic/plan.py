@@ -19,7 +19,6 @@ from scorer_runtime.store import (
     get_dataset,
     get_scorer,
     get_version_by_id,
-    list_examples,
 )
 from studio.words import noun, plural, step_words
 
@@ -79,7 +78,7 @@ class Problem:
 def plan_run(session: Session, *, version_id: int, dataset_id: int) -> RunPlan:
     """Read the version and dataset, compile the version, and list what the run needs."""
     from scorer_runtime.costs.cap import default_cap
-    from scorer_runtime.datasets.fit import FIT_SAMPLE, fit_problems, shape_of
+    from scorer_runtime.datasets.fit import dataset_shape, fit_problems
     from scorer_runtime.stored import compile_version
 
     version = get_version_by_id(session, version_id=version_id)
@@ -97,7 +96,7 @@ def plan_run(session: Session, *, version_id: int, dataset_id: int) -> RunPlan:
         dataset=dataset.name,
         examples=count_examples(session, dataset_id=dataset.id),
     )
-    shape = shape_of(list_examples(session, dataset_id=dataset.id, limit=FIT_SAMPLE))
+    shape = dataset_shape(session, dataset_id=dataset.id)
     said = version.spec.name or scorer.name
     misfits = fit_problems(version.spec, shape, scorer=said, dataset=dataset.name)
     base = replace(base, misfits=tuple(misfits))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -315,3 +316,31 @@ def test_grading_a_run_shows_that_runs_verdict(seeded, studio_db, open_page):
     assert at.selectbox(key=state.REVIEW_RUN.name).value == run.id
     assert "The judge said **polite**" in _texts(at)  # the run's own result
     assert not at.exception
+
+
+def test_agent_runs_are_shown_as_turns_and_a_scorer_opens_on_examples_it_judges(
+    seeded, studio_db, open_page
+):
+    runs = DEMO.parent / "datasets" / "agent_tool_runs.jsonl"
+    first = json.loads(runs.read_text().splitlines()[0])
+    with session_scope(studio_db) as session:
+        tool_health = save_scorer_version(session, spec=load_spec(DEMO / "tool-health.json"))
+        dataset = create_dataset(session, name="agent runs")  # after "replies" in the list
+        add_examples(
+            session,
+            dataset_id=dataset.id,
+            examples=[ExampleData(input=first["input"], output=first["output"])],
+        )
+    at = open_page("review")
+    at.selectbox(key=state.REVIEW_SCORER.name).set_value(tool_health.scorer_id).run()
+    at.text_input(key=state.REVIEW_GRADER_NAME.name).input("Ann")
+    at.get("form_submit_button")[0].click().run()
+    assert not at.exception, at.exception
+    # An agent scorer opens on agent runs, not on the plain replies listed first.
+    assert at.selectbox(key=state.REVIEW_DATASET.name).value == dataset.id
+    shown = [t.value for t in at.text]
+    assert "User: Where is my order A1042?" in "\n".join(shown)
+    assert any(t.startswith('→ Called lookup_order(orderId: "A1042")') for t in shown)
+    # A plain scorer opens on the plain replies.
+    at.selectbox(key=state.REVIEW_SCORER.name).set_value(seeded.polite).run()
+    assert at.selectbox(key=state.REVIEW_DATASET.name).value == seeded.dataset

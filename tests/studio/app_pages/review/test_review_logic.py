@@ -100,3 +100,5 @@ def test_values_are_shown_as_text_to_read() -> None:
     assert shown_text(None) == ""
     assert shown_text(["30 days", "free label"]) == "• 30 days\n• free label"
     assert shown_text({"a": 1}) == '{\n  "a": 1\n}'
+    agent_output = [{"role": "assistant", "content": "It ships today."}]
+    assert shown_text(agent_output) == "Agent: It ships today."

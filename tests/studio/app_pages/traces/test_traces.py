@@ -348,7 +348,9 @@ def test_a_score_opens_with_what_the_scorer_saw_in_a_new_session(
     assert not at.exception
     assert any(e.label == "The example that was scored" for e in at.expander)
     seen = " ".join(str(j.value) for j in at.json)
-    assert "Please cancel order 4821" in seen  # the user's message the scorer read
+    assert "Please cancel order 4821" in seen  # the user's message the scorer read, as stored
+    turns = "\n".join(t.value for t in at.text)
+    assert "User: Please cancel order 4821" in turns  # and as a person reads it
     facts = " ".join(c.value for c in at.caption)
     assert "051581bf3cb55c13" in facts  # the facts name the span
     page_text = " ".join(m.value for m in at.markdown) + " ".join(c.value for c in at.code)
