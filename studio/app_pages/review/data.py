@@ -16,7 +16,6 @@ from scorer_runtime.datasets import (
     import_labels,
     write_labels,
 )
-from scorer_runtime.datasets.fit import suited_dataset
 from scorer_runtime.store import (
     ExampleInfo,
     JudgeVerdict,
@@ -83,23 +82,6 @@ def _datasets(url: str) -> dict[int, str]:
         counts = example_counts(session)
         found = list_datasets(session)
     return {d.id: f"{d.name} ({counts.get(d.id, 0)} examples)" for d in found}
-
-
-def suggested_dataset(scorer_id: int, dataset_ids: list[int]) -> int | None:
-    """The dataset to open on for the scorer's latest version: the one it last ran on, else
-    the first whose examples suit it best (None: none does, or it has no version)."""
-    return _suggested(database_url(), scorer_id, tuple(dataset_ids))
-
-
-@_cached
-def _suggested(url: str, scorer_id: int, dataset_ids: tuple[int, ...]) -> int | None:
-    with services.reading() as session:
-        version = latest_version(session, scorer_id=scorer_id)
-        if version is None:
-            return None
-        return suited_dataset(
-            session, scorer_id=scorer_id, version_id=version.id, dataset_ids=dataset_ids
-        )
 
 
 def runs(scorer_id: int) -> dict[int, tuple[str, int]]:

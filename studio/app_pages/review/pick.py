@@ -7,6 +7,7 @@ import streamlit as st
 from studio import state
 from studio.app_pages.review import data
 from studio.widgets.current_scorer import scorer_to_open, work_on
+from studio.widgets.dataset_choice import open_on_suited
 
 _SOURCES = {
     "dataset": "A dataset",
@@ -59,10 +60,7 @@ def render_picker(scorers: dict[int, str]) -> data.Source | None:
 def _pick_dataset(scorer_id: int) -> data.Source | None:
     datasets = data.datasets()
     _keep_valid(state.REVIEW_DATASET, list(datasets))
-    if not state.has(state.REVIEW_DATASET):  # open on examples this scorer judges
-        suggested = data.suggested_dataset(scorer_id, list(datasets))
-        if suggested is not None:
-            state.put(state.REVIEW_DATASET, suggested)
+    open_on_suited(state.REVIEW_DATASET, scorer_id=scorer_id, version_id=None, dataset_ids=datasets)
     dataset_id = st.selectbox(
         "Dataset",
         list(datasets),

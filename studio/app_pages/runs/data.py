@@ -11,7 +11,6 @@ import asyncio
 import os
 import threading
 import time
-from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
@@ -26,7 +25,6 @@ from scorer_runtime.batch import (
     summarize_run,
 )
 from scorer_runtime.costs import CostEstimate, estimate_dataset
-from scorer_runtime.datasets.fit import suited_dataset
 from scorer_runtime.store import (
     ScoreFilter,
     ScoreRow,
@@ -148,24 +146,6 @@ def _datasets(url: str) -> list[DatasetChoice]:
             for d in list_datasets(session)
             if d.id is not None
         ]
-
-
-def suggested_dataset(
-    scorer_id: int, version_id: int, choices: Sequence[DatasetChoice]
-) -> int | None:
-    """The dataset the form opens on for a scorer: the one its newest run scored when it
-    still suits the version, else the first that suits it best (None: none suits it)."""
-    return _suggested(database_url(), scorer_id, version_id, tuple(d.id for d in choices))
-
-
-@_cached
-def _suggested(
-    url: str, scorer_id: int, version_id: int, dataset_ids: tuple[int, ...]
-) -> int | None:
-    with services.reading() as session:
-        return suited_dataset(
-            session, scorer_id=scorer_id, version_id=version_id, dataset_ids=dataset_ids
-        )
 
 
 def plan(version_id: int, dataset_id: int) -> RunPlan:

@@ -16,6 +16,7 @@ from studio.app_pages.runs.logic import Problem, RunPlan, estimate_text, key_che
 from studio.app_pages.runs.runner import render_runner_notice
 from studio.widgets.common import empty_state, show_error
 from studio.widgets.current_scorer import scorer_to_open, work_on
+from studio.widgets.dataset_choice import open_on_suited, suited
 
 JUDGES_PAGE = "app_pages/judges/page.py"
 _PAGES = {
@@ -77,10 +78,10 @@ def _pick_version(scorer_id: int | None) -> int | None:
 def _pick_dataset(
     counts: dict[int, data.DatasetChoice], scorer_id: int | None, version_id: int | None
 ) -> int | None:
-    if not state.has(state.RUNS_DATASET) and scorer_id is not None and version_id is not None:
-        suggested = data.suggested_dataset(scorer_id, version_id, list(counts.values()))
-        if suggested is not None:
-            state.put(state.RUNS_DATASET, suggested)
+    if scorer_id is not None and version_id is not None:
+        open_on_suited(
+            state.RUNS_DATASET, scorer_id=scorer_id, version_id=version_id, dataset_ids=counts
+        )
     chosen: int | None = st.selectbox(
         "Dataset",
         list(counts),
@@ -150,7 +151,7 @@ def _choose(prefer: RunLine | None) -> tuple[RunPlan, int] | None:
 def _offer_fitting_dataset(plan: RunPlan) -> None:
     """Below a warning that the dataset does not suit the scorer: a way to one that does."""
     choices = data.datasets()
-    better = data.suggested_dataset(plan.scorer_id, plan.version_id, choices)
+    better = suited(plan.scorer_id, plan.version_id, [d.id for d in choices])
     if better is None or better == plan.dataset_id:
         return
     name = next(d.name for d in choices if d.id == better)

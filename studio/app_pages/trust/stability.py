@@ -23,6 +23,7 @@ from studio.app_pages.trust.stability_logic import (
     example_rows,
     flip_chart,
 )
+from studio.widgets.dataset_choice import open_on_suited
 
 REFRESH_S = 1.0
 """How often a check under way is read again."""
@@ -50,6 +51,12 @@ def _form(
         list(versions),
         format_func=lambda v: f"Version {versions[v]}",
         key=state.TRUST_STABILITY_VERSION.child(scorer_id).name,
+    )
+    open_on_suited(
+        state.TRUST_STABILITY_DATASET.child(scorer_id),
+        scorer_id=scorer_id,
+        version_id=None if version_id is None else int(version_id),
+        dataset_ids=datasets,
     )
     dataset_id = cols[1].selectbox(
         "Examples from",

@@ -16,6 +16,7 @@ from studio.app_pages.trust.stability_logic import (
     difference_rows,
     side_rows,
 )
+from studio.widgets.dataset_choice import open_on_suited
 from studio.widgets.results_links import open_run
 
 REFRESH_S = 1.0
@@ -47,6 +48,12 @@ def _pick(
         index=0,
         format_func=lambda v: f"Version {versions[v]}",
         key=state.TRUST_VERSIONS_B.child(scorer_id).name,
+    )
+    open_on_suited(
+        state.TRUST_VERSIONS_DATASET.child(scorer_id),
+        scorer_id=scorer_id,
+        version_id=None,
+        dataset_ids=datasets,
     )
     dataset_id = cols[2].selectbox(
         "On the examples of",
