@@ -50,7 +50,7 @@ def test_two_examples_are_graded_with_the_number_keys(
 ) -> None:
     studio = studio_page
     studio.open("/review", title="Review")
-    studio.select(state.REVIEW_SCORER.name, SCORER)
+    studio.select(state.REVIEW_SCORER.name, "Tone and politeness")  # SCORER's display name
     studio.select(state.REVIEW_DATASET.name, f"{DATASET} (24 examples)")
     studio.widget(state.REVIEW_GRADER_NAME.name).locator("input").fill("Priya")
     studio.rerun(studio.page.get_by_role("button", name="Start grading").click)
@@ -97,7 +97,7 @@ def test_a_number_scale_is_graded_with_keys_one_to_five_or_a_typed_number(
     digits typed in the number box are the box's, and any other number is saved from it."""
     studio = studio_page
     studio.open("/review", title="Review")
-    studio.select(state.REVIEW_SCORER.name, "faithfulness")
+    studio.select(state.REVIEW_SCORER.name, "Faithfulness to the sources")
     studio.select(state.REVIEW_DATASET.name, f"{DATASET} (24 examples)")
     studio.widget(state.REVIEW_GRADER_NAME.name).locator("input").fill("Priya")
     studio.rerun(studio.page.get_by_role("button", name="Start grading").click)

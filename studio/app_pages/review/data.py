@@ -35,6 +35,7 @@ from scorer_runtime.store import (
     load_names,
     review_example_ids,
 )
+from scorer_runtime.store.views import scorer_titles
 from scorer_runtime.trust import Scale
 from studio import services
 
@@ -62,11 +63,25 @@ class Source:
 
 
 def scorers() -> dict[int, str]:
+    """Scorer id → what people call it (its display name), by that name."""
     return _scorers(database_url())
 
 
 @_cached
 def _scorers(url: str) -> dict[int, str]:
+    with services.reading() as session:
+        titles = scorer_titles(session)
+        found = {s.id: titles.get(s.id, s.name) for s in list_scorers(session)}
+    return dict(sorted(found.items(), key=lambda item: item[1].casefold()))
+
+
+def stored_name(scorer_id: int) -> str:
+    """The scorer's stored name (unique, no spaces: what a grades file is named after)."""
+    return _stored_names(database_url()).get(scorer_id, str(scorer_id))
+
+
+@_cached
+def _stored_names(url: str) -> dict[int, str]:
     with services.reading() as session:
         return {s.id: s.name for s in list_scorers(session)}
 
