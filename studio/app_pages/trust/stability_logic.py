@@ -11,7 +11,7 @@ from scorer_runtime.costs import CostEstimate
 from scorer_runtime.costs.estimate import unpriced_words
 from scorer_runtime.money import format_dollars
 from scorer_runtime.trust.ab import AbReport, VersionSide
-from scorer_runtime.trust.agreement import landis_koch
+from scorer_runtime.trust.agreement import SETTLED_WIDTH, landis_koch, more_to_grade
 from scorer_runtime.trust.flips import ExampleStability
 from scorer_runtime.trust.stability import VersionFlipRate
 
@@ -101,10 +101,14 @@ def _kappa(side: VersionSide) -> str:
     value = found.kappa.value
     if value is None:
         return f"cannot be measured: {found.kappa_missing}"
-    said = f"{value:.2f}, {landis_koch(value)}"
-    if found.kappa.low is not None and found.kappa.high is not None:
-        said += f" (95 % interval {found.kappa.low:.2f} to {found.kappa.high:.2f})"
-    return said
+    low, high = found.kappa.low, found.kappa.high
+    if low is None or high is None:
+        return f"{value:.2f}, {landis_koch(value)}"
+    interval = f"95 % interval {low:.2f} to {high:.2f}"
+    if high - low > SETTLED_WIDTH:  # too wide to put a word on: say what would narrow it
+        more = more_to_grade(found.labelled, high - low)
+        return f"{value:.2f} ({interval}: too few grades to read it; grade about {more} more)"
+    return f"{value:.2f}, {landis_koch(value)} ({interval})"
 
 
 def _kappa_label(*sides: VersionSide) -> str:

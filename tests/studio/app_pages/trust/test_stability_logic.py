@@ -109,7 +109,7 @@ def _side(version: int, agreement: PeopleAgreement | None) -> VersionSide:
 
 
 def test_the_compare_table_gives_each_versions_kappa_with_people_or_why_not() -> None:
-    a = PeopleAgreement(20, 18, Estimate(0.78, 0.55, 0.95), "kappa")
+    a = PeopleAgreement(80, 72, Estimate(0.78, 0.70, 0.86), "kappa")
     b = PeopleAgreement(
         20,
         15,
@@ -119,11 +119,21 @@ def test_the_compare_table_gives_each_versions_kappa_with_people_or_why_not() ->
     report = AbReport(1, _side(1, a), _side(2, b), 20, 0, (), McNemar(0, 0, None))
     rows = {row[""]: row for row in side_rows(report)}
     kappa = rows["Agreement beyond chance (kappa)"]
-    assert kappa["A: version 1"] == "0.78, substantial (95 % interval 0.55 to 0.95)"
+    assert kappa["A: version 1"] == "0.78, substantial (95 % interval 0.70 to 0.86)"
     assert kappa["B: version 2"] == (
         "cannot be measured: people gave every labelled example the same grade (pass)"
     )
-    assert rows["Agrees with people"]["A: version 1"] == "18 of 20 (90%)"
+    assert rows["Agrees with people"]["A: version 1"] == "72 of 80 (90%)"
     unlabelled = AbReport(1, _side(1, None), _side(2, None), 20, 0, (), McNemar(0, 0, None))
     (row,) = [r for r in side_rows(unlabelled) if r[""].startswith("Agreement beyond chance")]
     assert row["A: version 1"] == row["B: version 2"] == "no labelled example"
+
+
+def test_a_kappa_whose_interval_is_too_wide_is_not_given_a_reading() -> None:
+    few = PeopleAgreement(20, 18, Estimate(0.78, 0.55, 0.95), "kappa")
+    report = AbReport(1, _side(1, few), _side(2, None), 20, 0, (), McNemar(0, 0, None))
+    (row,) = [r for r in side_rows(report) if r[""].startswith("Agreement beyond chance")]
+    # 20 grades give an interval 0.40 wide; one 0.20 wide needs (0.40 / 0.20)² = 4 times as many.
+    assert row["A: version 1"] == (
+        "0.78 (95 % interval 0.55 to 0.95: too few grades to read it; grade about 60 more)"
+    )
