@@ -76,6 +76,29 @@ def render_cap(
     return choose_cap(typed, estimate, allow_unpriced=allow, spent=spent)
 
 
+def render_spend(
+    plan: RunPlan,
+    *,
+    box: state.Key,
+    default: float | None,
+    run_id: int | None = None,
+    use_cache: bool = True,
+    spent: float = 0.0,
+    estimate: bool = True,
+) -> CapChoice:
+    """The cost estimate (unless ``estimate`` is off) and the "Stop at $" box ``box`` of a
+    run of ``plan`` (of what run ``run_id`` has left), read together; nothing for a scorer
+    that never asks a judge, which costs nothing."""
+    if not plan.prompt_steps:
+        return CapChoice(None)
+    made = render_cost(plan, run_id=run_id, use_cache=use_cache) if estimate else None
+    cap_column, _ = st.columns([1, 3])
+    with cap_column:
+        cap = render_cap(made, key=box, spent=spent, default=default)
+    render_cap_problem(cap)
+    return cap
+
+
 def render_cap_problem(choice: CapChoice) -> None:
     """Why the run cannot start under the cap typed, across the form (nothing when it can)."""
     if choice.problem:

@@ -10,7 +10,7 @@ from scorer_runtime.costs.cap import BUDGET_REACHED
 from scorer_runtime.store.views import RunLine
 from studio import state
 from studio.app_pages.runs import data
-from studio.app_pages.runs.budget import render_cap, render_cap_problem, render_cost
+from studio.app_pages.runs.budget import render_spend
 from studio.app_pages.runs.live import live_progress
 from studio.app_pages.runs.logic import (
     ACTIVE_PHASES,
@@ -182,14 +182,15 @@ def _render_actions(line: RunLine, phase: RunPhase) -> None:
     if resumable:
         st.markdown("**Resume** scores only the examples that have no result yet.")
         problems = render_plan(chosen, remaining=line.remaining, key=state.RUNS_RESUME_PLAN)
-        estimate = None if problems else render_cost(chosen, run_id=line.run_id)
-        cap_column, _ = st.columns([1, 3])
-        with cap_column:
+        cap = render_spend(
+            chosen,
+            box=state.RUNS_CAP.child("resume"),
             # A run its cap stopped needs a higher one typed; others start from the judge's.
-            default = None if phase == "stopped" else chosen.default_cap
-            box = state.RUNS_CAP.child("resume")
-            cap = render_cap(estimate, key=box, spent=line.cost, default=default)
-        render_cap_problem(cap)
+            default=None if phase == "stopped" else chosen.default_cap,
+            run_id=line.run_id,
+            spent=line.cost,
+            estimate=not problems,
+        )
     see = line.done > 0
     cols = iter(st.columns([1, 1, 3]))
     if see and next(cols).button(

@@ -11,7 +11,7 @@ import streamlit as st
 from scorer_runtime.store.views import RunLine
 from studio import state
 from studio.app_pages.runs import data
-from studio.app_pages.runs.budget import render_cap, render_cap_problem, render_cost
+from studio.app_pages.runs.budget import render_spend
 from studio.app_pages.runs.logic import Problem, RunPlan, estimate_text, key_checks
 from studio.app_pages.runs.runner import render_runner_notice
 from studio.widgets.common import empty_state, show_error
@@ -209,15 +209,10 @@ def render_start(prefer: RunLine | None = None) -> None:
             _offer_fitting_dataset(plan)
         render_runner_notice(where="form")
         use_cache = _pick_cache() if plan.prompt_steps else True
-        estimate = render_cost(
-            plan, use_cache=use_cache
-        )  # also without the judge's key: no provider is called
-        cap_column, _ = st.columns([1, 3])
-        with cap_column:
-            # One box per version: each starts with the default cap of its own judge.
-            box = state.RUNS_CAP.child(plan.version_id)
-            cap = render_cap(estimate, key=box, default=plan.default_cap)
-        render_cap_problem(cap)
+        # Estimated also without the judge's key: no provider is called. One box per
+        # version: each starts with the default cap of its own judge.
+        box = state.RUNS_CAP.child(plan.version_id)
+        cap = render_spend(plan, box=box, default=plan.default_cap, use_cache=use_cache)
         st.button(
             "Start the run",
             key=state.RUNS_START.name,

@@ -86,3 +86,20 @@ def test_a_capped_run_stored_as_cancelled_shows_the_same(studio_db, open_page, f
     at.button(key=state.RUNS_OPEN.child(run_id).name).click().run()
     assert "**Stopped: budget reached.**" in _texts(at)
     assert state.RUNS_RESUME.name in [b.key for b in at.button]
+
+
+def test_a_scorer_that_never_asks_a_judge_has_no_cost_and_no_cap_box(studio_db, open_page):
+    spec = {
+        "id": "short-answers",
+        "description": "Short answers pass.",
+        "steps": [{"step": "generate_score", "formula": "1 if len(output) < 40 else 0"}],
+    }
+    scorer_id, _ = save_spec(studio_db, spec)
+    make_dataset(studio_db, "few", ["Thanks!", "No."])
+    at = open_page("runs")
+    at.selectbox(key=state.RUNS_SCORER.name).set_value(scorer_id).run()
+    assert not at.exception, at.exception
+    assert "makes no judge calls and costs nothing" in _texts(at)
+    assert "Stop at $" not in [box.label for box in at.text_input]
+    assert "Estimating the cost" not in _texts(at)
+    assert not at.button(key=state.RUNS_START.name).disabled
