@@ -290,8 +290,12 @@ class StudioPage:
         """Pick an option of a drop-down by its words (or a pattern of them).
 
         The list re-renders while a rerun finishes, detaching the option under the pointer;
-        a person opens it again and clicks again, so do we (each try bounded).
+        a person opens it again and clicks again, so do we (each try bounded). An option the
+        drop-down already shows (a page may open on the right one) is left as it is: picking
+        it again changes nothing, and no rerun would come to wait for.
         """
+        if isinstance(label, str) and self.chosen(key) == label:
+            return
         for attempt in range(attempts):
             self.open_menu(key)
             option = self.page.get_by_role("option", name=label, exact=isinstance(label, str))
@@ -302,6 +306,11 @@ class StudioPage:
                 if attempt == attempts - 1:
                     raise
                 self.page.keyboard.press("Escape")
+
+    def chosen(self, key: str) -> str:
+        """The words of the option a drop-down shows as chosen ("" when none)."""
+        box = self.widget(key).get_by_role("combobox")
+        return str(box.evaluate("el => el.value || ''"))
 
     def open_menu(self, key: str, *, attempts: int = 3) -> Locator:
         """Open a drop-down's list of options and return it.
