@@ -16,7 +16,7 @@ the widget also gets a default, makes Streamlit warn).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -66,6 +66,19 @@ def reset(key: Key) -> None:
 def forget(key: Key) -> None:
     """Drop the key: its widget starts again from its default on the next render."""
     st.session_state.pop(key.name, None)
+
+
+def choose_valid(key: Key, options: Sequence[Any]) -> None:
+    """Before a drop-down ``key`` is drawn: a choice that is not among its ``options`` (another
+    scorer's version, a deleted run) becomes the first option, set rather than forgotten.
+    A forgotten choice falls back to the first option on the server only: the browser keeps
+    showing the old words (e.g. another scorer's "Version 1 (latest)")."""
+    if peek(key) in options:
+        return
+    if options:
+        put(key, options[0])
+    else:
+        forget(key)
 
 
 def flash(message: str, *, icon: str = ":material/check_circle:") -> None:

@@ -39,10 +39,10 @@ def _suited(
 def open_on_suited(
     key: state.Key, *, scorer_id: int, version_id: int | None, dataset_ids: Collection[int]
 ) -> None:
-    """Before the picker ``key`` is drawn: when it holds no choice yet, choose the dataset
-    that suits the scorer (a choice the person made is kept)."""
-    if state.has(key):
+    """Before the picker ``key`` is drawn: when it holds no choice among ``dataset_ids`` yet,
+    choose the dataset that suits the scorer, else the first (set, so the browser shows it:
+    see :func:`studio.state.choose_valid`); a choice the person made is kept."""
+    if state.peek(key) in dataset_ids:
         return
     found = suited(scorer_id, version_id, dataset_ids)
-    if found is not None:
-        state.put(key, found)
+    state.choose_valid(key, [found] if found is not None else list(dataset_ids))

@@ -15,12 +15,6 @@ _SOURCES = {
 }
 
 
-def _keep_valid(key: state.Key, options: list[int]) -> None:
-    """A remembered choice that is no longer offered (archived, deleted) falls back."""
-    if state.peek(key) not in options:
-        state.forget(key)
-
-
 def _picked_scorer() -> None:
     work_on(state.peek(state.REVIEW_SCORER), state.REVIEW_FOLLOWED)
     state.forget(state.REVIEW_DATASET)  # the next one suits the new scorer
@@ -33,7 +27,7 @@ def render_picker(scorers: dict[int, str]) -> data.Source | None:
         if opening != state.peek(state.REVIEW_SCORER):
             state.forget(state.REVIEW_DATASET)  # the next one suits the scorer opened on
         state.put(state.REVIEW_SCORER, opening)
-    _keep_valid(state.REVIEW_SCORER, list(scorers))
+    state.choose_valid(state.REVIEW_SCORER, list(scorers))
     left, middle, right = st.columns([2, 2, 3])
     with left:
         scorer_id = st.selectbox(
@@ -59,7 +53,6 @@ def render_picker(scorers: dict[int, str]) -> data.Source | None:
 
 def _pick_dataset(scorer_id: int) -> data.Source | None:
     datasets = data.datasets()
-    _keep_valid(state.REVIEW_DATASET, list(datasets))
     open_on_suited(state.REVIEW_DATASET, scorer_id=scorer_id, version_id=None, dataset_ids=datasets)
     dataset_id = st.selectbox(
         "Dataset",
@@ -83,7 +76,7 @@ def _pick_run(scorer_id: int) -> data.Source | None:
             icon=":material/info:",
         )
         return None
-    _keep_valid(state.REVIEW_RUN, list(runs))
+    state.choose_valid(state.REVIEW_RUN, list(runs))
     run_id = st.selectbox(
         "Run",
         list(runs),

@@ -60,6 +60,7 @@ def _prefer(prefer: RunLine | None, scorers: set[int], datasets: set[int]) -> No
 def _pick_version(scorer_id: int | None) -> int | None:
     """The scorer's versions, newest first: the latest is chosen unless another is picked."""
     versions = data.versions(scorer_id) if scorer_id is not None else []
+    state.choose_valid(state.RUNS_VERSION, [v.id for v in versions])  # the latest, if none
     labels = {
         v.id: f"Version {v.version}" + (" (latest)" if i == 0 else "")
         for i, v in enumerate(versions)

@@ -46,8 +46,7 @@ badges = st.columns(min(len(lines), 6))
 for cell, line in zip(badges, lines, strict=False):
     with cell:
         trust_badge(verdict(line.id), prefix=f"v{line.version} · ")
-if state.peek(state.TRUST_VERSION) not in {line.id for line in lines}:
-    state.forget(state.TRUST_VERSION)
+state.choose_valid(state.TRUST_VERSION, [line.id for line in lines])  # the latest, if none
 version_id = st.selectbox(
     "Version",
     options=[line.id for line in lines],
