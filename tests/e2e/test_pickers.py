@@ -5,6 +5,7 @@ scorer picked before (which the browser kept when the choice was only dropped)."
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -39,5 +40,10 @@ def test_a_scorer_picked_shows_its_own_latest_version(
         studio.open(page, title=title)
         studio.select(scorer.name, "Answer relevancy")  # one version: "Version 1 (latest)"
         studio.select(scorer.name, "Tone and politeness")
-        shown = studio.chosen(version_key.name)
-        assert shown.startswith(f"Version {version} (latest)"), (page, shown)
+        wanted = f"Version {version} (latest)"
+        deadline = time.monotonic() + 15  # the browser may draw the new words a moment late
+        while not (shown := studio.chosen(version_key.name)).startswith(wanted):
+            if time.monotonic() > deadline:
+                break
+            studio.page.wait_for_timeout(100)
+        assert shown.startswith(wanted), (page, shown)
