@@ -42,6 +42,16 @@ def _capped_version(engine, api_base: str, cap: float | None, template: str | No
         return save_scorer_version(session, spec=load_spec(spec)).id
 
 
+def _worst_example_cost(engine, api_base: str, dataset_id: int) -> float:
+    """The most one example of the dataset can cost the priced verdict scorer, estimated."""
+    probe = _capped_version(engine, api_base, None)
+    with read_session(engine) as session:
+        scorer = compile_version(session, get_version_by_id(session, version_id=probe))
+    estimate = asyncio.run(estimate_dataset(engine, scorer, dataset_id=dataset_id))
+    assert estimate.example_worst_cost
+    return estimate.example_worst_cost
+
+
 @pytest.mark.parametrize("cap", [0.25, None])
 def test_every_stability_repeat_stops_at_the_judges_default_cap(engine, fake_judge, cap) -> None:
     version_id = _capped_version(engine, fake_judge.base_url, cap)
@@ -73,12 +83,8 @@ def test_an_ab_run_stopped_by_the_cap_says_how_to_resume_it_and_keeps_its_scores
     fake_judge.reply({"verdict": "good"}, usage="counted")
     examples = 12
     dataset_id = make_answers(engine, examples)
-    probe = _capped_version(engine, fake_judge.base_url, None)
-    with read_session(engine) as session:
-        scorer = compile_version(session, get_version_by_id(session, version_id=probe))
-    estimate = asyncio.run(estimate_dataset(engine, scorer, dataset_id=dataset_id))
-    assert estimate.example_worst_cost
-    cap = estimate.example_worst_cost * 3  # room for about three examples at their worst
+    # Room for about three examples at their worst.
+    cap = _worst_example_cost(engine, fake_judge.base_url, dataset_id) * 3
     version_a = _capped_version(engine, fake_judge.base_url, cap, "Grade: {{ output }}")
     version_b = _capped_version(engine, fake_judge.base_url, cap, "Judge: {{ output }}")
 
@@ -107,12 +113,8 @@ def test_a_stability_check_whose_repeat_reaches_the_cap_ends_and_is_no_evidence(
 ) -> None:
     fake_judge.reply({"verdict": "good"}, usage="counted")
     dataset_id = make_answers(engine, 8)
-    probe = _capped_version(engine, fake_judge.base_url, None)
-    with read_session(engine) as session:
-        scorer = compile_version(session, get_version_by_id(session, version_id=probe))
-    estimate = asyncio.run(estimate_dataset(engine, scorer, dataset_id=dataset_id))
-    assert estimate.example_worst_cost
-    cap = estimate.example_worst_cost * 2  # room for about two of the eight examples
+    # Room for about two of the eight examples.
+    cap = _worst_example_cost(engine, fake_judge.base_url, dataset_id) * 2
     version_id = _capped_version(engine, fake_judge.base_url, cap, "Grade: {{ output }}")
     with read_session(engine) as session:
         plan = plan_stability(
