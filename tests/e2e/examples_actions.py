@@ -127,15 +127,21 @@ def start_typing(
     person's pace (0: as fast as the browser takes them)."""
     editor = _editor(studio)
     for attempt in range(3):  # a person whose click did not open the cell clicks again
+        # The last cell's editor closes a moment after its Enter; an Enter pressed while it
+        # is still there goes to it and opens nothing, and a wait for "the editor" would
+        # find the closing one. So: the old editor gone, then click, Enter, the new one.
+        editor.wait_for(state="detached", timeout=10_000)
         click_cell(studio, row, column)
         studio.page.keyboard.press("Enter")
         try:
             editor.wait_for(state="visible", timeout=3_000)
+            editor.press("End", timeout=3_000)
             break
         except PlaywrightTimeout:
             if attempt == 2:
                 raise
-    editor.press("End")
+            if editor.count():
+                studio.page.keyboard.press("Escape")  # nothing typed yet: close it, retry
     studio.page.keyboard.type(text, delay=key_delay_ms)
     assert editor.input_value().endswith(text), f"the cell holds {editor.input_value()!r}"
 
