@@ -43,15 +43,23 @@ def check_budget(
     """Refuse, in words and before anything starts, a cap the run could not keep."""
     if max_cost is None:
         return
-    from scorer_runtime.costs.cap import check_cap
+    from scorer_runtime.costs.stored import check_dataset_cap
     from scorer_runtime.store import read_session, run_counts
 
     spent = 0.0
     if run_id is not None:
         with read_session(made) as opened:
             spent = run_counts(opened, run_id=run_id)[2]
-    estimate = estimate_for(made, scorer, dataset_id=dataset_id, run_id=run_id)
-    check_cap(max_cost, estimate, spent=spent, allow_unpriced=allow_unpriced)
+    checked = check_dataset_cap(
+        made,
+        scorer,
+        dataset_id=dataset_id,
+        cap=max_cost,
+        allow_unpriced=allow_unpriced,
+        run_id=run_id,
+        spent=spent,
+    )
+    asyncio.run(checked)
 
 
 def end_if_stopped(summary: BatchSummary, *, resume: str) -> None:

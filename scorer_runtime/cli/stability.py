@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -13,7 +14,10 @@ from scorer_runtime.cli.support import console, engine, friendly, load_env_file
 
 if TYPE_CHECKING:
     from rich.console import Console
+    from sqlalchemy import Engine
 
+    from scorer_runtime.costs.cap import JudgeCap
+    from scorer_runtime.scorer import Scorer
     from scorer_runtime.store import Session
     from scorer_runtime.trust.ab import AbReport, VersionSide
     from scorer_runtime.trust.stability import StabilityPlan, StabilityReport
@@ -34,6 +38,19 @@ def stability(
     repeats: int = typer.Option(3, help="How many times the sample is scored (2 to 10)."),
     sample: int = typer.Option(20, help="How many examples are drawn from the dataset."),
     seed: int = typer.Option(0, help="Seed of the sample: the same seed draws the same one."),
+    max_cost: str | None = typer.Option(
+        None,
+        "--max-cost",
+        help="Spend cap of each repeat in dollars: no judge call starts that could pass it, "
+        "and a repeat that reaches it ends the check (which then counts for nothing). "
+        "Default: the judge's default cap, if it has one; 'none': no cap.",
+    ),
+    allow_unpriced: bool = typer.Option(
+        False,
+        "--allow-unpriced",
+        help="With --max-cost: check even though a judge model has no price (the cap "
+        "cannot be checked for it).",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
 ) -> None:
     """Score a sample of DATASET several times with SCORER and count the examples whose
@@ -43,6 +60,7 @@ def stability(
     from scorer_runtime.store import get_dataset, read_session
     from scorer_runtime.trust.stability import load_report, plan_stability
 
+    cap = _CapOption.read(max_cost, allow_unpriced)  # a bad cap is refused before anything
     made = engine()
     try:
         with read_session(made) as session:
@@ -58,7 +76,9 @@ def stability(
         out = console(stderr=as_json)  # with --json, standard output is the JSON alone
         out.print(f"Stability check of scorer {scorer} v{plan.version} on dataset {dataset}:")
         out.print(plan.describe())
-        check_id = _run_with_progress(made, plan, out)
+        if plan.judge_calls:
+            out.print(_check_cost(made, plan, cap))
+        check_id = _run_with_progress(made, plan, out, cap)
         report = load_report(made, check_id)
     finally:
         made.dispose()
@@ -68,7 +88,51 @@ def stability(
     _print_stability(report, console())
 
 
-def _run_with_progress(made: Any, plan: StabilityPlan, out: Console) -> int:
+@dataclass(frozen=True, slots=True)
+class _CapOption:
+    """``--max-cost`` and ``--allow-unpriced`` as typed: the cap each run scored here stops
+    at (:data:`~scorer_runtime.costs.cap.JUDGE_CAP` when none was typed), and whether a
+    model without a price may run under it."""
+
+    max_cost: float | JudgeCap | None
+    allow_unpriced: bool
+
+    @classmethod
+    def read(cls, typed: str | None, allow_unpriced: bool) -> _CapOption:
+        """CapError (in words) for a cap that is not an amount above $0."""
+        from scorer_runtime.costs.cap import JUDGE_CAP, read_cap
+
+        if typed is None:  # the judge's default cap, which a model without a price runs past
+            return cls(JUDGE_CAP, True)
+        return cls(read_cap(typed), allow_unpriced)
+
+    def words(self, scorer: Scorer[Any, Any], who: str) -> str:
+        """What stops ``who`` (e.g. "Each repeat"), or nothing without a cap."""
+        from scorer_runtime.costs.cap import chosen_cap
+        from scorer_runtime.money import format_dollars
+
+        cap = chosen_cap(self.max_cost, scorer)
+        if cap is None:
+            return ""
+        whose = "the judge's default spend cap" if isinstance(self.max_cost, str) else "--max-cost"
+        return f" {who} stops at {format_dollars(cap)} ({whose})."
+
+
+def _check_cost(made: Engine, plan: StabilityPlan, cap: _CapOption) -> str:
+    """The check's estimated cost (its sample times its repeats) and what stops a repeat."""
+    from scorer_runtime.cli.costs import estimate_for
+    from scorer_runtime.store import get_version_by_id, read_session
+    from scorer_runtime.stored import compile_version
+
+    with read_session(made) as session:
+        version = get_version_by_id(session, version_id=plan.scorer_version_id)
+        scorer = compile_version(session, version)
+    found = estimate_for(made, scorer, dataset_id=plan.dataset_id, run_id=None)
+    scaled = found.scaled(len(plan.example_ids) * plan.repeats)
+    return f"{scaled.cost_words()}{cap.words(scorer, 'Each repeat')}"
+
+
+def _run_with_progress(made: Any, plan: StabilityPlan, out: Console, cap: _CapOption) -> int:
     from scorer_runtime.batch import BatchProgress
     from scorer_runtime.cli.report import run_progress
     from scorer_runtime.money import describe_cost
@@ -85,7 +149,14 @@ def _run_with_progress(made: Any, plan: StabilityPlan, out: Console) -> int:
             task = tasks[repeat - 1]
             bar.update(task, completed=p.done, total=p.total, failures=p.failures, cost=cost)
 
-        return asyncio.run(run_check(made, plan, progress=progress))
+        checked = run_check(
+            made,
+            plan,
+            progress=progress,
+            max_cost=cap.max_cost,
+            allow_unpriced=cap.allow_unpriced,
+        )
+        return asyncio.run(checked)
 
 
 def _stability_json(
@@ -142,6 +213,19 @@ def compare_versions(
     dataset: Annotated[str, typer.Argument(help="Name of the dataset.")],
     a: int = typer.Option(..., "--a", help="The first version (A)."),
     b: int = typer.Option(..., "--b", help="The second version (B)."),
+    max_cost: str | None = typer.Option(
+        None,
+        "--max-cost",
+        help="Spend cap in dollars of each version's run, for a version scored here: no "
+        "judge call starts that could pass it (resume the run with a higher cap). Default: "
+        "the judge's default cap, if it has one; 'none': no cap.",
+    ),
+    allow_unpriced: bool = typer.Option(
+        False,
+        "--allow-unpriced",
+        help="With --max-cost: score even though a judge model has no price (the cap "
+        "cannot be checked for it).",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
 ) -> None:
     """Compare two versions of SCORER on the same examples of DATASET: the examples whose
@@ -151,21 +235,60 @@ def compare_versions(
     from scorer_runtime.store import get_dataset, read_session
     from scorer_runtime.trust.ab import compare_versions as compare
 
+    cap = _CapOption.read(max_cost, allow_unpriced)  # a bad cap is refused before anything
     made = engine()
     try:
         with read_session(made) as session:
             dataset_id = get_dataset(session, name=dataset).id
             version_a = _version_id(session, scorer, a)
             version_b = _version_id(session, scorer, b)
-        report = asyncio.run(
-            compare(made, version_a=version_a, version_b=version_b, dataset_id=dataset_id)
+        for said in _runs_to_score(made, (version_a, version_b), dataset_id, cap):
+            console(stderr=as_json).print(said)
+        compared = compare(
+            made,
+            version_a=version_a,
+            version_b=version_b,
+            dataset_id=dataset_id,
+            max_cost=cap.max_cost,
+            allow_unpriced=cap.allow_unpriced,
         )
+        report = asyncio.run(compared)
     finally:
         made.dispose()
     if as_json:
         typer.echo(json.dumps(_ab_json(scorer, dataset, report), indent=2))
         return
     _print_ab(scorer, dataset, report, console())
+
+
+def _runs_to_score(
+    made: Engine, version_ids: tuple[int, int], dataset_id: int, cap: _CapOption
+) -> list[str]:
+    """For each version with no finished run of the dataset: that it is scored first, what
+    that costs and what stops it."""
+    from scorer_runtime.cli.costs import estimate_for
+    from scorer_runtime.store import get_version_by_id, read_session
+    from scorer_runtime.stored import compile_version
+    from scorer_runtime.trust.ab import runs_to_compare
+
+    with read_session(made) as session:
+        found = runs_to_compare(
+            session, version_a=version_ids[0], version_b=version_ids[1], dataset_id=dataset_id
+        )
+        missing = [
+            get_version_by_id(session, version_id=version_id)
+            for version_id, run in zip(version_ids, found, strict=True)
+            if run is None
+        ]
+        scorers = [compile_version(session, version) for version in missing]
+    said = []
+    for version, scorer in zip(missing, scorers, strict=True):
+        estimate = estimate_for(made, scorer, dataset_id=dataset_id, run_id=None)
+        said.append(
+            f"Version {version.version} has no finished run of the dataset: it is scored "
+            f"first. {estimate.describe()}{cap.words(scorer, 'Its run')}"
+        )
+    return said
 
 
 def _side_json(side: VersionSide) -> dict[str, Any]:

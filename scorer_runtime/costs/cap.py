@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Final, Literal
 
 from scorer_runtime.costs.estimate import CostEstimate, unpriced_words
 from scorer_runtime.judge.config import Judge
@@ -50,6 +50,17 @@ def default_cap(scorer: Scorer[Any, Any]) -> float | None:
         if judge.default_max_cost is not None:
             caps.append(judge.default_max_cost)
     return min(caps, default=None)
+
+
+JudgeCap = Literal["judge"]
+JUDGE_CAP: Final[JudgeCap] = "judge"
+"""A run's cap when nobody chose one: its judge's default cap (:func:`default_cap`)."""
+
+
+def chosen_cap(cap: float | JudgeCap | None, scorer: Scorer[Any, Any]) -> float | None:
+    """The cap in dollars of a run of ``scorer``: ``cap`` itself (None: no cap), or for
+    :data:`JUDGE_CAP` the judge's default cap."""
+    return default_cap(scorer) if isinstance(cap, str) else cap
 
 
 BUDGET_REACHED = "stopped: budget reached"

@@ -126,12 +126,16 @@ class CostEstimate:
                 f" (up to {self.worst_calls:,} with every retry and re-ask), "
                 f"about {self.input_tokens:,} input and {self.output_tokens:,} output tokens."
             )
+        return f"{head} {self.cost_words()}"
+
+    def cost_words(self) -> str:
+        """What it costs, typical to worst, in one sentence (or why that is unknown)."""
         if self.typical_cost is None or self.worst_cost is None:
-            return f"{head} {unpriced_words(self.unpriced_models)}"
+            return unpriced_words(self.unpriced_models)
         if self.cached_calls:
-            return f"{head} {cached_cost_words(self)}."
+            return f"{cached_cost_words(self)}."
         return (
-            f"{head} Cost: about {format_dollars(self.typical_cost)}, "
+            f"Cost: about {format_dollars(self.typical_cost)}, "
             f"at worst {format_dollars(self.worst_cost)}."
         )
 

@@ -7,6 +7,7 @@ from typing import Any
 from sqlalchemy import Engine, exists, func
 from sqlmodel import Session, col, select
 
+from scorer_runtime.costs.cap import check_cap
 from scorer_runtime.costs.estimate import SAMPLE_SIZE, CostEstimate, SampleExample, estimate_cost
 from scorer_runtime.judge.cache import CachedAnswer
 from scorer_runtime.scorer import Scorer
@@ -57,6 +58,23 @@ async def estimate_dataset(
         run = session.get(RunRecord, run_id) if run_id is not None else None
         cache = None if run is not None and not run.use_cache else _SessionCache(session)
         return await estimate_cost(scorer, sample, examples=count, cache=cache)
+
+
+async def check_dataset_cap(
+    engine: Engine,
+    scorer: Scorer[Any, Any],
+    *,
+    dataset_id: int,
+    cap: float,
+    allow_unpriced: bool,
+    run_id: int | None = None,
+    spent: float = 0.0,
+) -> None:
+    """Raise :class:`~scorer_runtime.costs.cap.CapError` (in words, before anything is
+    stored) when a run of the dataset (or what run ``run_id`` has left, ``spent`` dollars
+    spent) must not start under ``cap``: see :func:`~scorer_runtime.costs.cap.check_cap`."""
+    estimate = await estimate_dataset(engine, scorer, dataset_id=dataset_id, run_id=run_id)
+    check_cap(cap, estimate, spent=spent, allow_unpriced=allow_unpriced)
 
 
 class _SessionCache:

@@ -101,15 +101,20 @@ def create_stability_check(
 
 
 def add_repeat_run(
-    session: Session, *, check_id: int, concurrency: int, max_cost: float | None = None
+    session: Session,
+    *,
+    check_id: int,
+    concurrency: int,
+    max_cost: float | None = None,
+    allow_unpriced: bool = True,
 ) -> RunInfo:
     """A queued run that scores the check's sample once more (one repeat), stopped at
     ``max_cost`` dollars when given.
 
     Every repeat of every check is created here: a repeat must call the judge afresh, so the
-    judge answer cache is off for it (``use_cache=False``). Its cap is the judge's default
-    cap, which an unpriced model cannot be held to: such a repeat runs (``allow_unpriced``),
-    as the Trust page says before the check starts.
+    judge answer cache is off for it (``use_cache=False``). Its cap is by default the judge's
+    default cap, which an unpriced model cannot be held to: such a repeat runs
+    (``allow_unpriced``), as the Trust page says before the check starts.
     """
     check = get_stability_check(session, check_id=check_id)
     run = create_run(
@@ -122,7 +127,7 @@ def add_repeat_run(
     )
     if max_cost is None:
         return run
-    return set_run_cap(session, run_id=run.id, max_cost=max_cost, allow_unpriced=True)
+    return set_run_cap(session, run_id=run.id, max_cost=max_cost, allow_unpriced=allow_unpriced)
 
 
 def get_stability_check(session: Session, *, check_id: int) -> StabilityCheckInfo:

@@ -13,20 +13,23 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from statistics import fmean
+from typing import Any
 
 from sqlalchemy import Engine
 from sqlmodel import Session
 
 from scorer_runtime.batch.queue import enqueue_run
 from scorer_runtime.batch.runner import run_batch
-from scorer_runtime.costs.cap import default_cap
+from scorer_runtime.costs.cap import JUDGE_CAP, JudgeCap, chosen_cap, default_cap
+from scorer_runtime.costs.stored import check_dataset_cap
+from scorer_runtime.scorer import Scorer
 from scorer_runtime.store.engine import read_session
 from scorer_runtime.store.labels import latest_labels
 from scorer_runtime.store.runs import RunInfo
-from scorer_runtime.store.scorers import get_version_by_id
+from scorer_runtime.store.scorers import ScorerVersionInfo, get_version_by_id
 from scorer_runtime.store.stability import RunScore, latest_full_run, run_scores
 from scorer_runtime.store.trust import graded_scale
-from scorer_runtime.stored import check_judges, compile_version, scorer_source
+from scorer_runtime.stored import ScorerSource, check_judges, compile_version, scorer_source
 from scorer_runtime.trust.agreement import NONE, Agreement, Estimate, measure
 from scorer_runtime.trust.scale import Scale
 
@@ -254,45 +257,102 @@ async def compare_versions(
     version_b: int,
     dataset_id: int,
     api_base: str | None = None,
+    max_cost: float | JudgeCap | None = JUDGE_CAP,
+    allow_unpriced: bool = True,
 ) -> AbReport:
     """The A/B, scoring here (one version after the other) a version that has no finished
-    run of the dataset yet."""
+    run of the dataset yet.
+
+    Such a run stops at ``max_cost`` dollars (by default its judge's default cap, as in the
+    studio; None: no cap). A cap a run could not keep (below one example's worst case, or on
+    a model without a price unless ``allow_unpriced``) raises
+    :class:`~scorer_runtime.costs.cap.CapError` before either version is scored.
+    """
     if version_a == version_b:
         raise ValueError("pick two different versions to compare")
+    with read_session(engine) as session:
+        found = runs_to_compare(
+            session, version_a=version_a, version_b=version_b, dataset_id=dataset_id
+        )
+        to_score = {
+            version_id: _ToScore.of(session, version_id, api_base=api_base, max_cost=max_cost)
+            for version_id, run in zip((version_a, version_b), found, strict=True)
+            if run is None
+        }
+    for one in to_score.values():  # every check before any judge call
+        await one.check_cap(engine, dataset_id=dataset_id, allow_unpriced=allow_unpriced)
     runs: list[RunInfo] = []
-    for version_id in (version_a, version_b):
-        with read_session(engine) as session:
-            found = latest_full_run(session, scorer_version_id=version_id, dataset_id=dataset_id)
-            if found is None:
-                version = get_version_by_id(session, version_id=version_id)
-                source = scorer_source(session, version, api_base=api_base)
-        if found is None:
-            scorer = source.build()
-            check_judges(scorer)
-            summary = await run_batch(
-                engine,
-                scorer,
-                scorer_version_id=version_id,
-                dataset_id=dataset_id,
-                source=source,
-                max_cost=default_cap(scorer),
-                allow_unpriced=True,  # see queue_missing
-            )
-            if summary.status == "stopped":
-                raise ValueError(  # at its judge's default cap: resumable, nothing lost
-                    f"run {summary.run_id} of version {version.version} {summary.error} "
-                    f"(scorer-studio run --resume {summary.run_id} --max-cost AMOUNT), then "
-                    "compare again"
-                )
-            with read_session(engine) as session:
-                found = latest_full_run(
-                    session, scorer_version_id=version_id, dataset_id=dataset_id
-                )
-            if found is None or found.id != summary.run_id:
-                raise ValueError(f"the run of version {version.version} did not finish")
-        runs.append(found)
+    for version_id, run in zip((version_a, version_b), found, strict=True):
+        if run is None:
+            scored = to_score[version_id]
+            run = await scored.score(engine, dataset_id=dataset_id, allow_unpriced=allow_unpriced)
+        runs.append(run)
     with read_session(engine) as session:
         return ab_report(session, run_a=runs[0], run_b=runs[1])
+
+
+@dataclass(frozen=True, slots=True)
+class _ToScore:
+    """A version of the A/B with no finished run of the dataset, to be scored here under
+    ``cap`` dollars (None: no cap)."""
+
+    version: ScorerVersionInfo
+    source: ScorerSource
+    scorer: Scorer[Any, Any]
+    cap: float | None
+
+    @classmethod
+    def of(
+        cls,
+        session: Session,
+        version_id: int,
+        *,
+        api_base: str | None,
+        max_cost: float | JudgeCap | None,
+    ) -> _ToScore:
+        """The version, built and its judge keys checked (ValueError in words)."""
+        version = get_version_by_id(session, version_id=version_id)
+        source = scorer_source(session, version, api_base=api_base)
+        scorer = source.build()
+        check_judges(scorer)
+        return cls(version, source, scorer, chosen_cap(max_cost, scorer))
+
+    async def check_cap(self, engine: Engine, *, dataset_id: int, allow_unpriced: bool) -> None:
+        """CapError (in words) when the run could not keep its cap."""
+        if self.cap is not None:
+            await check_dataset_cap(
+                engine,
+                self.scorer,
+                dataset_id=dataset_id,
+                cap=self.cap,
+                allow_unpriced=allow_unpriced,
+            )
+
+    async def score(self, engine: Engine, *, dataset_id: int, allow_unpriced: bool) -> RunInfo:
+        """Score the dataset with the version; its finished run, or ValueError in words."""
+        number = self.version.version
+        summary = await run_batch(
+            engine,
+            self.scorer,
+            scorer_version_id=self.version.id,
+            dataset_id=dataset_id,
+            source=self.source,
+            max_cost=self.cap,
+            allow_unpriced=allow_unpriced,
+        )
+        if summary.status == "stopped":
+            raise ValueError(  # at its cap: resumable, nothing lost
+                f"run {summary.run_id} of version {number} {summary.error} "
+                f"(scorer-studio run --resume {summary.run_id} --max-cost AMOUNT), then "
+                "compare again"
+            )
+        with read_session(engine) as session:
+            found = latest_full_run(
+                session, scorer_version_id=self.version.id, dataset_id=dataset_id
+            )
+        if found is None or found.id != summary.run_id:
+            raise ValueError(f"the run of version {number} did not finish")
+        return found
 
 
 def queue_missing(engine: Engine, *, version_ids: Sequence[int], dataset_id: int) -> list[int]:

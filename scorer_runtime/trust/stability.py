@@ -23,7 +23,8 @@ from sqlalchemy import Engine
 from sqlmodel import Session
 
 from scorer_runtime.batch.runner import BatchProgress, BatchRunner
-from scorer_runtime.costs.cap import default_cap
+from scorer_runtime.costs.cap import JUDGE_CAP, JudgeCap, chosen_cap, default_cap
+from scorer_runtime.costs.stored import check_dataset_cap
 from scorer_runtime.money import format_dollars
 from scorer_runtime.store.engine import read_session, session_scope
 from scorer_runtime.store.runs import RunInfo, request_cancel
@@ -176,17 +177,29 @@ async def run_check(
     options: RepeatRunOptions = REPEAT_RUNS,
     api_base: str | None = None,
     progress: RepeatProgress | None = None,
+    max_cost: float | JudgeCap | None = JUDGE_CAP,
+    allow_unpriced: bool = True,
 ) -> int:
     """Store the check and score its repeats here, one after another; the check's id.
 
-    Each repeat's run is made just before it is scored, so a runner serving the queue never
-    picks up a repeat this process is about to score.
+    Each repeat stops at ``max_cost`` dollars (by default the judge's default cap, as in the
+    studio; None: no cap). A cap no repeat could keep (below one example's worst case, or on
+    a model without a price unless ``allow_unpriced``) raises
+    :class:`~scorer_runtime.costs.cap.CapError` before anything is stored. Each repeat's run
+    is made just before it is scored, so a runner serving the queue never picks up a repeat
+    this process is about to score.
     """
-    with session_scope(engine) as session:
+    with read_session(engine) as session:
         version = get_version_by_id(session, version_id=plan.scorer_version_id)
         source = scorer_source(session, version, api_base=api_base)
-        scorer = source.build()
-        check_judges(scorer)  # before anything is stored: a missing key fails at once
+    scorer = source.build()
+    check_judges(scorer)  # before anything is stored: a missing key fails at once
+    cap = chosen_cap(max_cost, scorer)
+    if cap is not None:
+        await check_dataset_cap(
+            engine, scorer, dataset_id=plan.dataset_id, cap=cap, allow_unpriced=allow_unpriced
+        )
+    with session_scope(engine) as session:
         check = _new_check(session, plan)
     for repeat in range(1, plan.repeats + 1):
         with session_scope(engine) as session:
@@ -196,7 +209,8 @@ async def run_check(
                 session,
                 check_id=check.id,
                 concurrency=options.concurrency,
-                max_cost=default_cap(scorer),
+                max_cost=cap,
+                allow_unpriced=allow_unpriced,
             )
         told = None if progress is None else _told(progress, repeat)
         runner = BatchRunner(engine, scorer, run_id=run.id, progress=told, source=source)
@@ -294,8 +308,8 @@ class StabilityReport:
         why = (
             f"This check was stopped before its {self.check.repeats} repeats finished"
             if cap is None
-            else f"A repeat reached its spend cap ({format_dollars(cap)}, the judge's default "
-            f"cap) before the check's {self.check.repeats} repeats finished"
+            else f"A repeat reached its spend cap ({format_dollars(cap)}) before the check's "
+            f"{self.check.repeats} repeats finished"
         )
         said = (
             f"{why}. {kept}, but a stopped check does not count as evidence for the trust policy: "

@@ -130,7 +130,7 @@ def test_a_stability_check_whose_repeat_reaches_the_cap_ends_and_is_no_evidence(
     assert (report.ended, report.stopped) == (True, True)
     assert evidence is None  # a check cut short is no evidence for the trust policy
     assert report.words().startswith(
-        f"A repeat reached its spend cap ({format_dollars(cap)}, the judge's default cap) "
+        f"A repeat reached its spend cap ({format_dollars(cap)}) "
         "before the check's 3 repeats finished."
     )
     assert fake_judge.request_count == report.runs[0].done_count
