@@ -60,7 +60,7 @@ def labels_import(
             source=file.name,
         )
     out = console()
-    out.print(f"Imported {result.imported} grades for scorer {scorer}.")
+    out.print(result.words(file.name), markup=False)
     if result.skipped:
         out.print(f"Left out {len(result.skipped)} bad rows:")
         for issue in result.skipped:

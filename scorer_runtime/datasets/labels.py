@@ -31,9 +31,11 @@ from scorer_runtime.datasets.parsing import (
 from scorer_runtime.limits import MAX_FIELD_BYTES, size_words
 from scorer_runtime.store.errors import NotFoundError
 from scorer_runtime.store.labels import (
+    LabelInfo,
     add_label,
     examples_by_id,
     existing_example_ids,
+    labels_of_examples,
     latest_labels,
 )
 from scorer_runtime.store.scorers import get_scorer, latest_version
@@ -78,10 +80,29 @@ class ParsedLabels:
 
 @dataclass(frozen=True, slots=True)
 class LabelImport:
-    """What an import did: how many grades it added, and the rows it left out (and why)."""
+    """What an import did: how many grades it added, the rows it left out (and why), and how
+    many grades were already stored (a file imported again adds nothing twice)."""
 
     imported: int
     skipped: list[ImportIssue] = field(default_factory=list)
+    already: int = 0
+
+    def words(self, source: str) -> str:
+        """What the import did, in a sentence (the rows left out are listed apart)."""
+        if self.imported == 0:
+            return (
+                f"Nothing new in {source}: its {_grades(self.already)} "
+                f"{'is' if self.already == 1 else 'are'} already stored."
+            )
+        said = f"Imported {_grades(self.imported)} from {source}."
+        if self.already:
+            were = "was" if self.already == 1 else "were"
+            said += f" {_grades(self.already)} {were} already stored and not added again."
+        return said
+
+
+def _grades(n: int) -> str:
+    return f"{n:,} grade{'s' * (n != 1)}"
 
 
 def scorer_scale(session: Session, *, scorer_id: int) -> Scale:
@@ -226,7 +247,8 @@ def import_labels(
     if not good:
         issues = issues or [ImportIssue(1, "the file has no grades to import")]
         raise ImportFailure(sorted(issues, key=lambda i: i.line), source=source)
-    for row in good:
+    new = _new_grades(session, scorer_id=scorer_id, rows=good)
+    for row in new:
         add_label(
             session,
             example_id=row.example_id,
@@ -236,7 +258,54 @@ def import_labels(
             note=row.note,
             created_at=row.time,
         )
-    return LabelImport(len(good), sorted(issues, key=lambda i: i.line))
+    return LabelImport(len(new), sorted(issues, key=lambda i: i.line), len(good) - len(new))
+
+
+_Grade = tuple[int, float, str, str]
+"""What a grade says: its example, score, grader and note."""
+
+
+def _grade(example_id: int, value: float, grader: str, note: str) -> _Grade:
+    return (example_id, value, grader.strip(), note.strip())
+
+
+def _second(time: datetime) -> datetime:
+    """``time`` in UTC to the second, as a label file writes it."""
+    return as_utc(time).replace(microsecond=0)
+
+
+def _new_grades(session: Session, *, scorer_id: int, rows: list[LabelRow]) -> list[LabelRow]:
+    """The rows that add a grade: not those already stored (the same grade of the example,
+    at the same second for a row with a time; for a row without one, the same as the
+    example's latest grade, which adding again would not change), nor their repeats."""
+    stored = labels_of_examples(
+        session, scorer_id=scorer_id, example_ids={r.example_id for r in rows}
+    )
+    timed: set[tuple[_Grade, datetime]] = set()
+    latest: dict[int, tuple[datetime, _Grade]] = {}
+    for example_id, labels in stored.items():
+        timed.update((_label_grade(label), _second(label.created_at)) for label in labels)
+        latest[example_id] = (as_utc(labels[0].created_at), _label_grade(labels[0]))
+    new = []
+    for row in rows:
+        grade = _grade(row.example_id, row.value, row.grader, row.note)
+        known = latest.get(row.example_id)
+        if row.time is None:
+            if known is not None and known[1] == grade:
+                continue
+            latest[row.example_id] = (datetime.now(UTC) + CLOCK_SLACK, grade)  # stored as now
+        else:
+            if (grade, _second(row.time)) in timed:
+                continue
+            timed.add((grade, _second(row.time)))
+            if known is None or row.time >= known[0]:
+                latest[row.example_id] = (row.time, grade)
+        new.append(row)
+    return new
+
+
+def _label_grade(label: LabelInfo) -> _Grade:
+    return _grade(label.example_id, label.value, label.labeller, label.note)
 
 
 def summary(value: Any) -> str:
@@ -262,7 +331,7 @@ def write_labels(session: Session, *, scorer_id: int, stream: TextIO) -> int:
                 example_id,
                 summary(example.input if example else None),
                 summary(example.output if example else None),
-                f"{label.value:g}",
+                _exact(label.value),
                 grade_name(scale, label.value),
                 label.note,
                 label.labeller,
@@ -270,6 +339,12 @@ def write_labels(session: Session, *, scorer_id: int, stream: TextIO) -> int:
             ]
         )
     return len(labels)
+
+
+def _exact(value: float) -> str:
+    """``value`` as short as it reads back the same (0.75, 1; 0.3333333333333333 in full)."""
+    short = f"{value:g}"
+    return short if float(short) == value else repr(value)
 
 
 def grade_name(scale: Scale, value: float) -> str:

@@ -84,6 +84,22 @@ def list_labels(
     return [info_of(LabelInfo, record) for record in found]
 
 
+def labels_of_examples(
+    session: Session, *, scorer_id: int, example_ids: Collection[int]
+) -> dict[int, list[LabelInfo]]:
+    """A scorer's labels of each of ``example_ids`` that has some, newest first (by time,
+    then id), by example id."""
+    newest_first = (col(LabelRecord.created_at).desc(), col(LabelRecord.id).desc())
+    found: dict[int, list[LabelInfo]] = {}
+    for group in _chunks(example_ids):
+        query = select(LabelRecord).where(
+            LabelRecord.scorer_id == scorer_id, col(LabelRecord.example_id).in_(group)
+        )
+        for record in session.exec(query.order_by(*newest_first)).all():
+            found.setdefault(record.example_id, []).append(info_of(LabelInfo, record))
+    return found
+
+
 def _chunks(ids: Iterable[int]) -> Iterable[list[int]]:
     unique = sorted(set(ids))
     for start in range(0, len(unique), _CHUNK):

@@ -66,7 +66,7 @@ def test_import_adds_the_good_rows_and_lists_the_bad_ones_by_line(graded, tmp_pa
         *("--map", "example_id=id", "--map", "grade=verdict", "--map", "grader=who"),
     )
     assert done.exit_code == 0, done.output
-    assert "Imported 2 grades for scorer tone-politeness." in done.output
+    assert "Imported 2 grades from grades.csv." in done.output
     assert "Left out 3 bad rows:" in done.output
     assert "line 3: example " in done.output
     assert "0.7 is not a grade of this scorer" in done.output
@@ -114,10 +114,10 @@ def test_export_writes_the_latest_grade_of_each_example_and_imports_back(graded,
 
     again = cli(db_url, "labels", "import", str(out), "--scorer", "tone-politeness")
     assert again.exit_code == 0, again.output
-    assert "Imported 2 grades" in again.output
+    assert "Nothing new in out.csv: its 2 grades are already stored." in again.output
     engine = make_engine(db_url)
     with read_session(engine) as session:
-        assert len(list_labels(session, scorer_id=scorer_id)) == 5
+        assert len(list_labels(session, scorer_id=scorer_id)) == 3  # none added twice
     engine.dispose()
     assert _labels(db_url, scorer_id) == {ids[0]: (1.0, "bob", "ok"), ids[2]: (0.5, "ann", "")}
 
@@ -188,14 +188,57 @@ def test_an_exported_file_imports_back_with_its_times_and_the_latest_grade_stays
 
     again = cli(db_url, "labels", "import", str(out), "--scorer", "tone-politeness")
     assert again.exit_code == 0, again.output
-    assert "Imported 2 grades" in again.output
+    assert "Nothing new in grades.csv: its 2 grades are already stored." in again.output
     assert _labels(db_url, scorer_id) == {ids[0]: (0.0, "bob", ""), ids[1]: (0.5, "ann", "")}
     then = week_ago.replace(tzinfo=None)
-    assert _history(db_url, scorer_id, ids[1]) == [
-        (0.5, "ann", then),
-        (0.5, "ann", then),
-    ]
-    assert [who for _, who, _ in _history(db_url, scorer_id, ids[0])] == ["bob", "ann", "ann"]
+    assert _history(db_url, scorer_id, ids[1]) == [(0.5, "ann", then)]
+
+    # Ann's grade of the first example changed in the file: it is added with the file's
+    # time, so bob's newer grade stays the latest; the unchanged row is not added again.
+    rows[0]["grade"], rows[0]["grade_name"] = "0.5", "neutral"
+    with out.open("w", encoding="utf-8", newline="") as stream:
+        writer = csv.DictWriter(stream, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    changed = cli(db_url, "labels", "import", str(out), "--scorer", "tone-politeness")
+    assert changed.exit_code == 0, changed.output
+    assert (
+        "Imported 1 grade from grades.csv. 1 grade was already stored and not added again."
+        in changed.output
+    )
+    assert _labels(db_url, scorer_id)[ids[0]] == (0.0, "bob", "")
+    assert _history(db_url, scorer_id, ids[0])[1:] == [(0.5, "ann", then), (1.0, "ann", then)]
+
+
+def test_a_file_without_times_imported_twice_adds_its_grades_once(graded, tmp_path):
+    db_url, scorer_id, ids = graded
+    path = tmp_path / "grades.csv"
+    path.write_text(
+        "example_id,grade,grader,note\n"
+        f"{ids[0]},polite,ann,kind\n"
+        f"{ids[0]},polite,ann,kind\n"  # the same grade twice in one file
+        f"{ids[1]},rude,bob,\n",
+        encoding="utf-8",
+    )
+    first = cli(db_url, "labels", "import", str(path), "--scorer", "tone-politeness")
+    assert first.exit_code == 0, first.output
+    assert (
+        "Imported 2 grades from grades.csv. 1 grade was already stored and not added again."
+        in first.output
+    )
+    again = cli(db_url, "labels", "import", str(path), "--scorer", "tone-politeness")
+    assert again.exit_code == 0, again.output
+    assert "Nothing new in grades.csv: its 3 grades are already stored." in again.output
+    assert [len(_history(db_url, scorer_id, i)) for i in ids[:2]] == [1, 1]
+
+    # Another grade came in between: the file's grade is newer news again, and is added.
+    engine = make_engine(db_url)
+    with session_scope(engine) as session:
+        add_label(session, example_id=ids[1], scorer_id=scorer_id, value=1.0, labeller="cy")
+    engine.dispose()
+    third = cli(db_url, "labels", "import", str(path), "--scorer", "tone-politeness")
+    assert "Imported 1 grade from grades.csv. 2 grades were already stored" in third.output
+    assert _labels(db_url, scorer_id)[ids[1]] == (0.0, "bob", "")
 
 
 def test_a_mapped_time_column_is_read_and_a_bad_time_is_a_bad_row(graded, tmp_path):
@@ -212,6 +255,30 @@ def test_a_mapped_time_column_is_read_and_a_bad_time_is_a_bad_row(graded, tmp_pa
         *("labels", "import", str(path), "--scorer", "tone-politeness", "--map", "time=when"),
     )
     assert done.exit_code == 0, done.output
-    assert "Imported 1 grades for scorer tone-politeness." in done.output
+    assert "Imported 1 grade from grades.csv." in done.output
     assert f'line 3: example {ids[1]}: the time "1 March" is not a date and time' in done.output
     assert _history(db_url, scorer_id, ids[0]) == [(1.0, "ann", datetime(2026, 3, 1, 9, 0))]
+
+
+def test_a_number_grade_exports_in_full_and_imports_back_as_the_same_grade(graded, tmp_path):
+    db_url, _, ids = graded
+    engine = make_engine(db_url)
+    with session_scope(engine) as session:
+        version = save_scorer_version(session, spec=load_spec(DEMO / "faithfulness.json"))
+        for example_id, value in zip(ids, (1 / 3, 0.75, 1.0), strict=True):
+            add_label(
+                session,
+                example_id=example_id,
+                scorer_id=version.scorer_id,
+                value=value,
+                labeller="ann",
+            )
+    engine.dispose()
+    out = tmp_path / "grades.csv"
+    exported = cli(db_url, "labels", "export", "--scorer", "faithfulness", "-o", str(out))
+    assert exported.exit_code == 0, exported.output
+    grades = [r["grade"] for r in csv.DictReader(io.StringIO(out.read_text(encoding="utf-8")))]
+    assert grades == [repr(1 / 3), "0.75", "1"]  # short where short is exact, never rounded
+    again = cli(db_url, "labels", "import", str(out), "--scorer", "faithfulness")
+    assert again.exit_code == 0, again.output
+    assert "Nothing new in grades.csv: its 3 grades are already stored." in again.output

@@ -58,7 +58,7 @@ def _import(scorer_id: int) -> None:
     except ImportFailure as e:
         state.put(state.REVIEW_IMPORT_REPORT, ("error", str(e)))
         return
-    text = f"Imported {plural(result.imported, 'grade')} from {upload.name}."
+    text = result.words(upload.name)
     if result.skipped:
         rows = "\n".join(f"- {issue}" for issue in result.skipped)
         text += f" Left out {plural(len(result.skipped), 'row')}:\n{rows}"
