@@ -145,6 +145,7 @@ from scorer_runtime.store.scorers import (
     save_scorer_version,
     scorer_counts,
     scorer_name_taken,
+    version_or_latest,
 )
 from scorer_runtime.store.scores import (
     ScoreFilter,
@@ -367,4 +368,5 @@ __all__ = [
     "update_example",
     "upgrade",
     "utc_now",
+    "version_or_latest",
 ]

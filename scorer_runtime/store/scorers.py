@@ -146,6 +146,15 @@ def latest_version(session: Session, *, scorer_id: int) -> ScorerVersionInfo | N
     return version_info(session, found) if found is not None else None
 
 
+def version_or_latest(session: Session, *, scorer_id: int, version_id: int | None) -> int | None:
+    """``version_id``, or when None the id of the scorer's newest version (None for a scorer
+    with no version)."""
+    if version_id is not None:
+        return version_id
+    found = _latest_version(session, scorer_id=scorer_id)
+    return None if found is None else found.id
+
+
 def _latest_version(session: Session, *, scorer_id: int) -> ScorerVersionRecord | None:
     query = (
         select(ScorerVersionRecord)

@@ -11,7 +11,7 @@ from collections.abc import Collection
 import streamlit as st
 
 from scorer_runtime.datasets.fit import suited_dataset
-from scorer_runtime.store import database_url, latest_version
+from scorer_runtime.store import database_url, version_or_latest
 from studio import services, state
 
 
@@ -26,13 +26,11 @@ def _suited(
     url: str, scorer_id: int, version_id: int | None, dataset_ids: tuple[int, ...]
 ) -> int | None:
     with services.reading() as session:
-        if version_id is None:
-            latest = latest_version(session, scorer_id=scorer_id)
-            if latest is None:
-                return None
-            version_id = latest.id
+        chosen = version_or_latest(session, scorer_id=scorer_id, version_id=version_id)
+        if chosen is None:
+            return None
         return suited_dataset(
-            session, scorer_id=scorer_id, version_id=version_id, dataset_ids=dataset_ids
+            session, scorer_id=scorer_id, version_id=chosen, dataset_ids=dataset_ids
         )
 
 

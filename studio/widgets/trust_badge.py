@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from scorer_runtime.store import database_url, latest_version
+from scorer_runtime.store import database_url, version_or_latest
 from scorer_runtime.trust.policy import TrustVerdict, version_trust
 from studio import services
 
@@ -55,10 +55,8 @@ def scorer_badge(scorer_id: int, version_id: int | None = None) -> None:
 @st.cache_data(show_spinner=False, ttl=10)
 def _of_scorer(url: str, scorer_id: int, version_id: int | None) -> tuple[int, TrustVerdict] | None:
     with services.reading() as session:
-        if version_id is None:
-            latest = latest_version(session, scorer_id=scorer_id)
-            if latest is None:
-                return None
-            version_id = latest.id
-        found = version_trust(session, scorer_version_id=version_id)
+        chosen = version_or_latest(session, scorer_id=scorer_id, version_id=version_id)
+        if chosen is None:
+            return None
+        found = version_trust(session, scorer_version_id=chosen)
     return found.version, found.verdict
