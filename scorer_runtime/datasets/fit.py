@@ -161,6 +161,19 @@ def dataset_shape(session: Session, *, dataset_id: int) -> Shape:
     return shape_of(list_examples(session, dataset_id=dataset_id, limit=FIT_SAMPLE))
 
 
+def stored_fit_problems(session: Session, *, version_id: int, dataset_id: int) -> list[str]:
+    """:func:`fit_problems` of a stored scorer version on a stored dataset, each named as the
+    studio names it (the spec's name, else the scorer's)."""
+    from scorer_runtime.store.datasets import get_dataset
+    from scorer_runtime.store.scorers import get_scorer, get_version_by_id
+
+    version = get_version_by_id(session, version_id=version_id)
+    said = version.spec.name or get_scorer(session, id=version.scorer_id).name
+    dataset = get_dataset(session, id=dataset_id).name
+    shape = dataset_shape(session, dataset_id=dataset_id)
+    return fit_problems(version.spec, shape, scorer=said, dataset=dataset)
+
+
 def suited_dataset(
     session: Session, *, scorer_id: int, version_id: int, dataset_ids: Collection[int]
 ) -> int | None:

@@ -16,7 +16,7 @@ from studio.app_pages.runs.logic import Problem, RunPlan, estimate_text, key_che
 from studio.app_pages.runs.runner import render_runner_notice
 from studio.widgets.common import empty_state, show_error
 from studio.widgets.current_scorer import scorer_to_open, work_on
-from studio.widgets.dataset_choice import open_on_suited, suited
+from studio.widgets.dataset_choice import offer_suited, open_on_suited
 
 JUDGES_PAGE = "app_pages/judges/page.py"
 _PAGES = {
@@ -151,17 +151,13 @@ def _choose(prefer: RunLine | None) -> tuple[RunPlan, int] | None:
 
 def _offer_fitting_dataset(plan: RunPlan) -> None:
     """Below a warning that the dataset does not suit the scorer: a way to one that does."""
-    choices = data.datasets()
-    better = suited(plan.scorer_id, plan.version_id, [d.id for d in choices])
-    if better is None or better == plan.dataset_id:
-        return
-    name = next(d.name for d in choices if d.id == better)
-    st.button(
-        f"Use “{name}” instead",
-        key=state.RUNS_FITTING_DATASET.name,
-        icon=":material/swap_horiz:",
-        on_click=state.put,
-        args=(state.RUNS_DATASET, better),
+    offer_suited(
+        state.RUNS_DATASET,
+        state.RUNS_FITTING_DATASET,
+        scorer_id=plan.scorer_id,
+        version_id=plan.version_id,
+        dataset_id=plan.dataset_id,
+        datasets={d.id: d.name for d in data.datasets()},
     )
 
 

@@ -5,6 +5,7 @@ on the Runs page), so the page never waits on the judge; it follows them as they
 from __future__ import annotations
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from scorer_runtime.trust.stability import (
     DEFAULT_REPEATS,
@@ -23,7 +24,7 @@ from studio.app_pages.trust.stability_logic import (
     example_rows,
     flip_chart,
 )
-from studio.widgets.dataset_choice import open_on_suited
+from studio.widgets.dataset_choice import open_on_suited, warn_if_unsuited
 
 REFRESH_S = 1.0
 """How often a check under way is read again."""
@@ -64,7 +65,25 @@ def _form(
         format_func=lambda d: datasets[d],
         key=state.TRUST_STABILITY_DATASET.child(scorer_id).name,
     )
-    sample = cols[2].number_input(
+    sample, repeats = _sizes(cols[2], cols[3], scorer_id)
+    warn_if_unsuited(
+        state.TRUST_STABILITY_DATASET.child(scorer_id),
+        state.TRUST_STABILITY_FITTING.child(scorer_id),
+        scorer_id=scorer_id,
+        version_ids=[int(version_id)],
+        dataset_id=int(dataset_id),
+        datasets=datasets,
+    )
+    try:
+        return data.plan(int(version_id), int(dataset_id), sample, repeats)
+    except ValueError as error:
+        st.warning(f"{error}.", icon=":material/warning:")
+        return None
+
+
+def _sizes(left: DeltaGenerator, right: DeltaGenerator, scorer_id: int) -> tuple[int, int]:
+    """How many examples the check samples, and how many times it scores each."""
+    sample = left.number_input(
         "Examples in the sample",
         min_value=1,
         max_value=MAX_SAMPLE,
@@ -73,7 +92,7 @@ def _form(
         help="Drawn at random from the dataset (the same draw each time). All of them when "
         "the dataset has fewer.",
     )
-    repeats = cols[3].number_input(
+    repeats = right.number_input(
         "Times each is scored",
         min_value=2,
         max_value=MAX_REPEATS,
@@ -81,11 +100,7 @@ def _form(
         key=state.TRUST_STABILITY_REPEATS.child(scorer_id).name,
         help="Every time asks the judge again; no earlier answer is reused.",
     )
-    try:
-        return data.plan(int(version_id), int(dataset_id), int(sample), int(repeats))
-    except ValueError as error:
-        st.warning(f"{error}.", icon=":material/warning:")
-        return None
+    return int(sample), int(repeats)
 
 
 def _stopped(report: StabilityReport) -> None:

@@ -16,7 +16,7 @@ from studio.app_pages.trust.stability_logic import (
     difference_rows,
     side_rows,
 )
-from studio.widgets.dataset_choice import open_on_suited
+from studio.widgets.dataset_choice import open_on_suited, warn_if_unsuited
 from studio.widgets.results_links import open_run
 
 REFRESH_S = 1.0
@@ -60,6 +60,14 @@ def _pick(
         list(datasets),
         format_func=lambda d: datasets[d],
         key=state.TRUST_VERSIONS_DATASET.child(scorer_id).name,
+    )
+    warn_if_unsuited(
+        state.TRUST_VERSIONS_DATASET.child(scorer_id),
+        state.TRUST_VERSIONS_FITTING.child(scorer_id),
+        scorer_id=scorer_id,
+        version_ids=[int(b), int(a)],
+        dataset_id=int(dataset_id),
+        datasets=datasets,
     )
     return int(a), int(b), int(dataset_id)
 

@@ -78,7 +78,7 @@ class Problem:
 def plan_run(session: Session, *, version_id: int, dataset_id: int) -> RunPlan:
     """Read the version and dataset, compile the version, and list what the run needs."""
     from scorer_runtime.costs.cap import default_cap
-    from scorer_runtime.datasets.fit import dataset_shape, fit_problems
+    from scorer_runtime.datasets.fit import stored_fit_problems
     from scorer_runtime.stored import compile_version
 
     version = get_version_by_id(session, version_id=version_id)
@@ -96,9 +96,7 @@ def plan_run(session: Session, *, version_id: int, dataset_id: int) -> RunPlan:
         dataset=dataset.name,
         examples=count_examples(session, dataset_id=dataset.id),
     )
-    shape = dataset_shape(session, dataset_id=dataset.id)
-    said = version.spec.name or scorer.name
-    misfits = fit_problems(version.spec, shape, scorer=said, dataset=dataset.name)
+    misfits = stored_fit_problems(session, version_id=version.id, dataset_id=dataset.id)
     base = replace(base, misfits=tuple(misfits))
     try:
         compiled = compile_version(session, version)
