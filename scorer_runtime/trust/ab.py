@@ -10,6 +10,7 @@ pass/fail difference.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from statistics import fmean
@@ -18,10 +19,10 @@ from typing import Any
 from sqlalchemy import Engine
 from sqlmodel import Session
 
-from scorer_runtime.batch.queue import enqueue_run
+from scorer_runtime.batch.queue import RunRefusedError, enqueue_run
 from scorer_runtime.batch.runner import run_batch
-from scorer_runtime.costs.cap import JUDGE_CAP, JudgeCap, chosen_cap, default_cap
-from scorer_runtime.costs.stored import check_dataset_cap
+from scorer_runtime.costs.cap import JUDGE_CAP, CapError, JudgeCap, default_cap
+from scorer_runtime.costs.stored import check_chosen_cap, check_default_cap
 from scorer_runtime.scorer import Scorer
 from scorer_runtime.store.engine import read_session
 from scorer_runtime.store.labels import latest_labels
@@ -275,17 +276,23 @@ async def compare_versions(
             session, version_a=version_a, version_b=version_b, dataset_id=dataset_id
         )
         to_score = {
-            version_id: _ToScore.of(session, version_id, api_base=api_base, max_cost=max_cost)
+            version_id: _ToScore.of(session, version_id, api_base=api_base)
             for version_id, run in zip((version_a, version_b), found, strict=True)
             if run is None
         }
-    for one in to_score.values():  # every check before any judge call
-        await one.check_cap(engine, dataset_id=dataset_id, allow_unpriced=allow_unpriced)
+    caps = {  # every cap checked before any judge call
+        version_id: await check_chosen_cap(
+            engine, one.scorer, dataset_id=dataset_id, cap=max_cost, allow_unpriced=allow_unpriced
+        )
+        for version_id, one in to_score.items()
+    }
     runs: list[RunInfo] = []
     for version_id, run in zip((version_a, version_b), found, strict=True):
         if run is None:
             scored = to_score[version_id]
-            run = await scored.score(engine, dataset_id=dataset_id, allow_unpriced=allow_unpriced)
+            run = await scored.score(
+                engine, dataset_id=dataset_id, cap=caps[version_id], allow_unpriced=allow_unpriced
+            )
         runs.append(run)
     with read_session(engine) as session:
         return ab_report(session, run_a=runs[0], run_b=runs[1])
@@ -293,13 +300,11 @@ async def compare_versions(
 
 @dataclass(frozen=True, slots=True)
 class _ToScore:
-    """A version of the A/B with no finished run of the dataset, to be scored here under
-    ``cap`` dollars (None: no cap)."""
+    """A version of the A/B with no finished run of the dataset, to be scored here."""
 
     version: ScorerVersionInfo
     source: ScorerSource
     scorer: Scorer[Any, Any]
-    cap: float | None
 
     @classmethod
     def of(
@@ -308,28 +313,19 @@ class _ToScore:
         version_id: int,
         *,
         api_base: str | None,
-        max_cost: float | JudgeCap | None,
     ) -> _ToScore:
         """The version, built and its judge keys checked (ValueError in words)."""
         version = get_version_by_id(session, version_id=version_id)
         source = scorer_source(session, version, api_base=api_base)
         scorer = source.build()
         check_judges(scorer)
-        return cls(version, source, scorer, chosen_cap(max_cost, scorer))
+        return cls(version, source, scorer)
 
-    async def check_cap(self, engine: Engine, *, dataset_id: int, allow_unpriced: bool) -> None:
-        """CapError (in words) when the run could not keep its cap."""
-        if self.cap is not None:
-            await check_dataset_cap(
-                engine,
-                self.scorer,
-                dataset_id=dataset_id,
-                cap=self.cap,
-                allow_unpriced=allow_unpriced,
-            )
-
-    async def score(self, engine: Engine, *, dataset_id: int, allow_unpriced: bool) -> RunInfo:
-        """Score the dataset with the version; its finished run, or ValueError in words."""
+    async def score(
+        self, engine: Engine, *, dataset_id: int, cap: float | None, allow_unpriced: bool
+    ) -> RunInfo:
+        """Score the dataset with the version under ``cap`` dollars (None: no cap); its
+        finished run, or ValueError in words."""
         number = self.version.version
         summary = await run_batch(
             engine,
@@ -337,7 +333,7 @@ class _ToScore:
             scorer_version_id=self.version.id,
             dataset_id=dataset_id,
             source=self.source,
-            max_cost=self.cap,
+            max_cost=cap,
             allow_unpriced=allow_unpriced,
         )
         if summary.status == "stopped":
@@ -360,24 +356,35 @@ def queue_missing(engine: Engine, *, version_ids: Sequence[int], dataset_id: int
 
     Each run stops at its judge's default spend cap, as a run started on the Runs page
     does. A model without a price cannot be held to it, and runs all the same
-    (``allow_unpriced``): the Trust page says so before the runs are queued.
+    (``allow_unpriced``): the Trust page says so before the runs are queued. A cap below
+    what one example can cost refuses (RunRefusedError, in words) before any run is queued.
     """
-    queued = []
+    missing: list[tuple[int, float | None]] = []
     for version_id in version_ids:
         with read_session(engine) as session:
-            found = latest_full_run(session, scorer_version_id=version_id, dataset_id=dataset_id)
+            if latest_full_run(session, scorer_version_id=version_id, dataset_id=dataset_id):
+                continue
             version = get_version_by_id(session, version_id=version_id)
             try:
-                cap = default_cap(compile_version(session, version))
+                scorer = compile_version(session, version)
             except ValueError:  # enqueue_run refuses it, in words
-                cap = None
-        if found is None:
-            run = enqueue_run(
-                engine,
-                scorer_version_id=version_id,
-                dataset_id=dataset_id,
-                max_cost=cap,
-                allow_unpriced=cap is not None,
-            )
-            queued.append(run.id)
+                missing.append((version_id, None))
+                continue
+        try:
+            asyncio.run(check_default_cap(engine, scorer, dataset_id=dataset_id))
+        except CapError as error:
+            raise RunRefusedError(
+                f"The run of version {version.version} was not queued: {error}."
+            ) from None
+        missing.append((version_id, default_cap(scorer)))
+    queued = []
+    for version_id, cap in missing:
+        run = enqueue_run(
+            engine,
+            scorer_version_id=version_id,
+            dataset_id=dataset_id,
+            max_cost=cap,
+            allow_unpriced=cap is not None,
+        )
+        queued.append(run.id)
     return queued

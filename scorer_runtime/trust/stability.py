@@ -15,6 +15,7 @@ scored is kept, but a stopped check is no evidence for the trust policy
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -23,8 +24,8 @@ from sqlalchemy import Engine
 from sqlmodel import Session
 
 from scorer_runtime.batch.runner import BatchProgress, BatchRunner
-from scorer_runtime.costs.cap import JUDGE_CAP, JudgeCap, chosen_cap, default_cap
-from scorer_runtime.costs.stored import check_dataset_cap
+from scorer_runtime.costs.cap import JUDGE_CAP, JudgeCap, default_cap
+from scorer_runtime.costs.stored import check_chosen_cap, check_default_cap
 from scorer_runtime.money import format_dollars
 from scorer_runtime.store.engine import read_session, session_scope
 from scorer_runtime.store.runs import RunInfo, request_cancel
@@ -150,11 +151,13 @@ def start_check(
 ) -> int:
     """Store the check and queue all its repeats for a runner; the check's id. ValueError
     (in words) when the version cannot run: a spec that no longer compiles, a judge key
-    that is not set."""
-    with session_scope(engine) as session:
+    that is not set, a judge's default cap below what one example can cost."""
+    with read_session(engine) as session:
         version = get_version_by_id(session, version_id=plan.scorer_version_id)
         scorer = compile_version(session, version)
-        check_judges(scorer)
+    check_judges(scorer)
+    asyncio.run(check_default_cap(engine, scorer, dataset_id=plan.dataset_id))
+    with session_scope(engine) as session:
         check = _new_check(session, plan)
         for _ in range(plan.repeats):
             add_repeat_run(
@@ -194,11 +197,9 @@ async def run_check(
         source = scorer_source(session, version, api_base=api_base)
     scorer = source.build()
     check_judges(scorer)  # before anything is stored: a missing key fails at once
-    cap = chosen_cap(max_cost, scorer)
-    if cap is not None:
-        await check_dataset_cap(
-            engine, scorer, dataset_id=plan.dataset_id, cap=cap, allow_unpriced=allow_unpriced
-        )
+    cap = await check_chosen_cap(
+        engine, scorer, dataset_id=plan.dataset_id, cap=max_cost, allow_unpriced=allow_unpriced
+    )
     with session_scope(engine) as session:
         check = _new_check(session, plan)
     for repeat in range(1, plan.repeats + 1):

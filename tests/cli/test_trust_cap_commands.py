@@ -140,3 +140,16 @@ def test_compare_versions_caps_an_unpriced_model_only_when_told_to(db_url, tmp_p
     allowed = _compare(loaded, "--max-cost", "1", "--allow-unpriced")
     assert allowed.exit_code == 0, allowed.output
     assert _caps(loaded) == [(1.0, True), (1.0, True)]
+
+
+def test_a_judges_default_cap_no_run_could_keep_is_refused_naming_where_it_is_set(
+    db_url, tmp_path, fake_judge
+):
+    loaded = _load(db_url, tmp_path, fake_judge.base_url, default_cap=float(TOO_LOW))
+    for result in (_stability(loaded), _compare(loaded)):
+        assert result.exit_code == 2, result.output
+        assert "below what one example can cost at worst" in result.stderr
+        assert "the judge's default spend cap (“Stop a run at $” on the Judges page" in " ".join(
+            result.stderr.split()
+        )
+    assert (fake_judge.request_count, _caps(loaded)) == (0, [])

@@ -8,13 +8,17 @@ import asyncio
 
 import pytest
 
+from scorer_runtime.batch.queue import RunRefusedError
 from scorer_runtime.costs import estimate_dataset
+from scorer_runtime.costs.cap import CapError
 from scorer_runtime.money import format_dollars
 from scorer_runtime.spec import load_spec
 from scorer_runtime.store import (
     get_run,
     get_version_by_id,
     latest_flip_evidence,
+    latest_stability_check,
+    list_runs,
     read_session,
     repeat_runs,
     save_scorer_version,
@@ -134,3 +138,43 @@ def test_a_stability_check_whose_repeat_reaches_the_cap_ends_and_is_no_evidence(
         "before the check's 3 repeats finished."
     )
     assert fake_judge.request_count == report.runs[0].done_count
+
+
+TINY_CAP = 1e-7
+"""A judge's default cap below what one example of the verdict scorer can cost at worst."""
+
+
+def test_a_stability_check_under_a_default_cap_no_repeat_could_keep_is_refused_in_words(
+    engine, fake_judge
+) -> None:
+    version_id = _capped_version(engine, fake_judge.base_url, TINY_CAP)
+    dataset_id = make_answers(engine, 4)
+    with read_session(engine) as session:
+        plan = plan_stability(session, scorer_version_id=version_id, dataset_id=dataset_id)
+
+    for start in (lambda: start_check(engine, plan), lambda: asyncio.run(run_check(engine, plan))):
+        with pytest.raises(CapError, match="below what one example can cost at worst") as refused:
+            start()
+        assert "the judge's default spend cap (“Stop a run at $” on the Judges page" in str(
+            refused.value
+        )
+    with read_session(engine) as session:
+        assert latest_stability_check(session, scorer_version_id=version_id) is None
+        assert list_runs(session) == []
+    assert fake_judge.request_count == 0
+
+
+def test_an_ab_under_a_default_cap_no_run_could_keep_queues_and_scores_nothing(
+    engine, fake_judge
+) -> None:
+    fine = _capped_version(engine, fake_judge.base_url, None, "Grade: {{ output }}")
+    tiny = _capped_version(engine, fake_judge.base_url, TINY_CAP, "Judge: {{ output }}")
+    dataset_id = make_answers(engine, 4)
+
+    with pytest.raises(RunRefusedError, match="The run of version 2 was not queued: the cap"):
+        queue_missing(engine, version_ids=[fine, tiny], dataset_id=dataset_id)
+    with pytest.raises(CapError, match="Judges page"):
+        asyncio.run(compare_versions(engine, version_a=fine, version_b=tiny, dataset_id=dataset_id))
+    with read_session(engine) as session:
+        assert list_runs(session) == []  # not even the run of the version that could run
+    assert fake_judge.request_count == 0
