@@ -140,6 +140,10 @@ def _cell_point(studio: StudioPage, editor: str, row: int, column: int) -> tuple
     return x, box["y"] + ROW_HEIGHT * (row + 1.5)
 
 
+_EDITOR_WAIT_MS = 8_000
+"""How long a cell's editor may take to show after Enter before the cell is clicked again."""
+
+
 def _edit_cell(
     studio: StudioPage, editor: str, row: int, column: int, text: str, *, choose: bool = False
 ) -> None:
@@ -154,16 +158,17 @@ def _edit_cell(
         else page.locator("textarea.gdg-input").first
     )
     for attempt in range(3):  # a grid being redrawn by a rerun drops the click: click again
+        studio.settle()  # the last cell's rerun has drawn the grid anew
         page.mouse.click(*_cell_point(studio, editor, row, column))
         page.keyboard.press("Enter")  # opens the cell's editor over the grid
         try:
-            try:
-                overlay.wait_for(state="visible", timeout=3_000)
+            try:  # a loaded machine draws the editor late: seconds, not a moment
+                overlay.wait_for(state="visible", timeout=_EDITOR_WAIT_MS)
             except PlaywrightTimeout:
                 if not choose:
                     raise
                 page.keyboard.type(text)  # a choice list that opened closed: typing opens it
-                overlay.wait_for(state="visible", timeout=3_000)
+                overlay.wait_for(state="visible", timeout=_EDITOR_WAIT_MS)
             break
         except PlaywrightTimeout:
             if attempt == 2:

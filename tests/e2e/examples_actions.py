@@ -134,8 +134,8 @@ def start_typing(
         click_cell(studio, row, column)
         studio.page.keyboard.press("Enter")
         try:
-            editor.wait_for(state="visible", timeout=3_000)
-            editor.press("End", timeout=3_000)
+            editor.wait_for(state="visible", timeout=8_000)  # late on a loaded machine
+            editor.press("End", timeout=8_000)
             break
         except PlaywrightTimeout:
             if attempt == 2:
