@@ -80,11 +80,40 @@ def flip_evidence(session: Session, scorer_version_id: int) -> FlipEvidence | No
     return latest_flip_evidence(session, scorer_version_id)
 
 
-def evaluate(policy: TrustPolicy, agreement: Agreement, flips: FlipEvidence | None) -> TrustVerdict:
-    """The badge of a version with this agreement and flip evidence under ``policy``."""
+NO_JUDGE_WORDS = (
+    "It asks no judge: the same example always gets the same score, so there is no "
+    "stability to check."
+)
+"""Why a version without a judge step needs no stability check."""
+
+
+def evaluate(
+    policy: TrustPolicy,
+    agreement: Agreement,
+    flips: FlipEvidence | None,
+    *,
+    asks_judge: bool = True,
+) -> TrustVerdict:
+    """The badge of a version with this agreement and flip evidence under ``policy``. A
+    version that asks no judge (``asks_judge`` False) cannot flip: its stability is not
+    asked for."""
     failing: list[str] = []
     missing: list[str] = []
     _judge_agreement(policy, agreement, failing, missing)
+    if asks_judge:
+        _stability(policy, flips, failing, missing)
+    if failing:
+        return TrustVerdict("failing", tuple(failing + missing))
+    if missing:
+        return TrustVerdict("not_enough_evidence", tuple(missing))
+    holds = "Every check of the trust policy holds."
+    return TrustVerdict("trusted", (holds,) if asks_judge else (holds, NO_JUDGE_WORDS))
+
+
+def _stability(
+    policy: TrustPolicy, flips: FlipEvidence | None, failing: list[str], missing: list[str]
+) -> None:
+    """Add the reasons about the judge's stability to ``failing`` or ``missing``."""
     if flips is None:
         missing.append(
             "No complete stability check yet: check stability on the Trust page (or scorer-studio "
@@ -97,11 +126,6 @@ def evaluate(policy: TrustPolicy, agreement: Agreement, flips: FlipEvidence | No
             f"({flips.flipped} of {flips.examples}); the policy allows at most "
             f"{policy.max_flip_rate:.0%}."
         )
-    if failing:
-        return TrustVerdict("failing", tuple(failing + missing))
-    if missing:
-        return TrustVerdict("not_enough_evidence", tuple(missing))
-    return TrustVerdict("trusted", ("Every check of the trust policy holds.",))
 
 
 def _judge_agreement(
@@ -169,7 +193,8 @@ def version_trust(
     used, left_out = usable_pairs(data, scale)
     agreement = measure([(p.human, p.judge) for p in used], scale)
     flips = flip_evidence(session, scorer_version_id)
-    verdict = evaluate(policy, agreement, flips)
+    asks_judge = bool(version.spec.prompt_steps())
+    verdict = evaluate(policy, agreement, flips, asks_judge=asks_judge)
     return VersionTrust(
         scorer_version_id, version.version, scale, agreement, flips, verdict, left_out, used
     )

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import sqlite3
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from sqlalchemy import Engine
 
+from scorer_runtime.spec import load_spec
 from scorer_runtime.store import (
     ConflictError,
     add_label,
@@ -18,16 +20,25 @@ from scorer_runtime.store import (
     list_approvals,
     make_engine,
     read_session,
+    save_scorer_version,
     save_trust_policy,
     session_scope,
 )
 from scorer_runtime.trust import FlipEvidence
 from scorer_runtime.trust.agreement import measure
-from scorer_runtime.trust.policy import TrustPolicy, approve, evaluate, version_trust
+from scorer_runtime.trust.policy import (
+    NO_JUDGE_WORDS,
+    TrustPolicy,
+    approve,
+    evaluate,
+    version_trust,
+)
 from scorer_runtime.trust.scale import Scale
+from tests.cli.helpers import verdict_spec
 from tests.trust.graded import agreeing, graded
 
 SCALE = Scale("pass_fail")
+SCORERS = Path(__file__).resolve().parents[2] / "data" / "scorers"
 
 
 def _flips(rate: float) -> FlipEvidence:
@@ -174,3 +185,26 @@ def test_a_saved_policy_with_a_pass_mark_is_used(engine: Engine) -> None:
         trust = version_trust(session, scorer_version_id=made.version_id)
     assert trust.scale.pass_mark == 0.9
     assert not any("graded examples the policy asks for" in r for r in trust.verdict.reasons)
+
+
+def test_a_version_that_asks_no_judge_needs_no_stability_check() -> None:
+    trusted = evaluate(TrustPolicy(), measure(agreeing(60), SCALE), None, asks_judge=False)
+    assert (trusted.badge, trusted.reasons[1:]) == ("trusted", (NO_JUDGE_WORDS,))
+    waiting = evaluate(TrustPolicy(), measure(agreeing(12), SCALE), None, asks_judge=False)
+    assert waiting.badge == "not_enough_evidence"
+    assert [r for r in waiting.reasons if "stability" in r] == []  # only the grades it lacks
+
+
+def test_a_stored_version_without_a_judge_step_is_not_asked_for_stability(
+    engine: Engine,
+) -> None:
+    with session_scope(engine) as session:
+        no_judge = save_scorer_version(session, spec=load_spec(SCORERS / "tool-health.json"))
+        judged = save_scorer_version(session, spec=load_spec(verdict_spec(scorer_id="judged")))
+    with read_session(engine) as session:
+        reasons = {
+            version.id: version_trust(session, scorer_version_id=version.id).verdict.reasons
+            for version in (no_judge, judged)
+        }
+    assert not any("stability" in reason for reason in reasons[no_judge.id])
+    assert any(r.startswith("No complete stability check yet") for r in reasons[judged.id])

@@ -7,6 +7,7 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
+from scorer_runtime.trust.policy import NO_JUDGE_WORDS
 from scorer_runtime.trust.stability import (
     DEFAULT_REPEATS,
     DEFAULT_SAMPLE,
@@ -198,6 +199,13 @@ def render(scorer_id: int) -> None:
     )
     chosen = _form(scorer_id, versions, datasets)
     if chosen is None:
+        return
+    if chosen.judge_steps == 0:
+        st.success(
+            f"Version {chosen.version} needs no stability check. {NO_JUDGE_WORDS} The trust "
+            "policy does not ask for one.",
+            icon=":material/check_circle:",
+        )
         return
     st.info(
         f"Before you start: {chosen.describe()} {_cost_words(chosen)}", icon=":material/calculate:"

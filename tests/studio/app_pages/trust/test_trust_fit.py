@@ -59,3 +59,21 @@ def test_a_trust_tab_warns_of_a_dataset_the_scorer_does_not_judge_and_offers_one
     assert not at.exception, at.exception
     assert at.selectbox(key=picker.child(scorer_id).name).value == agent
     assert AGENT_WARNING not in _warnings(at)
+
+
+def test_a_scorer_that_asks_no_judge_is_told_it_needs_no_stability_check(studio_db, open_page):
+    _agent_runs(studio_db, "agent runs")
+    with session_scope(studio_db) as session:
+        saved = save_scorer_version(session, spec=load_spec(json.loads(TOOL_HEALTH.read_text())))
+
+    at = open_page("trust")
+    at.selectbox(key=state.TRUST_SCORER.name).set_value(saved.scorer_id).run()
+    assert not at.exception, at.exception
+    said = " ".join(s.value for s in at.success)
+    assert "Version 1 needs no stability check. It asks no judge" in said
+    starts = [
+        b for b in at.button if b.key == state.TRUST_STABILITY_START.child(saved.scorer_id).name
+    ]
+    assert starts == []  # nothing to start
+    badge_reasons = " ".join(w.value for w in at.warning)
+    assert "stability" not in badge_reasons  # the policy does not ask for one
