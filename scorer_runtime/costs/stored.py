@@ -88,8 +88,7 @@ async def check_default_cap(engine: Engine, scorer: Scorer[Any, Any], *, dataset
         await check_dataset_cap(engine, scorer, dataset_id=dataset_id, cap=cap, allow_unpriced=True)
     except CapError as error:
         raise CapError(
-            f"{error}. It is the judge's default spend cap (“Stop a run at $” on the Judges "
-            "page, default_max_cost in a spec)"
+            f"{error}. It is the judge's default spend cap: “Stop a run at $” on the Judges page"
         ) from None
 
 

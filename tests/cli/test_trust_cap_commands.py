@@ -149,7 +149,7 @@ def test_a_judges_default_cap_no_run_could_keep_is_refused_naming_where_it_is_se
     for result in (_stability(loaded), _compare(loaded)):
         assert result.exit_code == 2, result.output
         assert "below what one example can cost at worst" in result.stderr
-        assert "the judge's default spend cap (“Stop a run at $” on the Judges page" in " ".join(
+        assert "the judge's default spend cap: “Stop a run at $” on the Judges page" in " ".join(
             result.stderr.split()
         )
     assert (fake_judge.request_count, _caps(loaded)) == (0, [])

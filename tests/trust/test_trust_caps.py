@@ -155,7 +155,7 @@ def test_a_stability_check_under_a_default_cap_no_repeat_could_keep_is_refused_i
     for start in (lambda: start_check(engine, plan), lambda: asyncio.run(run_check(engine, plan))):
         with pytest.raises(CapError, match="below what one example can cost at worst") as refused:
             start()
-        assert "the judge's default spend cap (“Stop a run at $” on the Judges page" in str(
+        assert "the judge's default spend cap: “Stop a run at $” on the Judges page" in str(
             refused.value
         )
     with read_session(engine) as session:
