@@ -77,8 +77,8 @@ def render_grades_file(scorer_id: int, scorer_name: str) -> None:
             "**grader** and the **time** it was graded. A file with the columns example_id, "
             "grade (a score or a grade's name), grader and an optional note and time imports "
             "back. Each grade keeps its time (UTC unless it says its zone), so the latest grade "
-            "of an example stays the latest. Rows that cannot be read are listed by their line "
-            "and the others are imported."
+            "of an example stays the latest, and a grade already stored is not added again. "
+            "Rows that cannot be read are listed by their line and the others are imported."
         )
         st.download_button(
             "Download the grades",

@@ -54,6 +54,13 @@ def _form(
         format_func=lambda v: f"Version {versions[v]}",
         key=state.TRUST_STABILITY_VERSION.child(scorer_id).name,
     )
+    if not data.asks_judge(int(version_id)):
+        st.success(
+            f"Version {versions[int(version_id)]} needs no stability check. {NO_JUDGE_WORDS} "
+            "The trust policy does not ask for one.",
+            icon=":material/check_circle:",
+        )
+        return None
     open_on_suited(
         state.TRUST_STABILITY_DATASET.child(scorer_id),
         scorer_id=scorer_id,
@@ -199,13 +206,6 @@ def render(scorer_id: int) -> None:
     )
     chosen = _form(scorer_id, versions, datasets)
     if chosen is None:
-        return
-    if chosen.judge_steps == 0:
-        st.success(
-            f"Version {chosen.version} needs no stability check. {NO_JUDGE_WORDS} The trust "
-            "policy does not ask for one.",
-            icon=":material/check_circle:",
-        )
         return
     st.info(
         f"Before you start: {chosen.describe()} {_cost_words(chosen)}", icon=":material/calculate:"

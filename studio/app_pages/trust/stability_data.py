@@ -43,6 +43,12 @@ def versions(scorer_id: int) -> dict[int, int]:
     return {v.id: v.version for v in sorted(found, key=lambda v: -v.version)}
 
 
+def asks_judge(version_id: int) -> bool:
+    """Whether the version has a step that asks the judge (one that has none cannot flip)."""
+    with services.reading() as session:
+        return bool(get_version_by_id(session, version_id=version_id).spec.prompt_steps())
+
+
 def datasets() -> dict[int, str]:
     """The datasets one can check on: id → name."""
     with services.reading() as session:

@@ -9,16 +9,31 @@ import json
 import pytest
 
 from scorer_runtime.spec import load_spec
-from scorer_runtime.store import save_scorer_version, session_scope
+from scorer_runtime.store import add_examples, create_dataset, save_scorer_version, session_scope
 from studio import state
-from tests.studio.app_pages.runs.test_runs_fit import TOOL_HEALTH, _agent_runs
+from tests.studio.app_pages.runs.test_runs_fit import AGENT_OUTPUT, TOOL_HEALTH, _agent_runs
 from tests.studio.app_pages.runs.test_runs_helpers import make_dataset
 
+TOOL_CALL_ACCURACY = TOOL_HEALTH.parent / "tool-call-accuracy.json"
+"""An agent scorer that asks the judge (Tool calls that worked asks none: no stability
+check)."""
 AGENT_WARNING = (
-    "“Tool calls that worked” judges agent runs (an agent's messages and tool calls), but the "
+    "“Tool-call accuracy” judges agent runs (an agent's messages and tool calls), but the "
     "examples of “a plain answers” are plain answers: their scores would say nothing about "
     "the agent. Pick a dataset of agent runs."
 )
+
+
+def _agent_runs_with_tools(engine, name: str) -> int:
+    """Agent runs whose expected answer lists the tools to call, as Tool-call accuracy reads."""
+    with session_scope(engine) as session:
+        dataset = create_dataset(session, name=name)
+        rows = [
+            {"input": f"Where is A{i}?", "output": AGENT_OUTPUT, "ground_truth": ["lookup_order"]}
+            for i in range(3)
+        ]
+        add_examples(session, dataset_id=dataset.id, examples=rows)
+        return dataset.id
 
 
 def _warnings(at) -> list[str]:
@@ -36,8 +51,8 @@ def test_a_trust_tab_warns_of_a_dataset_the_scorer_does_not_judge_and_offers_one
     studio_db, open_page, picker, button
 ):
     plain = make_dataset(studio_db, "a plain answers", ["Thanks!", "No.", "Sure."])
-    agent = _agent_runs(studio_db, "b agent runs")
-    spec = json.loads(TOOL_HEALTH.read_text())
+    agent = _agent_runs_with_tools(studio_db, "b agent runs")
+    spec = json.loads(TOOL_CALL_ACCURACY.read_text())
     with session_scope(studio_db) as session:
         scorer_id = save_scorer_version(session, spec=load_spec(spec)).scorer_id
         spec["description"] = "The second version."
