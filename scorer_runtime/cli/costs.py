@@ -1,8 +1,10 @@
-"""The cost side of ``scorer-studio run``: ``--estimate`` and the ``--max-cost`` checks."""
+"""The cost side of the command line: ``run --estimate``, and the ``--max-cost`` checks of
+``run``, ``stability`` and ``compare-versions``."""
 
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -10,6 +12,7 @@ if TYPE_CHECKING:
 
     from scorer_runtime.batch import BatchSummary
     from scorer_runtime.costs import CostEstimate
+    from scorer_runtime.costs.cap import JudgeCap
     from scorer_runtime.scorer import Scorer
 
 
@@ -101,3 +104,33 @@ def judge_default_cap(
         "(--max-cost sets another; --max-cost none runs without a cap)."
     )
     return cap
+
+
+@dataclass(frozen=True, slots=True)
+class CapOption:
+    """``--max-cost`` and ``--allow-unpriced`` of a trust check as typed: the cap each run
+    it scores stops at (:data:`~scorer_runtime.costs.cap.JUDGE_CAP` when none was typed),
+    and whether a model without a price may run under it."""
+
+    max_cost: float | JudgeCap | None
+    allow_unpriced: bool
+
+    @classmethod
+    def read(cls, typed: str | None, allow_unpriced: bool) -> CapOption:
+        """CapError (in words) for a cap that is not an amount above $0."""
+        from scorer_runtime.costs.cap import JUDGE_CAP, read_cap
+
+        if typed is None:  # the judge's default cap, which a model without a price runs past
+            return cls(JUDGE_CAP, True)
+        return cls(read_cap(typed), allow_unpriced)
+
+    def words(self, scorer: Scorer[Any, Any], who: str) -> str:
+        """What stops ``who`` (e.g. "Each repeat"), or nothing without a cap."""
+        from scorer_runtime.costs.cap import chosen_cap
+        from scorer_runtime.money import format_dollars
+
+        cap = chosen_cap(self.max_cost, scorer)
+        if cap is None:
+            return ""
+        whose = "the judge's default spend cap" if isinstance(self.max_cost, str) else "--max-cost"
+        return f" {who} stops at {format_dollars(cap)} ({whose})."

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -16,8 +15,7 @@ if TYPE_CHECKING:
     from rich.console import Console
     from sqlalchemy import Engine
 
-    from scorer_runtime.costs.cap import JudgeCap
-    from scorer_runtime.scorer import Scorer
+    from scorer_runtime.cli.costs import CapOption
     from scorer_runtime.store import Session
     from scorer_runtime.trust.ab import AbReport, VersionSide
     from scorer_runtime.trust.stability import StabilityPlan, StabilityReport
@@ -57,10 +55,11 @@ def stability(
     verdict flipped between repeats (never from earlier answers: every repeat asks the
     judge again)."""
     load_env_file()
+    from scorer_runtime.cli.costs import CapOption
     from scorer_runtime.store import get_dataset, read_session
     from scorer_runtime.trust.stability import load_report, plan_stability
 
-    cap = _CapOption.read(max_cost, allow_unpriced)  # a bad cap is refused before anything
+    cap = CapOption.read(max_cost, allow_unpriced)  # a bad cap is refused before anything
     made = engine()
     try:
         with read_session(made) as session:
@@ -73,6 +72,9 @@ def stability(
                 repeats=repeats,
                 seed=seed,
             )
+        if plan.judge_steps == 0:
+            _needs_no_check(scorer, dataset, plan.version, as_json=as_json)
+            return
         out = console(stderr=as_json)  # with --json, standard output is the JSON alone
         out.print(f"Stability check of scorer {scorer} v{plan.version} on dataset {dataset}:")
         out.print(plan.describe())
@@ -88,37 +90,19 @@ def stability(
     _print_stability(report, console())
 
 
-@dataclass(frozen=True, slots=True)
-class _CapOption:
-    """``--max-cost`` and ``--allow-unpriced`` as typed: the cap each run scored here stops
-    at (:data:`~scorer_runtime.costs.cap.JUDGE_CAP` when none was typed), and whether a
-    model without a price may run under it."""
+def _needs_no_check(scorer: str, dataset: str, version: int, *, as_json: bool) -> None:
+    """Say that a version that asks no judge needs no stability check (nothing is scored)."""
+    from scorer_runtime.trust.policy import NO_JUDGE_WORDS
 
-    max_cost: float | JudgeCap | None
-    allow_unpriced: bool
-
-    @classmethod
-    def read(cls, typed: str | None, allow_unpriced: bool) -> _CapOption:
-        """CapError (in words) for a cap that is not an amount above $0."""
-        from scorer_runtime.costs.cap import JUDGE_CAP, read_cap
-
-        if typed is None:  # the judge's default cap, which a model without a price runs past
-            return cls(JUDGE_CAP, True)
-        return cls(read_cap(typed), allow_unpriced)
-
-    def words(self, scorer: Scorer[Any, Any], who: str) -> str:
-        """What stops ``who`` (e.g. "Each repeat"), or nothing without a cap."""
-        from scorer_runtime.costs.cap import chosen_cap
-        from scorer_runtime.money import format_dollars
-
-        cap = chosen_cap(self.max_cost, scorer)
-        if cap is None:
-            return ""
-        whose = "the judge's default spend cap" if isinstance(self.max_cost, str) else "--max-cost"
-        return f" {who} stops at {format_dollars(cap)} ({whose})."
+    said = f"Scorer {scorer} v{version} needs no stability check. {NO_JUDGE_WORDS}"
+    if not as_json:
+        console().print(said)
+        return
+    found = {"scorer": scorer, "version": version, "dataset": dataset, "needs_check": False}
+    typer.echo(json.dumps({**found, "judge_calls": 0, "summary": said}, indent=2))
 
 
-def _check_cost(made: Engine, plan: StabilityPlan, cap: _CapOption) -> str:
+def _check_cost(made: Engine, plan: StabilityPlan, cap: CapOption) -> str:
     """The check's estimated cost (its sample times its repeats) and what stops a repeat."""
     from scorer_runtime.cli.costs import estimate_for
     from scorer_runtime.store import get_version_by_id, read_session
@@ -132,7 +116,7 @@ def _check_cost(made: Engine, plan: StabilityPlan, cap: _CapOption) -> str:
     return f"{scaled.cost_words()}{cap.words(scorer, 'Each repeat')}"
 
 
-def _run_with_progress(made: Any, plan: StabilityPlan, out: Console, cap: _CapOption) -> int:
+def _run_with_progress(made: Any, plan: StabilityPlan, out: Console, cap: CapOption) -> int:
     from scorer_runtime.batch import BatchProgress
     from scorer_runtime.cli.report import run_progress
     from scorer_runtime.money import describe_cost
@@ -167,6 +151,7 @@ def _stability_json(
         "scorer": scorer,
         "version": report.version,
         "dataset": dataset,
+        "needs_check": True,
         "check_id": report.check.id,
         "run_ids": [run.id for run in report.runs],
         "examples": len(report.check.example_ids),
@@ -232,10 +217,11 @@ def compare_versions(
     verdict differs, and whether the difference is more than chance. A version's latest
     finished run of the dataset is reused; a version without one is scored first."""
     load_env_file()
+    from scorer_runtime.cli.costs import CapOption
     from scorer_runtime.store import get_dataset, read_session
     from scorer_runtime.trust.ab import compare_versions as compare
 
-    cap = _CapOption.read(max_cost, allow_unpriced)  # a bad cap is refused before anything
+    cap = CapOption.read(max_cost, allow_unpriced)  # a bad cap is refused before anything
     made = engine()
     try:
         with read_session(made) as session:
@@ -262,7 +248,7 @@ def compare_versions(
 
 
 def _runs_to_score(
-    made: Engine, version_ids: tuple[int, int], dataset_id: int, cap: _CapOption
+    made: Engine, version_ids: tuple[int, int], dataset_id: int, cap: CapOption
 ) -> list[str]:
     """For each version with no finished run of the dataset: that it is scored first, what
     that costs and what stops it."""

@@ -4,9 +4,11 @@ over real HTTP and a real SQLite file."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
+from scorer_runtime.store import list_runs, make_engine, read_session
 from tests.cli.helpers import KEY_ENV, cli, verdict_spec, write_examples, write_spec
 
 
@@ -32,6 +34,7 @@ def test_stability_counts_the_example_the_judge_changed_its_mind_on(loaded, fake
     assert "5 examples × 3 repeats × 1 judge step = 15 judge calls." in result.stderr
     found = json.loads(result.stdout)
     assert (found["examples"], found["repeats"], found["judge_calls"]) == (5, 3, 15)
+    assert found["needs_check"] is True
     assert (found["compared"], found["flipped"]) == (5, 1)
     assert found["flip_rate"] == pytest.approx(0.2)
     assert found["ci_low"] < 0.2 < found["ci_high"]
@@ -133,3 +136,21 @@ def test_compare_versions_gives_each_versions_kappa_with_people(loaded, fake_jud
     assert low <= 6 / 11 <= high
     assert found["b"]["kappa"] == pytest.approx(1.0)
     assert found["b"]["kappa_missing"] is None
+
+
+def test_stability_of_a_version_that_asks_no_judge_says_it_needs_no_check(
+    db_url, tmp_path, fake_judge
+):
+    spec = Path(__file__).resolve().parents[2] / "data" / "scorers" / "tool-health.json"
+    assert cli(db_url, "scorers", "import", str(spec)).exit_code == 0
+    answers = write_examples(tmp_path, ["answer 1.", "answer 2."])
+    assert cli(db_url, "datasets", "import", str(answers), "--name", "answers").exit_code == 0
+    said = cli(db_url, "stability", "tool-health", "answers")
+    assert said.exit_code == 0, said.output
+    assert "Scorer tool-health v1 needs no stability check. It asks no judge" in said.output
+    found = json.loads(cli(db_url, "stability", "tool-health", "answers", "--json").stdout)
+    assert (found["needs_check"], found["judge_calls"]) == (False, 0)
+    engine = make_engine(db_url)
+    with read_session(engine) as session:
+        assert list_runs(session) == []  # nothing was scored
+    engine.dispose()
