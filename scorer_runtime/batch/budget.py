@@ -16,8 +16,7 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from scorer_runtime.costs.cap import check_cap
-from scorer_runtime.costs.stored import estimate_dataset
+from scorer_runtime.costs.stored import check_dataset_cap
 from scorer_runtime.scorer import Scorer
 from scorer_runtime.store.engine import read_session
 from scorer_runtime.store.runs import RunInfo, get_run, run_counts
@@ -67,8 +66,15 @@ async def open_budget(engine: Engine, scorer: Scorer[Any, Any], *, run_id: int) 
     run, spent = await asyncio.to_thread(_cap_of, engine, run_id)
     if run.max_cost is None:
         return None
-    estimate = await estimate_dataset(engine, scorer, dataset_id=run.dataset_id, run_id=run_id)
-    check_cap(run.max_cost, estimate, spent=spent, allow_unpriced=run.allow_unpriced)
+    estimate = await check_dataset_cap(
+        engine,
+        scorer,
+        dataset_id=run.dataset_id,
+        cap=run.max_cost,
+        allow_unpriced=run.allow_unpriced,
+        run_id=run_id,
+        spent=spent,
+    )
     reserve = estimate.example_worst_cost or 0.0
     return Budget(cap=run.max_cost, reserve=reserve, spent=spent)
 

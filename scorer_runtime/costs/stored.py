@@ -69,12 +69,14 @@ async def check_dataset_cap(
     allow_unpriced: bool,
     run_id: int | None = None,
     spent: float = 0.0,
-) -> None:
+) -> CostEstimate:
     """Raise :class:`~scorer_runtime.costs.cap.CapError` (in words, before anything is
     stored) when a run of the dataset (or what run ``run_id`` has left, ``spent`` dollars
-    spent) must not start under ``cap``: see :func:`~scorer_runtime.costs.cap.check_cap`."""
+    spent) must not start under ``cap``: see :func:`~scorer_runtime.costs.cap.check_cap`.
+    The estimate it was checked on, when it may."""
     estimate = await estimate_dataset(engine, scorer, dataset_id=dataset_id, run_id=run_id)
     check_cap(cap, estimate, spent=spent, allow_unpriced=allow_unpriced)
+    return estimate
 
 
 async def check_default_cap(engine: Engine, scorer: Scorer[Any, Any], *, dataset_id: int) -> None:
