@@ -443,6 +443,7 @@ async def run_batch(
                     dataset_id=dataset_id,
                     concurrency=concurrency or 4,
                     use_cache=use_cache,
+                    here=True,
                 )
                 if max_cost is not None or allow_unpriced:
                     set_run_cap(

@@ -257,6 +257,7 @@ def _made_run(
         dataset_id=dataset_id,
         concurrency=concurrency,
         use_cache=use_cache,
+        here=True,
     )
     assert created.id is not None
     return created.id

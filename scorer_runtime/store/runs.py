@@ -74,10 +74,17 @@ def create_run(
     concurrency: int = 4,
     stability_check_id: int | None = None,
     use_cache: bool = True,
+    here: bool = False,
 ) -> RunInfo:
     """A queued run of a scorer version over a dataset (over the sample of a stability
     check when ``stability_check_id`` is given; ``use_cache``: whether its judge answers may
-    come from the judge answer cache)."""
+    come from the judge answer cache).
+
+    ``here=True`` makes a run this process scores itself (the command line's ``run``, a
+    stability check or version A/B scored in place): it is stored already running, owned by
+    this process, so a runner serving the queue on the same store never claims it (it would
+    score it with what the runner knows, not what the command was told, e.g. ``--api-base``).
+    """
     if concurrency < 1:
         raise ConflictError("concurrency must be 1 or more")
     version = session.get(ScorerVersionRecord, scorer_version_id)
@@ -91,6 +98,10 @@ def create_run(
         stability_check_id=stability_check_id,
         use_cache=use_cache,
     )
+    if here:
+        now = utc_now()
+        run.status, run.runner = "running", this_runner()
+        run.started_at = run.heartbeat_at = now
     run.total = _run_total(session, run)
     session.add(run)
     session.flush()

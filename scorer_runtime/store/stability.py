@@ -107,9 +107,11 @@ def add_repeat_run(
     concurrency: int,
     max_cost: float | None = None,
     allow_unpriced: bool = True,
+    here: bool = False,
 ) -> RunInfo:
     """A queued run that scores the check's sample once more (one repeat), stopped at
-    ``max_cost`` dollars when given.
+    ``max_cost`` dollars when given (``here``: scored by this process, never queued; see
+    :func:`~scorer_runtime.store.runs.create_run`).
 
     Every repeat of every check is created here: a repeat must call the judge afresh, so the
     judge answer cache is off for it (``use_cache=False``). Its cap is by default the judge's
@@ -124,6 +126,7 @@ def add_repeat_run(
         concurrency=concurrency,
         stability_check_id=check_id,
         use_cache=False,
+        here=here,
     )
     if max_cost is None:
         return run

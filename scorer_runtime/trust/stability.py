@@ -189,8 +189,8 @@ async def run_check(
     studio; None: no cap). A cap no repeat could keep (below one example's worst case, or on
     a model without a price unless ``allow_unpriced``) raises
     :class:`~scorer_runtime.costs.cap.CapError` before anything is stored. Each repeat's run
-    is made just before it is scored, so a runner serving the queue never picks up a repeat
-    this process is about to score.
+    is stored as this process's own (never queued), so a runner serving the queue never
+    picks up a repeat this process scores.
     """
     with read_session(engine) as session:
         version = get_version_by_id(session, version_id=plan.scorer_version_id)
@@ -212,6 +212,7 @@ async def run_check(
                 concurrency=options.concurrency,
                 max_cost=cap,
                 allow_unpriced=allow_unpriced,
+                here=True,
             )
         told = None if progress is None else _told(progress, repeat)
         runner = BatchRunner(engine, scorer, run_id=run.id, progress=told, source=source)
