@@ -1,4 +1,6 @@
-"""`scorer-studio ui` (what `make run` starts) serves the studio on 127.0.0.1 only."""
+"""`scorer-studio ui` (what `make run` starts) serves the studio on 127.0.0.1 only, and only to
+requests addressed to it: a foreign ``Host`` (DNS rebinding) gets 403 on HTTP and on the
+websocket upgrade."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from http.client import HTTPConnection
 from pathlib import Path
 
 import pytest
@@ -57,7 +60,7 @@ def studio(tmp_path):
                 os.killpg(process.pid, signal.SIGKILL)
 
 
-def test_the_studio_serves_on_loopback_only(studio):
+def _healthy(studio) -> int:
     port, process = studio
     deadline = time.monotonic() + 60
     body = b""
@@ -71,4 +74,44 @@ def test_the_studio_serves_on_loopback_only(studio):
                 pytest.fail(f"the studio exited: {process.stdout.read().decode()[-2000:]}")
             time.sleep(0.2)
     assert body == b"ok"
+    return port
+
+
+def test_the_studio_serves_on_loopback_only(studio):
+    port = _healthy(studio)
     assert _listening_addresses(port) == {"0100007F"}  # 127.0.0.1, and nothing else
+
+
+def _status(port: int, host: str, path: str = "/", headers: dict[str, str] | None = None) -> int:
+    connection = HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        connection.putrequest("GET", path, skip_host=True)
+        for name, value in {"Host": host, **(headers or {})}.items():
+            connection.putheader(name, value)
+        connection.endheaders()
+        return connection.getresponse().status
+    finally:
+        connection.close()
+
+
+def _upgrade(port: int, host: str) -> int:
+    """The status of a websocket upgrade of the studio's stream with ``Host``/``Origin`` host."""
+    headers = {
+        "Origin": f"http://{host}",
+        "Connection": "Upgrade",
+        "Upgrade": "websocket",
+        "Sec-WebSocket-Version": "13",
+        "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+    }
+    return _status(port, host, "/_stcore/stream", headers)
+
+
+def test_a_foreign_host_name_gets_403_on_http_and_on_the_websocket(studio):
+    port = _healthy(studio)
+    rebound = "attacker.rebind.example"
+    assert _status(port, rebound) == 403
+    assert _status(port, f"{rebound}:{port}", "/_stcore/health") == 403
+    assert _upgrade(port, f"{rebound}:{port}") == 403
+    assert _status(port, f"localhost:{port}") == 200
+    assert _status(port, f"127.0.0.1:{port}") == 200
+    assert _upgrade(port, f"127.0.0.1:{port}") == 101

@@ -28,12 +28,14 @@ from scorer_runtime.cli.traces import traces_app
 from scorer_runtime.cli.trust import add_trust_commands
 from scorer_runtime.cli.worker import worker
 
+ALLOWED_HOSTS_ENV = "SCORER_STUDIO_ALLOWED_HOSTS"
+"""Host names the studio answers to besides loopback (read by ``studio.hosts``)."""
 RUNNER_PIPE_ENV = "SCORER_STUDIO_RUNNER_PIPE"
 """Where the studio finds the pipe to its runner (see ``batch.local_runner``; the same name,
 spelled here so that ``--help`` imports no database code)."""
 DATABASE_URL_ENV = "SCORER_STUDIO_DATABASE_URL"
 STUDIO_PACKAGE = "studio"
-STUDIO_ENTRY = "app.py"
+STUDIO_ENTRY = "serve.py"
 """The studio's entry script, a resource of the installed ``studio`` package."""
 
 app = typer.Typer(
@@ -88,6 +90,12 @@ def ui(
     runner: bool = typer.Option(
         True, help="Start a runner beside the studio (--no-runner: runs wait for another one)."
     ),
+    allow_host: list[str] = typer.Option(  # noqa: B008 (typer reads its options from defaults)
+        [],
+        "--allow-host",
+        help="Another host name the studio answers to (besides 127.0.0.1 and localhost); "
+        "repeat for several. Requests for any other name are refused (DNS rebinding).",
+    ),
 ) -> None:
     """Start the studio in the browser (on 127.0.0.1 unless told otherwise).
 
@@ -101,6 +109,7 @@ def ui(
     env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "LITELLM_OFFLINE_MODE": "true"}
     if database_url_option["url"]:
         env[DATABASE_URL_ENV] = database_url_option["url"] or ""
+    env[ALLOWED_HOSTS_ENV] = _allowed(env.get(ALLOWED_HOSTS_ENV, ""), address, allow_host)
     if runner:
         env[RUNNER_PIPE_ENV] = str(_start_runner(env))
     with studio_entry() as app_file:
@@ -119,6 +128,15 @@ app.command("worker")(worker)
 add_trust_commands(app)
 app.command("stability")(stability)
 app.command("compare-versions")(compare_versions)
+
+
+def _allowed(listed: str, address: str, names: list[str]) -> str:
+    """The host names the studio answers to besides loopback: those already listed, the
+    address it binds (unless it binds every interface) and ``--allow-host`` names."""
+    found = [name.strip() for name in listed.split(",") if name.strip()]
+    if address not in ("0.0.0.0", "::", ""):  # noqa: S104 (compared, never bound here)
+        found.append(address)
+    return ",".join(dict.fromkeys([*found, *(name.strip() for name in names)]))
 
 
 def _start_runner(env: dict[str, str]) -> int:
