@@ -6,8 +6,12 @@ provided: sk-…"), a gateway may put it in an HTML error page, a proxy in a hea
 :func:`redact` replaces two things by ``[redacted]``:
 
 - the key values it is given (the judge's own key, read from the environment variable the
-  judge names), whatever their shape; values shorter than :data:`MIN_SECRET_LENGTH` are
-  ignored, as replacing ``"test"`` everywhere would garble messages and protect nothing;
+  judge names), whatever their shape, and in the other shapes a server may quote them:
+  URL-encoded, base64 (standard or URL-safe, at each of the three byte alignments a key can
+  have inside an encoded stream), in any letter case, and any run of
+  :data:`MIN_RUN` or more of its characters (a key cut short, or split by a length limit);
+  values shorter than :data:`MIN_SECRET_LENGTH` are ignored, as replacing ``"test"``
+  everywhere would garble messages and protect nothing;
 - anything shaped like a provider key (OpenAI ``sk-…``/``sk-proj-…``, Anthropic ``sk-ant-…``,
   Google ``AIza…``, AWS ``AKIA…``, GitHub, Slack, Groq, Hugging Face tokens), a bearer token,
   and the value after ``api_key=`` / ``"x-api-key": …``. The shapes demand a prefix and a
@@ -20,14 +24,18 @@ depth: the same function everywhere). Plain ``re`` only: the core may import thi
 
 from __future__ import annotations
 
+import base64
 import os
 import re
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import Any
+from urllib.parse import quote, quote_plus
 
 __all__ = [
     "JUDGE_TEXT_FIELDS",
     "KEY_SHAPES",
+    "MIN_RUN",
     "MIN_SECRET_LENGTH",
     "REDACTED",
     "environment_secrets",
@@ -42,6 +50,11 @@ REDACTED = "[redacted]"
 
 MIN_SECRET_LENGTH = 8
 """Known key values shorter than this are not replaced (see the module docstring)."""
+
+MIN_RUN = 12
+"""A run of this many characters of a known key (in any of its shapes) is redacted: a key
+cut short by a length limit or quoted in part still gives nothing away (a shorter key is
+matched whole)."""
 
 KEY_SHAPES = re.compile(
     r"(?<![\w-])sk-[A-Za-z0-9_-]{20,}"  # OpenAI sk-..., sk-proj-..., Anthropic sk-ant-...
@@ -88,14 +101,78 @@ def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
     """``text`` with the given key values and anything shaped like a key replaced by
     ``[redacted]``; ``None`` and values shorter than :data:`MIN_SECRET_LENGTH` are skipped."""
     known = [s for s in secrets if s and len(s) >= MIN_SECRET_LENGTH]
-    if known:
-        # Longest first: a key that contains another known key is replaced whole.
-        for secret in sorted(known, key=len, reverse=True):
-            if secret in text:
-                text = text.replace(secret, REDACTED)
+    # Longest first: a key that contains another known key is replaced whole.
+    for secret in sorted(known, key=len, reverse=True):
+        for form in key_forms(secret):
+            text = _redact_runs(text, form)
     if not _may_hold_key(text):
         return text
     return KEY_SHAPES.sub(_shape, text)
+
+
+@lru_cache(maxsize=64)
+def key_forms(secret: str) -> tuple[str, ...]:
+    """The shapes a server may quote ``secret`` in: as it is, URL-encoded, and base64
+    (standard and URL-safe) at each alignment, each without the characters that depend on
+    the bytes around the key in a longer encoded text."""
+    forms = [secret, quote(secret, safe=""), quote_plus(secret)]
+    raw = secret.encode()
+    for skip in range(3):  # the key starts at byte 0, 1 or 2 of a 3-byte base64 group
+        whole = raw[skip:][: (len(raw) - skip) // 3 * 3]  # only groups of the key's own bytes
+        if len(whole) >= 3:
+            forms.append(base64.b64encode(whole).decode())
+            forms.append(base64.urlsafe_b64encode(whole).decode())
+    return tuple(dict.fromkeys(form for form in forms if len(form) >= MIN_RUN or form == secret))
+
+
+def _redact_runs(text: str, form: str) -> str:
+    """``text`` with every run of ``MIN_RUN`` or more characters of ``form`` (any case)
+    replaced; a form shorter than that only when whole.
+
+    Any such run holds one of the pieces of half that length that start at a multiple of
+    it, so only those few pieces are searched for, and each hit is widened and kept when
+    long enough.
+    """
+    size = min(MIN_RUN, len(form))
+    half = max(1, size // 2)
+    lowered, pattern = text.lower(), form.lower()
+    spans: list[tuple[int, int]] = []
+    for start in range(0, len(pattern) - half + 1, half):
+        piece = pattern[start : start + half]
+        found = lowered.find(piece)
+        while found != -1:
+            left, right = _widest(lowered, pattern, found, start, half)
+            if right - left >= size:
+                spans.append((left, right))
+            found = lowered.find(piece, found + 1)
+    if not spans:
+        return text
+    kept, end = [], 0
+    for left, right in _merged(spans):
+        kept.append(text[end:left] + REDACTED)
+        end = right
+    return "".join(kept) + text[end:]
+
+
+def _widest(text: str, pattern: str, at: int, start: int, size: int) -> tuple[int, int]:
+    """The span of ``text`` around ``at`` that matches ``pattern`` around ``start``."""
+    left, right = at, at + size
+    first, last = start, start + size
+    while left > 0 and first > 0 and text[left - 1] == pattern[first - 1]:
+        left, first = left - 1, first - 1
+    while right < len(text) and last < len(pattern) and text[right] == pattern[last]:
+        right, last = right + 1, last + 1
+    return left, right
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    merged: list[tuple[int, int]] = []
+    for left, right in sorted(spans):
+        if merged and left <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], right))
+        else:
+            merged.append((left, right))
+    return merged
 
 
 # Every shape of KEY_SHAPES contains one of these. Substring tests cost a fraction of the

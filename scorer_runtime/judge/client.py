@@ -337,7 +337,11 @@ def to_provider_error(error: BaseException, *, secrets: Sequence[str | None] = (
         # litellm reports these as a made-up 500; the server most likely said 200.
         message, code, status_code = not_completion, bad_answers.INVALID_RESPONSE_CODE, None
     else:
-        message = bad_answers.http_body_message(message, _response_text(error)) or message
+        # Redacted before it is cut to a preview: a key across the cut leaves no part behind.
+        body_text = _response_text(error)
+        if body_text is not None:
+            body_text = redact(body_text, secrets)
+        message = bad_answers.http_body_message(message, body_text) or message
     cause = error.__cause__ or error.__context__
     if transport is not None and cause is not None:
         message = f"{message} ({type(cause).__name__}: {cause})"
