@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from scorer_runtime.cli.support import console, engine
+from scorer_runtime.cli.support import console, engine, styled
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -87,7 +87,9 @@ def run_queued(
     end_if_stopped(summary, resume="the Runs page of the studio (its 'Stop at $' box)")
     if summary.verdict == "fail":
         mean = "no scores" if summary.mean is None else f"mean {summary.mean:.3f}"
-        console(stderr=True).print(f"[red]below the threshold:[/] {mean} < {fail_under:g}")
+        console(stderr=True).print(
+            styled("red", "below the threshold:", f" {mean} < {fail_under:g}")
+        )
         raise typer.Exit(1)
 
 

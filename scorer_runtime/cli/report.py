@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from scorer_runtime.batch.summary import BatchSummary
+from scorer_runtime.cli.support import styled, visible
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -36,7 +37,7 @@ def _text(value: str) -> Text:
     """Stored text shown as it is: "[redacted]" in an error is not rich markup."""
     from rich.text import Text
 
-    return Text(value)
+    return Text(visible(value))
 
 
 def run_progress(out: Console) -> Progress:
@@ -77,7 +78,7 @@ def summary_table(summary: BatchSummary) -> Table:
     if summary.verdict is not None:
         style = "green" if summary.verdict == "pass" else "red"
         needs = f"needs mean ≥ {summary.threshold:g}"
-        table.add_row("verdict", f"[{style}]{summary.verdict}[/] ({needs})")
+        table.add_row("verdict", styled(style, summary.verdict, f" ({needs})"))
     if summary.error:
         table.add_row("error", _text(summary.error))
     return table

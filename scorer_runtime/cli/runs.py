@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from scorer_runtime.cli.support import console, engine, friendly, load_env_file, session
+from scorer_runtime.cli.support import console, engine, friendly, load_env_file, session, styled
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -186,7 +186,9 @@ def run(
     )
     if summary.verdict == "fail":
         mean = "no scores" if summary.mean is None else f"mean {summary.mean:.3f}"
-        console(stderr=True).print(f"[red]below the threshold:[/] {mean} < {fail_under:g}")
+        console(stderr=True).print(
+            styled("red", "below the threshold:", f" {mean} < {fail_under:g}")
+        )
         raise typer.Exit(1)
 
 

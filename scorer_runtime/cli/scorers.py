@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from scorer_runtime.cli.support import console, friendly, session
+from scorer_runtime.cli.support import console, friendly, session, styled
 
 scorers_app = typer.Typer(help="List, show, import and export scorers.", no_args_is_help=True)
 
@@ -61,10 +61,10 @@ def scorers_show(
         versions = list_versions(opened, scorer_id=scorer.id)
         shown = get_version(opened, scorer_id=scorer.id, version=version)
     out = console()
-    out.print(f"[bold]{scorer.name}[/]: {scorer.description}")
+    out.print(styled("bold", scorer.name, f": {scorer.description}"))
     out.print(versions_table(versions))
     out.print(f"Spec of version {shown.version}:")
-    out.print_json(json.dumps(spec_data(shown.spec)))
+    out.print_json(json.dumps(spec_data(shown.spec)), ensure_ascii=True)
 
 
 @scorers_app.command("export")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -12,6 +13,7 @@ import typer
 
 if TYPE_CHECKING:
     from rich.console import Console
+    from rich.text import Text
     from sqlalchemy import Engine
     from sqlmodel import Session
 
@@ -42,11 +44,40 @@ def load_env_file(folder: Path | None = None) -> None:
     load_dotenv((folder or Path.cwd()) / ENV_FILE, override=False)
 
 
+_INVISIBLE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]"
+)
+"""Characters a terminal obeys or hides rather than shows: control and escape codes (ANSI
+colours, OSC-8 links, a carriage return that overwrites a line), bidi overrides, zero-width."""
+
+
+def visible(text: str) -> str:
+    """``text`` with every control, escape, bidi and zero-width character written as its
+    code (``\\x1b``, ``\\u202e``), so data can never steer the terminal that shows it."""
+    return _INVISIBLE.sub(lambda found: found.group().encode("unicode_escape").decode(), text)
+
+
 def console(*, stderr: bool = False) -> Console:
-    """A rich console for tables and progress (plain text when not a terminal)."""
+    """A rich console for tables and progress (plain text when not a terminal).
+
+    Every string it prints is data, shown as text: no Rich markup (a description holding
+    ``[link=…]`` prints those characters), no emoji codes, and control characters shown as
+    codes (:func:`visible`). Our own colours are given as styled ``Text`` (:func:`styled`).
+    """
     from rich.console import Console
 
-    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+    class DataConsole(Console):
+        def render_str(self, text: str, **options: Any) -> Text:
+            return super().render_str(visible(text), **options)
+
+    return DataConsole(stderr=stderr, highlight=False, soft_wrap=True, markup=False, emoji=False)
+
+
+def styled(style: str, words: str, rest: str = "") -> Text:
+    """``words`` in ``style`` followed by plain ``rest``, both shown as text (never markup)."""
+    from rich.text import Text
+
+    return Text.assemble((visible(words), style), visible(rest))
 
 
 def fail(message: str, code: int = ERROR_EXIT) -> typer.Exit:
@@ -55,13 +86,10 @@ def fail(message: str, code: int = ERROR_EXIT) -> typer.Exit:
     The message is redacted first: it may quote a provider, and a runner's output may be
     its log file.
     """
-    from rich.markup import escape
-
     from scorer_runtime.secrets import environment_secrets, redact
 
-    # Escaped: "[redacted]" (or any bracket a provider wrote) is text, not rich markup.
-    message = escape(redact(message, environment_secrets()))
-    console(stderr=True).print(f"[red]error:[/] {message}")
+    message = redact(message, environment_secrets())
+    console(stderr=True).print(styled("red", "error:", f" {message}"))
     return typer.Exit(code)
 
 

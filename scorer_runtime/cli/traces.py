@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from scorer_runtime.cli.support import console, engine, fail, friendly, session
+from scorer_runtime.cli.support import console, engine, fail, friendly, session, styled
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -78,7 +78,9 @@ def traces_import(
     if found.problems:
         err = console(stderr=True)
         n = len(found.problems)
-        err.print(f"[yellow]{n} problem{'s' if n != 1 else ''}; what they name was left out:[/]")
+        err.print(
+            styled("yellow", f"{n} problem{'s' if n != 1 else ''}; what they name was left out:")
+        )
         for problem in found.problems[:_SHOWN]:
             err.print(f"  - {problem}", markup=False)
         if n > _SHOWN:

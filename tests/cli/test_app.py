@@ -9,7 +9,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_the_studio_entry_script_is_the_installed_studio_packages_app_file(tmp_path):
+def test_the_studio_entry_script_is_the_installed_studio_packages_serve_file(tmp_path):
     # In a fresh interpreter away from the repository, as the installed CLI runs: only the
     # installed package can answer there, never a studio/ folder next to the working directory.
     code = "from scorer_runtime.cli.app import studio_entry\nwith studio_entry() as p: print(p)"
@@ -22,5 +22,6 @@ def test_the_studio_entry_script_is_the_installed_studio_packages_app_file(tmp_p
         timeout=60,
     )
     path = Path(done.stdout.strip())
-    assert path == ROOT / "studio" / "app.py"
-    assert "st.navigation" in path.read_text(encoding="utf-8")
+    assert path == ROOT / "studio" / "serve.py"
+    assert "HostGuard" in path.read_text(encoding="utf-8")  # the pages behind the host guard
+    assert "st.navigation" in path.with_name("app.py").read_text(encoding="utf-8")
