@@ -78,12 +78,14 @@ def labels_export(
 ) -> None:
     """Export the latest grade of each graded example as CSV (it imports back as it is)."""
     from scorer_runtime.datasets import write_labels
+    from scorer_runtime.output_files import write_whole
 
     with session() as opened:
         scorer_id = _scorer_id(opened, scorer)
         if output is None:
             write_labels(opened, scorer_id=scorer_id, stream=sys.stdout)
             return
-        with output.open("w", encoding="utf-8", newline="") as stream:
-            count = write_labels(opened, scorer_id=scorer_id, stream=stream)
+        count = write_whole(
+            output, lambda stream: write_labels(opened, scorer_id=scorer_id, stream=stream)
+        )
     console().print(f"Wrote {count} grades of scorer {scorer} to {output}.")

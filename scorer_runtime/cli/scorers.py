@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from scorer_runtime.cli.support import console, friendly, session, styled
+from scorer_runtime.output_files import write_whole
 
 scorers_app = typer.Typer(help="List, show, import and export scorers.", no_args_is_help=True)
 
@@ -102,7 +103,7 @@ def scorers_export(
     if output is None:
         typer.echo(text, nl=False)
         return
-    output.write_text(text, encoding="utf-8")
+    write_whole(output, lambda stream: stream.write(text))
     console(stderr=True).print(f"Wrote {name} as {format.value} to {output}")
 
 

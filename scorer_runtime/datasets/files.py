@@ -113,6 +113,8 @@ def export_examples(
     session: Session, *, dataset_id: int, path: Path, format: FileFormat | None = None
 ) -> int:
     """Export a dataset to ``path`` (format from the name unless given); returns how many."""
+    from scorer_runtime.output_files import write_whole
+
     fmt = detect_format(path, format)
-    with path.open("w", encoding="utf-8", newline="") as stream:
-        return write_examples(iter_dataset(session, dataset_id=dataset_id), stream, format=fmt)
+    examples = iter_dataset(session, dataset_id=dataset_id)
+    return write_whole(path, lambda stream: write_examples(examples, stream, format=fmt))
