@@ -37,6 +37,14 @@ MAX_NESTING = 64
 MAX_TRACE_NESTING = 128
 """How deep lists and objects may nest in a trace file (OTLP attribute values nest)."""
 
+MAX_DATA_FILE_BYTES = 200 * MB
+"""An examples or grades file (CSV, JSONL), as the studio's upload allows: a file is held in
+memory whole while it is checked (about 20 times its size), so a larger one would take the
+machine; split it."""
+
+MAX_TRACE_FILE_BYTES = 200 * MB
+"""A trace file (OTLP JSON or Mastra spans)."""
+
 MAX_FIELD_BYTES = 1 * MB
 """One field of one example (a CSV cell, a JSONL value)."""
 

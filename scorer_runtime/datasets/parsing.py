@@ -19,7 +19,13 @@ from typing import Any, Literal
 
 from scorer_runtime import safe_json
 from scorer_runtime.datasets.cells import CellError, check_value, parse_cell
-from scorer_runtime.limits import MAX_FIELD_BYTES, MAX_PROBLEMS_SHOWN, more_words, size_words
+from scorer_runtime.limits import (
+    MAX_DATA_FILE_BYTES,
+    MAX_FIELD_BYTES,
+    MAX_PROBLEMS_SHOWN,
+    more_words,
+    size_words,
+)
 from scorer_runtime.store.datasets import EXAMPLE_FIELDS, ExampleData
 
 FileFormat = Literal["csv", "jsonl"]
@@ -103,8 +109,12 @@ def detect_format(path: Path, format: FileFormat | None = None) -> FileFormat:
 
 
 def read_text(path: Path) -> str:
-    """The file's text (UTF-8, a byte-order mark allowed); a clear error when it is not text."""
-    return decode_text(path.read_bytes(), source=path.name)
+    """The file's text (UTF-8, a byte-order mark allowed); a clear error when it is not text,
+    not a regular file, or over :data:`~scorer_runtime.limits.MAX_DATA_FILE_BYTES`."""
+    from scorer_runtime.input_files import read_limited
+
+    data = read_limited(path, limit=MAX_DATA_FILE_BYTES, what="file of examples or grades")
+    return decode_text(data, source=path.name)
 
 
 def decode_text(data: bytes, *, source: str) -> str:

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from scorer_runtime.limits import MAX_SPEC_FILE_BYTES, size_words
+from scorer_runtime.input_files import UnreadableFile, read_limited
+from scorer_runtime.limits import MAX_SPEC_FILE_BYTES
 from scorer_runtime.spec.models import (
     JudgeSpec,
     ScorerSpec,
@@ -92,12 +93,10 @@ def _read_file(path: Path) -> str:
     """The file's text; SpecError when it cannot be read or is over the size limit (checked
     before reading, so a huge file is never loaded)."""
     try:
-        size = path.stat().st_size
-        if size > MAX_SPEC_FILE_BYTES:
-            limit = size_words(MAX_SPEC_FILE_BYTES)
-            problem = f"the file is {size_words(size)}; the limit for a scorer file is {limit}"
-            raise SpecError([SpecProblem("", problem)], source=path.name)
-        return path.read_text(encoding="utf-8-sig")
+        data = read_limited(path, limit=MAX_SPEC_FILE_BYTES, what="scorer file")
+        return data.decode("utf-8-sig")
+    except UnreadableFile as error:
+        raise SpecError([SpecProblem("", error.words)], source=path.name) from None
     except OSError as error:
         problem = f"cannot read the file: {error.strerror or error}"
         raise SpecError([SpecProblem("", problem)], source=path.name) from None

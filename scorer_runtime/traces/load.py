@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
 from scorer_runtime import safe_json
-from scorer_runtime.limits import MAX_TRACE_NESTING
+from scorer_runtime.input_files import UnreadableFile, read_limited
+from scorer_runtime.limits import MAX_TRACE_FILE_BYTES, MAX_TRACE_NESTING
 from scorer_runtime.traces.errors import TraceImportError, TraceProblem
 from scorer_runtime.traces.expected import expected_in_spans
 from scorer_runtime.traces.mastra import spans_from_mastra
@@ -86,8 +87,9 @@ def read_trace_file(path: str | os.PathLike[str], *, format: FormatOption = "aut
     out (a file that cannot be read, or is not UTF-8, is one problem and no traces)."""
     source = os.fspath(path)
     try:
-        with open(path, encoding="utf-8-sig") as file:
-            text = file.read()
+        text = read_limited(path, limit=MAX_TRACE_FILE_BYTES, what="trace file").decode("utf-8-sig")
+    except UnreadableFile as e:
+        return TraceImport(problems=[TraceProblem(e.words)], source=source)
     except OSError as e:
         problem = TraceProblem(f"cannot read the file: {e.strerror or e}")
         return TraceImport(problems=[problem], source=source)
