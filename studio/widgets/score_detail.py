@@ -119,7 +119,7 @@ def _step(number: int, step: StepView, *, key: state.Key) -> None:
         title += " — failed here"
     elif step.not_scorable:
         title += " — said 'not scorable'"
-    with st.expander(title, expanded=step.failed or step.not_scorable, icon=icon):
+    with st.expander(title, expanded=step.failed or step.not_scorable or step.partial, icon=icon):
         st.caption(f"Step: `{step.step}`" + (" · asks the judge" if step.prompt else ""))
         if step.has_result:
             st.markdown("**Result**")

@@ -182,8 +182,8 @@ def render_plan(plan: RunPlan, *, remaining: int | None = None, key: state.Key) 
     for check in key_checks(plan, os.environ):
         said = "is set" if check.is_set else "is **not set**"
         st.caption(
-            f":material/key: The judge reads its API key from the environment variable "
-            f"`{check.env}`, which {said} on this computer (its value is never shown)."
+            f":material/key: The judge's API key is kept in the setting `{check.env}` (an "
+            f"environment variable), which {said} on this computer (its value is never shown)."
         )
     for misfit in plan.misfits:
         st.warning(misfit, icon=":material/rule:")

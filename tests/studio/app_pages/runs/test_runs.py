@@ -113,14 +113,14 @@ def test_the_estimate_counts_judge_calls_and_says_whether_the_key_is_set(
     assert f"asks the judge **{examples * asks:,} times**" in text
     assert f"{examples} examples in the dataset × {asks} questions each" in text
     assert "more if answers are re-asked or retried" in text
-    assert "`OPENAI_API_KEY`, which is **not set**" in text
+    assert "`OPENAI_API_KEY` (an environment variable), which is **not set**" in text
     assert any("judge's key is not set" in e.value for e in at.error)
     assert at.button(key=state.RUNS_START.name).disabled
 
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)
     at.run()
     text = _texts(at)
-    assert "`OPENAI_API_KEY`, which is set" in text
+    assert "`OPENAI_API_KEY` (an environment variable), which is set" in text
     assert not at.error
     assert not at.button(key=state.RUNS_START.name).disabled
     assert SECRET not in text
