@@ -11,8 +11,14 @@ from scorer_runtime.store.views import ScorerLine
 from scorer_runtime.stored import judge_profiles, use_judge_profile
 from studio import services, state
 from studio.app_pages.judges.logic.keys import PastedKeyError, use_key
-from studio.app_pages.scorers.judge_logic import JudgeNow, judge_now, profile_words
+from studio.app_pages.scorers.judge_logic import (
+    JudgeNow,
+    judge_now,
+    key_words,
+    profile_words,
+)
 from studio.widgets.common import show_error
+from studio.widgets.judge_fix import open_judge
 
 JUDGES_PAGE = "app_pages/judges/page.py"
 
@@ -38,6 +44,17 @@ def render_judge_choice(line: ScorerLine) -> None:
         _choose_saved(line, now, saved, key=key)
         if now.missing and now.profile is None:
             _paste_key(now.missing[0], key=key.child("paste"))
+        elif (
+            now.missing
+            and now.profile is not None
+            and st.button(
+                f"Or add the key to the judge {now.profile}",
+                key=key.child("open").name,
+                icon=":material/key:",
+                help="Opens the Judges page on this judge, where its key is pasted.",
+            )
+        ):
+            open_judge(now.profile)
         st.button("Close", key=key.child("close").name, on_click=_close)
 
 
@@ -63,11 +80,12 @@ def _choose_saved(
         "Use this saved judge instead",
         names,
         index=names.index(now.profile) if now.profile in saved else 0,
-        format_func=lambda n: profile_words(n, saved[n], services.env_is_set),
+        format_func=lambda n: profile_words(n, saved[n]),
         key=key.child("pick").name,
         help="Its model, address, key, retries and prices are used for every step of this "
         "scorer that asks the judge. Judges are set up on the Judges page.",
     )
+    st.caption(key_words(saved[str(choice)], services.env_is_set))
     keep = st.checkbox(
         "Keep this scorer's own instructions for the judge, and what it hides from it",
         value=True,
@@ -77,10 +95,13 @@ def _choose_saved(
         "and personal data, long prompts and unwanted answers are handled as before; only how "
         "the judge is reached changes. Off: the saved judge's own instructions apply.",
     )
+    if choice == now.profile:
+        st.caption(f"It uses {choice} already: choose another saved judge to change it.")
     if st.button(
         f"Use {choice}",
         key=key.child("use").name,
         type="primary",
+        disabled=choice == now.profile,
         icon=":material/gavel:",
         help="Saves a new version of the scorer that uses this judge; earlier versions and "
         "their scores stay as they are.",

@@ -50,13 +50,21 @@ def judge_now(
     return JudgeNow(profile, model, envs, tuple(env for env in envs if not is_set(env)))
 
 
-def profile_words(name: str, data: Mapping[str, Any], is_set: Callable[[str], bool]) -> str:
-    """One saved judge in a line: "my-judge — ollama/llama3 at http://…, no key needed"."""
+def profile_words(name: str, data: Mapping[str, Any]) -> str:
+    """One saved judge in a line: "my-judge — ollama/llama3 at http://…"."""
     model = str(data.get("model") or "no model")
     where = f" at {data['api_base']}" if data.get("api_base") else ""
+    return f"{name} — {model}{where}"
+
+
+def key_words(data: Mapping[str, Any], is_set: Callable[[str], bool]) -> str:
+    """Where a saved judge's key is kept, and whether it is set (never the key)."""
     env = data.get("api_key_env")
     if not env:
-        key = "no key needed"
-    else:
-        key = f"key in {env} ({'set' if is_set(str(env)) else 'not set yet'})"
-    return f"{name} — {model}{where}, {key}"
+        return "It needs no key."
+    if is_set(str(env)):
+        return f"Its key is kept in the setting `{env}`, which is set."
+    return (
+        f"Its key is kept in the setting `{env}`, which is not set yet: add it on the Judges "
+        "page before running."
+    )

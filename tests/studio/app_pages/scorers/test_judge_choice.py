@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import os
 
-import pytest
-
 from scorer_runtime.spec import JudgeSpec, load_spec
 from scorer_runtime.store import (
     get_scorer,
@@ -18,7 +16,7 @@ from scorer_runtime.store import (
 )
 from scorer_runtime.stored import compile_version
 from studio import state
-from studio.app_pages.scorers.judge_logic import judge_now, profile_words
+from studio.app_pages.scorers.judge_logic import judge_now, key_words, profile_words
 
 SCORER = "tool-call-accuracy"
 
@@ -61,7 +59,8 @@ def test_the_demo_agent_scorer_takes_a_saved_judge_and_scores_with_it(
     assert "kept in the setting `OPENAI_API_KEY`, is not set yet" in panel
     pick = at.selectbox(key=state.SCORERS_JUDGE.child(sid).child("pick").name)
     assert pick.value == "my-judge"
-    assert pick.format_func("my-judge").endswith("key in MY_JUDGE_KEY (set)")
+    assert pick.format_func("my-judge").startswith("my-judge — openai/local-model at http")
+    assert any("kept in the setting `MY_JUDGE_KEY`, which is set" in c.value for c in at.caption)
     at.button(key=state.SCORERS_JUDGE.child(sid).child("use").name).click().run()
     assert not at.exception
     assert any("now uses the judge my-judge: saved as version 2" in t.value for t in at.toast)
@@ -79,9 +78,18 @@ def test_the_demo_agent_scorer_takes_a_saved_judge_and_scores_with_it(
     assert result.reason == "Looked the order up first."
     assert fake_judge.last_request is not None
     assert fake_judge.last_request.json["model"] == "local-model"
-    # Opened again, the panel says which saved judge it uses now.
+    # Opened again, the panel says which saved judge it uses now, and offers no change.
     at = _panel(at, sid)
     assert any("the saved judge **my-judge** (openai/local-model)" in m.value for m in at.markdown)
+    assert at.button(key=state.SCORERS_JUDGE.child(sid).child("use").name).disabled
+    assert any("It uses my-judge already" in c.value for c in at.caption)
+    # Its saved judge's key missing: the way to it is that judge on the Judges page.
+    monkeypatch.delenv("MY_JUDGE_KEY")
+    at = _panel(at, sid)
+    at.button(key=state.SCORERS_JUDGE.child(sid).child("open").name).click().run()
+    assert not at.exception
+    assert at.selectbox(key=state.JUDGES_PICK.name).value == "my-judge"
+    assert at.text_input(key=state.JUDGES_MODEL.name).value == "openai/local-model"
 
 
 def test_with_no_saved_judge_the_panel_leads_to_the_judges_page(demo_db, open_page, monkeypatch):
@@ -112,15 +120,13 @@ def test_a_scorer_that_asks_no_judge_says_so(demo_db, open_page):
     assert any("asks no judge" in i.value for i in at.info)
 
 
-@pytest.mark.parametrize(("is_set", "words"), [(True, "set"), (False, "not set yet")])
-def test_profile_words(is_set, words):
-    line = profile_words(
-        "mine",
-        {"model": "ollama/llama3", "api_base": "http://x", "api_key_env": "K"},
-        lambda _: is_set,
-    )
-    assert line == f"mine — ollama/llama3 at http://x, key in K ({words})"
-    assert profile_words("free", {"model": "m"}, lambda _: False) == "free — m, no key needed"
+def test_profile_and_key_words():
+    data = {"model": "ollama/llama3", "api_base": "http://x", "api_key_env": "K"}
+    assert profile_words("mine", data) == "mine — ollama/llama3 at http://x"
+    assert profile_words("free", {"model": "m"}) == "free — m"
+    assert key_words(data, lambda _: True) == "Its key is kept in the setting `K`, which is set."
+    assert "not set yet: add it on the Judges page" in key_words(data, lambda _: False)
+    assert key_words({"model": "m"}, lambda _: False) == "It needs no key."
 
 
 def test_judge_now_names_the_profile_or_the_own_settings():
