@@ -142,7 +142,7 @@ SCORERS_PAGE = Key("scorers.page", int)
 SCORERS_OPEN_ID = Key("scorers.open_id", _none)
 """The scorer whose versions and actions are open on the scorers page."""
 SCORERS_PENDING = Key("scorers.pending", _none)
-"""An action waiting for confirmation: ("archive" or "duplicate", scorer id), or None."""
+"""An action waiting for confirmation: ("archive", "duplicate" or "judge", scorer id), or None."""
 # widgets (pass key=X.name)
 SCORERS_SEARCH = Key("scorers.search")
 SCORERS_SHOW_ARCHIVED = Key("scorers.show_archived")
