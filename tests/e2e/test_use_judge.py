@@ -80,9 +80,9 @@ def _missing_key_leads_to_the_judge(studio: StudioPage) -> None:
     studio.text("The judge's key is not set")
     studio.screenshot("runs says the key is missing")
     button = studio.page.get_by_role("button", name="Use one of your judges, or add the key")
-    studio.rerun(button.click)
-    studio.settle("Scorers")
-    studio.text("its own judge settings (openai/gpt-4o-mini), not a saved judge")
+    studio.rerun(button.click, timeout_s=90)
+    studio.settle("Scorers", timeout_s=90)  # another page's first load: slow on a busy machine
+    studio.text("its own judge settings (openai/gpt-4o-mini), not a saved judge", timeout_s=90)
     studio.screenshot("scorers judge panel")
     studio.check()
 
@@ -91,7 +91,7 @@ def _use_own_judge(studio: StudioPage, scorer_id: int) -> None:
     panel = state.SCORERS_JUDGE.child(scorer_id)
     assert studio.chosen(panel.child("pick").name).startswith("my-judge — openai/my-local-model")
     studio.click(panel.child("use").name)
-    studio.text("now uses the judge my-judge: saved as version 2")
+    studio.text("now uses the judge my-judge: saved as version 2", timeout_s=90)
     studio.screenshot("scorer uses my judge")
     studio.check()
 
@@ -110,12 +110,12 @@ def _run(studio: StudioPage) -> None:
 
 def _open_the_failed_one(studio: StudioPage) -> None:
     studio.click(state.RUNS_RESULTS.name)
-    studio.settle("Results")
+    studio.settle("Results", timeout_s=90)
     menu = studio.open_menu(state.RESULTS_OPEN.name)
     option = menu.get_by_role("option", name=re.compile("Judge unavailable"))  # the one failed
     studio.rerun(option.first.click)
     studio.settle()
-    studio.text("Score (not counted)")
+    studio.text("Score (not counted)", timeout_s=90)
     studio.text("Computed before a later step failed")
     studio.screenshot("failed example keeps its score")
     studio.check()
