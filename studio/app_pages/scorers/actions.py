@@ -18,7 +18,7 @@ def render_actions(line: ScorerLine) -> None:
     """The row of action buttons of one scorer card."""
     sid = line.scorer_id
     is_open = state.get(state.SCORERS_OPEN_ID) == sid
-    cols = st.columns(6)
+    cols = st.columns([1.7, 1.1, 1, 1.1, 1, 1.1])  # room for the longest words
     if cols[0].button(
         "Open in the builder",
         key=state.SCORERS_OPEN.child(sid).name,
