@@ -7,7 +7,14 @@ import math
 
 import pytest
 
-from scorer_runtime.spec import JudgeSpec, PromptStepSpec, ScorerSpec, compile_spec, load_spec
+from scorer_runtime.spec import (
+    JudgeSpec,
+    PromptStepSpec,
+    ScorerSpec,
+    compile_spec,
+    export_python,
+    load_spec,
+)
 from scorer_runtime.spec.judge_choice import (
     asks_a_judge,
     judge_profile_in_use,
@@ -155,3 +162,21 @@ def test_a_scorer_that_asks_no_judge_cannot_take_one():
         with_judge_profile(spec, "mine")
     with pytest.raises(ValueError, match="choose a saved judge"):
         with_judge_profile(_spec("old", None, None), " ")
+
+
+@pytest.mark.parametrize("name", ["tone-politeness", "tool-call-accuracy"])
+def test_a_scorer_on_a_saved_judge_exports_as_code_that_scores_the_same(
+    name, fake_judge, registry, monkeypatch, import_code, comparable
+):
+    monkeypatch.setenv("MY_JUDGE_KEY", "local-anything")
+    path = next(p for p in JUDGE_SCORERS if p.stem == name)
+    spec = with_judge_profile(load_spec(path, registry=registry), "mine")
+    profiles = {"mine": _own_judge(fake_judge.base_url)}
+    for when, content in DEMO_REPLIES[name]:
+        fake_judge.reply(content, when=when)
+    example = demo_examples(name, count=1)[0]
+    studio = compile_spec(spec, registry, judge_profiles=profiles).run_sync(**example)
+    exported = import_code(export_python(spec, registry, judge_profiles=profiles)).scorer
+    assert comparable(exported.run_sync(**example)) == comparable(studio)
+    first, second = (r.json["messages"] for r in fake_judge.chat_requests[-2:])
+    assert first == second  # the exported code asks the judge exactly what the studio did
