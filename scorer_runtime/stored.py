@@ -147,6 +147,33 @@ def check_judges(scorer: Scorer[Any, Any]) -> None:
             raise JudgeConfigError(f"scorer {scorer.id!r}, {step.name} step: {e}") from None
 
 
+def use_judge_profile(
+    session: Session, *, scorer_id: int, profile: str, keep_own: bool = True
+) -> ScorerVersionInfo:
+    """Save a new version of the scorer whose judge is the saved profile ``profile`` (the
+    studio's "use this judge"; :func:`~scorer_runtime.spec.judge_choice.with_judge_profile`
+    says what moves and what stays). The latest version is the starting point; the version
+    returned is the latest unchanged when it already uses the profile that way.
+
+    Raises NotFoundError for an unknown scorer or profile, SpecError when the new version
+    would not check against the saved profiles, ValueError for a scorer that asks no judge.
+    """
+    from scorer_runtime.spec import load_spec
+    from scorer_runtime.spec.judge_choice import with_judge_profile
+    from scorer_runtime.store.judges import get_judge_profile
+    from scorer_runtime.store.scorers import get_scorer, get_version
+
+    get_judge_profile(session, name=profile)  # NotFoundError names the missing profile
+    scorer = get_scorer(session, id=scorer_id)
+    latest = get_version(session, scorer_id=scorer_id)
+    _refuse_unreadable(latest)
+    changed = with_judge_profile(latest.spec, profile, keep_own=keep_own)
+    load_spec(changed, judge_profiles=judge_profiles(session))  # every problem at once
+    return save_scorer_version(
+        session, spec=changed, name=scorer.name, note=f"uses the saved judge {profile}"
+    )
+
+
 def spec_as_data(spec: ScorerSpec) -> dict[str, Any]:
     """A spec as the plain JSON the store keeps (the values it was written with; what a
     version's ``content_hash`` is computed from)."""

@@ -80,8 +80,9 @@ def explain(error: BaseException) -> Explanation:
         return Explanation(
             "The run was not started",
             str(error),
-            "Add the judge's key on the Judges page (or fix the scorer in the builder), then "
-            "start the run again.",
+            "Add the judge's key, or give the scorer one of your saved judges (its Judge… "
+            "button on the Scorers page), or fix the scorer in the builder; then start the run "
+            "again.",
         )
     if name in ("FormulaError", "TemplateError"):
         return Explanation(

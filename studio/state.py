@@ -142,7 +142,7 @@ SCORERS_PAGE = Key("scorers.page", int)
 SCORERS_OPEN_ID = Key("scorers.open_id", _none)
 """The scorer whose versions and actions are open on the scorers page."""
 SCORERS_PENDING = Key("scorers.pending", _none)
-"""An action waiting for confirmation: ("archive" or "duplicate", scorer id), or None."""
+"""An action waiting for confirmation: ("archive", "duplicate" or "judge", scorer id), or None."""
 # widgets (pass key=X.name)
 SCORERS_SEARCH = Key("scorers.search")
 SCORERS_SHOW_ARCHIVED = Key("scorers.show_archived")
@@ -165,6 +165,9 @@ SCORERS_COPY_YES = Key("scorers.copy_yes")
 SCORERS_COPY_NO = Key("scorers.copy_no")
 SCORERS_DIFF_FROM = Key("scorers.diff_from")
 SCORERS_DIFF_TO = Key("scorers.diff_to")
+SCORERS_JUDGE = Key("scorers.judge")
+"""The "Judge…" button of a scorer, and (``.child(scorer_id).child(part)``) its panel's widgets:
+which saved judge to use, keep its own instructions, Use / Cancel, a pasted key."""
 
 
 # -- Examples ---------------------------------------------------------------------------------
@@ -491,6 +494,7 @@ TRACES_VIEW = Key("traces.view")
 TRACES_UPLOAD = Key("traces.upload")
 TRACES_SCORER = Key("traces.scorer")
 TRACES_SCORE = Key("traces.score")
+TRACES_FIX_JUDGE = Key("traces.fix_judge")
 TRACES_SELECTED = Key("traces.selected")
 """The "Traces to score" picker: a mirror of TRACES_CHOSEN, written from it before each
 render and copied back into it when the person changes it."""

@@ -165,7 +165,21 @@ def outcome_mix_words(counts: Mapping[str, int]) -> str:
     return ", ".join(parts) or "no results yet"
 
 
+# -- where a judge's key is kept -------------------------------------------------------------
+
+KEY_PLACE = "Where the key is kept"
+"""The one label of a judge's ``api_key_env`` (the words "key variable" are a programmer's)."""
+KEY_PLACE_HELP = (
+    "The name of the setting (environment variable) on this computer that holds the judge's "
+    "API key, for example OPENAI_API_KEY — never the key itself. The studio reads the key "
+    "only when it calls the judge, and never stores or shows it. Leave empty for a model on "
+    "your own computer that needs no key."
+)
+
+
 __all__ = [
+    "KEY_PLACE",
+    "KEY_PLACE_HELP",
     "OUTCOME_LABELS",
     "RUN_STATUS_LABELS",
     "STEP_TITLES",

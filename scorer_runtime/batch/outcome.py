@@ -149,6 +149,16 @@ def _evidence(
     )
 
 
+def _step_results(result: ScoreResult, outcome: Outcome) -> dict[str, Any]:
+    """The results of the steps that completed. An example that is not scored keeps the score
+    its generate_score step computed before a later step failed (or said "not scorable"), as
+    ``generate_score_step_result``: evidence of how far it got, never a score that counts."""
+    kept = {name: getattr(result, name) for name in _STEP_RESULTS}
+    if outcome != "scored" and result.score is not None:
+        kept[STEP_RESULT_FIELD["generate_score"]] = result.score
+    return dict(jsonable(kept))
+
+
 def example_score(
     example_id: int | None,
     result: ScoreResult | None,
@@ -191,7 +201,7 @@ def example_score(
         reason=reason,
         error=error,
         failed_step=failed_step,
-        step_results=jsonable({name: getattr(result, name) for name in _STEP_RESULTS}),
+        step_results=_step_results(result, outcome),
         prompts={
             step: p
             for step, name in STEP_PROMPT_FIELD.items()

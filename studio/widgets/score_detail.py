@@ -24,6 +24,10 @@ _ROLES = {
     "user": "Prompt (user message)",
     "assistant": "Earlier answer (assistant message)",
 }
+PARTIAL_HELP = (
+    "Computed before a later step failed, and kept here so nothing is lost. It does not "
+    "count: the example is not scored, so it is left out of means, pass rates and agreement."
+)
 _KIND_WORDS = {
     "rate_limited": "rate-limited",
     "server_error": "provider error",
@@ -68,6 +72,12 @@ def _headline(view: ScoreDetail) -> None:
         outcome_badge(view.outcome)
         if view.score is not None:
             st.metric("Score", f"{view.score:.2f}")
+        elif view.partial_score is not None:
+            st.metric(
+                "Score (not counted)",
+                f"{view.partial_score:.2f}",
+                help=PARTIAL_HELP,
+            )
     with right:
         if view.reason:
             st.markdown(f"**Reason:** {view.reason}")
@@ -109,11 +119,13 @@ def _step(number: int, step: StepView, *, key: state.Key) -> None:
         title += " — failed here"
     elif step.not_scorable:
         title += " — said 'not scorable'"
-    with st.expander(title, expanded=step.failed or step.not_scorable, icon=icon):
+    with st.expander(title, expanded=step.failed or step.not_scorable or step.partial, icon=icon):
         st.caption(f"Step: `{step.step}`" + (" · asks the judge" if step.prompt else ""))
         if step.has_result:
             st.markdown("**Result**")
             _value(step.result)
+            if step.partial:
+                st.caption(f":material/info: {PARTIAL_HELP}")
         elif step.skipped:
             st.caption("Did not run: an earlier step ended the scoring of this example.")
         elif not step.failed:

@@ -71,6 +71,9 @@ class StepView:
     not_scorable: bool
     skipped: bool = False
     """The step never ran: an earlier one failed or said the example is not scorable."""
+    partial: bool = False
+    """generate_score computed a score, but a later step failed (or said "not scorable"):
+    the score is kept as evidence and does not count."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +94,8 @@ class ScoreDetail:
     input_tokens: int = 0
     output_tokens: int = 0
     cost: float | None = None
+    partial_score: float | None = None
+    """The score computed before a later step failed: shown, never counted."""
 
 
 def _outcome(data: Mapping[str, Any]) -> str:
@@ -138,7 +143,12 @@ def _step_results(data: Mapping[str, Any], outcome: str) -> dict[str, Any]:
     out: dict[str, Any] = {
         step: stored.get(key, data.get(key)) for step, key in _RESULT_KEYS.items()
     }
-    out["generate_score"] = data.get("score")
+    # A score computed before a later step failed is kept in the evidence (not counted).
+    out["generate_score"] = (
+        data.get("score")
+        if outcome == "scored"
+        else stored.get(STEP_RESULT_FIELD["generate_score"], data.get("score"))
+    )
     out["generate_reason"] = data.get("reason") if outcome != "not_scorable" else None
     return out
 
@@ -185,6 +195,7 @@ def _steps(data: Mapping[str, Any], outcome: str) -> list[StepView]:
                 failed=step == failed,
                 not_scorable=step == ns_step,
                 skipped=not ran,
+                partial=step == "generate_score" and has_result and outcome != "scored",
             )
         )
     return views
@@ -210,9 +221,11 @@ def score_detail(data: Mapping[str, Any]) -> ScoreDetail:
     )
     judges = [_judge_view(v) for v in (data.get("judge") or {}).values()]
     attempts = data.get("attempts")
+    computed = _step_results(data, outcome)["generate_score"]
     return ScoreDetail(
         outcome=outcome,
-        score=data.get("score"),
+        score=data.get("score") if outcome == "scored" else None,
+        partial_score=None if outcome == "scored" else _number(computed),
         reason=ns_reason if outcome == "not_scorable" else data.get("reason"),
         problem=problem,
         steps=_steps(data, outcome),
@@ -224,6 +237,11 @@ def score_detail(data: Mapping[str, Any]) -> ScoreDetail:
         output_tokens=int(data.get("output_tokens") or sum(j.output_tokens for j in judges)),
         cost=data.get("cost") if "cost" in data else _sum_costs(judges),
     )
+
+
+def _number(value: Any) -> float | None:
+    is_number = isinstance(value, int | float) and not isinstance(value, bool)
+    return float(value) if is_number else None
 
 
 def _sum_costs(judges: list[JudgeView]) -> float | None:

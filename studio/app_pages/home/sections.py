@@ -11,7 +11,7 @@ from scorer_runtime.store.views import Overview, read_overview
 from studio import services, state
 from studio.app_pages.home.logic import KeyStatus, key_names_in_use, key_statuses
 from studio.widgets.common import empty_state, format_score, show_error
-from studio.words import noun, outcome_mix_words, run_status_label
+from studio.words import KEY_PLACE, noun, outcome_mix_words, run_status_label
 
 
 @st.cache_data(show_spinner=False, ttl=5)  # runs move on in another process
@@ -140,16 +140,16 @@ def render_judge_keys() -> list[KeyStatus]:
     """Which providers' key variables are set (never their values)."""
     st.subheader("Judge providers you can use")
     st.caption(
-        "A judge reads its API key from a variable of the studio's environment. Only whether "
-        "a variable is set is shown here, never its value. To give a key, paste it on the "
-        "Judges page: the studio keeps it until it stops, or remembers it on this computer "
-        "when you ask. Local models (for example Ollama) need no key."
+        "A judge reads its API key from a setting of the studio's environment (an environment "
+        "variable). Only whether a setting is set is shown here, never its value. To give a "
+        "key, paste it on the Judges page: the studio keeps it until it stops, or remembers it "
+        "on this computer when you ask. Local models (for example Ollama) need no key."
     )
     statuses = key_statuses(os.environ, cached_key_names(database_url()))
     rows = [
         {
             "Provider": status.provider,
-            "Key variable": status.env,
+            KEY_PLACE: status.env,
             "Set": "Set" if status.is_set else "Not set",
             "Needed by": _needed_by(status.used_by),
         }
@@ -161,7 +161,7 @@ def render_judge_keys() -> list[KeyStatus]:
         st.warning(
             f"Saved judges or scorers need {', '.join(missing)}, which "
             f"{noun(len(missing), 'is', 'are')} not set. On the Judges page, write "
-            f"{missing[0]} in 'Key variable' (or open a judge that names it) and paste the key "
+            f"{missing[0]} in '{KEY_PLACE}' (or open a judge that names it) and paste the key "
             "in the box that appears under it; no restart is needed. Or choose another judge.",
             icon=":material/key_off:",
         )

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import streamlit as st
 
 from scorer_runtime.store import StoreError, delete_judge_profile
@@ -14,26 +16,31 @@ from studio.app_pages.judges.logic import (
     JudgeFormError,
     check_connection,
     judge_spec,
+    refusal,
     save_profile,
 )
 from studio.words import noun, plural
 
 
-def _problems(error: JudgeFormError | StoreError) -> None:
+def _problems(
+    error: JudgeFormError | StoreError, *, saving: bool, new: bool, saved: Sequence[str]
+) -> None:
     problems = error.problems if isinstance(error, JudgeFormError) else [str(error)]
-    listed = "\n".join(f"- {p[:1].upper()}{p[1:]}" for p in problems)
-    st.error(f"**The judge cannot be used yet.**\n\n{listed}", icon=":material/error:")
-    st.info("Fix the fields named above and try again.", icon=":material/lightbulb:")
+    said = refusal(problems, saving=saving, new=new, saved=saved)
+    listed = "\n".join(f"- {p}" for p in said.problems)
+    st.error(f"**{said.title}.**\n\n{listed}", icon=":material/error:")
+    st.info(said.what_to_do, icon=":material/lightbulb:")
 
 
-def buttons(profile: Profile | None) -> None:
-    """Save, Test connection and (for a saved judge) Delete, with their outcomes."""
+def buttons(profile: Profile | None, saved: Sequence[str] = ()) -> None:
+    """Save, Test connection and (for a saved judge) Delete, with their outcomes; ``saved``
+    names the saved judges (what to choose instead of filling in a new one)."""
     kept = {} if profile is None else profile.form().kept
     save, test, delete, _ = st.columns([1, 1, 1, 2])
     if save.button(
         "Save judge", key=state.JUDGES_SAVE.name, type="primary", icon=":material/save:"
     ):
-        _save(profile, kept)
+        _save(profile, kept, saved)
     if test.button(
         "Test connection",
         key=state.JUDGES_TEST.name,
@@ -41,7 +48,7 @@ def buttons(profile: Profile | None) -> None:
         help="Sends one tiny question to the judge with the settings above (saved or not) "
         "and says how it went. It costs one very small request.",
     ):
-        _test(kept)
+        _test(kept, new=profile is None, saved=saved)
     if profile is not None and delete.button(
         "Delete…", key=state.JUDGES_DELETE.name, icon=":material/delete:"
     ):
@@ -51,24 +58,24 @@ def buttons(profile: Profile | None) -> None:
         _confirm_delete(profile)
 
 
-def _save(profile: Profile | None, kept: dict[str, object]) -> None:
+def _save(profile: Profile | None, kept: dict[str, object], saved: Sequence[str]) -> None:
     form = read_form(kept)
     try:
         with services.writing() as session:
             record = save_profile(session, form, new=profile is None)
     except (JudgeFormError, StoreError) as error:
-        _problems(error)
+        _problems(error, saving=True, new=profile is None, saved=saved)
         return
     state.put(state.JUDGES_SELECTED, record.name)
     state.flash(f"Saved the judge {record.name}.")
     st.rerun()
 
 
-def _test(kept: dict[str, object]) -> None:
+def _test(kept: dict[str, object], *, new: bool, saved: Sequence[str]) -> None:
     try:
         spec = judge_spec(read_form(kept))
     except JudgeFormError as error:
-        _problems(error)
+        _problems(error, saving=False, new=new, saved=saved)
         return
     with st.spinner("Asking the judge a tiny question…"):
         state.put(state.JUDGES_CONNECTION, check_connection(spec))

@@ -21,6 +21,7 @@ from studio.widgets.judge_processors import (
     render_processors,
 )
 from studio.widgets.retry_form import load_retry_form, read_retry_form, render_retry_form
+from studio.words import KEY_PLACE, KEY_PLACE_HELP
 
 _FIELDS = {
     state.JUDGES_NAME: "name",
@@ -133,12 +134,10 @@ def _key_variable() -> None:
     name_col, status_col = st.columns([3, 1], vertical_alignment="bottom")
     with name_col:
         st.text_input(
-            "Key variable",
+            KEY_PLACE,
             key=state.JUDGES_KEY_ENV.name,
             placeholder="OPENAI_API_KEY",
-            help="The NAME of the environment variable that holds the API key, never the key "
-            "itself: the studio reads the key when it calls the judge and never stores or "
-            "shows it. Leave empty for local models that need no key.",
+            help=KEY_PLACE_HELP,
         )
     env = str(state.peek(state.JUDGES_KEY_ENV) or "").strip()
     with status_col:

@@ -7,14 +7,15 @@ import streamlit as st
 from studio import services, state
 from studio.app_pages.judges.data import Profile
 from studio.app_pages.judges.form import load_form, new_judge
-from studio.words import format_dollars, plural
+from studio.app_pages.judges.logic import opening_judge
+from studio.words import KEY_PLACE, format_dollars, plural
 
 NEW = ""
 """The picker's option for a new judge."""
 
 
 def table(profiles: list[Profile]) -> None:
-    """One row per judge: model, address, key variable and whether it is set, the spend cap
+    """One row per judge: model, address, where its key is kept and whether it is set, the spend cap
     its runs start with, use."""
 
     def key_status(env: str | None) -> str:
@@ -28,7 +29,7 @@ def table(profiles: list[Profile]) -> None:
                 "Judge": p.name,
                 "Model": p.data.get("model", ""),
                 "Base URL": p.data.get("api_base", "provider default"),
-                "Key": key_status(p.data.get("api_key_env")),
+                KEY_PLACE: key_status(p.data.get("api_key_env")),
                 "Runs stop at": _cap(p.data.get("default_max_cost")),
                 "Used by": _used_by(p),
             }
@@ -58,8 +59,12 @@ def _on_pick(profiles: dict[str, Profile]) -> None:
 
 
 def picker(profiles: list[Profile]) -> Profile | None:
-    """Which judge the form shows (or a new one); the choice is kept in JUDGES_SELECTED."""
+    """Which judge the form shows (or a new one); the choice is kept in JUDGES_SELECTED. A
+    new session opens on the judge in use (or the first saved), never on a blank new one."""
     by_name = {p.name: p for p in profiles}
+    if not state.has(state.JUDGES_SELECTED):  # a new session opens on a saved judge
+        uses = {p.name: p.uses for p in profiles}
+        state.put(state.JUDGES_SELECTED, opening_judge(list(by_name), uses))
     wanted = state.get(state.JUDGES_SELECTED)
     if wanted not in by_name:
         wanted = None

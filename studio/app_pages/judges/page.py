@@ -1,4 +1,4 @@
-"""Judges: saved judge profiles (model, address, key variable, how it grades, retries),
+"""Judges: saved judge profiles (model, address, where the key is kept, how it grades, retries),
 with a connection test."""
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ if profiles:
 else:
     empty_state(
         "**No judges yet.** A judge profile says which model grades (for example OpenAI's "
-        "gpt-4o-mini or a local Llama), where to reach it, which environment variable holds "
-        "its key, and what to do when a request fails. Fill in the form below, test the "
-        "connection, and save."
+        "gpt-4o-mini or a local Llama), where to reach it, where its key is kept (the name of "
+        "a setting, never the key itself), and what to do when a request fails. Fill in the "
+        "form below, test the connection, and save."
     )
 profile = picker(profiles)
 form = profile.form() if profile else new_judge()
@@ -34,4 +34,4 @@ ensure_loaded(form)
 with st.container(border=True):
     st.subheader(profile.name if profile else "New judge")
     render(editing=profile is not None, kept=form.kept)
-    buttons(profile)
+    buttons(profile, [p.name for p in profiles])

@@ -17,6 +17,7 @@ from studio.app_pages.runs.runner import render_runner_notice
 from studio.widgets.common import empty_state, show_error
 from studio.widgets.current_scorer import scorer_to_open, work_on
 from studio.widgets.dataset_choice import offer_suited, open_on_suited
+from studio.widgets.judge_fix import fix_judge_link
 
 JUDGES_PAGE = "app_pages/judges/page.py"
 _PAGES = {
@@ -161,12 +162,12 @@ def _offer_fitting_dataset(plan: RunPlan) -> None:
     )
 
 
-def render_problem(problem: Problem, *, key: state.Key) -> None:
+def render_problem(problem: Problem, plan: RunPlan, *, key: state.Key) -> None:
     """A reason a run cannot start: what is wrong, what to do, and a way to the page."""
     st.error(f"**{problem.title}.** {problem.detail}", icon=":material/block:")
     st.info(problem.what_to_do, icon=":material/lightbulb:")
     if problem.go_to == "judges":
-        st.page_link(JUDGES_PAGE, label="Add it on the Judges page", icon=":material/key:")
+        fix_judge_link(plan.scorer_id, version_id=plan.version_id, key=key)
     elif problem.go_to is not None:
         page, label, icon = _PAGES[problem.go_to]
         if st.button(label, key=key.name, icon=icon):
@@ -181,14 +182,14 @@ def render_plan(plan: RunPlan, *, remaining: int | None = None, key: state.Key) 
     for check in key_checks(plan, os.environ):
         said = "is set" if check.is_set else "is **not set**"
         st.caption(
-            f":material/key: The judge reads its API key from the environment variable "
-            f"`{check.env}`, which {said} on this computer (its value is never shown)."
+            f":material/key: The judge's API key is kept in the setting `{check.env}` (an "
+            f"environment variable), which {said} on this computer (its value is never shown)."
         )
     for misfit in plan.misfits:
         st.warning(misfit, icon=":material/rule:")
     found = data.problems(plan)
     for i, problem in enumerate(found):
-        render_problem(problem, key=key.child("fix").child(i))
+        render_problem(problem, plan, key=key.child("fix").child(i))
     return found
 
 

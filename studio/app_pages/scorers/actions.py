@@ -1,5 +1,5 @@
-"""What one can do with a scorer: open it in the builder, see its versions, copy, export,
-archive (after saying what is kept) or bring it back."""
+"""What one can do with a scorer: open it in the builder, see its versions, choose its judge,
+copy, export, archive (after saying what is kept) or bring it back."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from streamlit.delta_generator import DeltaGenerator
 from scorer_runtime.store import archive_scorer, duplicate_scorer
 from scorer_runtime.store.views import ScorerLine
 from studio import services, state
+from studio.app_pages.scorers.judge_choice import render_judge_choice
 from studio.app_pages.scorers.logic import archive_impact, copy_name, scorer_name_problem
 from studio.widgets.common import show_error
 
@@ -17,7 +18,7 @@ def render_actions(line: ScorerLine) -> None:
     """The row of action buttons of one scorer card."""
     sid = line.scorer_id
     is_open = state.get(state.SCORERS_OPEN_ID) == sid
-    cols = st.columns(5)
+    cols = st.columns([1.7, 1.1, 1, 1.1, 1, 1.1])  # room for the longest words
     if cols[0].button(
         "Open in the builder",
         key=state.SCORERS_OPEN.child(sid).name,
@@ -38,6 +39,16 @@ def render_actions(line: ScorerLine) -> None:
         state.put(state.SCORERS_OPEN_ID, None if is_open else sid)
         st.rerun()
     if cols[2].button(
+        "Judge…",
+        key=state.SCORERS_JUDGE.child(sid).name,
+        icon=":material/gavel:",
+        help="Which judge this scorer asks: use one of your saved judges instead (a new "
+        "version), or add the key its judge needs.",
+        width="stretch",
+    ):
+        state.put(state.SCORERS_PENDING, ("judge", sid))
+        st.rerun()
+    if cols[3].button(
         "Duplicate",
         key=state.SCORERS_DUPLICATE.child(sid).name,
         icon=":material/content_copy:",
@@ -46,7 +57,7 @@ def render_actions(line: ScorerLine) -> None:
     ):
         state.put(state.SCORERS_PENDING, ("duplicate", sid))
         st.rerun()
-    if cols[3].button(
+    if cols[4].button(
         "Export",
         key=state.SCORERS_EXPORT.child(sid).name,
         icon=":material/ios_share:",
@@ -56,7 +67,7 @@ def render_actions(line: ScorerLine) -> None:
         state.put(state.EXPORT_SCORER_ID, sid)
         state.put(state.CURRENT_SCORER_ID, sid)
         st.switch_page("app_pages/export/page.py")
-    _archive_button(cols[4], line)
+    _archive_button(cols[5], line)
 
 
 def _archive_button(column: DeltaGenerator, line: ScorerLine) -> None:
@@ -103,6 +114,8 @@ def render_pending(line: ScorerLine) -> None:
         _confirm_archive(line)
     elif pending[0] == "duplicate":
         _ask_copy_name(line)
+    elif pending[0] == "judge":
+        render_judge_choice(line)
 
 
 def _cancel() -> None:

@@ -27,7 +27,7 @@ FIELD_WORDS = {
     "model": "model",
     "instructions": "instructions",
     "api_base": "server address",
-    "api_key_env": "key variable",
+    "api_key_env": "where the key is kept",
     "json_prompt_injection": "describe the answer in the prompt",
     "temperature": "temperature",
     "timeout_s": "time limit",

@@ -30,6 +30,7 @@ from studio.app_pages.traces.scoring import (
 from studio.app_pages.traces.selection import render_choice, stored_choice
 from studio.app_pages.traces.tree import cached_trace
 from studio.widgets.common import show_error
+from studio.widgets.judge_fix import fix_judge_link
 from studio.words import plural
 
 JUDGES_PAGE = "app_pages/judges/page.py"
@@ -114,17 +115,17 @@ def _explain(
         if note:
             st.caption(note)
     if missing:
-        _missing_key(missing)
+        _missing_key(missing, option)
 
 
-def _missing_key(missing: list[str]) -> None:
+def _missing_key(missing: list[str], option: AgentScorerOption) -> None:
     names = ", ".join(missing)
     st.warning(
-        f"Its judge needs an API key in {names}, which is not set yet. Add it on the "
-        "Judges page, then come back here and score.",
+        f"Its judge needs an API key in {names}, which is not set yet. Add the key, or let "
+        "the scorer use one of your saved judges, then come back here and score.",
         icon=":material/key_off:",
     )
-    st.page_link(JUDGES_PAGE, label="Add it on the Judges page", icon=":material/key:")
+    fix_judge_link(option.scorer_id, version_id=option.version_id, key=state.TRACES_FIX_JUDGE)
 
 
 def _lacking_forms(

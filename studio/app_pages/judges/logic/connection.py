@@ -18,7 +18,7 @@ from scorer_runtime.errors import ErrorKind, ScorerRunError
 from scorer_runtime.judge.client import supports_response_schema
 from scorer_runtime.spec import JudgeSpec, compile_spec
 from studio.messages import explain
-from studio.words import format_duration
+from studio.words import KEY_PLACE, format_duration
 
 CONNECTION_TIMEOUT_S = 15.0
 """The longest a connection test waits for the judge (the profile's own timeout if shorter)."""
@@ -102,8 +102,8 @@ def check_connection(
         return ConnectionResult(
             "failed",
             "The key is not set",
-            f"No key is set for {env}, the judge's key variable, so no request was sent.",
-            f"Paste the key in 'Paste the key for {env}' just under 'Key variable' and click "
+            f"No key is set in {env}, where the judge's key is kept, so no request was sent.",
+            f"Paste the key in 'Paste the key for {env}' just under '{KEY_PLACE}' and click "
             "Use this key, then test again. No restart is needed.",
         )
     # Load the model library first (seconds, once per process): the time shown is the judge's.
@@ -149,7 +149,7 @@ def _failure(error: ScorerRunError, timeout_s: float) -> ConnectionResult:
             "failed",
             "The judge needs an API key",
             detail,
-            "Write a name for the key in 'Key variable' (e.g. OPENAI_API_KEY), paste the key "
+            f"Write a name for the key in '{KEY_PLACE}' (e.g. OPENAI_API_KEY), paste the key "
             "in the box that appears under it and click Use this key. A local server that "
             "checks no key still needs one: paste any text.",
         )

@@ -1,7 +1,7 @@
 """The judge form: a saved judge profile as form values, and form values as a profile.
 
 A profile is a :class:`~scorer_runtime.spec.JudgeSpec` stored under a name (model, base URL
-and key variable in columns, the rest in ``settings``). The form edits every field a judge
+and where the key is kept in columns, the rest in ``settings``). The form edits every field a judge
 spec holds; a setting it does not know (from a newer file) is kept as it is when the form
 saves. The retry policy's part of the form (:class:`~studio.widgets.forms.RetryForm`) and the
 processors' part (:class:`~studio.widgets.processor_forms.ProcessorsForm`: hide personal
@@ -12,7 +12,7 @@ data, shorten long prompts, stop on these answers) are shared with the builder a
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -35,6 +35,7 @@ from studio.widgets.processor_forms import (
     processor_settings,
     processors_form,
 )
+from studio.words import KEY_PLACE
 
 JsonMode = Literal["auto", "native", "system", "inline"]
 JSON_MODES: dict[JsonMode, tuple[str, str]] = {
@@ -69,7 +70,7 @@ FIELD_LABELS = {
     "name": "Name",
     "model": "Model",
     "api_base": "Base URL",
-    "api_key_env": "Key variable",
+    "api_key_env": KEY_PLACE,
     "instructions": "Instructions",
     "temperature": "Temperature",
     "timeout_s": "Timeout",
@@ -184,6 +185,14 @@ def judge_spec(form: JudgeForm) -> JudgeSpec:
         processors = processor_settings(form.processors)
     except ProcessorFormError as e:
         problems += e.problems
+    env = form.api_key_env.strip()
+    if env and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", env):
+        problems.append(
+            f"{KEY_PLACE}: write the name of the setting that holds the key (letters, digits "
+            "and _, such as OPENAI_API_KEY), never the key itself; paste the key in the box "
+            "that appears under it"
+        )
+        env = ""
     cap = None
     try:
         cap = read_cap(form.default_cap)
@@ -193,7 +202,7 @@ def judge_spec(form: JudgeForm) -> JudgeSpec:
         **form.kept,
         "model": form.model.strip() or None,
         "api_base": base or None,
-        "api_key_env": form.api_key_env.strip() or None,
+        "api_key_env": env or None,
         "instructions": form.instructions.strip() or None,
         "temperature": form.temperature,
         "timeout_s": form.timeout_s,
@@ -248,3 +257,37 @@ def save_profile(session: Session, form: JudgeForm, *, new: bool) -> JudgeProfil
 def kept_in_words(kept: Mapping[str, Any]) -> list[str]:
     """The settings the form keeps without showing them, in words."""
     return [f"sets “{key.replace('_', ' ')}”" for key in kept]
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why the form was not saved (or tested), in words, with what to do first."""
+
+    title: str
+    problems: list[str]
+    what_to_do: str
+
+
+def refusal(
+    problems: Sequence[str], *, saving: bool, new: bool, saved: Sequence[str] = ()
+) -> Refusal:
+    """The words for a form that cannot be saved (``saving``) or tested. A new judge needs a
+    name and a model before anything else, its prices included: say so, and that a saved
+    judge's settings are changed by choosing it first."""
+    listed = [f"{p[:1].upper()}{p[1:]}" for p in problems]
+    title = "The judge is not saved yet" if saving else "The judge cannot be tested yet"
+    basics = [p for p in listed if p.startswith(("Name:", "Model:"))]
+    if new and basics:
+        what = (
+            "A new judge needs a name and a model before anything else can be saved, its prices "
+            "and spend cap included: fill those in first."
+            if saving
+            else "A new judge needs a model before it can be tested: fill it in first."
+        )
+        if saved:
+            what += (
+                " To change a saved judge (its prices, say), choose it in “Judge to edit” "
+                "above: " + ", ".join(saved) + "."
+            )
+        return Refusal(title, listed, what)
+    return Refusal(title, listed, "Fix the fields named above and try again; nothing was changed.")

@@ -53,7 +53,10 @@ def use_key(env: str, key: str, *, remember: bool, folder: Path | None = None) -
     when the name or the key cannot be used."""
     env, key = env.strip(), key.strip()
     if not env:
-        raise PastedKeyError("Write the key variable's name first (for example OPENAI_API_KEY).")
+        raise PastedKeyError(
+            "Write where the key is kept first: the name of its setting, for example "
+            "OPENAI_API_KEY."
+        )
     if not _ENV_NAME.fullmatch(env):
         raise PastedKeyError(
             f"'{env}' cannot be a variable name: use letters, digits and underscores, "

@@ -7,6 +7,7 @@ reading is :func:`scorer_runtime.store.views.profile_usage_by_name`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from scorer_runtime.store import Session
@@ -41,3 +42,12 @@ def profile_uses_by_name(session: Session) -> dict[str, list[ProfileUse]]:
         name: [ProfileUse(u.scorer, list(u.versions), u.latest) for u in usages]
         for name, usages in profile_usage_by_name(session).items()
     }
+
+
+def opening_judge(names: Sequence[str], uses: Mapping[str, Sequence[ProfileUse]]) -> str | None:
+    """The judge the Judges page opens on in a new session: the first saved judge (by name)
+    that a scorer's latest version uses, else the first saved judge; None when none is saved
+    (then the page opens on a new judge)."""
+    in_use = [name for name in names if any(use.latest for use in uses.get(name, ()))]
+    first = in_use or list(names)
+    return first[0] if first else None

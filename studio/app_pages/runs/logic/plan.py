@@ -188,9 +188,9 @@ def plan_problems(plan: RunPlan, environ: Mapping[str, str]) -> list[Problem]:
                 "The judge's key is not set",
                 f"The judge needs an API key in {names}, and "
                 f"{noun(len(missing), 'it is', 'they are')} not set for the studio yet.",
-                "Add it on the Judges page: paste the key there and the studio uses it at "
-                "once, no restart needed. Or give the scorer a judge that needs no key (a "
-                "local model) in the builder.",
+                "Add the key, or let the scorer use one of your saved judges (any provider, "
+                "or a model on your computer): the button below opens the place for both. A "
+                "key pasted in the studio is used at once, no restart needed.",
                 "judges",
             )
         )

@@ -224,7 +224,7 @@ def test_import_as_a_new_version_of_the_scorer_with_its_name(demo_db, open_page)
 
 def test_path_words():
     assert path_words("steps[2].with.keywords") == "Step 3 › settings › keywords"
-    assert path_words("judge.api_key_env") == "Judge › key variable"
+    assert path_words("judge.api_key_env") == "Judge › where the key is kept"
     assert path_words("") == "The file as a whole"
 
 

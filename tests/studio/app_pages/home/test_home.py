@@ -17,6 +17,7 @@ from scorer_runtime.store import (
 )
 from studio import state
 from studio.app_pages.home.logic import key_names_in_use, key_statuses
+from studio.words import KEY_PLACE
 from tests.store.fixtures import SCORE_ONE, judge_step, valid_spec
 
 SECRET = "sk-this-value-must-never-show"
@@ -65,13 +66,13 @@ def test_judge_keys_show_set_or_not_never_the_value(studio_db, open_page, monkey
         )
     at = open_page("home")
     assert not at.exception
-    table = _table(at, "Key variable")
-    rows = {row["Key variable"]: row for row in table.to_dict("records")}
+    table = _table(at, KEY_PLACE)
+    rows = {row[KEY_PLACE]: row for row in table.to_dict("records")}
     assert rows["OPENAI_API_KEY"]["Set"] == "Set"
     assert rows["ANTHROPIC_API_KEY"]["Set"] == "Not set"
     assert rows["MY_JUDGE_KEY"]["Set"] == "Not set"
     assert "house judge" in rows["MY_JUDGE_KEY"]["Needed by"]
-    assert table.iloc[0]["Key variable"] == "MY_JUDGE_KEY"  # what is needed comes first
+    assert table.iloc[0][KEY_PLACE] == "MY_JUDGE_KEY"  # what is needed comes first
     warning = " ".join(w.value for w in at.warning)
     assert "MY_JUDGE_KEY" in warning
     assert "Judges page" in warning  # where a person gives a key; no shell command

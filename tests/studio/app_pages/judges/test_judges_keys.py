@@ -57,7 +57,7 @@ def test_a_pasted_key_is_used_by_the_test_and_kept_out_of_the_database(
     at = open_page("judges")
     _judge_form(at, fake_judge.base_url)
     at.button(key=state.JUDGES_TEST.name).click().run()
-    assert "No key is set for STUDIO_PASTED_JUDGE_KEY" in _texts(at)
+    assert "No key is set in STUDIO_PASTED_JUDGE_KEY" in _texts(at)
     assert "Paste the key" in _texts(at)
     assert fake_judge.request_count == 0
 
@@ -114,7 +114,7 @@ def test_remember_key_creates_0600_and_updates_in_place(tmp_path):
 @pytest.mark.parametrize(
     ("env", "key", "says"),
     [
-        ("", "sk-1234567890", "Write the key variable's name"),
+        ("", "sk-1234567890", "Write where the key is kept first"),
         ("OPENAI API KEY", "sk-1234567890", "cannot be a variable name"),
         ("OPENAI_API_KEY", "  ", "Paste the key"),
         ("OPENAI_API_KEY", "sk-12\n34", "line break"),

@@ -52,7 +52,9 @@ def test_judge_spec_lists_every_problem_by_field():
     problems = caught.value.problems
     assert problems[0].startswith("Model: choose the judge's model")
     assert problems[1].startswith("Base URL: start it with http:// or https://")
-    assert problems[2].startswith("Key variable: api_key_env is the NAME of an environment")
+    assert problems[2].startswith(
+        "Where the key is kept: write the name of the setting that holds the key"
+    )
     assert all("sk-abc123-secret" not in p for p in problems)  # a pasted key is never echoed
 
 

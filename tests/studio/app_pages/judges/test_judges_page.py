@@ -65,7 +65,8 @@ def test_problems_are_listed_by_field_and_nothing_is_saved(studio_db, open_page)
     _fill(at, name="bad", **{"api-base": "localhost:8000"})
     at.button(key=state.JUDGES_SAVE.name).click().run()
     text = _texts(at)
-    assert "The judge cannot be used yet" in text
+    assert "The judge is not saved yet" in text
+    assert "A new judge needs a name and a model before anything else" in text
     assert "Model: choose the judge's model" in text
     assert "Base URL: start it with http://" in text
     assert _profile(studio_db, "bad") is None
@@ -208,7 +209,8 @@ def test_a_bad_status_code_is_explained_and_nothing_is_saved(studio_db, open_pag
     assert [e.value for e in at.error] == [problem]  # said next to the fields at once
     at.button(key=state.JUDGES_SAVE.name).click().run()
     assert problem in _texts(at)
-    assert "The judge cannot be used yet" in _texts(at)
+    assert "The judge is not saved yet" in _texts(at)
+    assert "nothing was changed" in _texts(at)
     assert _profile(studio_db, "busy") is None
     at.text_input(key=state.JUDGES_RETRY.child("statuses").name).input("529").run()
     at.button(key=state.JUDGES_SAVE.name).click().run()

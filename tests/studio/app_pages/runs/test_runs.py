@@ -113,14 +113,14 @@ def test_the_estimate_counts_judge_calls_and_says_whether_the_key_is_set(
     assert f"asks the judge **{examples * asks:,} times**" in text
     assert f"{examples} examples in the dataset × {asks} questions each" in text
     assert "more if answers are re-asked or retried" in text
-    assert "`OPENAI_API_KEY`, which is **not set**" in text
+    assert "`OPENAI_API_KEY` (an environment variable), which is **not set**" in text
     assert any("judge's key is not set" in e.value for e in at.error)
     assert at.button(key=state.RUNS_START.name).disabled
 
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)
     at.run()
     text = _texts(at)
-    assert "`OPENAI_API_KEY`, which is set" in text
+    assert "`OPENAI_API_KEY` (an environment variable), which is set" in text
     assert not at.error
     assert not at.button(key=state.RUNS_START.name).disabled
     assert SECRET not in text
@@ -388,7 +388,9 @@ def test_the_form_opens_on_the_scorer_being_worked_on_by_its_display_name(
     assert at.session_state[state.CURRENT_SCORER_ID.name] == first
 
 
-def test_a_missing_key_leads_to_the_judges_page(studio_db, open_page, fake_judge, monkeypatch):
+def test_a_missing_key_leads_to_the_scorers_own_judge(
+    studio_db, open_page, fake_judge, monkeypatch
+):
     monkeypatch.delenv(KEY_ENV, raising=False)
     dataset_id = make_dataset(studio_db, "some", ["An answer."])
     scorer_id, _ = save_spec(studio_db, judge_spec(fake_judge.base_url))
@@ -396,7 +398,11 @@ def test_a_missing_key_leads_to_the_judges_page(studio_db, open_page, fake_judge
     text = _texts(at)
     assert f"The judge needs an API key in `{KEY_ENV}`" in text
     assert "restart the studio" not in text
-    links = [link.proto for link in at.get("page_link")]
-    assert any(link.label == "Add it on the Judges page" for link in links)
-    assert any(link.page.endswith("judges") or "judges" in link.page for link in links)
     assert at.button(key=state.RUNS_START.name).disabled
+    # Its judge is its own settings (no saved judge): the way out is its Judge… panel.
+    (fix,) = [b for b in at.button if b.label == "Use one of your judges, or add the key"]
+    fix.click().run()
+    assert at.session_state[state.SCORERS_PENDING.name] == ("judge", scorer_id)
+    assert at.text_input(key=state.SCORERS_SEARCH.name).value == "polite-check"
+    assert any("its own judge settings (openai/fake-judge)" in m.value for m in at.markdown)
+    assert any(f"paste the key for {KEY_ENV}" in e.label for e in at.expander)

@@ -132,8 +132,8 @@ def test_problems_say_what_is_wrong_and_what_to_do(demo_db, fake_judge):
     missing = plan_problems(plan, {})
     assert [p.title for p in missing] == ["The judge's key is not set"]
     assert "`OPENAI_API_KEY`" in missing[0].detail
-    # A person can act on it from the studio: the Judges page takes the key, no restart.
-    assert "Add it on the Judges page" in missing[0].what_to_do
+    # A person can act on it from the studio: paste the key or use a saved judge, no restart.
+    assert "use one of your saved judges" in missing[0].what_to_do
     assert "restart the studio" not in missing[0].what_to_do
     assert missing[0].go_to == "judges"
     assert plan_problems(plan, {"OPENAI_API_KEY": "sk-value"}) == []

@@ -427,9 +427,11 @@ def test_the_demo_judge_scorer_can_score_the_demo_traces_once_its_key_is_added(
     assert "up to 3 times (1 per trace)" in texts(at)
     (warning,) = at.warning
     assert warning.value.startswith("Its judge needs an API key in OPENAI_API_KEY")
-    assert "Add it on the Judges page" in warning.value
+    assert "use one of your saved judges" in warning.value
     assert "restart" not in warning.value
-    assert [link.label for link in at.get("page_link")] == ["Add it on the Judges page"]
+    # Its judge is its own settings: the way out is its Judge… panel, not an unrelated judge.
+    fix = at.button(key=state.TRACES_FIX_JUDGE.name)
+    assert fix.label == "Use one of your judges, or add the key"
     assert score_button(at).label == "Score 3 traces"
     assert score_button(at).disabled  # the key first
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
@@ -532,7 +534,7 @@ def test_a_judge_key_not_set_stops_before_any_call(studio_db, open_page, fake_ju
     assert score_button(at).disabled  # not offered before the key is added
     (warning,) = at.warning
     assert "S3_UNSET_KEY" in warning.value
-    assert "Add it on the Judges page" in warning.value
+    assert "use one of your saved judges" in warning.value
     assert fake_judge.request_count == 0
     assert stored(studio_db) == []
 
