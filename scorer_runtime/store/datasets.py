@@ -3,6 +3,7 @@ what belongs to a dataset (counts of examples, runs and scores)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from datetime import datetime
@@ -11,7 +12,7 @@ from typing import Any
 from sqlalchemy import func, insert
 from sqlmodel import Session, col, select
 
-from scorer_runtime.store.canonical import jsonable
+from scorer_runtime.store.canonical import canonical_json, jsonable
 from scorer_runtime.store.errors import ConflictError, not_found
 from scorer_runtime.store.info import info_of
 from scorer_runtime.store.tables import (
@@ -142,6 +143,34 @@ def add_examples(
     if rows:
         session.execute(insert(ExampleRecord), rows)
     return len(rows)
+
+
+def example_key(example: ExampleData | Mapping[str, Any]) -> str:
+    """What an example says, as one text: its input, output, ground truth, request context and
+    tags as they are stored (two examples with the same key say the same thing)."""
+    data = asdict(example) if isinstance(example, ExampleData) else dict(example)
+    return canonical_json([jsonable(data.get(name)) for name in EXAMPLE_FIELDS])
+
+
+def stored_example_keys(session: Session, *, dataset_id: int, page: int = 1000) -> Counter[str]:
+    """How many of a dataset's examples say each thing (by :func:`example_key`), read page by
+    page in the database."""
+    found: Counter[str] = Counter()
+    columns = [col(getattr(ExampleRecord, name)) for name in EXAMPLE_FIELDS]
+    after = -1
+    while True:
+        query = (
+            select(col(ExampleRecord.id), *columns)
+            .where(ExampleRecord.dataset_id == dataset_id, col(ExampleRecord.id) > after)
+            .order_by(col(ExampleRecord.id))
+            .limit(page)
+        )
+        rows = session.execute(query).all()
+        if not rows:
+            return found
+        for row in rows:
+            found[example_key(dict(zip(EXAMPLE_FIELDS, row[1:], strict=True)))] += 1
+        after = int(row[0])
 
 
 def count_examples(session: Session, *, dataset_id: int) -> int:
