@@ -173,6 +173,45 @@ def stored_example_keys(session: Session, *, dataset_id: int, page: int = 1000) 
         after = int(row[0])
 
 
+@dataclass(frozen=True, slots=True)
+class ExampleContent:
+    """What finds an example by its content or place: its id, dataset, number in the dataset
+    (1-based, in dataset order: what the examples grid shows as "#"), input and output."""
+
+    id: int
+    dataset_id: int
+    number: int
+    input: Any
+    output: Any
+
+
+def example_contents(
+    session: Session, *, dataset_id: int | None = None, page: int = 1000
+) -> Iterable[ExampleContent]:
+    """The examples of one dataset (or of every dataset not archived) with their numbers,
+    read page by page in the database."""
+    query = select(
+        col(ExampleRecord.id),
+        col(ExampleRecord.dataset_id),
+        col(ExampleRecord.input),
+        col(ExampleRecord.output),
+    )
+    if dataset_id is not None:
+        query = query.where(ExampleRecord.dataset_id == dataset_id)
+    else:
+        active = select(DatasetRecord.id).where(col(DatasetRecord.archived_at).is_(None))
+        query = query.where(col(ExampleRecord.dataset_id).in_(active))
+    numbers: Counter[int] = Counter()
+    after = -1
+    while rows := session.execute(
+        query.where(col(ExampleRecord.id) > after).order_by(col(ExampleRecord.id)).limit(page)
+    ).all():
+        for example_id, dataset, input, output in rows:
+            numbers[dataset] += 1
+            yield ExampleContent(int(example_id), int(dataset), numbers[dataset], input, output)
+        after = int(rows[-1][0])
+
+
 def count_examples(session: Session, *, dataset_id: int) -> int:
     """How many examples a dataset has."""
     query = select(func.count(col(ExampleRecord.id))).where(ExampleRecord.dataset_id == dataset_id)
