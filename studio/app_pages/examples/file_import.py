@@ -241,7 +241,7 @@ def _run_import(
             "file": filename,
         }
         state.put(state.SELECTED_DATASET_ID, result.dataset_id)
-        state.flash(result.words(filename))
+        state.flash(result.words(filename), icon=_icon(result.imported))
         state.forget(upload_key())  # the file is done with: the uploader starts empty
         state.put(state.EXAMPLES_IMPORT_GEN, state.get(state.EXAMPLES_IMPORT_GEN) + 1)
     state.put(state.EXAMPLES_IMPORT_REPORT, report)
@@ -257,10 +257,7 @@ def _report() -> None:
         text = report["words"]
         if skipped:
             text += f" Skipped {len(skipped):,} rows:\n\n" + "\n".join(f"- {s}" for s in skipped)
-        if report["imported"]:
-            st.success(text, icon=":material/check_circle:")
-        else:
-            st.info(text, icon=":material/info:")
+        (st.success if report["imported"] else st.info)(text, icon=_icon(report["imported"]))
     elif "issues" in report:
         issues = report["issues"]
         st.error(
@@ -280,6 +277,11 @@ def _report() -> None:
     if st.button("Dismiss", key=state.EXAMPLES_IMPORT_DISMISS.name):
         state.reset(state.EXAMPLES_IMPORT_REPORT)
         st.rerun()
+
+
+def _icon(imported: int) -> str:
+    """A tick when rows were added; an "i" when the file was already stored."""
+    return ":material/check_circle:" if imported else ":material/info:"
 
 
 def _sentence(text: str) -> str:
