@@ -4,9 +4,9 @@ what belongs to a dataset (counts of examples, runs and scores)."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import asdict, dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import func, insert
@@ -210,6 +210,29 @@ def example_contents(
             numbers[dataset] += 1
             yield ExampleContent(int(example_id), int(dataset), numbers[dataset], input, output)
         after = int(rows[-1][0])
+
+
+def dataset_activity(session: Session, *, dataset_ids: Collection[int]) -> dict[int, datetime]:
+    """When each dataset was last made or added to (its creation, or its newest example's),
+    in UTC, by id: the dataset a person just made or filled is the newest."""
+    newest = func.max(col(ExampleRecord.created_at))
+    query = (
+        select(col(DatasetRecord.id), col(DatasetRecord.created_at), newest)
+        .join(ExampleRecord, col(ExampleRecord.dataset_id) == col(DatasetRecord.id), isouter=True)
+        .where(col(DatasetRecord.id).in_(list(dataset_ids)))
+        .group_by(col(DatasetRecord.id), col(DatasetRecord.created_at))
+    )
+    found: dict[int, datetime] = {}
+    for dataset_id, created, added in session.execute(query).all():
+        times = [_utc(t) for t in (created, added) if t is not None]
+        found[int(dataset_id)] = max(times)
+    return found
+
+
+def _utc(time: datetime | str) -> datetime:
+    """A stored time as UTC (an aggregate may come back as text or without its zone)."""
+    value = datetime.fromisoformat(time) if isinstance(time, str) else time
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
 def count_examples(session: Session, *, dataset_id: int) -> int:
