@@ -3,9 +3,10 @@ its content (input and output), as a person's spreadsheet holds it.
 
 A spreadsheet rarely has example ids: it has the question, the answer and a grade. So a row
 finds its example by, in this order, the ``example_id`` it names, the example's ``number`` in
-its dataset (what the examples grid shows as "#"), or the ``input`` and ``output`` texts (the
-whole text, or the shortened one an exported grades file shows; spaces and line breaks are
-compared loosely). A row that matches no example, or several, is reported by its line.
+its dataset (1 for the first, in the order the examples grid lists them), or the ``input``
+and ``output`` texts (the whole text, or the shortened one an exported grades file shows;
+spaces and line breaks are compared loosely). A row that matches no example, or several, is
+reported by its line.
 """
 
 from __future__ import annotations
@@ -66,9 +67,10 @@ def _normal(name: str) -> str:
 
 
 def label_columns(header: Sequence[str], mapping: Mapping[str, str]) -> dict[str, str]:
-    """The column each field is read from: the one mapped, else the one named like the field
-    or one of its usual names (:data:`LABEL_COLUMN_NAMES`); a column serves one field."""
-    columns = {name: column for name, column in mapping.items() if column in header}
+    """The column each field is read from: the one mapped (mapped to "": none), else the one
+    named like the field or one of its usual names (:data:`LABEL_COLUMN_NAMES`); a column
+    serves one field."""
+    columns = {name: column for name, column in mapping.items() if column and column in header}
     taken = set(columns.values())
     by_normal = {_normal(h): h for h in reversed(header) if h}
     for name, names in LABEL_COLUMN_NAMES.items():

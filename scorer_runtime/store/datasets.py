@@ -176,7 +176,7 @@ def stored_example_keys(session: Session, *, dataset_id: int, page: int = 1000) 
 @dataclass(frozen=True, slots=True)
 class ExampleContent:
     """What finds an example by its content or place: its id, dataset, number in the dataset
-    (1-based, in dataset order: what the examples grid shows as "#"), input and output."""
+    (1-based, in dataset order: the order the examples grid lists them in), input and output."""
 
     id: int
     dataset_id: int
