@@ -190,6 +190,8 @@ EXAMPLES_IMPORT_FILE = Key("examples.import_file", _none)
 """Which uploaded file (name and size) the import form's column choices were made for."""
 EXAMPLES_IMPORT_REPORT = Key("examples.import_report", _none)
 """The last import's outcome, kept so it stays on screen: a dict, or None."""
+EXAMPLES_IMPORT_GEN = Key("examples.import_gen", int)
+"""Bumped after a file is imported, so the uploader (keyed with it) starts empty."""
 # widgets (pass key=X.name)
 EXAMPLES_TAB = Key("examples.tab")
 EXAMPLES_EMPTY_IMPORT = Key("examples.empty_import")
@@ -222,6 +224,7 @@ EXAMPLES_MAP = Key("examples.map")
 """Which file column holds a field: ``EXAMPLES_MAP.child("input")``…"""
 EXAMPLES_IMPORT_FORMATS = Key("examples.import_formats")
 EXAMPLES_IMPORT_UPLOAD = Key("examples.import_upload")
+"""The file uploader: ``EXAMPLES_IMPORT_UPLOAD.child(EXAMPLES_IMPORT_GEN)``."""
 EXAMPLES_IMPORT_PREVIEW = Key("examples.import_preview")
 EXAMPLES_IMPORT_TARGET = Key("examples.import_target")
 EXAMPLES_IMPORT_NAME = Key("examples.import_name")
@@ -372,6 +375,8 @@ REVIEW_LAST = Key("review.last", _none)
 beside it once the example is graded; None before the first grade."""
 REVIEW_IMPORT_REPORT = Key("review.import_report", _none)
 """What the last import of a grades file did, in words: ("ok" or "error", text), or None."""
+REVIEW_IMPORT_GEN = Key("review.import_gen", int)
+"""Bumped after a grades file is imported, so the uploader (keyed with it) starts empty."""
 REVIEW_FOLLOWED = Key("review.followed_scorer", _none)
 """The current scorer (CURRENT_SCORER_ID) the scorer picker last switched to."""
 # widgets (pass key=X.name)
@@ -396,6 +401,7 @@ REVIEW_SKIP = Key("review.skip")
 REVIEW_RESTART = Key("review.restart")
 REVIEW_DOWNLOAD = Key("review.download")
 REVIEW_UPLOAD = Key("review.upload")
+"""The grades file uploader: ``REVIEW_UPLOAD.child(REVIEW_IMPORT_GEN)``."""
 REVIEW_MAP = Key("review.map")
 """Which column of the uploaded grades file holds a field: ``REVIEW_MAP.child("grade")``…"""
 REVIEW_IMPORT_GO = Key("review.import_go")

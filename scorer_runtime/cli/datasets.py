@@ -57,7 +57,8 @@ def datasets_import(
     ] = None,
 ) -> None:
     """Import examples; every bad row is reported with its line, and nothing is imported
-    unless --skip-bad-rows."""
+    unless --skip-bad-rows. An example the dataset already holds (the same input, output,
+    ground truth, context and tags) is not added again: importing a file twice adds nothing."""
     from scorer_runtime.datasets import import_examples, parse_mapping
 
     mapping = parse_mapping(map or [])
@@ -72,7 +73,7 @@ def datasets_import(
             format=format.value if format else None,
         )
     out = console()
-    out.print(f"Imported {result.imported} examples into dataset {result.dataset_name}.")
+    out.print(result.words(file.name), markup=False)
     if result.skipped:
         out.print(f"Skipped {len(result.skipped)} bad rows:")
         for issue in result.skipped:

@@ -42,12 +42,30 @@ def labels_import(
         list[str] | None,
         typer.Option("--map", help="Field=column, e.g. --map grade=verdict (repeatable)."),
     ] = None,
+    dataset: Annotated[
+        str | None,
+        typer.Option(
+            "--dataset",
+            help="The dataset the grades are for: rows find their example by number or "
+            "content in it (default: by content in every dataset).",
+        ),
+    ] = None,
+    grader: Annotated[
+        str | None,
+        typer.Option(
+            "--grader",
+            help="Who graded, for a file without a grader column (default: the file's name).",
+        ),
+    ] = None,
 ) -> None:
-    """Import grades: columns example_id, grade (a score or a grade's name), grader, an
-    optional note and an optional time (when it was graded, e.g. 2026-03-01T09:30:00+02:00;
-    UTC when it has no zone; the time of the import when there is none). Bad rows are listed
-    by their line; the good ones are imported."""
+    """Import grades: which example (an example_id column; or the example's number in the
+    dataset, with --dataset; or its input and output, e.g. columns question and answer), the
+    grade (a score or a grade's name), and optionally grader, note and time (when it was
+    graded, e.g. 2026-03-01T09:30:00+02:00; UTC when it has no zone; the time of the import
+    when there is none). Rows that match no example or several, and other bad rows, are
+    listed by their line; the good ones are imported."""
     from scorer_runtime.datasets import LABEL_FIELDS, import_labels, parse_mapping, read_text
+    from scorer_runtime.store import get_dataset
 
     mapping = parse_mapping(map or [], LABEL_FIELDS, example="grade=verdict")
     text = read_text(file)
@@ -58,6 +76,8 @@ def labels_import(
             text=text,
             mapping=mapping,
             source=file.name,
+            dataset_id=get_dataset(opened, name=dataset).id if dataset else None,
+            grader=grader if grader is not None else file.name,
         )
     out = console()
     out.print(result.words(file.name), markup=False)

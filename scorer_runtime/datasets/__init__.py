@@ -3,7 +3,8 @@
 ``parse_examples`` reads a whole file before anything is written (``ImportFailure`` lists
 every bad row); ``import_examples`` and ``export_examples`` move examples between the store and
 files; ``cells`` reads and writes one example field as a CSV cell or a JSONL value; ``labels``
-reads and writes people's grades of a scorer's examples (CSV, mapped and checked the same way);
+reads people's grades of a scorer's examples (CSV, mapped and checked the same way; each row's
+example found by id, number or content in ``label_match``) and ``label_export`` writes them;
 ``fit`` says whether a dataset's examples are what a scorer judges, before a run.
 
 Names load on first use: parsing needs nothing heavy, the store functions load SQLAlchemy.
@@ -24,17 +25,16 @@ if TYPE_CHECKING:
         iter_dataset,
         write_examples,
     )
+    from scorer_runtime.datasets.label_export import EXPORT_COLUMNS, grade_name, write_labels
+    from scorer_runtime.datasets.label_match import LABEL_COLUMN_NAMES, label_columns
     from scorer_runtime.datasets.labels import (
-        EXPORT_COLUMNS,
         LABEL_FIELDS,
         LabelImport,
         LabelRow,
         ParsedLabels,
-        grade_name,
         import_labels,
         parse_labels,
         scorer_scale,
-        write_labels,
     )
     from scorer_runtime.datasets.parsing import (
         REQUIRED_FIELDS,
@@ -60,17 +60,16 @@ _MODULES = {
         "iter_dataset",
         "write_examples",
     ),
+    "label_export": ("EXPORT_COLUMNS", "grade_name", "write_labels"),
+    "label_match": ("LABEL_COLUMN_NAMES", "label_columns"),
     "labels": (
-        "EXPORT_COLUMNS",
         "LABEL_FIELDS",
         "LabelImport",
         "LabelRow",
         "ParsedLabels",
-        "grade_name",
         "import_labels",
         "parse_labels",
         "scorer_scale",
-        "write_labels",
     ),
     "parsing": (
         "REQUIRED_FIELDS",
@@ -90,6 +89,7 @@ _MODULES = {
 
 __all__ = [
     "EXPORT_COLUMNS",
+    "LABEL_COLUMN_NAMES",
     "LABEL_FIELDS",
     "REQUIRED_FIELDS",
     "CellError",
@@ -112,6 +112,7 @@ __all__ = [
     "import_examples",
     "import_labels",
     "iter_dataset",
+    "label_columns",
     "parse_cell",
     "parse_examples",
     "parse_labels",

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Iterable, Mapping
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TextIO
@@ -22,25 +23,67 @@ from scorer_runtime.datasets.parsing import (
 )
 from scorer_runtime.store.datasets import (
     EXAMPLE_FIELDS,
+    DatasetInfo,
     ExampleData,
     add_examples,
     create_dataset,
+    example_key,
     get_dataset,
     list_examples,
+    stored_example_keys,
 )
-from scorer_runtime.store.errors import NotFoundError
+from scorer_runtime.store.errors import ConflictError, NotFoundError
 
 _SKIP_HINT = "Fix the file, or import with skip bad rows to import only the good rows."
 
 
 @dataclass(frozen=True, slots=True)
 class ImportResult:
-    """What an import did: the dataset, how many examples it added, which rows it skipped."""
+    """What an import did: the dataset, how many examples it added, which rows it skipped, and
+    how many of the file's examples were already stored there (and so not added again)."""
 
     dataset_id: int
     dataset_name: str
     imported: int
     skipped: list[ImportIssue] = field(default_factory=list)
+    already: int = 0
+
+    def words(self, source: str) -> str:
+        """What the import did, in a sentence (the rows skipped are listed apart)."""
+        where = f"dataset {self.dataset_name}"
+        if self.imported == 0:
+            return (
+                f"Nothing added from {source}: its {_examples(self.already)} "
+                f"{'is' if self.already == 1 else 'are'} already stored in {where}."
+            )
+        said = f"Imported {_examples(self.imported)} from {source} into {where}"
+        if self.already:
+            return (
+                f"{said}: {self.imported:,} new, {self.already:,} already stored (not added again)."
+            )
+        return f"{said}."
+
+
+def _examples(n: int) -> str:
+    return f"{n:,} example{'s' * (n != 1)}"
+
+
+def new_examples(
+    stored: Counter[str], examples: Sequence[ExampleData]
+) -> tuple[list[ExampleData], int]:
+    """The examples not yet stored, and how many were: an example whose content (input, output,
+    ground truth, request context, tags) the dataset already holds is not added again. Counted
+    as many times as it is stored, so a file that repeats a row on purpose keeps its repeats,
+    and importing the same file again adds nothing."""
+    left = Counter(stored)
+    new: list[ExampleData] = []
+    for example in examples:
+        key = example_key(example)
+        if left[key] > 0:
+            left[key] -= 1
+        else:
+            new.append(example)
+    return new, len(examples) - len(new)
 
 
 def import_examples(
@@ -58,7 +101,10 @@ def import_examples(
 
     Raises :class:`ImportFailure` listing every bad row, having written nothing, unless
     ``skip_bad_rows``; a file that is unusable as a whole always fails. ``append`` adds to
-    an existing dataset of that name instead of requiring a new one.
+    an existing dataset of that name instead of requiring a new one. Examples the dataset
+    already holds are not added again (:func:`new_examples`): importing a file twice adds
+    nothing the second time, and a new dataset's name that is taken by a dataset holding
+    every example of the file is that import made again, not a conflict.
     """
     fmt = detect_format(path, format)
     parsed = parse_examples(read_text(path), format=fmt, mapping=mapping)
@@ -71,17 +117,29 @@ def import_examples(
             source=path.name,
         )
     name = (dataset_name or path.stem).strip()
-    dataset = None
-    if append:
-        try:
-            dataset = get_dataset(session, name=name)
-        except NotFoundError:
-            dataset = None
+    dataset = _existing(session, name)
     if dataset is None:
         dataset = create_dataset(session, name=name, description=description)
-    assert dataset.id is not None
-    added = add_examples(session, dataset_id=dataset.id, examples=parsed.examples)
-    return ImportResult(dataset.id, dataset.name, added, list(parsed.issues))
+        new, already = list(parsed.examples), 0
+    elif dataset.archived_at is not None and not append:
+        raise ConflictError(f"an archived dataset is named {name!r}; choose another name")
+    else:
+        stored = stored_example_keys(session, dataset_id=dataset.id)
+        new, already = new_examples(stored, parsed.examples)
+        if new and not append:
+            raise ConflictError(
+                f"a dataset named {name!r} already exists and lacks {_examples(len(new))} of "
+                "this file; choose another name, or add the file to that dataset"
+            )
+    added = add_examples(session, dataset_id=dataset.id, examples=new)
+    return ImportResult(dataset.id, dataset.name, added, list(parsed.issues), already)
+
+
+def _existing(session: Session, name: str) -> DatasetInfo | None:
+    try:
+        return get_dataset(session, name=name)
+    except NotFoundError:
+        return None
 
 
 def iter_dataset(session: Session, *, dataset_id: int, page: int = 500) -> Iterable[ExampleData]:

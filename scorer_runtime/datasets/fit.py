@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
 from scorer_runtime.spec.builtins.reading import is_messages
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 
 FIT_SAMPLE = 20
 """How many examples (the dataset's first) :func:`fit_problems` reads."""
+_NEVER = datetime.min.replace(tzinfo=UTC)
 
 
 class Example(Protocol):
@@ -177,17 +179,23 @@ def stored_fit_problems(session: Session, *, version_id: int, dataset_id: int) -
 def suited_dataset(
     session: Session, *, scorer_id: int, version_id: int, dataset_ids: Collection[int]
 ) -> int | None:
-    """The dataset (of ``dataset_ids``) a form opens on for the version: the one the scorer's
-    newest run scored when it suits the version, else the first that suits it best; None
-    when none suits it."""
+    """The dataset (of ``dataset_ids``) a form opens on for the version: of those that suit it
+    best, the newest to the person: the one made, added to or scored by the scorer last (a
+    dataset just made is the one to run, not a demo the scorer ran on before); None when none
+    suits it."""
+    from scorer_runtime.store.datasets import dataset_activity
     from scorer_runtime.store.runs import list_runs
     from scorer_runtime.store.scorers import get_version_by_id
 
     spec = get_version_by_id(session, version_id=version_id).spec
     ranks = {d: fit_rank(spec, dataset_shape(session, dataset_id=d)) for d in dataset_ids}
-    runs = list_runs(session, scorer_id=scorer_id, limit=20)
-    last = next((r.dataset_id for r in runs if r.stability_check_id is None), None)
-    if last is not None and ranks.get(last, 0) > 0:
-        return last
     best = max(ranks.values(), default=0)
-    return next((d for d, rank in ranks.items() if rank == best), None) if best else None
+    if not best:
+        return None
+    latest = dataset_activity(session, dataset_ids=list(ranks))
+    for run in list_runs(session, scorer_id=scorer_id, limit=20):
+        if run.stability_check_id is None and run.dataset_id in latest:
+            ran = run.created_at if run.created_at.tzinfo else run.created_at.replace(tzinfo=UTC)
+            latest[run.dataset_id] = max(latest[run.dataset_id], ran)
+    suited = [d for d, rank in ranks.items() if rank == best]
+    return max(suited, key=lambda d: latest.get(d, _NEVER))  # the first of equals

@@ -1,27 +1,28 @@
 """People's grades (labels) of a scorer's examples in and out of CSV files.
 
-A label file has a header and one row per grade: ``example_id``, ``grade`` (the grade's score,
-or its name: ``pass``, ``polite``…), ``grade_name``, ``note``, ``grader``, ``time`` (when it was
-graded, ISO 8601; without a zone it is UTC; without a time, the time of the import) and, on
-export, a summary of the example's input and output. An imported grade keeps its time, so the
-latest grade of an example stays the latest when a file is exported and imported again.
-Columns are mapped as in a dataset import (``grade=verdict``), with the same CSV reading. Bad
-rows (an example that does not exist, a grade the scorer's scale does not have, no grader, a
-time that cannot be read) are reported by their line and the good rows are imported: nothing
-else is lost.
+A label file has a header and one row per grade: which example (``example_id``; or the
+example's ``number`` in its dataset; or its ``input`` and ``output``, as a person's spreadsheet
+holds them: :mod:`scorer_runtime.datasets.label_match`), ``grade`` (the grade's score, or its
+name: ``pass``, ``polite``…), ``grade_name``, ``note``, ``grader`` (optional when the import
+says who graded), ``time`` (when it was graded, ISO 8601; without a zone it is UTC; without a
+time, the time of the import) and, on export, a summary of the example's input and output. An
+imported grade keeps its time, so the latest grade of an example stays the latest when a file
+is exported and imported again. Columns are found by their usual names (``question``,
+``answer``, ``verdict``…) or mapped as in a dataset import (``grade=verdict``), with the same
+CSV reading. Bad rows (an example that does not exist, or that the row's content matches
+nothing or several of, a grade the scorer's scale does not have, no grader, a time that cannot
+be read) are reported by their line and the good rows are imported: nothing else is lost.
 """
 
 from __future__ import annotations
 
-import csv
-import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
-from typing import Any, TextIO
 
 from sqlmodel import Session
 
+from scorer_runtime.datasets.label_match import FINDERS, describe, find_examples, label_columns
 from scorer_runtime.datasets.parsing import (
     ImportFailure,
     ImportIssue,
@@ -33,21 +34,23 @@ from scorer_runtime.store.errors import NotFoundError
 from scorer_runtime.store.labels import (
     LabelInfo,
     add_label,
-    examples_by_id,
-    existing_example_ids,
     labels_of_examples,
-    latest_labels,
 )
 from scorer_runtime.store.scorers import get_scorer, latest_version
 from scorer_runtime.trust.scale import Scale, scale_of
 
-LABEL_FIELDS = ("example_id", "grade", "grade_name", "note", "grader", "time")
+LABEL_FIELDS = (
+    "example_id",
+    "number",
+    "input",
+    "output",
+    "grade",
+    "grade_name",
+    "note",
+    "grader",
+    "time",
+)
 """The fields a label file's columns are mapped to (``--map grade=verdict``)."""
-EXPORT_COLUMNS = ("example_id", "input", "output", "grade", "grade_name", "note", "grader", "time")
-"""The columns of an exported label file; it imports back as it is."""
-SUMMARY_CHARS = 200
-"""How much of an example's input and output an exported row shows."""
-_REQUIRED = ("example_id", "grader")
 MAX_GRADER_CHARS = 200
 """The longest grader's name the store keeps (``LabelRecord.labeller``)."""
 CLOCK_SLACK = timedelta(days=1)
@@ -58,14 +61,32 @@ a grade dated in the future would stay the latest grade of its example whatever 
 @dataclass(frozen=True, slots=True)
 class LabelRow:
     """One good row of a label file: which example, the grade's score, who, a note, and when
-    (UTC; None when the file does not say)."""
+    (UTC; None when the file does not say). Which example is its id, or (before the import
+    finds it) its ``number`` in its dataset, or its ``input`` and ``output`` texts (None: the
+    file has no such column)."""
 
     line: int
-    example_id: int
+    example_id: int | None
     value: float
     grader: str
     note: str = ""
     time: datetime | None = None
+    number: int | None = None
+    input: str | None = None
+    output: str | None = None
+
+    @property
+    def example(self) -> int:
+        """The id of the example graded (a row is only added once it is known)."""
+        if self.example_id is None:
+            raise ValueError(f"line {self.line}: the example is not found yet")
+        return self.example_id
+
+    def who(self) -> str:
+        """The example the row names, in words (for its problems)."""
+        if self.example_id is not None:
+            return f"example {self.example_id}"
+        return describe(self.input, self.output, self.number)
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,25 +135,21 @@ def scorer_scale(session: Session, *, scorer_id: int) -> Scale:
 
 
 def parse_labels(
-    text: str, *, scale: Scale, mapping: Mapping[str, str] | None = None
+    text: str, *, scale: Scale, mapping: Mapping[str, str] | None = None, grader: str = ""
 ) -> ParsedLabels:
-    """Read a label file's CSV text; ``mapping`` maps a field to its column."""
-    columns = {name: (mapping or {}).get(name, name) for name in LABEL_FIELDS}
+    """Read a label file's CSV text; ``mapping`` maps a field to its column (an empty column:
+    the file does not have it; others are found by their usual names); ``grader`` is who
+    graded the rows of a file without a grader column."""
     rows = csv_records(text)
     if isinstance(rows, ImportIssue):
         return ParsedLabels(issues=[rows], fatal=True)
     header_line, raw_header = rows[0]
     header = [h.strip() for h in raw_header]
-    problem = header_problem(header, columns, {*_REQUIRED, *(mapping or {})})
-    if problem is None and columns["grade"] not in header and columns["grade_name"] not in header:
-        problem = (
-            f'no column "{columns["grade"]}" or "{columns["grade_name"]}" for the grade; the '
-            f"columns are: {', '.join(h for h in header if h)}. Map a column to grade "
-            "(e.g. grade=verdict)"
-        )
+    columns = label_columns(header, mapping or {})
+    problem = _header_problem(header, columns, mapping or {}, grader)
     if problem:
         return ParsedLabels(issues=[ImportIssue(header_line, problem)], fatal=True)
-    index = {name: header.index(col) for name, col in columns.items() if col in header}
+    index = {name: header.index(col) for name, col in columns.items()}
     out = ParsedLabels()
     latest = datetime.now(UTC) + CLOCK_SLACK
     for line, cells in rows[1:]:
@@ -140,7 +157,10 @@ def parse_labels(
             why = f"{len(cells)} cells, but the header has {len(header)} columns"
             out.issues.append(ImportIssue(line, why))
             continue
-        row = _row(line, {name: cells[i].strip() for name, i in index.items()}, scale, latest)
+        values = {name: cells[i].strip() for name, i in index.items()}
+        if "grader" not in values:
+            values["grader"] = grader.strip()
+        row = _row(line, values, scale, latest)
         if isinstance(row, ImportIssue):
             out.issues.append(row)
         else:
@@ -148,36 +168,92 @@ def parse_labels(
     return out
 
 
+def _header_problem(
+    header: list[str], columns: Mapping[str, str], mapping: Mapping[str, str], grader: str
+) -> str | None:
+    """Why a label file's header cannot be read: a column named twice or mapped but missing,
+    nothing that says which example a row is about, no grade, or no grader."""
+    named = {name: mapping.get(name, name) for name in LABEL_FIELDS}
+    problem = header_problem(header, named, {name for name, column in mapping.items() if column})
+    if problem:
+        return problem
+    listed = ", ".join(h for h in header if h) or "(none)"
+    if not any(name in columns for name in FINDERS):
+        return (
+            "no column says which example a row grades: give its example_id, its number in "
+            "the dataset, or its input and output (e.g. columns question and answer); the "
+            f"columns are: {listed}"
+        )
+    if "grade" not in columns and "grade_name" not in columns:
+        return (
+            f'no column "grade" or "grade_name" for the grade; the columns are: {listed}. '
+            "Map a column to grade (e.g. grade=verdict)"
+        )
+    if "grader" not in columns and not grader.strip():
+        return (
+            f'no column "grader" for the grader; the columns are: {listed}. Map a column to '
+            "grader (e.g. grader=reviewer), or say who graded the file"
+        )
+    return None
+
+
 def _row(
     line: int, values: Mapping[str, str], scale: Scale, latest: datetime
 ) -> LabelRow | ImportIssue:
-    raw_id = values.get("example_id", "")
-    try:
-        example_id = int(float(raw_id)) if raw_id else None
-    except ValueError:
-        example_id = None
-    if example_id is None or str(example_id) != raw_id.removesuffix(".0"):
-        shown = f'"{raw_id}"' if raw_id else "empty"
-        return ImportIssue(line, f"the example id is {shown}; it must be a whole number")
+    found = _which(line, values)
+    if isinstance(found, ImportIssue):
+        return found
+    who = found.who()
     grade = values.get("grade") or values.get("grade_name") or ""
     if not grade:
-        return ImportIssue(line, f"example {example_id} has no grade")
+        return ImportIssue(line, f"{who} has no grade")
     value = _grade_value(grade, scale)
     if isinstance(value, str):
-        return ImportIssue(line, f"example {example_id}: {value}")
+        return ImportIssue(line, f"{who}: {value}")
     grader, note = values.get("grader", ""), values.get("note", "")
     if not grader:
-        return ImportIssue(line, f"example {example_id} has no grader; say who graded it")
+        return ImportIssue(line, f"{who} has no grader; say who graded it")
     if len(grader) > MAX_GRADER_CHARS:
         why = f"the grader's name is {len(grader):,} characters; at most {MAX_GRADER_CHARS}"
-        return ImportIssue(line, f"example {example_id}: {why}")
+        return ImportIssue(line, f"{who}: {why}")
     if len(note.encode("utf-8")) > MAX_FIELD_BYTES:
         size, limit = size_words(len(note.encode("utf-8"))), size_words(MAX_FIELD_BYTES)
-        return ImportIssue(line, f"example {example_id}: the note is {size}; the limit is {limit}")
+        return ImportIssue(line, f"{who}: the note is {size}; the limit is {limit}")
     time = grade_time(values.get("time", ""), latest)
     if isinstance(time, str):
-        return ImportIssue(line, f"example {example_id}: {time}")
-    return LabelRow(line, example_id, value, grader, note, time)
+        return ImportIssue(line, f"{who}: {time}")
+    return replace(found, value=value, grader=grader, note=note, time=time)
+
+
+def _which(line: int, values: Mapping[str, str]) -> LabelRow | ImportIssue:
+    """The row's example as far as the file says: its id, else its number, else its input and
+    output (a row with none of them is a bad row)."""
+    raw_id, raw_number = values.get("example_id", ""), values.get("number", "")
+    if raw_id:
+        example_id = _whole(raw_id)
+        if example_id is None:
+            return ImportIssue(line, f'the example id is "{raw_id}"; it must be a whole number')
+        return LabelRow(line, example_id, 0.0, "")
+    if raw_number:
+        number = _whole(raw_number)
+        if number is None or number < 1:
+            why = f'the example number is "{raw_number}"; it must be a whole number from 1'
+            return ImportIssue(line, why)
+        return LabelRow(line, None, 0.0, "", number=number)
+    input, output = values.get("input"), values.get("output")
+    if (input is None and output is None) or (not input and not output):
+        if "example_id" in values and input is None and output is None:
+            return ImportIssue(line, "the example id is empty; it must be a whole number")
+        return ImportIssue(line, "the row does not say which example it grades (all empty)")
+    return LabelRow(line, None, 0.0, "", input=input, output=output)
+
+
+def _whole(text: str) -> int | None:
+    try:
+        number = int(float(text))
+    except (ValueError, OverflowError):
+        return None
+    return number if str(number) == text.removesuffix(".0") else None
 
 
 def grade_time(text: str, latest: datetime) -> datetime | str | None:
@@ -225,40 +301,40 @@ def import_labels(
     text: str,
     mapping: Mapping[str, str] | None = None,
     source: str = "the file",
+    dataset_id: int | None = None,
+    grader: str = "",
 ) -> LabelImport:
     """Add the good rows of a label file as labels of the scorer; the bad rows are returned.
 
-    Raises :class:`ImportFailure` (nothing written) when the file is unusable as a whole or
-    has no good row.
+    A row without an example id finds its example by number or content
+    (:mod:`~scorer_runtime.datasets.label_match`) in the dataset ``dataset_id`` (by content:
+    in every dataset not archived, when None); ``grader`` is who graded the rows of a file
+    without a grader column. Raises :class:`ImportFailure` (nothing written) when the file is
+    unusable as a whole or has no good row.
     """
     get_scorer(session, id=scorer_id)  # a scorer that does not exist is said as such
-    parsed = parse_labels(text, scale=scorer_scale(session, scorer_id=scorer_id), mapping=mapping)
+    scale = scorer_scale(session, scorer_id=scorer_id)
+    parsed = parse_labels(text, scale=scale, mapping=mapping, grader=grader)
     if parsed.fatal:
         raise ImportFailure(parsed.issues, source=source)
-    known = existing_example_ids(session, example_ids={r.example_id for r in parsed.rows})
-    issues = list(parsed.issues)
-    good: list[LabelRow] = []
-    for row in parsed.rows:
-        if row.example_id in known:
-            good.append(row)
-        else:
-            why = f"example {row.example_id} does not exist (it may have been deleted)"
-            issues.append(ImportIssue(row.line, why))
+    good, issues = find_examples(session, rows=parsed.rows, dataset_id=dataset_id)
+    issues = sorted([*parsed.issues, *issues], key=lambda i: i.line)
     if not good:
-        issues = issues or [ImportIssue(1, "the file has no grades to import")]
-        raise ImportFailure(sorted(issues, key=lambda i: i.line), source=source)
+        raise ImportFailure(
+            issues or [ImportIssue(1, "the file has no grades to import")], source=source
+        )
     new = _new_grades(session, scorer_id=scorer_id, rows=good)
     for row in new:
         add_label(
             session,
-            example_id=row.example_id,
+            example_id=row.example,
             scorer_id=scorer_id,
             value=row.value,
             labeller=row.grader,
             note=row.note,
             created_at=row.time,
         )
-    return LabelImport(len(new), sorted(issues, key=lambda i: i.line), len(good) - len(new))
+    return LabelImport(len(new), issues, len(good) - len(new))
 
 
 _Grade = tuple[int, float, str, str]
@@ -278,9 +354,7 @@ def _new_grades(session: Session, *, scorer_id: int, rows: list[LabelRow]) -> li
     """The rows that add a grade: not those already stored (the same grade of the example,
     at the same second for a row with a time; for a row without one, the same as the
     example's latest grade, which adding again would not change), nor their repeats."""
-    stored = labels_of_examples(
-        session, scorer_id=scorer_id, example_ids={r.example_id for r in rows}
-    )
+    stored = labels_of_examples(session, scorer_id=scorer_id, example_ids={r.example for r in rows})
     timed: set[tuple[_Grade, datetime]] = set()
     latest: dict[int, tuple[datetime, _Grade]] = {}
     for example_id, labels in stored.items():
@@ -288,66 +362,21 @@ def _new_grades(session: Session, *, scorer_id: int, rows: list[LabelRow]) -> li
         latest[example_id] = (as_utc(labels[0].created_at), _label_grade(labels[0]))
     new = []
     for row in rows:
-        grade = _grade(row.example_id, row.value, row.grader, row.note)
-        known = latest.get(row.example_id)
+        grade = _grade(row.example, row.value, row.grader, row.note)
+        known = latest.get(row.example)
         if row.time is None:
             if known is not None and known[1] == grade:
                 continue
-            latest[row.example_id] = (datetime.now(UTC) + CLOCK_SLACK, grade)  # stored as now
+            latest[row.example] = (datetime.now(UTC) + CLOCK_SLACK, grade)  # stored as now
         else:
             if (grade, _second(row.time)) in timed:
                 continue
             timed.add((grade, _second(row.time)))
             if known is None or row.time >= known[0]:
-                latest[row.example_id] = (row.time, grade)
+                latest[row.example] = (row.time, grade)
         new.append(row)
     return new
 
 
 def _label_grade(label: LabelInfo) -> _Grade:
     return _grade(label.example_id, label.value, label.labeller, label.note)
-
-
-def summary(value: Any) -> str:
-    """An example's input or output as a short text (JSON for structured values)."""
-    if value is None:
-        return ""
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= SUMMARY_CHARS else text[: SUMMARY_CHARS - 1] + "…"
-
-
-def write_labels(session: Session, *, scorer_id: int, stream: TextIO) -> int:
-    """Write the latest grade of each graded example as CSV; returns how many rows."""
-    scale = scorer_scale(session, scorer_id=scorer_id)
-    labels = latest_labels(session, scorer_id=scorer_id)
-    examples = examples_by_id(session, example_ids=labels.keys())
-    writer = csv.writer(stream, lineterminator="\n")
-    writer.writerow(EXPORT_COLUMNS)
-    for example_id in sorted(labels):
-        label = labels[example_id]
-        example = examples.get(example_id)
-        writer.writerow(
-            [
-                example_id,
-                summary(example.input if example else None),
-                summary(example.output if example else None),
-                _exact(label.value),
-                grade_name(scale, label.value),
-                label.note,
-                label.labeller,
-                as_utc(label.created_at).isoformat(timespec="seconds"),
-            ]
-        )
-    return len(labels)
-
-
-def _exact(value: float) -> str:
-    """``value`` as short as it reads back the same (0.75, 1; 0.3333333333333333 in full)."""
-    short = f"{value:g}"
-    return short if float(short) == value else repr(value)
-
-
-def grade_name(scale: Scale, value: float) -> str:
-    """A grade's name on the scale: its label, or ``pass``/``fail`` (a number at or above the
-    pass mark passes)."""
-    return scale.verdict(value)

@@ -3,15 +3,16 @@ what belongs to a dataset (counts of examples, runs and scores)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections import Counter
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import asdict, dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import func, insert
 from sqlmodel import Session, col, select
 
-from scorer_runtime.store.canonical import jsonable
+from scorer_runtime.store.canonical import canonical_json, jsonable
 from scorer_runtime.store.errors import ConflictError, not_found
 from scorer_runtime.store.info import info_of
 from scorer_runtime.store.tables import (
@@ -142,6 +143,96 @@ def add_examples(
     if rows:
         session.execute(insert(ExampleRecord), rows)
     return len(rows)
+
+
+def example_key(example: ExampleData | Mapping[str, Any]) -> str:
+    """What an example says, as one text: its input, output, ground truth, request context and
+    tags as they are stored (two examples with the same key say the same thing)."""
+    data = asdict(example) if isinstance(example, ExampleData) else dict(example)
+    return canonical_json([jsonable(data.get(name)) for name in EXAMPLE_FIELDS])
+
+
+def stored_example_keys(session: Session, *, dataset_id: int, page: int = 1000) -> Counter[str]:
+    """How many of a dataset's examples say each thing (by :func:`example_key`), read page by
+    page in the database."""
+    found: Counter[str] = Counter()
+    columns = [col(getattr(ExampleRecord, name)) for name in EXAMPLE_FIELDS]
+    after = -1
+    while True:
+        query = (
+            select(col(ExampleRecord.id), *columns)
+            .where(ExampleRecord.dataset_id == dataset_id, col(ExampleRecord.id) > after)
+            .order_by(col(ExampleRecord.id))
+            .limit(page)
+        )
+        rows = session.execute(query).all()
+        if not rows:
+            return found
+        for row in rows:
+            found[example_key(dict(zip(EXAMPLE_FIELDS, row[1:], strict=True)))] += 1
+        after = int(row[0])
+
+
+@dataclass(frozen=True, slots=True)
+class ExampleContent:
+    """What finds an example by its content or place: its id, dataset, number in the dataset
+    (1-based, in dataset order: the order the examples grid lists them in), input and output."""
+
+    id: int
+    dataset_id: int
+    number: int
+    input: Any
+    output: Any
+
+
+def example_contents(
+    session: Session, *, dataset_id: int | None = None, page: int = 1000
+) -> Iterable[ExampleContent]:
+    """The examples of one dataset (or of every dataset not archived) with their numbers,
+    read page by page in the database."""
+    query = select(
+        col(ExampleRecord.id),
+        col(ExampleRecord.dataset_id),
+        col(ExampleRecord.input),
+        col(ExampleRecord.output),
+    )
+    if dataset_id is not None:
+        query = query.where(ExampleRecord.dataset_id == dataset_id)
+    else:
+        active = select(DatasetRecord.id).where(col(DatasetRecord.archived_at).is_(None))
+        query = query.where(col(ExampleRecord.dataset_id).in_(active))
+    numbers: Counter[int] = Counter()
+    after = -1
+    while rows := session.execute(
+        query.where(col(ExampleRecord.id) > after).order_by(col(ExampleRecord.id)).limit(page)
+    ).all():
+        for example_id, dataset, input, output in rows:
+            numbers[dataset] += 1
+            yield ExampleContent(int(example_id), int(dataset), numbers[dataset], input, output)
+        after = int(rows[-1][0])
+
+
+def dataset_activity(session: Session, *, dataset_ids: Collection[int]) -> dict[int, datetime]:
+    """When each dataset was last made or added to (its creation, or its newest example's),
+    in UTC, by id: the dataset a person just made or filled is the newest."""
+    newest = func.max(col(ExampleRecord.created_at))
+    query = (
+        select(col(DatasetRecord.id), col(DatasetRecord.created_at), newest)
+        .join(ExampleRecord, col(ExampleRecord.dataset_id) == col(DatasetRecord.id), isouter=True)
+        .where(col(DatasetRecord.id).in_(list(dataset_ids)))
+        .group_by(col(DatasetRecord.id), col(DatasetRecord.created_at))
+    )
+    found: dict[int, datetime] = {}
+    for dataset_id, created, added in session.execute(query).all():
+        times = [_utc(t) for t in (created, added) if t is not None]
+        found[int(dataset_id)] = max(times)
+    return found
+
+
+def _utc(time: datetime | str) -> datetime:
+    """A stored time as UTC (an aggregate may come back as text or without its zone)."""
+    value = datetime.fromisoformat(time) if isinstance(time, str) else time
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
 def count_examples(session: Session, *, dataset_id: int) -> int:

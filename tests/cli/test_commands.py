@@ -9,7 +9,9 @@ import pytest
 from scorer_runtime.money import format_dollars
 from scorer_runtime.store import (
     ScoreFilter,
+    count_examples,
     example_counts,
+    get_dataset,
     get_scorer,
     list_datasets,
     list_runs,
@@ -34,7 +36,7 @@ def loaded(db_url, tmp_path, fake_judge, judge_key):
     answers = write_examples(tmp_path, ["fine answer", "poor answer", "fine again", "poor again"])
     done = cli(db_url, "datasets", "import", str(answers), "--name", "answers")
     assert done.exit_code == 0, done.output
-    assert "Imported 4 examples into dataset answers." in done.output
+    assert "Imported 4 examples from answers.jsonl into dataset answers." in done.output
     fake_judge.reply({"verdict": "bad"}, when="poor")
     fake_judge.reply({"verdict": "good"})
     return db_url
@@ -130,13 +132,43 @@ def test_dataset_import_reports_bad_rows_and_skip_imports_the_rest(db_url, tmp_p
     assert 'line 3: column "answer" (output) is empty' in bad.stderr
     ok = cli(db_url, "datasets", "import", str(path), *mapped, "--skip-bad-rows")
     assert ok.exit_code == 0
-    assert "Imported 2 examples into dataset faq." in ok.output
+    assert "Imported 2 examples from faq.csv into dataset faq." in ok.output
     assert 'line 3: column "answer" (output) is empty' in ok.output
     typo = cli(db_url, "datasets", "import", str(path), "--map", "inptu=question")
     assert typo.exit_code == 2
     assert "unknown field 'inptu'" in typo.stderr
     listed = cli(db_url, "datasets", "list")
     assert "faq" in listed.output
+
+
+def test_a_dataset_import_made_twice_adds_nothing_and_says_so(db_url, tmp_path):
+    path = write_examples(tmp_path, ["one", "two", "three"])
+    first = cli(db_url, "datasets", "import", str(path), "--name", "trio")
+    assert "Imported 3 examples from answers.jsonl into dataset trio." in first.output
+    for again in (  # the same command, and the same file added to the dataset
+        cli(db_url, "datasets", "import", str(path), "--name", "trio"),
+        cli(db_url, "datasets", "import", str(path), "--name", "trio", "--append"),
+    ):
+        assert again.exit_code == 0, again.output
+        assert (
+            "Nothing added from answers.jsonl: its 3 examples are already stored in dataset trio."
+            in again.output
+        )
+    grown = write_examples(tmp_path, ["one", "two", "three", "four"], name="more.jsonl")
+    refused = cli(db_url, "datasets", "import", str(grown), "--name", "trio")
+    assert refused.exit_code == 2
+    assert "lacks 1 example of this file" in refused.stderr
+    added = cli(db_url, "datasets", "import", str(grown), "--name", "trio", "--append")
+    assert (
+        "Imported 1 example from more.jsonl into dataset trio: 1 new, 3 already stored "
+        "(not added again)." in added.output
+    )
+    assert "trio" in cli(db_url, "datasets", "list").output
+    engine = make_engine(db_url)
+    with read_session(engine) as session:
+        dataset = get_dataset(session, name="trio")
+        assert count_examples(session, dataset_id=dataset.id) == 4
+    engine.dispose()
 
 
 def test_dataset_export_writes_what_was_imported(db_url, tmp_path):

@@ -5,6 +5,7 @@ text expectations — each said in words; what fits says nothing."""
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -114,3 +115,60 @@ def test_datasets_rank_by_how_well_they_suit_the_scorer() -> None:
         1,
     )
     assert fit_rank(_demo("conciseness"), shape_of([])) == 0
+
+
+def _aged(engine, dataset_id: int, when: datetime) -> None:
+    """Date a dataset and its examples ``when`` (as if made then)."""
+    from sqlmodel import col, update
+
+    from scorer_runtime.store import session_scope
+    from scorer_runtime.store.tables import DatasetRecord, ExampleRecord
+
+    with session_scope(engine) as session:
+        session.execute(
+            update(DatasetRecord).where(col(DatasetRecord.id) == dataset_id).values(created_at=when)
+        )
+        session.execute(
+            update(ExampleRecord)
+            .where(col(ExampleRecord.dataset_id) == dataset_id)
+            .values(created_at=when)
+        )
+
+
+def _suited(engine, version, ids: list[int]) -> int | None:
+    from scorer_runtime.datasets.fit import suited_dataset
+    from scorer_runtime.store import read_session
+
+    with read_session(engine) as session:
+        return suited_dataset(
+            session, scorer_id=version.scorer_id, version_id=version.id, dataset_ids=ids
+        )
+
+
+def test_a_form_opens_on_the_suited_dataset_made_added_to_or_scored_last(engine) -> None:
+    from scorer_runtime.store import add_examples, create_run, save_scorer_version, session_scope
+    from scorer_runtime.store.tables import RunRecord
+    from tests.store.fixtures import make_dataset
+
+    with session_scope(engine) as session:
+        version = save_scorer_version(session, spec=_demo("conciseness"))
+    demo = make_dataset(engine, "a-demo", _examples(3))
+    mine = make_dataset(engine, "mine", _examples(3))
+    agent = make_dataset(engine, "newest-agent-runs", _examples(3, output=MESSAGES))
+    empty = make_dataset(engine, "z-empty", [])
+    for dataset_id, month in ((demo, 1), (mine, 2), (agent, 4), (empty, 5)):
+        _aged(engine, dataset_id, datetime(2026, month, 1, tzinfo=UTC))
+    ids = [demo, mine, agent, empty]
+    # The plain datasets suit best; of them, the one just made (not the first by name).
+    assert _suited(engine, version, ids) == mine
+    with session_scope(engine) as session:  # the scorer ran on the demo since
+        run = create_run(session, scorer_version_id=version.id, dataset_id=demo)
+        record = session.get(RunRecord, run.id)
+        record.created_at = datetime(2026, 3, 1, tzinfo=UTC)
+        session.add(record)
+    assert _suited(engine, version, ids) == demo
+    with session_scope(engine) as session:  # then the person added examples to theirs
+        add_examples(session, dataset_id=mine, examples=_examples(1))
+    assert _suited(engine, version, ids) == mine
+    assert _suited(engine, version, [agent, empty]) == agent  # it fits, if less well
+    assert _suited(engine, version, [empty]) is None

@@ -207,3 +207,84 @@ def test_export_then_import_gives_the_same_examples(engine, tmp_path, suffix):
         assert first == {"input": "plain", "output": "text, with comma", "tags": ["a", "b"]}
     _import(engine, path, dataset_name="copy")
     assert _examples(engine, "copy") == ROUND_TRIP
+
+
+def _stored_count(engine, name):
+    return len(_examples(engine, name))
+
+
+TWICE_CSV = "input,output,ground_truth\nq1,a1,g1\nq2,a2,\nq2,a2,\nq3,a3,g3\n"
+
+
+def test_an_import_made_twice_adds_nothing_and_says_so(engine, tmp_path):
+    path = tmp_path / "twice.csv"
+    path.write_text(TWICE_CSV, encoding="utf-8")
+    first = _import(engine, path)
+    assert (first.imported, first.already) == (4, 0)  # a row repeated on purpose is kept
+    assert first.words("twice.csv") == "Imported 4 examples from twice.csv into dataset twice."
+    again = _import(engine, path, append=True)
+    assert (again.imported, again.already) == (0, 4)
+    assert again.words("twice.csv") == (
+        "Nothing added from twice.csv: its 4 examples are already stored in dataset twice."
+    )
+    # The same command again without "add to": the name is that dataset's, holding them all.
+    same = _import(engine, path)
+    assert (same.dataset_id, same.imported, same.already) == (first.dataset_id, 0, 4)
+    assert _stored_count(engine, "twice") == 4
+
+
+def test_only_the_new_rows_of_a_file_are_added(engine, tmp_path):
+    path = tmp_path / "twice.csv"
+    path.write_text(TWICE_CSV, encoding="utf-8")
+    _import(engine, path)
+    grown = tmp_path / "grown.csv"
+    # q1 again, q2 three times (stored twice), q3 with another ground truth, q4 new.
+    grown.write_text(
+        "input,output,ground_truth\nq1,a1,g1\nq2,a2,\nq2,a2,\nq2,a2,\nq3,a3,other\nq4,a4,\n",
+        encoding="utf-8",
+    )
+    result = _import(engine, grown, dataset_name="twice", append=True)
+    assert (result.imported, result.already) == (3, 3)
+    assert result.words("grown.csv") == (
+        "Imported 3 examples from grown.csv into dataset twice: 3 new, 3 already stored "
+        "(not added again)."
+    )
+    added = _examples(engine, "twice")[4:]
+    assert [(e.input, e.ground_truth) for e in added] == [
+        ("q2", None),
+        ("q3", "other"),
+        ("q4", None),
+    ]
+
+
+def test_the_same_content_in_another_format_or_key_order_is_already_stored(engine, tmp_path):
+    csv_path = tmp_path / "ctx.csv"
+    csv_path.write_text(
+        'input,output,request_context,tags\nq,a,"{""b"": 1, ""a"": [1, 2]}","x, y"\n',
+        encoding="utf-8",
+    )
+    _import(engine, csv_path)
+    jsonl = tmp_path / "ctx.jsonl"
+    jsonl.write_text(
+        '{"output": "a", "input": "q", "tags": ["x", "y"], '
+        '"request_context": {"a": [1, 2], "b": 1}}\n',
+        encoding="utf-8",
+    )
+    result = _import(engine, jsonl, dataset_name="ctx", append=True)
+    assert (result.imported, result.already) == (0, 1)
+    other = tmp_path / "other.jsonl"  # another tag: another example
+    other.write_text('{"input": "q", "output": "a", "tags": ["x"]}\n', encoding="utf-8")
+    assert _import(engine, other, dataset_name="ctx", append=True).imported == 1
+
+
+def test_a_taken_name_whose_dataset_lacks_rows_of_the_file_is_refused(engine, tmp_path):
+    from scorer_runtime.store import ConflictError
+
+    path = tmp_path / "twice.csv"
+    path.write_text(TWICE_CSV, encoding="utf-8")
+    _import(engine, path)
+    grown = tmp_path / "grown.csv"
+    grown.write_text(TWICE_CSV + "q9,a9,\n", encoding="utf-8")
+    with pytest.raises(ConflictError, match="lacks 1 example of this file"):
+        _import(engine, grown, dataset_name="twice")
+    assert _stored_count(engine, "twice") == 4

@@ -133,3 +133,44 @@ def test_a_bad_or_future_time_is_a_bad_row_said_by_its_line() -> None:
         f"line 4: example 3: the time {tomorrow_and_more} is in the future; say when the "
         "example was graded",
     ]
+
+
+def test_a_spreadsheet_without_ids_is_read_by_its_usual_column_names() -> None:
+    text = "Question,Answer,Verdict,Comments\nWhere?,Here.,pass,ok\n,Only an answer,FAIL,\n"
+    parsed = parse_labels(text, scale=PASS_FAIL, grader="sheet.csv")
+    assert parsed.issues == []
+    assert [(r.example_id, r.input, r.output, r.value, r.grader, r.note) for r in parsed.rows] == [
+        (None, "Where?", "Here.", 1.0, "sheet.csv", "ok"),
+        (None, "", "Only an answer", 0.0, "sheet.csv", ""),
+    ]
+
+
+def test_the_example_number_finds_the_example_and_an_id_wins_over_content() -> None:
+    text = (
+        "example_id,#,input,output,grade,grader\n7,,q,a,pass,ann\n,3,q,a,pass,ann\n,x,,,pass,ann\n"
+    )
+    parsed = parse_labels(text, scale=PASS_FAIL)
+    assert [(r.example_id, r.number, r.input) for r in parsed.rows] == [
+        (7, None, None),  # the id says which: the content is not needed
+        (None, 3, None),
+    ]
+    assert [str(i) for i in parsed.issues] == [
+        'line 4: the example number is "x"; it must be a whole number from 1'
+    ]
+
+
+def test_a_file_that_names_no_example_or_no_grader_is_refused_in_words() -> None:
+    nothing = parse_labels("grade,grader\npass,ann\n", scale=PASS_FAIL)
+    assert nothing.fatal
+    assert str(nothing.issues[0]) == (
+        "line 1: no column says which example a row grades: give its example_id, its number "
+        "in the dataset, or its input and output (e.g. columns question and answer); the "
+        "columns are: grade, grader"
+    )
+    no_grader = parse_labels("question,answer,grade\nq,a,pass\n", scale=PASS_FAIL)
+    assert no_grader.fatal
+    assert "or say who graded the file" in str(no_grader.issues[0])
+    empty_row = parse_labels("question,answer,grade,grader\n,,pass,ann\n", scale=PASS_FAIL)
+    assert [str(i) for i in empty_row.issues] == [
+        "line 2: the row does not say which example it grades (all empty)"
+    ]

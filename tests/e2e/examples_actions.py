@@ -29,10 +29,10 @@ from studio.app_pages.examples.logic.grid import ROW_HEIGHT_PX, TEXT_COLUMN_WIDT
 from tests.e2e.browser import StudioPage
 
 COLUMNS = ("input", "output", "ground_truth")
-"""The grid's first columns, left to right (after the row numbers)."""
-FIRST_COLUMN_X = 88 + 60
+"""The grid's first columns, left to right (after the row markers)."""
+FIRST_COLUMN_X = 32 + 60
 """Where to click, from the grid's left edge, to land in the Input column: past the row
-marker (about 32 px) and the row numbers (56 px), well inside Input."""
+marker (about 32 px), well inside Input (the grid shows no "#" column)."""
 _SCROLLER = ".dvn-scroller"
 _SCROLL_TO = """async (el, to) => {
     // Scroll the grid itself, then let it handle the scroll event and draw (a click before
@@ -199,3 +199,14 @@ def grid_csv(studio: StudioPage) -> list[list[str]]:
         table.get_by_role("button", name="Download as CSV").click()
     text = Path(started.value.path()).read_text(encoding="utf-8-sig")
     return list(csv.reader(io.StringIO(text)))
+
+
+def type_in_selected_cell(studio: StudioPage, text: str, *, key_delay_ms: float = 0) -> None:
+    """Type ``text`` into the cell the grid has selected (after a Tab, say) as a person does:
+    the first key opens its editor, the rest go into it."""
+    editor = _editor(studio)
+    editor.wait_for(state="detached", timeout=10_000)  # the last cell's editor has closed
+    studio.page.keyboard.type(text[0])
+    editor.wait_for(state="visible", timeout=8_000)
+    studio.page.keyboard.type(text[1:], delay=key_delay_ms)
+    assert editor.input_value() == text, f"the cell holds {editor.input_value()!r}"

@@ -88,6 +88,12 @@ def _forget_old_choices(signature: tuple[str, int]) -> None:
         state.put(state.EXAMPLES_IMPORT_FILE, signature)
 
 
+def upload_key() -> state.Key:
+    """The uploader's key: renewed after an import, so the imported file leaves the screen
+    (and its Import button with it) instead of inviting a second click."""
+    return state.EXAMPLES_IMPORT_UPLOAD.child(state.get(state.EXAMPLES_IMPORT_GEN))
+
+
 def import_section(current: DatasetRow | None) -> None:
     """The whole import flow; ``current`` is the dataset rows can be added to."""
     with st.expander("What files can I import?", key=state.EXAMPLES_IMPORT_FORMATS.name):
@@ -96,7 +102,7 @@ def import_section(current: DatasetRow | None) -> None:
     upload = st.file_uploader(
         "CSV or JSONL file",
         type=["csv", "jsonl", "ndjson"],
-        key=state.EXAMPLES_IMPORT_UPLOAD.name,
+        key=upload_key().name,
         help="Examples to add: one per row (CSV) or per line (JSONL).",
     )
     if upload is None:
@@ -229,13 +235,15 @@ def _run_import(
     else:
         report = {
             "ok": True,
-            "dataset": result.dataset_name,
+            "words": result.words(filename),
             "imported": result.imported,
             "skipped": [str(i) for i in result.skipped],
             "file": filename,
         }
         state.put(state.SELECTED_DATASET_ID, result.dataset_id)
-        state.flash(f"Imported {result.imported:,} examples into {result.dataset_name}.")
+        state.flash(result.words(filename), icon=_icon(result.imported))
+        state.forget(upload_key())  # the file is done with: the uploader starts empty
+        state.put(state.EXAMPLES_IMPORT_GEN, state.get(state.EXAMPLES_IMPORT_GEN) + 1)
     state.put(state.EXAMPLES_IMPORT_REPORT, report)
     st.rerun()
 
@@ -246,13 +254,10 @@ def _report() -> None:
         return
     if report["ok"]:
         skipped = report["skipped"]
-        text = (
-            f"Imported {report['imported']:,} examples from {report['file']} "
-            f"into **{report['dataset']}**."
-        )
+        text = report["words"]
         if skipped:
             text += f" Skipped {len(skipped):,} rows:\n\n" + "\n".join(f"- {s}" for s in skipped)
-        st.success(text, icon=":material/check_circle:")
+        (st.success if report["imported"] else st.info)(text, icon=_icon(report["imported"]))
     elif "issues" in report:
         issues = report["issues"]
         st.error(
@@ -272,6 +277,11 @@ def _report() -> None:
     if st.button("Dismiss", key=state.EXAMPLES_IMPORT_DISMISS.name):
         state.reset(state.EXAMPLES_IMPORT_REPORT)
         st.rerun()
+
+
+def _icon(imported: int) -> str:
+    """A tick when rows were added; an "i" when the file was already stored."""
+    return ":material/check_circle:" if imported else ":material/info:"
 
 
 def _sentence(text: str) -> str:

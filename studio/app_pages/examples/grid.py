@@ -35,11 +35,10 @@ def grid_key(dataset_id: int, page: int) -> state.Key:
 
 
 def _columns() -> dict[str, Any]:
-    config: dict[str, Any] = {
-        "_index": st.column_config.NumberColumn(
-            "#", help="The example's place in the dataset.", width=56, disabled=True
-        )
-    }
+    # No "#" column: a cell a person cannot type in must not be a stop for Tab, Shift+Tab or
+    # the toolbar's Add row (which selects a new row's first cell): keys typed there were lost.
+    # Where a row sits is said by the caption ("Examples 51-100 of 240") and in problems.
+    config: dict[str, Any] = {}
     for name in EXAMPLE_FIELDS:
         wide = name in ("input", "output", "ground_truth")
         config[name] = st.column_config.TextColumn(
@@ -53,8 +52,9 @@ def _columns() -> dict[str, Any]:
 
 
 def _table(page: ExamplePage) -> Any:
-    """The page's rows as the editor's table: text cells, numbered from the page's first
-    row (1, 2, 3… on the first page); example ids stay out of sight."""
+    """The page's rows as the editor's table: text cells, indexed by their numbers from the
+    page's first row (1, 2, 3… on the first page; the index is not shown); example ids stay
+    out of sight."""
     import pandas as pd  # loaded with Streamlit anyway
 
     first = page.first_number or 1
@@ -82,7 +82,8 @@ def grid(dataset: DatasetRow) -> None:
             icon=":material/lightbulb:",
         )
     st.caption(
-        f"{page.label()}. Click a cell and type (Enter or Tab keeps the text); text that "
+        f"{page.label()}. Click a cell and type (Tab keeps the text and moves to the next "
+        "cell, Enter keeps it); text that "
         "starts with { or [ is read as JSON. Add a row by clicking the empty row at the "
         "bottom or + above the grid; select rows at their left edge to delete them. "
         "Nothing is stored until you save."
@@ -92,7 +93,7 @@ def grid(dataset: DatasetRow) -> None:
         _table(page),
         key=key.name,
         num_rows="dynamic",
-        hide_index=False,
+        hide_index=True,
         height=grid_height(len(page.rows)),
         column_config=_columns(),
         placeholder="",  # an empty cell is blank, never "None"

@@ -207,11 +207,25 @@ def file_columns(data: bytes, file_name: str) -> list[str]:
 
 
 def import_grades(
-    scorer_id: int, data: bytes, file_name: str, mapping: dict[str, str]
+    scorer_id: int,
+    data: bytes,
+    file_name: str,
+    mapping: dict[str, str],
+    *,
+    dataset_id: int,
+    grader: str,
 ) -> LabelImport:
-    """Import an uploaded grades file; raises ImportFailure (nothing written) when unusable."""
+    """Import an uploaded grades file, its rows found by id, or by number or content in the
+    dataset being graded (``grader``: who graded a file without a grader column); raises
+    ImportFailure (nothing written) when unusable."""
     text = decode_text(data, source=file_name)
     with services.writing() as session:
         return import_labels(
-            session, scorer_id=scorer_id, text=text, mapping=mapping, source=file_name
+            session,
+            scorer_id=scorer_id,
+            text=text,
+            mapping=mapping,
+            source=file_name,
+            dataset_id=dataset_id,
+            grader=grader,
         )

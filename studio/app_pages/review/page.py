@@ -107,4 +107,4 @@ else:
     render_grade(source, scale, graded)
     render_moves(graded)
     render_judge(source, scale, label)
-render_grades_file(source.scorer_id, data.stored_name(source.scorer_id))
+render_grades_file(source, data.stored_name(source.scorer_id))

@@ -69,9 +69,7 @@ def test_choose_another_dataset(studio_db, open_page):
 def test_import_a_csv_with_mapped_columns_skipping_a_bad_row(studio_db, open_page):
     at = open_page("examples")
     at.button(key=state.EXAMPLES_EMPTY_IMPORT.name).click().run()
-    at.file_uploader(key=state.EXAMPLES_IMPORT_UPLOAD.name).upload(
-        "quiz.csv", CSV.encode(), "text/csv"
-    )
+    at.file_uploader(key=_uploader()).upload("quiz.csv", CSV.encode(), "text/csv")
     at.run()
     assert not at.exception
     # The columns were recognised, and the bad row is named with its line before importing.
@@ -101,7 +99,7 @@ def test_import_adds_rows_to_the_chosen_dataset(studio_db, open_page):
     at = open_page("examples")
     at.session_state[state.EXAMPLES_TAB.name] = "Import a file"
     at.run()
-    at.file_uploader(key=state.EXAMPLES_IMPORT_UPLOAD.name).upload(
+    at.file_uploader(key=_uploader()).upload(
         "more.jsonl", b'{"input": "q9", "output": "a9"}\n', "application/jsonl"
     )
     at.run()
@@ -109,6 +107,40 @@ def test_import_adds_rows_to_the_chosen_dataset(studio_db, open_page):
     at.button(key=state.EXAMPLES_IMPORT_GO.name).click().run()
     assert not at.exception
     assert _outputs(studio_db, dataset_id) == ["a0", "a1", "a9"]
+
+
+def _uploader(generation: int = 0) -> str:
+    return state.EXAMPLES_IMPORT_UPLOAD.child(generation).name
+
+
+def test_an_imported_file_leaves_the_screen_and_imported_again_adds_nothing(studio_db, open_page):
+    dataset_id = _dataset(studio_db, "qa", 2)
+    at = open_page("examples")
+    at.session_state[state.EXAMPLES_TAB.name] = "Import a file"
+    at.run()
+    more = b'{"input": "q9", "output": "a9"}\n{"input": "q0", "output": "a0"}\n'
+    at.file_uploader(key=_uploader()).upload("more.jsonl", more, "application/jsonl").run()
+    at.radio(key=state.EXAMPLES_IMPORT_TARGET.name).set_value("append").run()
+    at.button(key=state.EXAMPLES_IMPORT_GO.name).click().run()
+    assert not at.exception
+    assert _outputs(studio_db, dataset_id) == ["a0", "a1", "a9"]  # q0/a0 was stored
+    assert (
+        "Imported 1 example from more.jsonl into dataset qa: 1 new, 1 already stored "
+        "(not added again)." in _texts(at)
+    )
+    # The file is gone from the uploader, and with it the Import button.
+    assert at.file_uploader(key=_uploader(1)).value is None
+    assert not [b for b in at.button if b.key == state.EXAMPLES_IMPORT_GO.name]
+
+    at.file_uploader(key=_uploader(1)).upload("more.jsonl", more, "application/jsonl").run()
+    at.radio(key=state.EXAMPLES_IMPORT_TARGET.name).set_value("append").run()
+    at.button(key=state.EXAMPLES_IMPORT_GO.name).click().run()
+    assert not at.exception
+    assert _outputs(studio_db, dataset_id) == ["a0", "a1", "a9"]
+    assert (
+        "Nothing added from more.jsonl: its 2 examples are already stored in dataset qa."
+        in _texts(at)
+    )
 
 
 def test_create_a_dataset(studio_db, open_page):

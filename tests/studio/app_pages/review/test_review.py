@@ -239,9 +239,11 @@ def test_grades_import_from_a_file_with_its_columns_mapped_and_bad_rows_listed(
     at.get("file_uploader")[0].set_value(("grades.csv", text, "text/csv"))
     at.run()
     assert at.selectbox(key=state.REVIEW_MAP.child("example_id").name).value == "example_id"
-    assert at.selectbox(key=state.REVIEW_MAP.child("grade").name).value == "(none)"
+    assert at.selectbox(key=state.REVIEW_MAP.child("grade").name).value == "verdict"  # usual
+    assert at.selectbox(key=state.REVIEW_MAP.child("grader").name).value == "(none)"
+    at.selectbox(key=state.REVIEW_MAP.child("grade").name).set_value("(none)").run()
     at.button(key=state.REVIEW_IMPORT_GO.name).click().run()
-    assert 'no column "grader" for the grader' in at.error[-1].value
+    assert 'no column "grade" or "grade_name" for the grade' in at.error[-1].value
     assert _grades(studio_db, seeded.polite) == {}
     at.selectbox(key=state.REVIEW_MAP.child("grade").name).set_value("verdict")
     at.selectbox(key=state.REVIEW_MAP.child("grader").name).set_value("who").run()
@@ -252,6 +254,49 @@ def test_grades_import_from_a_file_with_its_columns_mapped_and_bad_rows_listed(
     assert f"line 3: example {ids[2]}: 0.3 is not a grade of this scorer" in report
     assert _grades(studio_db, seeded.polite) == {ids[1]: (0.5, "Cy", "")}
     assert _progress(at) == "1 of 3 graded"
+
+
+def test_a_sheet_of_questions_answers_and_grades_finds_its_examples_by_content(
+    seeded, studio_db, open_page
+):
+    """No example_id: the rows find their examples in the dataset being graded by question
+    and answer; the person grading is the grader; a row that matches nothing is listed by its
+    line; the file leaves the uploader once imported."""
+    with session_scope(studio_db) as session:  # the same answers in another dataset
+        other = create_dataset(session, name="copy")
+        add_examples(
+            session,
+            dataset_id=other.id,
+            examples=[ExampleData(input=f"question {i}", output=f"reply {i}") for i in range(3)],
+        )
+    at = open_page("review")
+    at.selectbox(key=state.REVIEW_SCORER.name).set_value(seeded.polite).run()
+    at.selectbox(key=state.REVIEW_DATASET.name).set_value(seeded.dataset).run()
+    at.text_input(key=state.REVIEW_GRADER_NAME.name).input("Ann")
+    at.get("form_submit_button")[0].click().run()
+    text = (
+        b"Question,Answer,Rating\n"
+        b"question 0,reply 0,rude\n"
+        b"question 2,reply 2,polite\n"
+        b"question 9,reply 9,polite\n"
+    )
+    at.get("file_uploader")[0].set_value(("sheet.csv", text, "text/csv"))
+    at.run()
+    assert at.selectbox(key=state.REVIEW_MAP.child("input").name).value == "Question"
+    assert at.selectbox(key=state.REVIEW_MAP.child("output").name).value == "Answer"
+    assert at.selectbox(key=state.REVIEW_MAP.child("grade").name).value == "Rating"
+    at.button(key=state.REVIEW_IMPORT_GO.name).click().run()
+    assert not at.exception
+    report = at.success[-1].value
+    assert "Imported 2 grades from sheet.csv. Left out 1 row:" in report
+    assert (
+        'line 4: the example "question 9" / "reply 9": no example of dataset replies says this'
+        in report
+    )
+    ids = seeded.examples
+    assert _grades(studio_db, seeded.polite) == {ids[0]: (0.0, "Ann", ""), ids[2]: (1.0, "Ann", "")}
+    assert at.get("file_uploader")[0].value is None  # gone: a second click has nothing to add
+    assert _progress(at) == "2 of 3 graded"
 
 
 def test_grades_import_with_the_time_they_were_given(seeded, studio_db, open_page):

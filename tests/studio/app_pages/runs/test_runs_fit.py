@@ -1,6 +1,6 @@
-"""The Runs form and a dataset that does not suit the scorer: it opens on one that does (the
-one the scorer last ran on, else the first that fits), and warns in words — without blocking
-Start — when the person picks one that does not."""
+"""The Runs form and a dataset that does not suit the scorer: it opens on one that does (of
+those, the one made, added to or run on last), and warns in words — without blocking Start —
+when the person picks one that does not."""
 
 from __future__ import annotations
 
@@ -84,3 +84,25 @@ def test_the_form_opens_on_the_dataset_the_scorer_last_ran_on(studio_db, open_pa
     at.selectbox(key=state.RUNS_SCORER.name).set_value(scorer_id).run()
     assert not at.exception, at.exception
     assert at.selectbox(key=state.RUNS_DATASET.name).value == second
+
+
+def test_the_form_opens_on_the_dataset_just_made_not_a_demo_listed_first(studio_db, open_page):
+    from datetime import UTC, datetime
+
+    from sqlmodel import col, update
+
+    from scorer_runtime.store.tables import DatasetRecord, ExampleRecord
+
+    demo = make_dataset(studio_db, "a demo answers", ["Thanks!", "No."])
+    with session_scope(studio_db) as session:  # seeded last week
+        week_ago = datetime(2026, 1, 1, tzinfo=UTC)
+        for table in (DatasetRecord, ExampleRecord):
+            key = DatasetRecord.id if table is DatasetRecord else ExampleRecord.dataset_id
+            session.execute(update(table).where(col(key) == demo).values(created_at=week_ago))
+    mine = make_dataset(studio_db, "my answers", ["Sure.", "Done."])
+    scorer_id, _ = save_spec(studio_db, json.loads(CONCISENESS.read_text()))
+
+    at = open_page("runs")
+    at.selectbox(key=state.RUNS_SCORER.name).set_value(scorer_id).run()
+    assert not at.exception, at.exception
+    assert at.selectbox(key=state.RUNS_DATASET.name).value == mine
