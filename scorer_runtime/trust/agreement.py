@@ -164,7 +164,11 @@ def measure(
     resamples: int = RESAMPLES,
     seed: int = SEED,
 ) -> Agreement:
-    """Agreement of ``pairs`` of (person's grade, judge's score) on ``scale``."""
+    """Agreement of ``pairs`` of (person's grade, judge's score) on ``scale``.
+
+    ``resamples`` is the number of Dirichlet draws of the confusion table for kappa's interval,
+    ``seed`` seeds them (and the mean distance's bootstrap on a number scale).
+    """
     categories = categories_of(scale)
     human = np.array([h for h, _ in pairs], dtype=np.float64)
     judge = np.array([j for _, j in pairs], dtype=np.float64)
