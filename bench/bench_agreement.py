@@ -1,4 +1,4 @@
-"""P8, agreement with people: kappa and its 1,000-resample bootstrap on 10,000 graded examples.
+"""P8, agreement with people: kappa and its intervals (50,000 Dirichlet draws) on 10,000 examples.
 
     python bench/bench_agreement.py [--examples N] [--resamples B] [--repeat R]
 
@@ -19,7 +19,7 @@ import numpy as np
 from common import Figure, print_table
 
 from scorer_runtime.trust import Scale
-from scorer_runtime.trust.agreement import measure
+from scorer_runtime.trust.agreement import RESAMPLES, measure
 
 TARGET_S = 1.0
 SCALES = {
@@ -49,7 +49,7 @@ def _seconds(pairs: list[tuple[float, float]], scale: Scale, resamples: int, rep
     return statistics.median(times)
 
 
-def run(examples: int = 10_000, resamples: int = 1000, repeat: int = 5) -> list[Figure]:
+def run(examples: int = 10_000, resamples: int = RESAMPLES, repeat: int = 5) -> list[Figure]:
     """The figures of ``make bench``: seconds per agreement, one line per scale."""
     rng = np.random.default_rng(0)
     figures = []
@@ -61,7 +61,7 @@ def run(examples: int = 10_000, resamples: int = 1000, repeat: int = 5) -> list[
         figures.append(
             Figure(
                 "P8",
-                f"agreement, {name}, {examples:,} examples x {resamples:,} resamples",
+                f"agreement, {name}, {examples:,} examples, {resamples:,} draws",
                 seconds,
                 "s",
                 f"<= {TARGET_S:g}",
@@ -75,7 +75,7 @@ def run(examples: int = 10_000, resamples: int = 1000, repeat: int = 5) -> list[
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--examples", type=int, default=10_000)
-    parser.add_argument("--resamples", type=int, default=1000)
+    parser.add_argument("--resamples", type=int, default=RESAMPLES)
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     print_table(run(args.examples, args.resamples, args.repeat))

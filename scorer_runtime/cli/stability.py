@@ -289,6 +289,9 @@ def _side_json(side: VersionSide) -> dict[str, Any]:
         "mean_latency_ms": side.mean_latency_ms,
         "labelled": 0 if agreement is None else agreement.labelled,
         "percent_agreement": None if agreement is None else agreement.percent,
+        "percent_agreement_ci": [None, None]
+        if agreement is None
+        else list(agreement.percent_interval),
         "kappa_kind": None if agreement is None else agreement.kappa_name,
         "kappa": None if agreement is None else agreement.kappa.value,
         "kappa_ci": [None, None]

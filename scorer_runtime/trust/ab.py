@@ -4,7 +4,8 @@ Each version's latest finished run of the whole dataset is reused when there is 
 stability repeat, which scored a sample, never is); otherwise the command line scores it
 (:func:`compare_versions`) or the studio queues it (:func:`queue_missing`). The report lists
 the examples whose verdict differs, each version's mean score, cost, latency and agreement
-with people on the labelled examples (percent and kappa), and McNemar's exact test of the
+with people on the labelled examples (percent with Wilson's interval, kappa with its Bayesian
+bootstrap interval: :mod:`scorer_runtime.trust.intervals`), and McNemar's exact test of the
 pass/fail difference.
 """
 
@@ -32,6 +33,7 @@ from scorer_runtime.store.stability import RunScore, latest_full_run, run_scores
 from scorer_runtime.store.trust import graded_scale
 from scorer_runtime.stored import ScorerSource, check_judges, compile_version, scorer_source
 from scorer_runtime.trust.agreement import NONE, Agreement, Estimate, measure
+from scorer_runtime.trust.intervals import wilson
 from scorer_runtime.trust.scale import Scale
 
 
@@ -53,6 +55,16 @@ class PeopleAgreement:
     def percent(self) -> float:
         return self.agreed / self.labelled
 
+    @property
+    def percent_interval(self) -> tuple[float, float]:
+        """Wilson's 95 % interval of the share agreed (5 of 5 is 57 % to 100 %, not 100 %)."""
+        return wilson(self.agreed, self.labelled)
+
+    def percent_words(self) -> str:
+        """The share agreed with its interval, e.g. "100%, 95 % interval 57% to 100%"."""
+        low, high = self.percent_interval
+        return f"{self.percent:.0%}, 95 % interval {low:.0%} to {high:.0%}"
+
     def kappa_words(self) -> str:
         """The kappa in words: "kappa 0.78", or why it cannot be measured."""
         if self.kappa.value is None:
@@ -62,7 +74,7 @@ class PeopleAgreement:
     def words(self) -> str:
         return (
             f"agrees with people on {self.agreed} of {self.labelled} labelled examples "
-            f"({self.percent:.0%}), {self.kappa_words()}"
+            f"({self.percent_words()}), {self.kappa_words()}"
         )
 
 

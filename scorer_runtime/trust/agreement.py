@@ -4,13 +4,16 @@ On the examples that have both a person's grade and a score of one scorer versio
 measures n, percent agreement, Cohen's kappa (pass/fail and labels; quadratic-weighted for
 three or more labels, which are ordered), and for number scales also Spearman's rank
 correlation and the mean absolute error (with kappa on pass/fail at the pass mark). Each figure
-comes with a 95 % bootstrap interval (1,000 seeded resamples: the same data gives the same
-interval), with the base rates, the confusion matrix and a reading in plain words.
+comes with a 95 % interval that never claims more than the data holds (the methods and their
+sources are in :mod:`scorer_runtime.trust.intervals`): percent agreement by Wilson's score
+interval, kappa by a Bayesian bootstrap over the confusion table (Dirichlet draws of the cell
+probabilities with Perks' prior, 1 / cells in each cell; seeded, so the same data gives the
+same interval), with the base rates, the confusion matrix and a reading in plain words. With
+30 agreements of 30 the share of the same verdict reads 89 % to 100 % and kappa's lower end
+stays below 1.
 
-Kappa is computed from confusion counts, so every bootstrap resample is a multinomial draw of
-the counts (exactly what resampling the examples with replacement gives) and all resamples are
-measured at once with numpy; the point estimate is scikit-learn's ``cohen_kappa_score``.
-Undefined figures are ``None`` with the reason in words, never NaN.
+The point estimate of kappa is scikit-learn's ``cohen_kappa_score``. Undefined figures are
+``None`` with the reason in words, never NaN.
 """
 
 from __future__ import annotations
@@ -23,11 +26,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from scorer_runtime.trust.intervals import DRAWS, dirichlet_tables, percentile_interval, wilson
 from scorer_runtime.trust.scale import Scale, ScaleKind
 
-RESAMPLES = 1000
+RESAMPLES = DRAWS
 SEED = 20261201
-"""The bootstrap's seed: the same data always gives the same interval."""
+"""The seed of the Dirichlet draws: the same data always gives the same interval."""
 SETTLED_WIDTH = 0.2
 """An interval of kappa narrower than this (± 0.1) reads as settled; wider asks for more grades."""
 
@@ -160,7 +164,11 @@ def measure(
     resamples: int = RESAMPLES,
     seed: int = SEED,
 ) -> Agreement:
-    """Agreement of ``pairs`` of (person's grade, judge's score) on ``scale``."""
+    """Agreement of ``pairs`` of (person's grade, judge's score) on ``scale``.
+
+    ``resamples`` is the number of Dirichlet draws of the confusion table for kappa's interval,
+    ``seed`` seeds them (and the mean distance's bootstrap on a number scale).
+    """
     categories = categories_of(scale)
     human = np.array([h for h, _ in pairs], dtype=np.float64)
     judge = np.array([j for _, j in pairs], dtype=np.float64)
@@ -169,30 +177,28 @@ def measure(
     name = "quadratic-weighted kappa" if quadratic else "Cohen's kappa"
     if scale.kind == "number":
         name = "Cohen's kappa at the pass mark"
-    if n < 2:
-        return _too_few(n, scale, categories, name)
     h_codes, j_codes = _codes(human, scale), _codes(judge, scale)
+    if n < 2:
+        return _too_few(n, scale, categories, name, agreed=int(np.sum(h_codes == j_codes)))
     counts = np.bincount(h_codes * len(categories) + j_codes, minlength=len(categories) ** 2)
     table = counts.reshape(len(categories), len(categories))
     problems = list(_one_class_problems(h_codes, j_codes, categories))
-    rng = np.random.default_rng(seed)
-    draws = rng.multinomial(n, counts / n, size=resamples).reshape(resamples, *table.shape)
     weights = disagreement_weights(len(categories), quadratic=quadratic)
     kappa = (
         NONE
         if problems
         else _estimate(
             _sklearn_kappa(h_codes, j_codes, len(categories), quadratic),
-            kappa_from_counts(draws, weights),
+            kappa_from_counts(dirichlet_tables(table, draws=resamples, seed=seed), weights),
         )
     )
-    agree = np.trace(draws, axis1=-2, axis2=-1) / n
-    percent = _estimate(float(np.trace(table)) / n, agree)
+    agreed = int(np.trace(table))
+    percent = Estimate(agreed / n, *wilson(agreed, n))
     spearman = mae = None
     if scale.kind == "number":
         from scorer_runtime.trust.numbers import number_agreement
 
-        spearman, mae, words = number_agreement(human, judge, resamples=resamples, seed=seed)
+        spearman, mae, words = number_agreement(human, judge, scale, seed=seed)
         problems.extend(words)
     reading, more = _reading(n, name, kappa, problems)
     return Agreement(
@@ -230,15 +236,11 @@ def _sklearn_kappa(
     return float(cohen_kappa_score(human, judge, labels=list(range(size)), weights=weights))
 
 
-def _estimate(point: float, resampled: NDArray[np.float64]) -> Estimate:
-    """The point and the 2.5th and 97.5th percentiles of the resamples that are defined."""
-    defined = resampled[np.isfinite(resampled)]
+def _estimate(point: float, drawn: NDArray[np.float64]) -> Estimate:
+    """The point and the 2.5th and 97.5th percentiles of the draws that are defined."""
     if not math.isfinite(point):
         return NONE
-    if defined.size == 0:
-        return Estimate(point)
-    low, high = np.percentile(defined, [2.5, 97.5])
-    return Estimate(point, float(low), float(high))
+    return Estimate(point, *percentile_interval(drawn))
 
 
 def _one_class_problems(
@@ -260,7 +262,10 @@ def _pass_rate(scores: NDArray[np.float64], scale: Scale) -> float | None:
     return float(np.mean(scores >= scale.pass_mark)) if scores.size else None
 
 
-def _too_few(n: int, scale: Scale, categories: tuple[str, ...], name: str) -> Agreement:
+def _too_few(
+    n: int, scale: Scale, categories: tuple[str, ...], name: str, *, agreed: int
+) -> Agreement:
+    """One example or none: no kappa, but one example's verdict still has Wilson's interval."""
     words = (
         f"Only {n} example{'' if n == 1 else 's'} graded by a person and scored by this "
         "version: at least 2 are needed to measure agreement. Grade more examples on the "
@@ -274,7 +279,7 @@ def _too_few(n: int, scale: Scale, categories: tuple[str, ...], name: str) -> Ag
         kind=scale.kind,
         kappa_name=name,
         kappa=NONE,
-        percent_agreement=NONE,
+        percent_agreement=Estimate(agreed / n, *wilson(agreed, n)) if n else NONE,
         human_pass_rate=None,
         judge_pass_rate=None,
         categories=categories,

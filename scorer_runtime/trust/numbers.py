@@ -1,33 +1,39 @@
 """Agreement on a number scale: Spearman's rank correlation and the mean absolute error.
 
-Each comes with a 95 % bootstrap interval: the examples are resampled with replacement
-(seeded) and every resample is measured at once with numpy. Ranks in a resample are found from
-counts of each distinct score (tied scores share their mean rank), so no resample is sorted;
-the point estimates are scipy's ``spearmanr`` and numpy's mean.
+Spearman's point estimate is scipy's ``spearmanr``; its 95 % interval is Fisher's z with
+Bonett and Wright's standard error (see :func:`scorer_runtime.trust.intervals.fisher_interval`,
+with the treatment of a perfectly monotone sample), so 30 perfectly ordered pairs do not read
+"1.00 to 1.00". It needs at least 4 examples.
+
+The mean absolute error's interval is a percentile bootstrap (the examples resampled with
+replacement, 1,000 seeded resamples measured at once with numpy). When every pair matches
+exactly the bootstrap can only draw 0: the upper end is then Wilson's upper bound for the share
+of examples that could differ, times the width of the scale (an example that differs is at
+most that far off), so the interval never reads "0 to 0".
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from scorer_runtime.trust.agreement import Estimate
+from scorer_runtime.trust.intervals import fisher_interval, percentile_interval, wilson
+from scorer_runtime.trust.scale import Scale
 
+MAE_RESAMPLES = 1000
 CHUNK = 100
 """Resamples measured together (bounds the memory: CHUNK × n numbers per array)."""
 
 
 def number_agreement(
-    human: NDArray[np.float64], judge: NDArray[np.float64], *, resamples: int, seed: int
+    human: NDArray[np.float64], judge: NDArray[np.float64], scale: Scale, *, seed: int
 ) -> tuple[Estimate, Estimate, list[str]]:
     """Spearman's rank correlation and the mean absolute error of people's and the judge's
     scores, each with its interval, and why Spearman is missing when it is."""
     from scipy.stats import spearmanr
 
-    rho, mae = _resampled(human, judge, resamples=resamples, seed=seed)
-    error = Estimate(float(np.mean(np.abs(human - judge))), *_percentiles(mae))
+    error = mean_absolute_error(human, judge, scale, seed=seed)
     for who, scores in (("People", human), ("The judge", judge)):
         if np.all(scores == scores[0]):
             words = (
@@ -36,57 +42,33 @@ def number_agreement(
             )
             return Estimate(None), error, [words]
     point = float(spearmanr(human, judge).statistic)
-    return Estimate(point, *_percentiles(rho)), error, []
-
-
-def rank_correlation(
-    x_codes: NDArray[np.int64], y_codes: NDArray[np.int64], x_size: int, y_size: int
-) -> NDArray[np.float64]:
-    """Spearman's correlation of each row of ``x_codes`` with the same row of ``y_codes``.
-
-    Codes are the places of the scores among the distinct scores (``np.unique``'s inverse).
-    """
-    centre = (x_codes.shape[1] + 1) / 2.0  # mean ranks of n values always average (n + 1) / 2
-    x = _mean_ranks(x_codes, x_size)
-    y = _mean_ranks(y_codes, y_size)
-    x -= centre
-    y -= centre
-    with np.errstate(divide="ignore", invalid="ignore"):
-        rho = (x * y).sum(axis=1) / np.sqrt((x * x).sum(axis=1) * (y * y).sum(axis=1))
-    return np.asarray(rho, dtype=np.float64)
-
-
-def _mean_ranks(codes: NDArray[np.int64], size: int) -> NDArray[np.float64]:
-    """The rank (1-based, ties sharing their mean) of every code in each row."""
-    rows = codes.shape[0]
-    flat = (codes + np.arange(rows)[:, None] * size).ravel()
-    counts = np.bincount(flat, minlength=rows * size).reshape(rows, size)
-    mean_rank = np.cumsum(counts, axis=1) - (counts - 1) / 2.0
-    return np.asarray(mean_rank.ravel()[flat].reshape(codes.shape), dtype=np.float64)
-
-
-def _resampled(
-    human: NDArray[np.float64], judge: NDArray[np.float64], *, resamples: int, seed: int
-) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """Spearman and the mean absolute error of each bootstrap resample."""
-    rng = np.random.default_rng(seed)
-    x_values, x_codes = np.unique(human, return_inverse=True)
-    y_values, y_codes = np.unique(judge, return_inverse=True)
-    gaps = np.abs(human - judge)
-    rhos: list[NDArray[np.float64]] = []
-    maes: list[NDArray[np.float64]] = []
-    for start in range(0, resamples, CHUNK):
-        picked = rng.integers(0, human.size, size=(min(CHUNK, resamples - start), human.size))
-        rhos.append(
-            rank_correlation(x_codes[picked], y_codes[picked], x_values.size, y_values.size)
+    low, high = fisher_interval(point, int(human.size))
+    missing: list[str] = []
+    if low is None:
+        missing.append(
+            "The interval of the rank correlation (Spearman) needs at least 4 examples: "
+            "grade more examples on the Review page."
         )
-        maes.append(gaps[picked].mean(axis=1))
-    return np.concatenate(rhos), np.concatenate(maes)
+    return Estimate(point, low, high), error, missing
 
 
-def _percentiles(values: NDArray[Any]) -> tuple[float | None, float | None]:
-    defined = values[np.isfinite(values)]
-    if defined.size == 0:
-        return None, None
-    low, high = np.percentile(defined, [2.5, 97.5])
-    return float(low), float(high)
+def mean_absolute_error(
+    human: NDArray[np.float64], judge: NDArray[np.float64], scale: Scale, *, seed: int
+) -> Estimate:
+    """The mean distance between people's and the judge's scores, with its 95 % interval."""
+    gaps = np.abs(human - judge)
+    point = float(np.mean(gaps))
+    if not np.any(gaps > 0):
+        return Estimate(point, 0.0, wilson(0, int(gaps.size))[1] * (scale.high - scale.low))
+    return Estimate(point, *percentile_interval(_resampled_means(gaps, seed=seed)))
+
+
+def _resampled_means(gaps: NDArray[np.float64], *, seed: int) -> NDArray[np.float64]:
+    """The mean of each bootstrap resample of ``gaps``."""
+    rng = np.random.default_rng(seed)
+    means: list[NDArray[np.float64]] = []
+    for start in range(0, MAE_RESAMPLES, CHUNK):
+        size = min(CHUNK, MAE_RESAMPLES - start)
+        picked = rng.integers(0, gaps.size, size=(size, gaps.size))
+        means.append(gaps[picked].mean(axis=1))
+    return np.concatenate(means)

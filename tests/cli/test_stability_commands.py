@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from scipy.stats import binomtest
 
 from scorer_runtime.store import list_runs, make_engine, read_session
 from tests.cli.helpers import KEY_ENV, cli, verdict_spec, write_examples, write_spec
@@ -123,10 +124,12 @@ def test_compare_versions_gives_each_versions_kappa_with_people(loaded, fake_jud
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert (
-        "Version 1 (A) agrees with people on 4 of 5 labelled examples (80%), kappa 0.55." in lines
+        "Version 1 (A) agrees with people on 4 of 5 labelled examples "
+        "(80%, 95 % interval 38% to 96%), kappa 0.55." in lines
     )
     assert (
-        "Version 2 (B) agrees with people on 5 of 5 labelled examples (100%), kappa 1.00." in lines
+        "Version 2 (B) agrees with people on 5 of 5 labelled examples "
+        "(100%, 95 % interval 57% to 100%), kappa 1.00." in lines
     )
     again = cli(loaded, "compare-versions", "verdict", "answers", "--a", "1", "--b", "2", "--json")
     found = json.loads(again.stdout)
@@ -136,6 +139,9 @@ def test_compare_versions_gives_each_versions_kappa_with_people(loaded, fake_jud
     assert low <= 6 / 11 <= high
     assert found["b"]["kappa"] == pytest.approx(1.0)
     assert found["b"]["kappa_missing"] is None
+    assert found["b"]["kappa_ci"][0] < 0.95  # 5 of 5 agreeing is not certainty
+    wilson = binomtest(5, 5).proportion_ci(method="wilson")
+    assert found["b"]["percent_agreement_ci"] == pytest.approx([wilson.low, wilson.high])
 
 
 def test_stability_of_a_version_that_asks_no_judge_says_it_needs_no_check(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from scipy.stats import binomtest
 
 from scorer_runtime.store import (
     add_label,
@@ -53,7 +54,8 @@ def test_agreement_with_people_counts_the_labelled_examples_only() -> None:
     assert (agreement.labelled, agreement.agreed) == (2, 1)
     assert agreement.kappa.value is None  # people passed both: no chance to correct for
     assert agreement.words() == (
-        "agrees with people on 1 of 2 labelled examples (50%), kappa cannot be measured: "
+        "agrees with people on 1 of 2 labelled examples (50%, 95 % interval 9% to 91%), kappa "
+        "cannot be measured: "
         "people gave every labelled example the same grade (pass)"
     )
     assert agreement_with_people(PASS_FAIL, {1: 1.0}, {}) is None
@@ -71,7 +73,11 @@ def test_agreement_with_people_weighs_it_beyond_chance_with_cohens_kappa() -> No
     assert agreement.kappa.low is not None
     assert agreement.kappa.high is not None
     assert agreement.kappa.low <= 1 / 6 <= agreement.kappa.high
-    assert agreement.words() == ("agrees with people on 3 of 5 labelled examples (60%), kappa 0.17")
+    assert agreement.words() == (
+        "agrees with people on 3 of 5 labelled examples (60%, 95 % interval 23% to 88%), kappa 0.17"
+    )
+    wilson = binomtest(3, 5).proportion_ci(method="wilson")
+    assert agreement.percent_interval == pytest.approx((wilson.low, wilson.high), abs=1e-9)
 
 
 def test_the_version_giving_one_verdict_or_a_single_label_is_said_in_words() -> None:
@@ -97,7 +103,9 @@ def test_three_labels_are_weighed_with_the_quadratic_weighted_kappa() -> None:
         [0, 1, 2, 2, 1], [0, 0, 1, 2, 1], labels=[0, 1, 2], weights="quadratic"
     )
     assert agreement.kappa.value == pytest.approx(expected)
-    assert agreement.words().endswith(f"(60%), weighted kappa {expected:.2f}")
+    assert agreement.words().endswith(
+        f"(60%, 95 % interval 23% to 88%), weighted kappa {expected:.2f}"
+    )
 
 
 def test_two_versions_score_the_same_examples_and_their_difference_is_tested(
@@ -166,4 +174,6 @@ def test_finished_runs_are_reused_and_people_labels_are_compared(engine, fake_ju
         "this version gave every labelled example the same grade (good)"
     )
     assert second.b.agreement.kappa.value == pytest.approx(1.0)
-    assert second.b.agreement.words().endswith("(100%), kappa 1.00")
+    assert second.b.agreement.words().endswith("(100%, 95 % interval 34% to 100%), kappa 1.00")
+    assert second.b.agreement.kappa.low is not None
+    assert second.b.agreement.kappa.low < 0.5  # two agreements say little

@@ -24,6 +24,21 @@ from studio.widgets.results_links import open_results
 from studio.words import noun, plural
 
 SHOWN_DISAGREEMENTS = 30
+KAPPA_HELP = (
+    "Agreement beyond chance: 1 is perfect, 0 is what guessing gives. Below it, the 95 % "
+    "interval: the true value is very likely inside it. It comes from a Bayesian bootstrap "
+    "of the table of grades (Rubin 1981): 50,000 tables drawn around the one measured, each "
+    "cell given a small prior weight (Perks' prior, one example in all), so even with no "
+    "disagreement the interval says how sure a few grades can be."
+)
+SAME_HELP = (
+    "How often people and the judge gave the same verdict. The 95 % interval is Wilson's "
+    "score interval (Wilson 1927): 30 of 30 the same still leaves 89 % to 100 %."
+)
+SPEARMAN_HELP = (
+    "Whether the judge ranks examples as people do: 1 is the same order. The 95 % interval "
+    "is Fisher's z with Bonett and Wright's standard error (2000); it needs 4 examples."
+)
 
 
 def render(scorer_id: int, found: VersionTrust) -> None:
@@ -59,10 +74,9 @@ def _figures(found: VersionTrust) -> None:
         cells[1],
         agreement.kappa_name.capitalize(),
         agreement.kappa,
-        help="Agreement beyond chance: 1 is perfect, 0 is what guessing gives. Below it, the "
-        "95 % interval: the true value is very likely inside it.",
+        help=KAPPA_HELP,
     )
-    _metric(cells[2], "Same verdict", agreement.percent_agreement, percent=True)
+    _metric(cells[2], "Same verdict", agreement.percent_agreement, percent=True, help=SAME_HELP)
     cells[3].metric(
         "Pass rate: people / judge",
         f"{rate(agreement.human_pass_rate)} / {rate(agreement.judge_pass_rate)}",
@@ -71,7 +85,7 @@ def _figures(found: VersionTrust) -> None:
     )
     if agreement.spearman is not None or agreement.mae is not None:
         more = st.columns(4)
-        _metric(more[0], "Rank agreement (Spearman)", agreement.spearman)
+        _metric(more[0], "Rank agreement (Spearman)", agreement.spearman, help=SPEARMAN_HELP)
         _metric(more[1], "Mean distance between scores", agreement.mae)
     for words in agreement.problems[1:]:
         st.caption(words)

@@ -35,23 +35,50 @@ def confusion_chart(frame: pd.DataFrame, order: list[str]) -> alt.LayerChart:
 
 def over_time_chart(frame: pd.DataFrame, minimum: float) -> alt.LayerChart:
     """Kappa per version by the date it was saved, its 95 % interval as a bar, and the
-    policy's minimum as a dashed line."""
+    policy's minimum as a dashed line.
+
+    Times are stored in UTC and drawn in UTC, labelled so (a UTC time read as the viewer's
+    own would be hours off); kappa reads with two decimals on the axis and in the tooltip.
+    """
     import altair as alt
 
-    x = alt.X("Saved:T", title="Version saved")
+    frame = frame.assign(Saved=pd.to_datetime(frame["Saved"], utc=True))
+    frame["Saved (UTC)"] = frame["Saved"].dt.strftime("%d %b %Y, %H:%M")
+    x = alt.X(
+        "Saved:T",
+        title="Version saved (UTC)",
+        scale=alt.Scale(type="utc"),
+        axis=alt.Axis(format="%d %b %H:%M", labelAngle=0),
+    )
     bars = (
         alt.Chart(frame)
         .mark_rule(strokeWidth=2)
         .encode(
             x=x,
-            y=alt.Y("Low:Q", title="Kappa (95 % interval)", scale=alt.Scale(domain=[-0.2, 1])),
+            y=alt.Y(
+                "Low:Q",
+                title="Kappa (95 % interval)",
+                scale=alt.Scale(domain=[-0.2, 1]),
+                axis=alt.Axis(format=".2f"),
+            ),
             y2="High:Q",
         )
     )
     points = (
         alt.Chart(frame)
         .mark_point(filled=True, size=80)
-        .encode(x=x, y="Kappa:Q", tooltip=["Version", "Kappa", "Low", "High", "Examples"])
+        .encode(
+            x=x,
+            y="Kappa:Q",
+            tooltip=[
+                "Version",
+                "Saved (UTC)",
+                alt.Tooltip("Kappa:Q", format=".2f"),
+                alt.Tooltip("Low:Q", title="Interval from", format=".2f"),
+                alt.Tooltip("High:Q", title="Interval to", format=".2f"),
+                "Examples",
+            ],
+        )
     )
     labels = alt.Chart(frame).mark_text(dy=-12).encode(x=x, y="High:Q", text="Version:N")
     line = (

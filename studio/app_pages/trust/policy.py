@@ -11,6 +11,12 @@ from studio import state
 from studio.app_pages.trust import data
 from studio.widgets.common import show_error
 
+UNTRUSTED_WORDS = {
+    "not_enough_evidence": "There is **not enough evidence yet** to trust this version",
+    "failing": "This version **fails the trust policy**",
+}
+"""Why a version that is not trusted needs a reason to be approved, as a sentence."""
+
 
 def render(scorer_id: int, found: VersionTrust) -> None:
     """The policy form, then the approval of the chosen version and earlier approvals."""
@@ -91,8 +97,8 @@ def _approval(found: VersionTrust) -> None:
     reason = ""
     if not trusted:
         st.caption(
-            f"This version is **{found.verdict.words.lower()}**: it can be approved only with "
-            "a written reason, which is kept and shown with the approval."
+            f"{UNTRUSTED_WORDS.get(found.verdict.badge, UNTRUSTED_WORDS['failing'])}, so it can "
+            "be approved only with a written reason, which is kept and shown with the approval."
         )
         reason = st.text_area(
             "Why approve it anyway",

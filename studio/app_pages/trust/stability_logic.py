@@ -90,7 +90,8 @@ def flip_chart(rates: Sequence[VersionFlipRate]) -> alt.LayerChart:
 def _agreement(side: VersionSide) -> str:
     if side.agreement is None:
         return "no labelled example"
-    return f"{side.agreement.agreed} of {side.agreement.labelled} ({side.agreement.percent:.0%})"
+    found = side.agreement
+    return f"{found.agreed} of {found.labelled} ({found.percent_words()})"
 
 
 def _kappa(side: VersionSide) -> str:

@@ -123,7 +123,9 @@ def test_the_compare_table_gives_each_versions_kappa_with_people_or_why_not() ->
     assert kappa["B: version 2"] == (
         "cannot be measured: people gave every labelled example the same grade (pass)"
     )
-    assert rows["Agrees with people"]["A: version 1"] == "72 of 80 (90%)"
+    assert rows["Agrees with people"]["A: version 1"] == (
+        "72 of 80 (90%, 95 % interval 81% to 95%)"
+    )
     unlabelled = AbReport(1, _side(1, None), _side(2, None), 20, 0, (), McNemar(0, 0, None))
     (row,) = [r for r in side_rows(unlabelled) if r[""].startswith("Agreement beyond chance")]
     assert row["A: version 1"] == row["B: version 2"] == "no labelled example"

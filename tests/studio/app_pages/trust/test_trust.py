@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+from scipy.stats import binomtest
+
 from scorer_runtime.store import list_approvals, read_session
 from scorer_runtime.trust.policy import policy_of
 from studio import state
@@ -34,7 +36,8 @@ def test_a_graded_version_shows_its_badge_agreement_and_disagreements(studio_db,
     assert metrics["Examples graded and scored"] == "40"
     assert metrics["Same verdict"] == "90%"
     assert metrics["Cohen's kappa"] == "0.80"
-    assert "95 % interval: 80% to" in _text(at)
+    wilson = binomtest(36, 40).proportion_ci(method="wilson")  # 36 of 40 the same verdict
+    assert f"95 % interval: {wilson.low:.0%} to {wilson.high:.0%}" in _text(at)
     assert "agreement with people on 40 examples" in _text(at)
     assert "Where people and the judge disagree (4)" in [s.value for s in at.subheader]
     specs = [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")]
