@@ -45,11 +45,9 @@ def test_a_text_scorer_opens_on_plain_text_and_an_agent_scorer_on_agent_runs(dem
     shown = _shown_example(at)
     assert not shown.startswith(("1. {", "1. [")), shown  # a question, not agent JSON
     at.radio(key=f"{B0}.basics.type").set_value("agent").run()
-    at.run()  # the panel is drawn before the basics: it follows on the next run
     assert not at.exception, at.exception
     assert _dataset_name(at) == "agent_tool_runs"
     at.radio(key=f"{B0}.basics.type").set_value("plain").run()
-    at.run()
     assert _dataset_name(at) in ("customer_support", "rag_answers")
 
 
