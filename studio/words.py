@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from scorer_runtime.money import CostWords, cost_words, describe_cost, format_dollars
-from scorer_runtime.types import Outcome, RunStatus
+from scorer_runtime.types import STEP_ORDER, Outcome, RunStatus
 
 # -- durations -------------------------------------------------------------------------------
 
@@ -140,6 +140,13 @@ STEP_WORDS: Mapping[str, str] = {
 """The four steps (by name) inside a sentence ("The scorer stopped in the analysis step")."""
 
 
+def step_number(step: str) -> int:
+    """A step's number, the same on every page (builder, evidence, problems): its place among
+    the four steps, so a scorer with no preparation step still analyses in step 2; 0 for a
+    name that is not one of the four."""
+    return STEP_ORDER.index(step) + 1 if step in STEP_ORDER else 0
+
+
 def outcome_label(outcome: Outcome | str) -> str:
     """An outcome in words ("Judge unavailable"); an unknown one as it is stored."""
     return OUTCOME_LABELS.get(outcome, outcome)
@@ -199,5 +206,6 @@ __all__ = [
     "outcome_mix_words",
     "plural",
     "run_status_label",
+    "step_number",
     "step_words",
 ]

@@ -18,6 +18,7 @@ from typing import Literal
 
 from scorer_runtime.errors import OutputRejectedError
 from scorer_runtime.processors.base import JudgeMessage, ProcessorContext
+from scorer_runtime.processors.phones import PHONE, is_phone
 from scorer_runtime.secrets import KEY_SHAPES, secret_span
 
 __all__ = ["OutputGuard", "RedactPII", "TruncateInput"]
@@ -50,11 +51,6 @@ def _approx_tokens(text: str) -> int:
     return math.ceil(len(text) / 4)
 
 
-def _is_phone(text: str) -> bool:
-    # E.164 allows at most 15 digits; fewer than 8 is a short number, not a phone number.
-    return 8 <= sum(char.isdigit() for char in text) <= 15
-
-
 @dataclass(frozen=True, slots=True)
 class _Rule:
     name: str
@@ -73,18 +69,7 @@ _DEFAULT_RULES = (
         ),
     ),
     _Rule("card", re.compile(r"(?<![\d+])\d(?:[ -]?\d){12,18}(?!\d)"), _is_card),
-    _Rule(
-        "phone",
-        re.compile(
-            # International: +CC then digit groups, e.g. +44 20 7946 0958, +49 (0)30 1234567.
-            r"(?<![\w+])\+\d{1,3}(?:[ .-]?\(?\d{1,5}\)?){1,6}(?!\d)"
-            # North American: (415) 555-2671, 415-555-2671, 415.555.2671.
-            r"|(?<![\w+.-])(?:\(\d{3}\)\ ?|\d{3}[ .-])\d{3}[ .-]\d{4}(?![\w]|[ .-]\d)"
-            # National trunk-prefixed: 020 7946 0958, 030 1234567.
-            r"|(?<![\w+.-])0\d{2,4}[ -]\d{3,4}[ -]?\d{3,4}(?![\w]|[ .-]\d)"
-        ),
-        _is_phone,
-    ),
+    _Rule("phone", PHONE, is_phone),
 )
 
 
@@ -94,7 +79,8 @@ class RedactPII:
     Built in (``include_defaults=True``): ``api_key`` (``sk-...``, ``sk-ant-...``, AWS
     ``AKIA...``, GitHub ``ghp_...``, Slack ``xox?-...``, Google ``AIza...``, bearer tokens),
     ``email``, ``card`` (13-19 digits, Luhn-checked, so order numbers survive) and ``phone``
-    (international, North-American and national formats; dates and short numbers survive).
+    (international with + or 00, North-American and national formats, in groups split by
+    spaces, dots, hyphens or parentheses; dates and short numbers survive).
     ``patterns`` adds ``{name: regex}`` rules, applied after the defaults; a name equal to a
     built-in one replaces it. When a regex has a group named ``redact``, only that group is
     replaced. ``replacement`` may contain ``{name}``, the rule's name. ``kinds`` keeps only

@@ -17,7 +17,7 @@ from scorer_runtime.agent.readable import readable_run
 from studio import state
 from studio.widgets.common import outcome_badge
 from studio.widgets.score_view import JudgeView, ScoreDetail, StepView, score_detail
-from studio.words import format_cost, format_duration, plural
+from studio.words import format_cost, format_duration, plural, step_number
 
 _ROLES = {
     "system": "Instructions (system message)",
@@ -62,8 +62,8 @@ def render_score_detail(data: Mapping[str, Any], *, key: state.Key) -> None:
                 if name in view.example:
                     st.markdown(f"**{label}**")
                     _value(view.example[name])
-    for number, step in enumerate(view.steps, start=1):
-        _step(number, step, key=key.child(step.step))
+    for step in view.steps:  # numbered as the builder numbers them: Analyse is always 2
+        _step(step_number(step.step), step, key=key.child(step.step))
 
 
 def _headline(view: ScoreDetail) -> None:

@@ -159,7 +159,8 @@ def _results(studio: StudioPage) -> None:
     studio.settle(f"Result {result_id}")
     shown = studio.page.get_by_test_id("stMetric").filter(has_text=re.compile(r"^Score"))
     assert shown.get_by_test_id("stMetricValue").inner_text() == score
-    step = studio.page.get_by_test_id("stExpander").filter(has_text="1. ").first
+    steps = studio.page.get_by_test_id("stExpander")  # a step's title: "2. Analyse"
+    step = steps.filter(has_text=re.compile(r"[1-4]\. (Prepare|Analyse|Score|Explain)")).first
     step.locator("summary").click()  # opens in the browser only: no script run
     studio.text("What the judge was asked")
     studio.text("The judge's answer, exactly as received")

@@ -163,7 +163,8 @@ def _open_one_score(studio: StudioPage) -> None:
     shown = studio.page.get_by_test_id("stText").filter(has_text=question)
     assert shown.first.is_visible(), "the opened result does not show the customer's question"
     studio.text("Answer that was scored")
-    step = studio.page.get_by_test_id("stExpander").filter(has_text="1. ").first
+    steps = studio.page.get_by_test_id("stExpander")  # a step's title: "2. Analyse"
+    step = steps.filter(has_text=re.compile(r"[1-4]\. (Prepare|Analyse|Score|Explain)")).first
     step.locator("summary").click()
     studio.text("What the judge was asked")
     studio.text("The judge's answer, exactly as received")

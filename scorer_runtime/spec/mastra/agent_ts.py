@@ -12,6 +12,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from scorer_runtime.agent.normalize import INPUT_KEYS
 from scorer_runtime.spec.builtins.agent_checks import (
     MaxToolCallsParams,
     NoToolErrorsParams,
@@ -66,15 +67,45 @@ AGENT_HELPERS: dict[str, str] = {
     "messageText": """function messageText(message: any): string | null {
   const content = message?.content
   if (typeof content === 'string') return content
-  const parts = (content?.parts ?? []).filter((p: any) => p?.type === 'text')
-  const texts = parts.map((p: any) => p.text)
+  const parts = Array.isArray(content) ? content : content?.parts ?? []
+  const texts = parts.filter((p: any) => p?.type === 'text').map((p: any) => p.text)
   return texts.length ? texts.join('\\n') : (content?.content ?? null)
 }""",
     "userMessage": """function userMessage(input: any): string | null {
-  const messages = typeof input === 'string' ? [{ role: 'user', content: input }]
+  let messages = typeof input === 'string' || input?.role !== undefined ? [input]
     : Array.isArray(input) ? input : input?.inputMessages ?? input?.input_messages ?? []
-  const first = messages.find((m: any) => m?.role === 'user')
+  if (!Array.isArray(messages)) messages = [messages]
+  const asMessage = (m: any) => (typeof m === 'string' ? { role: 'user', content: m } : m)
+  const first = messages.map(asMessage).find((m: any) => m?.role === 'user')
   return first === undefined ? null : messageText(first)
+}""",
+    "inputKeys": f"const INPUT_KEYS = {json.dumps(sorted(INPUT_KEYS))}",
+    "isMessages": """function isMessages(value: any): boolean {
+  return Array.isArray(value) && value.length > 0 &&
+    value.every((m) => m !== null && typeof m === 'object' && !Array.isArray(m) && 'role' in m)
+}""",
+    "checkMessage": """const ROLES = ['user', 'assistant', 'system', 'tool']
+function checkMessage(message: any, where: string): any {
+  // The shapes the Python runtime refuses as messages are refused here too.
+  const content = message.content
+  const shaped = typeof content === 'string' || Array.isArray(content) ||
+    (content !== null && typeof content === 'object')
+  const parts = Array.isArray(content) ? content : shaped ? content.parts ?? [] : []
+  const textsOk = Array.isArray(parts) &&
+    parts.every((p: any) => p?.type !== 'text' || typeof p.text === 'string')
+  if (!ROLES.includes(message.role) || !shaped || !textsOk) {
+    return fail(`${where} cannot be read as messages: a message needs a role (user, ` +
+      'assistant, system or tool) and a content with text')
+  }
+  return message
+}""",
+    "messagesText": """function messagesText(messages: any[], where: string): string {
+  // As the Python runtime reads them: the assistant's messages, or every message when
+  // none is from the assistant; their texts joined by new lines, empty ones left out.
+  messages.forEach((m) => checkMessage(m, where))
+  const answers = messages.filter((m) => m.role === 'assistant')
+  const texts = (answers.length ? answers : messages).map((m) => messageText(m) ?? '')
+  return texts.filter((t) => t).join('\\n')
 }""",
     "prettyJson": """function prettyJson(value: any, indent = 2, depth = 0, float = false): string {
   const pad = (n: number) => '\\n' + ' '.repeat(indent * n)
@@ -117,6 +148,8 @@ AGENT_NEEDS: dict[str, tuple[str, ...]] = {
     "toolCalls": ("fail",),
     "toolResults": ("toolCalls",),
     "userMessage": ("messageText",),
+    "checkMessage": ("fail",),
+    "messagesText": ("checkMessage", "messageText"),
     "prettyJson": ("jsonText", "wholeFloat"),
     "isToolError": ("truthy",),
 }

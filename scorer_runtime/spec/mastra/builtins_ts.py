@@ -33,12 +33,13 @@ def builtin_call(use: str, params: Mapping[str, Any], where: str) -> tuple[str, 
             for k, v in p.mapping.items()
         )
         default = "undefined" if p.default is None else str(p.default)
+        label = f"asText({_path(p.field)}, {json.dumps(p.field)})"  # read as text, as in Python
         code = (
-            f"((label: any) => new Map<string, number>([{table}]).get(labelKey(label, {case}))"
-            f" ?? {default} ?? fail(`label_to_score: the label ${{toText(label)}} is not one of"
-            f" the known labels`))({_path(p.field)})"
+            f"((label: string) => new Map<string, number>([{table}]).get(labelKey(label, {case}))"
+            f" ?? {default} ?? fail(`label_to_score: the label ${{label}} is not one of"
+            f" the known labels`))({label})"
         )
-        return code, {"labelKey", "field", "fail", "toText"}
+        return code, {"labelKey", "field", "fail", "asText"}
     if use == "proportion":
         return _proportion(ProportionParams.model_validate(dict(params)))
     checked = (

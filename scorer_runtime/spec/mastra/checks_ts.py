@@ -20,11 +20,15 @@ _SPACE = r"[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u2
 
 CHECK_HELPERS: dict[str, str] = {
     "asText": """function asText(value: any, where: string): string {
+  // As the Python runtime reads a value as text: agent messages as the agent's answer,
+  // an agent run's input as the user's message, other data as JSON.
   if (value === null || value === undefined) return ''
   if (typeof value === 'string') return value
-  const messages = Array.isArray(value) ? value : [value]
-  if (messages.some((m) => m && typeof m === 'object' && 'role' in m)) {
-    return fail(`${where} holds agent messages, which this module does not read as text`)
+  if (isMessages(value)) return messagesText(value, where)
+  const plain = typeof value === 'object' && !Array.isArray(value)
+  if (plain && INPUT_KEYS.some((key) => Object.hasOwn(value, key))) return userMessage(value) ?? ''
+  if (plain && Object.hasOwn(value, 'role') && Object.hasOwn(value, 'content')) {
+    return messagesText([value], where)
   }
   return toText(value)
 }""",
@@ -41,10 +45,10 @@ CHECK_HELPERS: dict[str, str] = {
   return number
 }""",
     "parseJson": """const NO_JSON = Symbol('no JSON')
-function parseJson(value: any, allowFence: boolean): any {
+function parseJson(value: any, allowFence: boolean, where: string): any {
   if (value === null || value === undefined) return NO_JSON
-  if (typeof value !== 'string') return value
-  let text = value
+  if (typeof value !== 'string' && !isMessages(value)) return value
+  let text = asText(value, where)
   const fence = /^\\s*```[A-Za-z0-9_-]*\\s*\\n([\\s\\S]*?)\\n?\\s*```\\s*$/
   const fenced = allowFence ? fence.exec(text) : null
   if (fenced) text = fenced[1]
@@ -108,9 +112,10 @@ function parseJson(value: any, allowFence: boolean): any {
 }
 
 CHECK_NEEDS: dict[str, tuple[str, ...]] = {
-    "asText": ("fail", "toText"),
+    "asText": ("toText", "isMessages", "messagesText", "inputKeys", "userMessage"),
     "toNumber": ("fail", "toText"),
     "matchesSchema": ("jsonEqual",),
+    "parseJson": ("isMessages", "asText"),
 }
 
 _SCHEMA_KEYWORDS = {
@@ -184,24 +189,16 @@ def _text_call(use: str, values: dict[str, Any], path: Any) -> tuple[str, set[st
 
 
 def _json_call(use: str, values: dict[str, Any], path: Any, where: str) -> tuple[str, set[str]]:
-    if use == "json_valid":
-        p = JsonValidParams.model_validate(values)
+    p = (JsonValidParams if use == "json_valid" else JsonSchemaValidParams).model_validate(values)
+    parsed = f"parseJson({path(p.field)}, {str(p.allow_code_fence).lower()}, {json.dumps(p.field)})"
+    if isinstance(p, JsonValidParams):
         shape = {
             "any": "true",
             "object": "data !== null && typeof data === 'object' && !Array.isArray(data)",
             "array": "Array.isArray(data)",
         }[p.expect]
-        test = f"data !== NO_JSON && ({shape})"
-        fence = str(p.allow_code_fence).lower()
-        return f"((data: any) => ({test} ? 1 : 0))(parseJson({path(p.field)}, {fence}))", {
-            "parseJson"
-        }
-    q = JsonSchemaValidParams.model_validate(values)
-    _check_schema(q.json_schema, where)
-    schema = json.dumps(q.json_schema, ensure_ascii=False)
-    fence = str(q.allow_code_fence).lower()
+        return f"((data: any) => (data !== NO_JSON && ({shape}) ? 1 : 0))({parsed})", {"parseJson"}
+    _check_schema(p.json_schema, where)
+    schema = json.dumps(p.json_schema, ensure_ascii=False)
     test = f"data !== NO_JSON && matchesSchema(data, {schema})"
-    return f"((data: any) => ({test} ? 1 : 0))(parseJson({path(q.field)}, {fence}))", {
-        "parseJson",
-        "matchesSchema",
-    }
+    return f"((data: any) => ({test} ? 1 : 0))({parsed})", {"parseJson", "matchesSchema"}

@@ -189,7 +189,7 @@ HELPERS: dict[str, str] = {
   if (typeof value === 'boolean') return `bool:${value}`
   if (typeof value === 'number') return `number:${value}`
   const text = toText(value).trim()
-  return `text:${caseSensitive ? text : text.toLowerCase()}`
+  return `text:${caseSensitive ? text : fold(text)}`
 }""",
 }
 
@@ -261,7 +261,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "mean": ("fail", "fsum"),
     "round": ("fail",),
     "contains": ("fail", "equal"),
-    "labelKey": ("toText",),
+    "labelKey": ("toText", "fold"),
 }
 
 

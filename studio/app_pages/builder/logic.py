@@ -30,13 +30,18 @@ from scorer_runtime.spec import (
 from scorer_runtime.spec.draft import How
 from scorer_runtime.types import StepName
 from studio.messages import Explanation, explain
+from studio.words import step_number
 
-STEP_HEADINGS: dict[StepName, str] = {
-    "preprocess": "1. Prepare the data (optional)",
-    "analyze": "2. Analyse (optional)",
-    "generate_score": "3. Give the score (required)",
-    "generate_reason": "4. Explain the score (optional)",
+_STEP_NAMES: dict[StepName, str] = {
+    "preprocess": "Prepare the data (optional)",
+    "analyze": "Analyse (optional)",
+    "generate_score": "Give the score (required)",
+    "generate_reason": "Explain the score (optional)",
 }
+STEP_HEADINGS: dict[StepName, str] = {
+    step: f"{step_number(step)}. {name}" for step, name in _STEP_NAMES.items()
+}
+"""Each step's heading in the builder, numbered as every page numbers it (:func:`step_number`)."""
 STEP_HELP: dict[StepName, str] = {
     "preprocess": "Pull out or clean what later steps need, e.g. the statements in the answer.",
     "analyze": "Look at the answer closely, e.g. ask the judge whether each statement is true.",
@@ -183,6 +188,22 @@ def preview_prompt(source: str, example: Example, *, agent: bool = False) -> str
         request_context=example.request_context,
     )
     return str(template(source)(run=run))
+
+
+def example_dataset(
+    kind: str, agent_runs: Mapping[int, bool | None], preferred: int | None
+) -> int | None:
+    """The dataset the example panel opens on for a scorer of ``kind`` ("plain" or "agent"):
+    the one open on the Examples page when its examples are of that kind, else the first one
+    that is; None when none is, so the panel opens on an example to type instead (a text
+    scorer never opens on an agent's messages). ``agent_runs`` says, by dataset id, whether
+    its examples are agent runs (None: it has no examples)."""
+    suits = [
+        d for d, agent in agent_runs.items() if agent is not None and agent == (kind == "agent")
+    ]
+    if preferred in suits:
+        return preferred
+    return suits[0] if suits else None
 
 
 @dataclass(frozen=True)

@@ -292,7 +292,8 @@ stage = (
 main, side = st.columns([3, 2], gap="large")
 with side, st.container(border=True):
     st.markdown("**Example to try on**")
-    example = example_picker(key=key.child("example"))
+    kind = state.peek(key.child("basics").child("type")) or draft.type or "plain"
+    example = example_picker(kind=kind, key=key.child("example"))
 raw_profiles = data.profiles(str(services.engine().url))
 profiles = {name: JudgeSpec.model_validate(data) for name, data in raw_profiles.items()}
 places: dict[StepName, Any] = {}

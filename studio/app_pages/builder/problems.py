@@ -19,6 +19,7 @@ from scorer_runtime.spec.references import MissingReference
 from scorer_runtime.types import STEP_ORDER
 from studio.app_pages.builder.forms import param_widgets
 from studio.app_pages.builder.logic import STEP_HEADINGS
+from studio.words import step_number
 
 _MISSING = (
     "String should have at least 1 character",
@@ -110,7 +111,7 @@ def step_place(slot: str) -> str:
         return f"Step {slot}"
     heading = STEP_HEADINGS[slot]
     title = re.sub(r"^\d+\.\s*|\s*\(.*\)$", "", heading)
-    return f"Step {STEP_ORDER.index(slot) + 1}, {title}"
+    return f"Step {step_number(slot)}, {title}"
 
 
 def _missing(message: str) -> bool:

@@ -8,17 +8,25 @@ from typing import Any
 
 import streamlit as st
 
+from scorer_runtime.datasets.fit import dataset_shape
 from scorer_runtime.store import list_datasets, list_examples
 from studio import services, state
-from studio.app_pages.builder.logic import STEP_HEADINGS, Example, TryOutcome
+from studio.app_pages.builder.logic import STEP_HEADINGS, Example, TryOutcome, example_dataset
 from studio.widgets.processor_forms import marks_in
 from studio.widgets.score_detail import render_score_detail
 
 
 @st.cache_data(show_spinner=False, ttl=30)
-def _datasets(url: str) -> list[tuple[int, str]]:
+def _datasets(url: str) -> list[tuple[int, str, bool | None]]:
+    """Each dataset's id, name and whether its examples are agent runs (None: it has none)."""
     with services.reading() as session:
-        return [(d.id, d.name) for d in list_datasets(session) if d.id is not None]
+        found = []
+        for d in list_datasets(session):
+            if d.id is not None:
+                shape = dataset_shape(session, dataset_id=d.id)
+                agent = shape.agent_runs * 2 >= shape.sampled if shape.sampled else None
+                found.append((d.id, d.name, agent))
+        return found
 
 
 @st.cache_data(show_spinner=False, ttl=30)
@@ -53,25 +61,33 @@ def _parse(text: str) -> Any:
     return text
 
 
-def example_picker(*, key: state.Key) -> Example | None:
-    """Choose an example from a dataset, or type one."""
+def example_picker(*, kind: str, key: state.Key) -> Example | None:
+    """Choose an example from a dataset, or type one. It opens on a dataset whose examples
+    suit a scorer of ``kind`` ("plain" or "agent"), or on typing one when none does."""
     url = str(services.engine().url)
     datasets = _datasets(url)
+    names = {d: name for d, name, _ in datasets}
+    suited = example_dataset(
+        kind, {d: agent for d, _, agent in datasets}, state.peek(state.SELECTED_DATASET_ID)
+    )
     ways = ["dataset", "typed"] if datasets else ["typed"]
     labels = {"dataset": "From a dataset", "typed": "Type one"}
+    way_key, dataset_key, opened_for = (key.child(part) for part in ("way", "dataset", "kind"))
+    if state.peek(opened_for) != kind or not state.has(way_key):
+        # First drawn, or the scorer made an agent scorer (or back): open on what suits it.
+        state.put(way_key, "dataset" if suited is not None else ways[-1])
+        if suited is not None:
+            state.put(dataset_key, suited)
+    state.put(opened_for, kind)
+    state.choose_valid(way_key, ways)
     way = st.radio(
-        "Example", ways, format_func=labels.__getitem__, horizontal=True, key=key.child("way").name
+        "Example", ways, format_func=labels.__getitem__, horizontal=True, key=way_key.name
     )
     if way == "dataset":
-        names = dict(datasets)
         ids = list(names)
-        chosen = state.peek(state.SELECTED_DATASET_ID)  # the one open on the Examples page
+        state.choose_valid(dataset_key, ids)
         dataset_id = st.selectbox(
-            "Dataset",
-            ids,
-            index=ids.index(chosen) if chosen in ids else 0,
-            format_func=names.__getitem__,
-            key=key.child("dataset").name,
+            "Dataset", ids, format_func=names.__getitem__, key=dataset_key.name
         )
         rows = _examples(url, int(dataset_id))
         if not rows:

@@ -163,3 +163,42 @@ def test_a_masking_rule_read_differently_in_javascript_is_refused_by_name() -> N
     }
     with pytest.raises(MastraExportError, match=r"'\(\?x\) a'"):
         export_mastra(load_spec(spec))
+
+
+PHONES_SPEC = {
+    "id": "masked-phones",
+    "description": "A judge that hides personal data in the prompt.",
+    "judge": {"model": "openai/gpt-4o-mini", "instructions": "Grade.", "redact_pii": {}},
+    "steps": [
+        {
+            "step": "analyze",
+            "description": "Read",
+            "template": "Read: {{ output }}",
+            "output_schema": _VERDICT,
+        },
+        {"step": "generate_score", "formula": "1"},
+    ],
+}
+
+
+def test_every_phone_shape_is_hidden_the_same_in_javascript(
+    mastra_node: Any, fake_judge: FakeOpenAIServer, judge_key: str
+) -> None:
+    from tests.processors.phone_shapes import AROUND, NOT_PHONES, PHONES
+
+    spec = with_api_base(load_spec(PHONES_SPEC), fake_judge.base_url)
+    outputs = [template.format(p, p) for p in PHONES for template, _ in AROUND]
+    outputs += [*NOT_PHONES, "Mail (ana@example.com, 0049 30 1234567)."]
+    examples = [{"output": output} for output in outputs]
+    fake_judge.reset()
+    fake_judge.reply({"verdict": "ok"})
+    assert _python(spec, examples) == [(1.0, None)] * len(examples)
+    python_prompts = [sent[-1][1] for sent in _sent(fake_judge)]
+    fake_judge.reset()
+    fake_judge.reply({"verdict": "ok"})
+    got = mastra_node.score(export_mastra(spec).text, spec.id, examples)
+    assert [_outcome(g) for g in got] == [(1, None)] * len(examples)
+    assert [sent[-1][1] for sent in _sent(fake_judge)] == python_prompts
+    expected = [f"Read: {out}" for p in PHONES for _, out in AROUND]
+    expected += [f"Read: {text}" for text in NOT_PHONES]
+    assert python_prompts == [*expected, "Read: Mail ([REDACTED:email], [REDACTED:phone])."]

@@ -200,7 +200,7 @@ def test_opening_a_failed_result_explains_it_in_plain_words(studio_db, history, 
     text = _texts(at)
     assert "The judge could not answer in the analysis step" in text
     assert "rate-limiting you" in text
-    assert "1. Analyse — failed here" in [e.label for e in at.expander]
+    assert "2. Analyse — failed here" in [e.label for e in at.expander]
     calls = _frame(at, "HTTP status")
     assert list(calls["HTTP status"]) == ["429"] * 4
     assert set(calls["Result"]) == {"Failed (rate-limited)"}
