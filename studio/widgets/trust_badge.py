@@ -22,7 +22,7 @@ def verdict(version_id: int) -> TrustVerdict:
     return _verdict(database_url(), version_id)
 
 
-@st.cache_data(show_spinner=False, ttl=10)
+@services.cached(ttl=60)
 def _verdict(url: str, version_id: int) -> TrustVerdict:
     with services.reading() as session:
         return version_trust(session, scorer_version_id=version_id).verdict
@@ -52,7 +52,7 @@ def scorer_badge(scorer_id: int, version_id: int | None = None) -> None:
         trust_badge(shown, prefix=f"Version {number}: ")
 
 
-@st.cache_data(show_spinner=False, ttl=10)
+@services.cached(ttl=60)
 def _of_scorer(url: str, scorer_id: int, version_id: int | None) -> tuple[int, TrustVerdict] | None:
     with services.reading() as session:
         chosen = version_or_latest(session, scorer_id=scorer_id, version_id=version_id)

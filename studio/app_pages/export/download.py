@@ -42,7 +42,7 @@ class Exported:
     problems: list[ImportProblem] = field(default_factory=list)
 
 
-@st.cache_data(show_spinner=False, ttl=30)
+@services.cached(ttl=30)
 def cached_scorers(db: str) -> dict[int, str]:
     """Live scorers by id, in name order (their stored names: what an imported file names)."""
     from scorer_runtime.store import load_names
@@ -51,7 +51,7 @@ def cached_scorers(db: str) -> dict[int, str]:
         return load_names(session).live_scorers()
 
 
-@st.cache_data(show_spinner=False, ttl=30)
+@services.cached(ttl=30)
 def cached_titles(db: str) -> dict[int, str]:
     """Live scorers by id, by what people call them (their display names), in that order."""
     from scorer_runtime.store.views import scorer_titles
@@ -63,7 +63,7 @@ def cached_titles(db: str) -> dict[int, str]:
     return dict(sorted(named.items(), key=lambda kv: kv[1].casefold()))
 
 
-@st.cache_data(show_spinner=False, ttl=30)
+@services.cached(ttl=30)
 def cached_versions(db: str, scorer_id: int) -> list[VersionChoice]:
     """A scorer's versions, newest first."""
     from scorer_runtime.store import list_versions

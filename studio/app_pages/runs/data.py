@@ -15,8 +15,6 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 
-import streamlit as st
-
 from scorer_runtime.batch import (
     BatchSummary,
     enqueue_run,
@@ -62,7 +60,7 @@ from studio.app_pages.runs.logic import (
     preview,
 )
 
-_cached = st.cache_data(show_spinner=False, ttl=30)
+_cached = services.cached(ttl=30)
 
 
 @dataclass(frozen=True, slots=True)

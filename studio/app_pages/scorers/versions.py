@@ -18,7 +18,7 @@ _KIND_ICONS = {
 }
 
 
-@st.cache_data(show_spinner=False, ttl=30)
+@services.cached(ttl=30)
 def cached_versions(db: str, scorer_id: int) -> list[VersionLine]:
     """Every version of a scorer, newest first (``db`` keys the cache per database)."""
     with services.reading() as session:
