@@ -8,6 +8,7 @@ from scorer_runtime.store import database_url
 from studio import services, state
 from studio.app_pages.scorers.diff import SpecChange, json_text_diff, spec_changes
 from studio.app_pages.scorers.logic import VersionLine, scorer_versions
+from studio.widgets.trust_badge import version_words
 from studio.words import plural
 
 _KIND_WORDS = {"added": "Added", "removed": "Removed", "changed": "Changed"}
@@ -35,6 +36,7 @@ def render_versions(scorer_id: int) -> None:
         [
             {
                 "Version": v.version,
+                "Trust": version_words(scorer_id, v.id),
                 "Saved": f"{v.created_at:%d %b %Y %H:%M}",
                 "Note": v.note or "—",
             }
@@ -57,7 +59,7 @@ def render_comparison(scorer_id: int, versions: list[VersionLine]) -> None:
         "Compare version",
         numbers,
         index=1,
-        format_func=lambda n: f"Version {n}",
+        format_func=lambda n: f"Version {n} · {version_words(scorer_id, by_number[n].id)}",
         key=state.SCORERS_DIFF_FROM.child(scorer_id).name,
         help="The older version: what the scorer was.",
     )
@@ -65,7 +67,7 @@ def render_comparison(scorer_id: int, versions: list[VersionLine]) -> None:
         "with version",
         numbers,
         index=0,
-        format_func=lambda n: f"Version {n}",
+        format_func=lambda n: f"Version {n} · {version_words(scorer_id, by_number[n].id)}",
         key=state.SCORERS_DIFF_TO.child(scorer_id).name,
         help="The newer version: what the scorer became.",
     )
