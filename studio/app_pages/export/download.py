@@ -21,7 +21,7 @@ from studio.app_pages.export.logic import (
 )
 from studio.widgets.common import empty_state
 from studio.widgets.current_scorer import scorer_to_open, work_on
-from studio.widgets.trust_badge import approved_version, version_words
+from studio.widgets.trust_badge import approved_version, scorer_badge
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,12 +149,14 @@ def _pick_version(scorer_id: int) -> VersionChoice | None:
         "Version",
         versions,
         format_func=lambda v: (
-            f"Version {v.version} · {version_words(scorer_id, v.version_id)} · {v.saved}"
-            + (f" · {v.note}" if v.note else "")
+            f"Version {v.version} · {v.saved}" + (f" · {v.note}" if v.note else "")
         ),
         key=key.name,
-        help="The newest version is first. Scores always name the version that made them.",
+        help="The newest version is first. Scores always name the version that made them. "
+        "Its trust badge is shown below it.",
     )
+    if chosen is not None:
+        scorer_badge(scorer_id, chosen.version_id)
     if opening is None:
         st.caption(
             f"No version of this scorer is approved yet, so this opens on the newest, version "

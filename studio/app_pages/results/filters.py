@@ -18,7 +18,6 @@ from studio.app_pages.results.logic import dataset_choices, scorer_choices, vers
 from studio.widgets.current_scorer import newly_current, work_on
 from studio.widgets.results_filter import ResultsFilter
 from studio.widgets.results_widgets import id_select, seed
-from studio.widgets.trust_badge import version_words
 from studio.words import outcome_label
 
 
@@ -74,7 +73,7 @@ def render_filters() -> ResultsFilter:
             version_id = id_select(
                 "Version",
                 state.RESULTS_VERSION,
-                version_choices(names, scorer_id, lambda v: version_words(int(scorer_id or 0), v)),
+                version_choices(names, scorer_id),
                 empty="All versions" if scorer_id else "Pick a scorer first",
                 help="Saving a scorer makes a new version; each result belongs to one version.",
             )

@@ -8,7 +8,7 @@ only one page of 50 rows is ever read at a time.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from scorer_runtime.store import (
@@ -37,18 +37,12 @@ def scorer_choices(names: NameBook, titles: Mapping[int, str] | None = None) -> 
     return [Choice(i, f"{n} (archived)" if i in names.archived_scorers else n) for i, n in ordered]
 
 
-def version_choices(
-    names: NameBook, scorer_id: int | None, badge: Callable[[int], str] | None = None
-) -> list[Choice]:
-    """The versions of one scorer, newest first (none when no scorer is chosen), each with
-    ``badge(version_id)`` — its trust badge in words — when given."""
+def version_choices(names: NameBook, scorer_id: int | None) -> list[Choice]:
+    """The versions of one scorer, newest first (none when no scorer is chosen)."""
     if scorer_id is None:
         return []
     found = [(n, i) for i, (s, n) in names.versions.items() if s == scorer_id]
-    return [
-        Choice(i, f"Version {n}" + (f" · {badge(i)}" if badge else ""))
-        for n, i in sorted(found, reverse=True)
-    ]
+    return [Choice(i, f"Version {n}") for n, i in sorted(found, reverse=True)]
 
 
 def dataset_choices(names: NameBook) -> list[Choice]:

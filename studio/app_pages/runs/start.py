@@ -17,7 +17,7 @@ from studio.app_pages.runs.runner import render_runner_notice
 from studio.widgets.common import empty_state, show_error
 from studio.widgets.current_scorer import scorer_to_open, work_on
 from studio.widgets.dataset_choice import offer_suited, open_on_suited
-from studio.widgets.trust_badge import version_words
+from studio.widgets.trust_badge import scorer_badge
 
 JUDGES_PAGE = "app_pages/judges/page.py"
 _PAGES = {
@@ -63,9 +63,7 @@ def _pick_version(scorer_id: int | None) -> int | None:
     versions = data.versions(scorer_id) if scorer_id is not None else []
     state.choose_valid(state.RUNS_VERSION, [v.id for v in versions])  # the latest, if none
     labels = {
-        v.id: f"Version {v.version}"
-        + (" (latest)" if i == 0 else "")
-        + f" · {version_words(int(scorer_id or 0), v.id)}"
+        v.id: f"Version {v.version}" + (" (latest)" if i == 0 else "")
         for i, v in enumerate(versions)
     }
     chosen: int | None = st.selectbox(
@@ -76,6 +74,8 @@ def _pick_version(scorer_id: int | None) -> int | None:
         help="Every saved change of a scorer is a version; the latest is chosen unless you "
         "pick an older one (to compare with it, for example).",
     )
+    if scorer_id is not None and chosen is not None:
+        scorer_badge(scorer_id, chosen)  # how far its judge can be trusted
     return chosen
 
 

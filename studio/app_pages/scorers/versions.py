@@ -59,7 +59,7 @@ def render_comparison(scorer_id: int, versions: list[VersionLine]) -> None:
         "Compare version",
         numbers,
         index=1,
-        format_func=lambda n: f"Version {n} · {version_words(scorer_id, by_number[n].id)}",
+        format_func=lambda n: f"Version {n}",
         key=state.SCORERS_DIFF_FROM.child(scorer_id).name,
         help="The older version: what the scorer was.",
     )
@@ -67,7 +67,7 @@ def render_comparison(scorer_id: int, versions: list[VersionLine]) -> None:
         "with version",
         numbers,
         index=0,
-        format_func=lambda n: f"Version {n} · {version_words(scorer_id, by_number[n].id)}",
+        format_func=lambda n: f"Version {n}",
         key=state.SCORERS_DIFF_TO.child(scorer_id).name,
         help="The newer version: what the scorer became.",
     )

@@ -9,7 +9,7 @@ from studio import state
 from studio.app_pages.trust import agreement, data, policy, stability, versions
 from studio.widgets.common import empty_state, page_header
 from studio.widgets.current_scorer import scorer_to_open, work_on
-from studio.widgets.trust_badge import trust_badge, verdict, version_words
+from studio.widgets.trust_badge import trust_badge, verdict
 
 state.show_flashes()
 page_header(
@@ -52,7 +52,6 @@ version_id = st.selectbox(
     options=[line.id for line in lines],
     format_func=lambda vid: next(
         f"Version {line.version}{' (latest)' if line is lines[0] else ''}"
-        + f" · {version_words(scorer_id, line.id)}"
         + (f" — {line.note}" if line.note else "")
         for line in lines
         if line.id == vid

@@ -26,7 +26,6 @@ from studio.app_pages.trust.stability_logic import (
     flip_chart,
 )
 from studio.widgets.dataset_choice import open_on_suited, warn_if_unsuited
-from studio.widgets.trust_badge import version_words
 
 REFRESH_S = 1.0
 """How often a check under way is read again."""
@@ -52,7 +51,7 @@ def _form(
     version_id = cols[0].selectbox(
         "Version",
         list(versions),
-        format_func=lambda v: f"Version {versions[v]} · {version_words(scorer_id, v)}",
+        format_func=lambda v: f"Version {versions[v]}",
         key=state.TRUST_STABILITY_VERSION.child(scorer_id).name,
     )
     if not data.asks_judge(int(version_id)):

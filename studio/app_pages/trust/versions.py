@@ -18,7 +18,6 @@ from studio.app_pages.trust.stability_logic import (
 )
 from studio.widgets.dataset_choice import open_on_suited, warn_if_unsuited
 from studio.widgets.results_links import open_run
-from studio.widgets.trust_badge import version_words
 
 REFRESH_S = 1.0
 
@@ -40,14 +39,14 @@ def _pick(
         "Version A",
         ids,
         index=1,
-        format_func=lambda v: f"Version {versions[v]} · {version_words(scorer_id, v)}",
+        format_func=lambda v: f"Version {versions[v]}",
         key=state.TRUST_VERSIONS_A.child(scorer_id).name,
     )
     b = cols[1].selectbox(
         "Version B",
         ids,
         index=0,
-        format_func=lambda v: f"Version {versions[v]} · {version_words(scorer_id, v)}",
+        format_func=lambda v: f"Version {versions[v]}",
         key=state.TRUST_VERSIONS_B.child(scorer_id).name,
     )
     open_on_suited(
