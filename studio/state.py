@@ -278,8 +278,6 @@ JUDGES_KEY_OUTCOME = Key("judges.key_outcome", _none)
 SELECTED_RUN_ID = Key("runs.run_id", _none)
 RUNS_CURSOR = Key("runs.cursor", list)
 """Where each page of the runs list starts (the run ids it is older than), for "Newer runs"."""
-RUNS_THRESHOLD = Key("runs.saved_threshold", lambda: 0.5)
-"""The pass mark a finished run's verdict and pass rate are given at."""
 RUNS_FOLLOWED = Key("runs.followed_scorer", _none)
 """The current scorer (CURRENT_SCORER_ID) the start form last switched to (see
 widgets.current_scorer)."""
@@ -309,6 +307,7 @@ RUNS_SEE_RESULTS = Key("runs.see_results")
 RUNS_NEWER = Key("runs.newer")
 RUNS_OLDER = Key("runs.older")
 RUNS_THRESHOLD_SLIDER = Key("runs.threshold")
+"""One per run shown: ``RUNS_THRESHOLD_SLIDER.child(run_id)``, starting at the stored pass mark."""
 RUNS_CHART_OUTCOMES = Key("runs.chart_outcomes")
 RUNS_RESUME_PLAN = Key("runs.resume_plan")
 RUNS_RESULTS = Key("runs.results")

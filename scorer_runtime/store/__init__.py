@@ -116,6 +116,7 @@ from scorer_runtime.store.queue import (
     runner_beat,
     stalled_runs,
 )
+from scorer_runtime.store.revision import Revision, store_revision
 from scorer_runtime.store.runs import (
     STALE_AFTER,
     RunInfo,
@@ -227,6 +228,7 @@ __all__ = [
     "LabelInfo",
     "NameBook",
     "NotFoundError",
+    "Revision",
     "RunInfo",
     "RunScore",
     "RunnerInfo",
@@ -363,6 +365,7 @@ __all__ = [
     "stalled_runs",
     "start_run",
     "store_answers",
+    "store_revision",
     "trace_summaries",
     "update_dataset",
     "update_example",

@@ -23,7 +23,7 @@ def suited(scorer_id: int, version_id: int | None, dataset_ids: Collection[int])
     return _suited(database_url(), scorer_id, version_id, tuple(dataset_ids))
 
 
-@st.cache_data(show_spinner=False, ttl=30)
+@services.cached(ttl=30)
 def _suited(
     url: str, scorer_id: int, version_id: int | None, dataset_ids: tuple[int, ...]
 ) -> int | None:
@@ -78,7 +78,7 @@ def misfits(version_ids: tuple[int, ...], dataset_id: int) -> list[str]:
     return _misfits(database_url(), version_ids, dataset_id)
 
 
-@st.cache_data(show_spinner=False, ttl=30)
+@services.cached(ttl=30)
 def _misfits(url: str, version_ids: tuple[int, ...], dataset_id: int) -> list[str]:
     found: dict[str, None] = {}
     with services.reading() as session:

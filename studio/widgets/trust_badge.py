@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from scorer_runtime.store import database_url, version_or_latest
+from scorer_runtime.store import database_url, list_approvals, version_or_latest
 from scorer_runtime.trust.policy import TrustVerdict, version_trust
 from studio import services
 
@@ -22,7 +22,7 @@ def verdict(version_id: int) -> TrustVerdict:
     return _verdict(database_url(), version_id)
 
 
-@st.cache_data(show_spinner=False, ttl=10)
+@services.cached(ttl=60)
 def _verdict(url: str, version_id: int) -> TrustVerdict:
     with services.reading() as session:
         return version_trust(session, scorer_version_id=version_id).verdict
@@ -52,7 +52,7 @@ def scorer_badge(scorer_id: int, version_id: int | None = None) -> None:
         trust_badge(shown, prefix=f"Version {number}: ")
 
 
-@st.cache_data(show_spinner=False, ttl=10)
+@services.cached(ttl=60)
 def _of_scorer(url: str, scorer_id: int, version_id: int | None) -> tuple[int, TrustVerdict] | None:
     with services.reading() as session:
         chosen = version_or_latest(session, scorer_id=scorer_id, version_id=version_id)
@@ -60,3 +60,24 @@ def _of_scorer(url: str, scorer_id: int, version_id: int | None) -> tuple[int, T
             return None
         found = version_trust(session, scorer_version_id=chosen)
     return found.version, found.verdict
+
+
+def version_words(scorer_id: int, version_id: int) -> str:
+    """The version's badge in words for a version picker ("Trusted", "Failing", …), with
+    "approved" when a person approved it."""
+    words = verdict(version_id).words
+    return f"{words} · approved" if version_id in _approved(database_url(), scorer_id) else words
+
+
+def approved_version(scorer_id: int) -> int | None:
+    """The scorer's version approved last (None when none is approved)."""
+    found = _approved(database_url(), scorer_id)
+    return found[0] if found else None
+
+
+@services.cached(ttl=60)
+def _approved(url: str, scorer_id: int) -> list[int]:
+    """The scorer's approved versions, the last approved first."""
+    with services.reading() as session:
+        found = [a.scorer_version_id for a in list_approvals(session, scorer_id=scorer_id)]
+    return list(dict.fromkeys(found))

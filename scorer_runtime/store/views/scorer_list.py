@@ -164,10 +164,13 @@ def _latest_versions(session: Session, ids: Sequence[int]) -> dict[int, ScorerVe
 
 
 def _last_runs(session: Session, ids: Sequence[int]) -> dict[int, _RunFacts]:
-    """Per scorer: (run id, status, mean score, scored count) of its newest run."""
+    """Per scorer: (run id, status, mean score, scored count) of its newest run of a dataset
+    (a stability check's repeat scores a sample only: it is not the scorer's last run)."""
     scorer_id = col(RunRecord.scorer_id)
     newest = session.exec(
-        select(scorer_id, func.max(RunRecord.id)).where(scorer_id.in_(ids)).group_by(scorer_id)
+        select(scorer_id, func.max(RunRecord.id))
+        .where(scorer_id.in_(ids), col(RunRecord.stability_check_id).is_(None))
+        .group_by(scorer_id)
     ).all()
     run_ids = {int(r): int(s) for s, r in newest if r is not None}
     if not run_ids:

@@ -23,6 +23,7 @@ from studio.app_pages.results.logic import (
 from studio.widgets.current_scorer import newly_current, work_on
 from studio.widgets.results_links import go_to_runs_button
 from studio.widgets.results_widgets import id_select, seed
+from studio.widgets.trust_badge import scorer_badge
 from studio.words import run_status_label
 
 _MODES = {"runs": "Two runs", "versions": "Two versions of a scorer on one dataset"}
@@ -135,6 +136,8 @@ def _pick_versions(names: NameBook, saved: dict[str, Any]) -> RunPair | None:
             empty="Pick a version",
             help="The baseline.",
         )
+        if scorer_id is not None and before_v is not None:
+            scorer_badge(int(scorer_id), int(before_v))
     with cols[2]:
         after_v = id_select(
             "B — version",
@@ -143,6 +146,8 @@ def _pick_versions(names: NameBook, saved: dict[str, Any]) -> RunPair | None:
             empty="Pick a version",
             help="The new one.",
         )
+        if scorer_id is not None and after_v is not None:
+            scorer_badge(int(scorer_id), int(after_v))
     with cols[3]:
         dataset_id = id_select(
             "Dataset",

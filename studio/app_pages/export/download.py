@@ -21,6 +21,7 @@ from studio.app_pages.export.logic import (
 )
 from studio.widgets.common import empty_state
 from studio.widgets.current_scorer import scorer_to_open, work_on
+from studio.widgets.trust_badge import approved_version, scorer_badge
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +43,7 @@ class Exported:
     problems: list[ImportProblem] = field(default_factory=list)
 
 
-@st.cache_data(show_spinner=False, ttl=30)
+@services.cached(ttl=30)
 def cached_scorers(db: str) -> dict[int, str]:
     """Live scorers by id, in name order (their stored names: what an imported file names)."""
     from scorer_runtime.store import load_names
@@ -51,7 +52,7 @@ def cached_scorers(db: str) -> dict[int, str]:
         return load_names(session).live_scorers()
 
 
-@st.cache_data(show_spinner=False, ttl=30)
+@services.cached(ttl=30)
 def cached_titles(db: str) -> dict[int, str]:
     """Live scorers by id, by what people call them (their display names), in that order."""
     from scorer_runtime.store.views import scorer_titles
@@ -63,7 +64,7 @@ def cached_titles(db: str) -> dict[int, str]:
     return dict(sorted(named.items(), key=lambda kv: kv[1].casefold()))
 
 
-@st.cache_data(show_spinner=False, ttl=30)
+@services.cached(ttl=30)
 def cached_versions(db: str, scorer_id: int) -> list[VersionChoice]:
     """A scorer's versions, newest first."""
     from scorer_runtime.store import list_versions
@@ -133,19 +134,38 @@ def _pick_scorer(scorers: dict[int, str]) -> int | None:
 
 
 def _pick_version(scorer_id: int) -> VersionChoice | None:
+    """Opens on the version approved last, else on the newest, saying which and why; each
+    version shows its trust badge."""
     versions = cached_versions(database_url(), scorer_id)
     if not versions:
         st.info("This scorer has no saved version to export yet.")
         return None
+    key = state.EXPORT_VERSION.child(scorer_id)
+    approved = approved_version(scorer_id)
+    opening = next((v for v in versions if v.version_id == approved), None)
+    if not state.has(key):
+        state.put(key, opening or versions[0])
     chosen: VersionChoice | None = st.selectbox(
         "Version",
         versions,
         format_func=lambda v: (
             f"Version {v.version} · {v.saved}" + (f" · {v.note}" if v.note else "")
         ),
-        key=state.EXPORT_VERSION.child(scorer_id).name,
-        help="The newest version is first. Scores always name the version that made them.",
+        key=key.name,
+        help="The newest version is first. Scores always name the version that made them. "
+        "Its trust badge is shown below it.",
     )
+    if chosen is not None:
+        scorer_badge(scorer_id, chosen.version_id)
+    if opening is None:
+        st.caption(
+            f"No version of this scorer is approved yet, so this opens on the newest, version "
+            f"{versions[0].version}. Approve a version on the Trust page before handing it over."
+        )
+    elif chosen is not None and chosen.version_id != opening.version_id:
+        st.caption(f"This is not the approved version: version {opening.version} is.")
+    else:
+        st.caption(f"Version {opening.version} is the approved one.")
     return chosen
 
 

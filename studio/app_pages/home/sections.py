@@ -14,14 +14,14 @@ from studio.widgets.common import empty_state, format_score, show_error
 from studio.words import KEY_PLACE, noun, outcome_mix_words, run_status_label
 
 
-@st.cache_data(show_spinner=False, ttl=5)  # runs move on in another process
+@services.cached(ttl=30)
 def cached_overview(db: str) -> Overview:
     """What the database holds (``db`` keys the cache: one per database)."""
     with services.reading() as session:
         return read_overview(session)
 
 
-@st.cache_data(show_spinner=False, ttl=30)
+@services.cached(ttl=30)
 def cached_key_names(db: str) -> dict[str, list[str]]:
     """Key variables named by saved judges and scorers (never their values)."""
     with services.reading() as session:

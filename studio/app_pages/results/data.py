@@ -12,8 +12,6 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-import streamlit as st
-
 from scorer_runtime.store import (
     HistogramBin,
     NameBook,
@@ -39,7 +37,7 @@ from studio.widgets.score_view import load_score
 
 _TTL = 10
 """Seconds a score read is reused: short, since runs add scores while the page is open."""
-_cached = st.cache_data(show_spinner=False, ttl=_TTL)
+_cached = services.cached(ttl=_TTL)
 
 
 def refresh() -> None:

@@ -5,8 +5,6 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 
-import streamlit as st
-
 from scorer_runtime.datasets import (
     ImportFailure,
     ImportIssue,
@@ -39,7 +37,7 @@ from scorer_runtime.store.views import scorer_titles
 from scorer_runtime.trust import Scale
 from studio import services
 
-_cached = st.cache_data(show_spinner=False, ttl=30)
+_cached = services.cached(ttl=30)
 
 
 @dataclass(frozen=True, slots=True)

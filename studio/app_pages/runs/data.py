@@ -15,8 +15,6 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 
-import streamlit as st
-
 from scorer_runtime.batch import (
     BatchSummary,
     enqueue_run,
@@ -32,6 +30,7 @@ from scorer_runtime.store import (
     enqueue_again,
     example_counts,
     get_version_by_id,
+    graded_scale,
     list_datasets,
     list_scorers,
     list_scores,
@@ -62,7 +61,7 @@ from studio.app_pages.runs.logic import (
     preview,
 )
 
-_cached = st.cache_data(show_spinner=False, ttl=30)
+_cached = services.cached(ttl=30)
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,6 +243,18 @@ def page(before_id: int | None) -> RunsPage:
     """A page of runs, newest first, read now (runs move while the page is open)."""
     with services.reading() as session:
         return runs_page(session, before_id=before_id, limit=PAGE_SIZE)
+
+
+def saved_pass_mark(version_id: int) -> float:
+    """The pass mark stored for a version: its scorer's saved trust policy's, else the
+    scale's own (what a value typed on another page and not saved never changes)."""
+    return _saved_pass_mark(database_url(), version_id)
+
+
+@_cached
+def _saved_pass_mark(url: str, version_id: int) -> float:
+    with services.reading() as session:
+        return graded_scale(session, scorer_version_id=version_id).pass_mark
 
 
 def summary(run_id: int, threshold: float) -> BatchSummary:

@@ -95,17 +95,22 @@ def _render_ending(line: RunLine, phase: RunPhase) -> None:
         )
 
 
-def _threshold() -> float:
-    if not state.has(state.RUNS_THRESHOLD_SLIDER):
-        state.put(state.RUNS_THRESHOLD_SLIDER, float(state.get(state.RUNS_THRESHOLD)))
+def _threshold(line: RunLine) -> float:
+    """The pass mark this run is shown at: the stored one (the scorer's saved policy, else
+    its scale's), or what the person typed here for this run — kept for this run only and
+    forgotten when the page is left, never read from or written to another page."""
+    saved = data.saved_pass_mark(line.version_id)
+    key = state.RUNS_THRESHOLD_SLIDER.child(line.run_id)
+    if not state.has(key):
+        state.put(key, saved)
     value = st.number_input(
         "Pass mark",
         step=0.05,
-        key=state.RUNS_THRESHOLD_SLIDER.name,
-        help="The run passes when its mean score is at least this; an example passes when its "
-        "score is. It changes nothing that is stored.",
+        key=key.name,
+        help=f"The run passes when its mean score is at least this; an example passes when its "
+        f"score is. The scorer's saved pass mark is {saved:g} (set it in its trust policy on "
+        "the Trust page); a value typed here changes nothing that is stored.",
     )
-    state.put(state.RUNS_THRESHOLD, float(value))
     return float(value)
 
 
@@ -134,7 +139,7 @@ def _render_summary(line: RunLine) -> None:
     """The numbers of the results so far, each with what it covers."""
     left, _ = st.columns([1, 4])
     with left:
-        threshold = _threshold()
+        threshold = _threshold(line)
     summary = data.summary(line.run_id, threshold)
     _render_verdict(summary, threshold)
     passed = round((summary.pass_rate or 0) * summary.scored)

@@ -18,6 +18,7 @@ from studio.widgets.common import empty_state, show_error
 from studio.widgets.current_scorer import scorer_to_open, work_on
 from studio.widgets.dataset_choice import offer_suited, open_on_suited
 from studio.widgets.judge_fix import fix_judge_link
+from studio.widgets.trust_badge import scorer_badge
 
 JUDGES_PAGE = "app_pages/judges/page.py"
 _PAGES = {
@@ -74,6 +75,8 @@ def _pick_version(scorer_id: int | None) -> int | None:
         help="Every saved change of a scorer is a version; the latest is chosen unless you "
         "pick an older one (to compare with it, for example).",
     )
+    if scorer_id is not None and chosen is not None:
+        scorer_badge(scorer_id, chosen)  # how far its judge can be trusted
     return chosen
 
 

@@ -15,7 +15,7 @@ from studio.widgets.trust_badge import scorer_badge
 from studio.words import noun, plural, run_status_label
 
 
-@st.cache_data(show_spinner=False, ttl=30)
+@services.cached(ttl=30)
 def cached_page(db: str, search: str, page: int, archived: bool) -> ScorerPage:
     """One page of matching scorers (``db`` keys the cache per database)."""
     with services.reading() as session:

@@ -89,6 +89,8 @@ class VersionLine:
     created_at: datetime
     note: str
     spec: ScorerSpec
+    id: int = 0
+    """The version's id in the store."""
 
     @property
     def data(self) -> dict[str, Any]:
@@ -101,6 +103,6 @@ class VersionLine:
 def scorer_versions(session: Session, *, scorer_id: int) -> list[VersionLine]:
     """Every version of a scorer, newest first (cached by the page)."""
     return [
-        VersionLine(v.version, v.created_at, v.note, v.spec)
+        VersionLine(v.version, v.created_at, v.note, v.spec, int(v.id or 0))
         for v in list_versions(session, scorer_id=scorer_id)
     ]

@@ -8,6 +8,7 @@ from scorer_runtime.store import database_url
 from studio import services, state
 from studio.app_pages.scorers.diff import SpecChange, json_text_diff, spec_changes
 from studio.app_pages.scorers.logic import VersionLine, scorer_versions
+from studio.widgets.trust_badge import version_words
 from studio.words import plural
 
 _KIND_WORDS = {"added": "Added", "removed": "Removed", "changed": "Changed"}
@@ -18,7 +19,7 @@ _KIND_ICONS = {
 }
 
 
-@st.cache_data(show_spinner=False, ttl=30)
+@services.cached(ttl=30)
 def cached_versions(db: str, scorer_id: int) -> list[VersionLine]:
     """Every version of a scorer, newest first (``db`` keys the cache per database)."""
     with services.reading() as session:
@@ -35,6 +36,7 @@ def render_versions(scorer_id: int) -> None:
         [
             {
                 "Version": v.version,
+                "Trust": version_words(scorer_id, v.id),
                 "Saved": f"{v.created_at:%d %b %Y %H:%M}",
                 "Note": v.note or "—",
             }

@@ -5,8 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-import streamlit as st
-
 from scorer_runtime.store import (
     ApprovalInfo,
     database_url,
@@ -21,7 +19,7 @@ from studio import services
 
 _TTL = 10
 """Seconds a read is reused: grades and scores arrive from other pages and runs."""
-_cached = st.cache_data(show_spinner=False, ttl=_TTL)
+_cached = services.cached(ttl=_TTL)
 
 
 @dataclass(frozen=True)

@@ -27,67 +27,76 @@ def render(scorer_id: int, found: VersionTrust) -> None:
 
 
 def _policy_form(scorer_id: int, found: VersionTrust) -> None:
+    """The policy's choices, each keyed per scorer (a value typed for one scorer never shows
+    for another) and nothing stored or shown elsewhere until "Save the policy"."""
     current = data.policy(scorer_id)
-    with st.form(state.TRUST_SAVE_POLICY.child("form").name, border=True):
+    with st.container(border=True):
         st.markdown("**Trust policy of this scorer** — every version is measured against it.")
-        graded = st.number_input(
-            "Examples graded by a person, at least",
-            min_value=2,
-            max_value=100_000,
-            value=current.min_graded,
-            step=5,
-            key=state.TRUST_MIN_GRADED.name,
-        )
-        kappa = st.slider(
-            "Agreement with people (kappa), lower end of its interval at least",
-            min_value=0.0,
-            max_value=1.0,
-            value=current.min_kappa_low,
-            step=0.05,
-            key=state.TRUST_MIN_KAPPA.name,
-            help="0.6 is 'substantial' agreement; the lower end of the 95 % interval must "
-            "reach it, so a lucky small sample is not enough.",
-        )
-        flips = st.slider(
-            "Verdicts that flip when the judge is asked again, at most (%)",
-            min_value=0,
-            max_value=100,
-            value=round(current.max_flip_rate * 100),
-            step=1,
-            key=state.TRUST_MAX_FLIPS.name,
-        )
-        pass_mark = _pass_mark(found, current)
-        if st.form_submit_button("Save the policy", type="primary"):
-            chosen = TrustPolicy(int(graded), float(kappa), flips / 100, pass_mark)
-            try:
-                data.save_policy(scorer_id, chosen)
-            except StoreError as error:
-                show_error(error)
-            else:
-                state.flash("Saved the trust policy.")
-                st.rerun()
+        pass_mark = _pass_mark(scorer_id, found, current)
+        with st.form(state.TRUST_SAVE_POLICY.child("form").name, border=False):
+            graded = st.number_input(
+                "Examples graded by a person, at least",
+                min_value=2,
+                max_value=100_000,
+                value=current.min_graded,
+                step=5,
+                key=state.TRUST_MIN_GRADED.child(scorer_id).name,
+            )
+            kappa = st.slider(
+                "Agreement with people (kappa), lower end of its interval at least",
+                min_value=0.0,
+                max_value=1.0,
+                value=current.min_kappa_low,
+                step=0.05,
+                key=state.TRUST_MIN_KAPPA.child(scorer_id).name,
+                help="0.6 is 'substantial' agreement; the lower end of the 95 % interval must "
+                "reach it, so a lucky small sample is not enough.",
+            )
+            flips = st.slider(
+                "Verdicts that flip when the judge is asked again, at most (%)",
+                min_value=0,
+                max_value=100,
+                value=round(current.max_flip_rate * 100),
+                step=1,
+                key=state.TRUST_MAX_FLIPS.child(scorer_id).name,
+            )
+            if st.form_submit_button("Save the policy", type="primary"):
+                _save(scorer_id, TrustPolicy(int(graded), float(kappa), flips / 100, pass_mark))
 
 
-def _pass_mark(found: VersionTrust, current: TrustPolicy) -> float | None:
-    """A pass mark, for number scales only (labels and pass/fail have their own)."""
+def _save(scorer_id: int, chosen: TrustPolicy) -> None:
+    try:
+        data.save_policy(scorer_id, chosen)
+    except StoreError as error:
+        show_error(error)
+    else:
+        state.flash("Saved the trust policy.")
+        st.rerun()
+
+
+def _pass_mark(scorer_id: int, found: VersionTrust, current: TrustPolicy) -> float | None:
+    """A pass mark, for number scales only (labels and pass/fail have their own): its box
+    is shown only while it is ticked, and it counts only once the policy is saved."""
     if found.scale.kind != "number":
         return current.pass_mark
     use = st.checkbox(
         "Set the score at which an answer passes",
         value=current.pass_mark is not None,
-        key=state.TRUST_USE_PASS_MARK.name,
-        help=f"Without it, a score passes from {found.scale.pass_mark:g}, the middle of the "
-        "scorer's range.",
+        key=state.TRUST_USE_PASS_MARK.child(scorer_id).name,
+        help="Without it, a score passes from the middle of the scorer's range. It counts "
+        "for agreement, stability and the Runs page once the policy is saved.",
     )
+    if not use:
+        return None
     mark = st.number_input(
         "Passes from",
         value=float(current.pass_mark or found.scale.pass_mark),
         min_value=found.scale.low,
         max_value=found.scale.high,
         step=0.05,
-        key=state.TRUST_PASS_MARK.name,
+        key=state.TRUST_PASS_MARK.child(scorer_id).name,
     )
-    return float(mark) if use else None
+    return float(mark)
 
 
 def _approval(found: VersionTrust) -> None:

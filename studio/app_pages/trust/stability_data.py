@@ -155,7 +155,7 @@ def judge_cap(version_id: int) -> float | None:
     return _judge_cap(database_url(), version_id)
 
 
-@st.cache_data(ttl=30, show_spinner=False)
+@services.cached(ttl=30)
 def _judge_cap(url: str, version_id: int) -> float | None:
     from scorer_runtime.costs.cap import default_cap
     from scorer_runtime.stored import compile_version

@@ -140,3 +140,35 @@ def test_names_taken_and_free(engine):
         assert free_scorer_name(session, base="tone-copy") == "tone-copy-2"
         assert free_scorer_name(session, base="old") == "old-2"
         assert free_scorer_name(session, base="fresh") == "fresh"
+
+
+def test_a_stability_repeat_is_not_the_scorers_last_run(engine):
+    from scorer_runtime.store import (
+        ExampleData,
+        add_examples,
+        create_stability_check,
+        list_examples,
+    )
+
+    with session_scope(engine) as session:
+        version = save_scorer_version(session, spec=_spec("a"))
+        dataset = create_dataset(session, name="ds")
+        add_examples(session, dataset_id=dataset.id, examples=[ExampleData(output="x")])
+        (example,) = list_examples(session, dataset_id=dataset.id)
+        run = create_run(session, scorer_version_id=version.id, dataset_id=dataset.id)
+        check = create_stability_check(
+            session,
+            scorer_version_id=version.id,
+            dataset_id=dataset.id,
+            example_ids=[example.id],
+            repeats=2,
+        )
+        create_run(
+            session,
+            scorer_version_id=version.id,
+            dataset_id=dataset.id,
+            stability_check_id=check.id,
+        )
+    with read_session(engine) as session:
+        (line,) = scorer_page(session).lines
+    assert line.last_run_id == run.id

@@ -190,7 +190,7 @@ def test_a_run_goes_on_in_the_background_and_shows_its_summary(demo_db, open_pag
     verdict = "Passes at 0.5" if summary.mean >= 0.5 else "Below the pass mark 0.5"
     assert verdict in text
 
-    at.number_input(key=state.RUNS_THRESHOLD_SLIDER.name).set_value(1.0).run()
+    at.number_input(key=state.RUNS_THRESHOLD_SLIDER.child(run_id).name).set_value(1.0).run()
     with read_session(demo_db) as session:
         strict = summarize_run(session, run_id=run_id, threshold=1.0)
     assert _metric(at, "Pass rate") == f"{strict.pass_rate:.0%}"

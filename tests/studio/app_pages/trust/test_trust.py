@@ -77,8 +77,8 @@ def test_approving_a_version_that_is_not_trusted_records_the_written_reason(stud
 def test_the_policy_form_saves_the_scorers_policy(studio_db, open_page):
     made = graded(studio_db, MOSTLY_AGREEING)
     at = open_page("trust")
-    at.number_input(key=state.TRUST_MIN_GRADED.name).set_value(50)
-    at.slider(key=state.TRUST_MIN_KAPPA.name).set_value(0.7)
+    at.number_input(key=state.TRUST_MIN_GRADED.child(made.scorer_id).name).set_value(50)
+    at.slider(key=state.TRUST_MIN_KAPPA.child(made.scorer_id).name).set_value(0.7)
     at.button(key="FormSubmitter:trust.save_policy.form-Save the policy").click().run()
     assert not at.exception
     with read_session(studio_db) as session:
