@@ -25,6 +25,8 @@ CROSS_PAGE_IMPORTS = {
     ("export", "studio.app_pages.scorers.logic"),
     ("results", "studio.app_pages.compare.logic"),
     ("runs", "studio.app_pages.home.sections"),
+    # The scorer's Judge… panel takes a pasted key exactly as the Judges page does.
+    ("scorers", "studio.app_pages.judges.logic.keys"),
     ("trust", "studio.app_pages.runs.runner"),
 }
 
