@@ -17,6 +17,16 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.setdefault("LITELLM_OFFLINE_MODE", "true")
 
 
+SMOKE = os.environ.get("SCORER_BENCH_SMOKE") == "1"
+"""``bench/run.py --smoke``: every benchmark runs at a tiny size, to prove it still works
+(its figures mean nothing then and no target is judged). Read when a module is imported."""
+
+
+def size(full: int, smoke: int) -> int:
+    """``full`` for a real measurement, ``smoke`` in a smoke pass."""
+    return smoke if SMOKE else full
+
+
 @dataclass(frozen=True)
 class Figure:
     """One line of the benchmark table."""
