@@ -11,8 +11,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-# The fake OpenAI-compatible server lives with the tests; benchmarks reuse it.
-sys.path.insert(0, str(ROOT / "tests"))
+# The fake OpenAI-compatible server and the browser helpers live with the tests; benchmarks
+# reuse them. After the project itself: tests/studio must not hide the studio's package.
+sys.path.insert(0, str(ROOT))
+sys.path.append(str(ROOT / "tests"))
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.setdefault("LITELLM_OFFLINE_MODE", "true")
 
