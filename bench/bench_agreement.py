@@ -16,7 +16,7 @@ import statistics
 import time
 
 import numpy as np
-from common import Figure, print_table
+from common import Figure, print_table, size
 
 from scorer_runtime.trust import Scale
 from scorer_runtime.trust.agreement import RESAMPLES, measure
@@ -49,7 +49,11 @@ def _seconds(pairs: list[tuple[float, float]], scale: Scale, resamples: int, rep
     return statistics.median(times)
 
 
-def run(examples: int = 10_000, resamples: int = RESAMPLES, repeat: int = 5) -> list[Figure]:
+def run(
+    examples: int = size(10_000, 200),
+    resamples: int = size(RESAMPLES, 20),
+    repeat: int = size(5, 1),
+) -> list[Figure]:
     """The figures of ``make bench``: seconds per agreement, one line per scale."""
     rng = np.random.default_rng(0)
     figures = []

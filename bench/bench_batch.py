@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from bench_judge import fake_server
-from common import Figure, print_table
+from common import Figure, print_table, size
 from sqlalchemy import text
 
 from scorer_runtime.batch import WorkerPool, run_batch
@@ -172,7 +172,7 @@ async def _measure(bench: Bench, repeat: int) -> dict[str, float]:
     return walls
 
 
-def run(examples: int = 1000, repeat: int = 3) -> list[Figure]:
+def run(examples: int = size(1000, 20), repeat: int = size(3, 1)) -> list[Figure]:
     with fake_server(LATENCY_S) as url, setup(url, examples) as bench:
         walls = asyncio.run(_measure(bench, repeat))
     ideal = examples * LATENCY_S / 8

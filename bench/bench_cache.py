@@ -23,7 +23,7 @@ import time
 
 from bench_batch import LATENCY_S, Bench, check_asked_judge, provider_calls, setup
 from bench_judge import fake_server
-from common import Figure, print_table
+from common import Figure, print_table, size
 
 from scorer_runtime.batch import run_batch
 from scorer_runtime.spec import load_spec
@@ -89,7 +89,7 @@ def _formula_bench(bench: Bench) -> Bench:
     return Bench(bench.engine, version.id, bench.dataset_id, source, bench.examples)
 
 
-def run(examples: int = 1000, repeat: int = 5) -> list[Figure]:
+def run(examples: int = size(1000, 20), repeat: int = size(5, 1)) -> list[Figure]:
     with fake_server(LATENCY_S) as url, setup(url, examples) as bench:
         got = asyncio.run(_measure(bench, repeat))
     rate = examples / got["wall"]

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from common import ROOT, Figure, median_of, print_table
+from common import ROOT, Figure, median_of, print_table, size
 
 from scorer_runtime.costs import SampleExample, estimate_cost, estimate_dataset
 from scorer_runtime.spec import compile_spec, default_registry, load_spec
@@ -31,7 +31,7 @@ from scorer_runtime.store import (
 
 SCORER = "answer-relevancy"
 DATASET = "customer_support"
-EXAMPLES = 10_000
+EXAMPLES = size(10_000, 50)
 _FIELDS = ("input", "output", "ground_truth", "request_context")
 
 

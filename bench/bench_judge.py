@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
-from common import Figure, median_of
+from common import Figure, median_of, size
 
 from scorer_runtime import Judge, PromptStep, create_scorer
 
@@ -95,7 +95,7 @@ async def _socket_calls(base_url: str, n: int, concurrency: int) -> float:
     return time.perf_counter() - started
 
 
-def server_floor(n: int = 1000, concurrency: int = 8, latency_s: float = 0.05) -> Figure:
+def server_floor(n: int = size(1000, 20), concurrency: int = 8, latency_s: float = 0.05) -> Figure:
     with fake_server(latency_s) as url:
         wall = median_of(3, lambda: asyncio.run(_direct_calls(url, n, concurrency)))
         bare = median_of(3, lambda: asyncio.run(_socket_calls(url, n, concurrency)))
@@ -171,7 +171,7 @@ async def _old_and_new(call, n: int, rounds: int) -> tuple[float, float]:
     return statistics.median(old), statistics.median(new)
 
 
-def client_cpu(n: int = 50, rounds: int = 20) -> list[Figure]:
+def client_cpu(n: int = size(50, 5), rounds: int = size(20, 2)) -> list[Figure]:
     from scorer_runtime.judge.client import _litellm
 
     litellm = _litellm()

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from bench_batch import KEY_ENV, judge_spec
 from bench_judge import fake_server
-from common import Figure, print_table
+from common import Figure, print_table, size
 
 from scorer_runtime.batch import enqueue_run
 from scorer_runtime.batch.local_runner import cli_program
@@ -154,7 +154,7 @@ def _measure(url: str, engine, version_id: int, dataset_id: int, repeat: int) ->
     }
 
 
-def run(repeat: int = 5) -> list[Figure]:
+def run(repeat: int = size(5, 1)) -> list[Figure]:
     with fake_server(LATENCY_S) as judge, tempfile.TemporaryDirectory() as tmp:
         url = f"sqlite:///{Path(tmp) / 'p6.db'}"
         os.environ.setdefault(KEY_ENV, "sk-bench")

@@ -25,7 +25,7 @@ from typing import Any
 import ray
 from bench_batch import LATENCY_S, Bench, setup
 from bench_judge import fake_server
-from common import Figure, print_table
+from common import Figure, print_table, size
 from sqlalchemy import func
 from sqlmodel import select
 
@@ -117,7 +117,9 @@ async def _killed_run(bench: Bench) -> tuple[int, int, float]:
     return bench.examples - distinct, rows - distinct, wall
 
 
-def run(examples: int = 1000, repeat: int = 3, kill_examples: int = 10_000) -> list[Figure]:
+def run(
+    examples: int = size(1000, 20), repeat: int = size(3, 1), kill_examples: int = size(10_000, 100)
+) -> list[Figure]:
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     with fake_server(LATENCY_S) as url, setup(url, examples) as bench, setup(url, 2) as small:
         walls = asyncio.run(_local_and_pool(bench, small, repeat))

@@ -7,12 +7,12 @@ import subprocess
 import sys
 import time
 
-from common import Figure, median_of
+from common import Figure, median_of, size
 
 from scorer_runtime import create_scorer
 
-RUNS = 5
-CALLS = 20_000
+RUNS = size(5, 1)
+CALLS = size(20_000, 200)
 
 
 def _scorer():

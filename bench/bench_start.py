@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from bench_batch import KEY_ENV, judge_spec
 from bench_judge import fake_server
-from common import Figure, print_table
+from common import Figure, print_table, size
 from e2e.browser import VIEWPORT, StudioPage, launch_chromium
 from e2e.server import running_studio, seed_database, sqlite_url
 from sqlmodel import col, func, select
@@ -46,11 +46,12 @@ from scorer_runtime.store import (
     session_scope,
 )
 from studio import state
+from studio.app_pages.runs.logic import estimate_text, plan_run
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
 
-RUNS = 5
+RUNS = size(5, 1)
 LATENCY_S = 0.3
 EXAMPLES = 40  # at 4 at once, the run lasts ~3 s: long enough to be followed live
 TARGET_S = 1.5
@@ -100,13 +101,34 @@ def _add_dataset(database_url: str, n: int) -> str:
     return name
 
 
-def _add_scorer(database_url: str, judge_url: str) -> None:
+def _add_scorer(database_url: str, judge_url: str) -> int:
     engine = make_engine(database_url)
     try:
         with session_scope(engine) as session:
-            save_scorer_version(session, spec=load_spec(judge_spec(judge_url)), name=SCORER)
+            version = save_scorer_version(
+                session, spec=load_spec(judge_spec(judge_url)), name=SCORER
+            )
+            assert version.id is not None
+            return version.id
     finally:
         engine.dispose()
+
+
+def estimate_words(database_url: str, version_id: int, dataset: str) -> str:
+    """The start of what the Runs form says the run will ask the judge, from the function the
+    page draws it with (so a change of its words cannot leave this benchmark waiting)."""
+    from scorer_runtime.store.tables import DatasetRecord
+
+    engine = make_engine(database_url)
+    try:
+        with read_session(engine) as session:
+            found = session.exec(select(DatasetRecord).where(DatasetRecord.name == dataset)).one()
+            assert found.id is not None
+            plan = plan_run(session, version_id=version_id, dataset_id=found.id)
+    finally:
+        engine.dispose()
+    # Markdown drawn: the bold marks are gone; the first clause is on one line.
+    return estimate_text(plan).replace("**", "").split(":")[0]
 
 
 def _last_run_id(database_url: str) -> int:
@@ -181,7 +203,9 @@ def _pick(studio: StudioPage, key: str, label: str) -> None:
         raise AssertionError(f"could not choose {label!r}")
 
 
-def one_start(browser: Browser, base_url: str, database_url: str, dataset: str) -> Timing:
+def one_start(
+    browser: Browser, base_url: str, database_url: str, dataset: str, version_id: int
+) -> Timing:
     """Open the Runs page in a new session, choose, untick the cache, click Start, time."""
     context = browser.new_context(viewport=VIEWPORT)
     try:
@@ -199,7 +223,7 @@ def one_start(browser: Browser, base_url: str, database_url: str, dataset: str) 
             timeout=WAIT_S * 1000,
         )
         # Not timed, and slow on a busy machine: generous waits.
-        studio.text(f"This run asks the judge {EXAMPLES} times", timeout_s=WAIT_S)
+        studio.text(estimate_words(database_url, version_id, dataset), timeout_s=WAIT_S)
         button = studio.widget(state.RUNS_START.name).get_by_role("button").first
         studio.page.wait_for_function(
             "(b) => !b.disabled",
@@ -231,14 +255,17 @@ def measure(runs: int = RUNS) -> list[Timing]:
         folder = Path(tmp)
         database = sqlite_url(folder / "start.db")
         seed_database(database)
-        _add_scorer(database, judge)
+        version_id = _add_scorer(database, judge)
         # Made before the studio starts, which reads the datasets once and keeps them.
         datasets = [_add_dataset(database, n) for n in range(runs + 1)]
         browser = launch_chromium(playwright)
         try:
             with running_studio(database, log=folder / "studio.log") as server:
-                one_start(browser, server.url, database, datasets[0])  # warm-up: modules loaded
-                return [one_start(browser, server.url, database, d) for d in datasets[1:]]
+                # The first is a warm-up: modules loaded.
+                one_start(browser, server.url, database, datasets[0], version_id)
+                return [
+                    one_start(browser, server.url, database, d, version_id) for d in datasets[1:]
+                ]
         finally:
             browser.close()
 

@@ -23,7 +23,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from common import Figure
+from common import Figure, size
 
 from scorer_runtime.spec import ScorerSpec
 from scorer_runtime.store import (
@@ -247,7 +247,12 @@ FIGURES = (
 )
 
 
-def run(rows: int = 1_000_000, scorers: int = 20, loads: int = 3, repeat: int = 40) -> list[Figure]:
+def run(
+    rows: int = size(1_000_000, 2_000),
+    scorers: int = size(20, 2),
+    loads: int = size(3, 1),
+    repeat: int = size(40, 2),
+) -> list[Figure]:
     """The P3 figures (see the module docstring)."""
     rates, cpu_rates = [], []
     with tempfile.TemporaryDirectory() as tmp:

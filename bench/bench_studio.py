@@ -26,16 +26,16 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from common import Figure, print_table
+from common import Figure, print_table, size
 from e2e.browser import VIEWPORT, StudioPage, launch_chromium
 from e2e.server import running_studio, seed_database, sqlite_url
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
 
-RUNS = 3
-SCORES = 100_000
-EXAMPLES = 1_000
+RUNS = size(3, 1)
+SCORES = size(100_000, 200)
+EXAMPLES = size(1_000, 20)
 OUTCOMES = ["scored"] * 17 + ["not_scorable", "step_error", "provider_error"]
 START = datetime(2026, 9, 1, tzinfo=UTC)
 HISTOGRAM = "How the scores are spread"

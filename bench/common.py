@@ -11,10 +11,22 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-# The fake OpenAI-compatible server lives with the tests; benchmarks reuse it.
-sys.path.insert(0, str(ROOT / "tests"))
+# The fake OpenAI-compatible server and the browser helpers live with the tests; benchmarks
+# reuse them. After the project itself: tests/studio must not hide the studio's package.
+sys.path.insert(0, str(ROOT))
+sys.path.append(str(ROOT / "tests"))
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.setdefault("LITELLM_OFFLINE_MODE", "true")
+
+
+SMOKE = os.environ.get("SCORER_BENCH_SMOKE") == "1"
+"""``bench/run.py --smoke``: every benchmark runs at a tiny size, to prove it still works
+(its figures mean nothing then and no target is judged). Read when a module is imported."""
+
+
+def size(full: int, smoke: int) -> int:
+    """``full`` for a real measurement, ``smoke`` in a smoke pass."""
+    return smoke if SMOKE else full
 
 
 @dataclass(frozen=True)

@@ -3,18 +3,24 @@
 Each module's ``run()`` returns its figures (each a median of several runs); a module that
 fails is reported in the table instead of stopping the others. Takes a few minutes.
 
-    python bench/run.py [--only P1,P3]
+    python bench/run.py [--only P1,P3] [--smoke]
+
+``--smoke`` runs every module at a tiny size (``common.size``): it proves each still runs to
+its figures; no target is judged. ``make test`` runs it (tests/bench/test_run.py).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib
+import os
 import sys
 import time
 import traceback
 from pathlib import Path
 
+import common
 from common import Figure, print_table
 
 HERE = Path(__file__).resolve().parent
@@ -41,10 +47,21 @@ def _figures(module_name: str) -> list[Figure]:
     return figures
 
 
+def _untargeted(figure: Figure) -> Figure:
+    """A smoke pass's figure: measured at a tiny size, so no target is judged."""
+    return dataclasses.replace(figure, target="(smoke)", met=None)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--only", help="comma-separated ids of the figures to run, e.g. P1,P3")
+    parser.add_argument(
+        "--smoke", action="store_true", help="tiny sizes, no targets: does every figure run?"
+    )
     args = parser.parse_args(argv)
+    if args.smoke:  # before any module is imported: their sizes are read then
+        common.SMOKE = True
+        os.environ["SCORER_BENCH_SMOKE"] = "1"  # for what a module runs in another process
     wanted = {w.strip() for w in args.only.split(",")} if args.only else None
     figures: list[Figure] = []
     failed = False
@@ -54,7 +71,8 @@ def main(argv: list[str] | None = None) -> int:
             continue
         print(f"running {name} ({ids}) ...", file=sys.stderr, flush=True)
         try:
-            figures += _figures(name)
+            found = _figures(name)
+            figures += [_untargeted(f) for f in found] if args.smoke else found
         except Exception as e:
             traceback.print_exc()
             figures.append(

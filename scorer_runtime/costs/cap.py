@@ -68,11 +68,26 @@ BUDGET_REACHED = "stopped: budget reached"
 stored before that status existed is ``cancelled`` with this text)."""
 
 
+RESERVATION_WORDS = (
+    "Before each judge call the run sets aside what that example could cost at worst (every "
+    "retry and re-ask included) and gives back what was not spent"
+)
+"""Why a run under a cap stops before it has spent the whole cap, in words."""
+
+
 def budget_words(spent: float, cap: float) -> str:
-    """What a run stopped by its cap says (its error text, shown with the run)."""
+    """What a run stopped by its cap says (its error text, shown with the run); a run that
+    stopped well below its cap says why (the worst case of the next example did not fit)."""
+    below = ""
+    if cap > 0 and spent < cap * 0.95:
+        below = (
+            f" It stopped at {spent / cap:.0%} of the cap on purpose: "
+            f"{RESERVATION_WORDS[0].lower()}{RESERVATION_WORDS[1:]}, so it stops as soon as "
+            "the next example's worst case no longer fits in what is left."
+        )
     return (
         f"{BUDGET_REACHED}: {format_dollars(spent)} spent of the "
-        f"{format_dollars(cap)} cap. Resume it with a higher cap to score the rest."
+        f"{format_dollars(cap)} cap.{below} Resume it with a higher cap to score the rest."
     )
 
 

@@ -25,6 +25,7 @@ from scorer_runtime.store.tables import (
     TraceRecord,
     utc_now,
 )
+from scorer_runtime.traces.agent_run import count_tool_calls
 from scorer_runtime.traces.model import Span, Trace
 
 
@@ -78,7 +79,7 @@ def _describe(record: TraceRecord, trace: Trace, source: str) -> None:
     record.span_count = len(trace.spans)
     record.agent_runs = len(agents)
     record.model_calls = sum(1 for s in trace.spans if s.type == "model_generation")
-    record.tool_calls = sum(1 for s in trace.spans if s.type == "tool_call")
+    record.tool_calls = count_tool_calls(trace).total  # as the agent scorers count them
     record.errors = sum(1 for s in trace.spans if s.status == "error")
     record.started_at = trace.start_time
     end = trace.end_time

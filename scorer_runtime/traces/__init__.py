@@ -14,7 +14,7 @@ every outcome names its trace and span, for storing the score linked to them.
 
 from __future__ import annotations
 
-from scorer_runtime.traces.agent_run import trace_to_agent_run
+from scorer_runtime.traces.agent_run import ToolCallCount, count_tool_calls, trace_to_agent_run
 from scorer_runtime.traces.errors import TraceImportError, TraceProblem
 from scorer_runtime.traces.expected import (
     MASTRA_EXPECTED_KEY,
@@ -75,6 +75,7 @@ __all__ = [
     "SpanStatus",
     "SpanTarget",
     "SpanType",
+    "ToolCallCount",
     "Trace",
     "TraceFormat",
     "TraceImport",
@@ -83,6 +84,7 @@ __all__ = [
     "TraceScoreOutcome",
     "TraceSelection",
     "UnknownScorerError",
+    "count_tool_calls",
     "expected_in_spans",
     "expected_kind",
     "expected_need",

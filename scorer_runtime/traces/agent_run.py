@@ -43,6 +43,38 @@ def trace_to_agent_run(
     return _Reader(trace, picked).target()
 
 
+@dataclass(frozen=True)
+class ToolCallCount:
+    """The tool calls of a trace as an agent scorer counts them: those with a span of their
+    own, and those a model asked for in its messages whose tool left no span."""
+
+    spans: int
+    in_messages: int
+
+    @property
+    def total(self) -> int:
+        """Every tool call, as the scorer sees them."""
+        return self.spans + self.in_messages
+
+
+def count_tool_calls(trace: Trace) -> ToolCallCount:
+    """The tool calls of ``trace``, matched to the models' requests as the scorer matches
+    them (same call id, else same tool and arguments): a request a tool span answers is
+    counted once."""
+    models = sorted(trace.of_type("model_generation"), key=lambda s: s.start_time)
+    tools = sorted(trace.of_type("tool_call"), key=lambda s: s.start_time)
+    requests = [
+        _Request(part, model)
+        for model in models
+        for message in read_messages(model.output, default_role="assistant")
+        for part in message.parts
+        if part.kind == "tool_call"
+    ]
+    for tool in tools:
+        _match(tool, requests)
+    return ToolCallCount(len(tools), sum(not r.used for r in requests))
+
+
 def _pick(trace: Trace, span_id: str | None) -> Span | str:
     """The span to read the run from, or the reason there is none."""
     if span_id is not None:

@@ -198,3 +198,18 @@ async def test_a_result_without_judge_calls_is_stored_as_costing_nothing():
     free = create_scorer(id="free", description="d").generate_score(lambda: 1.0)
     done = await score_example(free, ExampleInput(2, input="q", output="a"))
     assert (done.outcome, done.attempts, done.cost) == ("scored", 0, 0.0)
+
+
+def test_a_run_stopped_below_its_cap_says_why():
+    from scorer_runtime.costs.cap import budget_words
+
+    full = budget_words(0.25, 0.25)
+    assert full == (
+        "stopped: budget reached: $0.2500 spent of the $0.2500 cap. "
+        "Resume it with a higher cap to score the rest."
+    )
+    below = budget_words(0.46, 1.0)
+    assert below.startswith("stopped: budget reached: $0.4600 spent of the $1.0000 cap. ")
+    assert "It stopped at 46% of the cap on purpose: before each judge call" in below
+    assert "the next example's worst case no longer fits in what is left." in below
+    assert below.endswith("Resume it with a higher cap to score the rest.")

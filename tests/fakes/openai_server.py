@@ -185,6 +185,8 @@ class FakeOpenAIServer:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop_event: asyncio.Event | None = None
         self._startup_error: BaseException | None = None
+        self._gate: asyncio.Event | None = None  # set while requests are held: released
+        self._let_through = 0  # requests that still pass a closed gate
 
     # ------------------------------------------------------------------------- lifecycle
 
@@ -368,8 +370,26 @@ class FakeOpenAIServer:
         with self._lock:
             self._faults.append(rule)
 
+    def hold(self, *, after: int = 0) -> None:
+        """Hold every chat request past the next ``after`` until :meth:`release`.
+
+        A held request is recorded (:meth:`wait_for_requests` counts it) but not answered: a
+        test gates the judge on its own events instead of racing it.
+        """
+        with self._lock:
+            self._gate, self._let_through = asyncio.Event(), after
+
+    def release(self) -> None:
+        """Answer the held requests and hold no more."""
+        with self._lock:
+            gate, self._gate = self._gate, None
+        if gate is not None and self._loop is not None:
+            with contextlib.suppress(RuntimeError):  # the loop has already closed
+                self._loop.call_soon_threadsafe(gate.set)
+
     def reset(self) -> None:
-        """Forget every reply rule, fault and recorded request."""
+        """Forget every reply rule, fault and recorded request, and release held requests."""
+        self.release()
         with self._lock:
             self._replies.clear()
             self._faults.clear()
@@ -398,6 +418,8 @@ class FakeOpenAIServer:
 
     async def _chat_completions(self, request: web.Request) -> web.StreamResponse:
         recorded = await self._record(request)
+        if not await self._pass_gate():
+            return await self._abort(request)
         body, prompt = recorded.json, recorded.last_user_content
         if not isinstance(body, dict):
             return web.json_response(error_body(400, "the body is not a JSON object"), status=400)
@@ -465,6 +487,24 @@ class FakeOpenAIServer:
                 "total_tokens": prompt_tokens + completion_tokens,
             },
         }
+
+    async def _pass_gate(self) -> bool:
+        """Wait while requests are held; return False if the server is stopping."""
+        with self._lock:
+            gate = self._gate
+            if gate is not None and self._let_through > 0:
+                self._let_through, gate = self._let_through - 1, None
+        if gate is None:
+            return True
+        assert self._stop_event is not None
+        stop = asyncio.ensure_future(self._stop_event.wait())
+        opened = asyncio.ensure_future(gate.wait())
+        try:
+            await asyncio.wait([stop, opened], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stop.cancel()
+            opened.cancel()
+        return opened.done() and not opened.cancelled()
 
     async def _sleep(self, seconds: float) -> bool:
         """Sleep without blocking other requests; return False if the server is stopping."""

@@ -103,3 +103,5 @@ def render_cap_problem(choice: CapChoice) -> None:
     """Why the run cannot start under the cap typed, across the form (nothing when it can)."""
     if choice.problem:
         st.error(choice.problem, icon=":material/block:")
+    elif choice.warning:
+        st.warning(choice.warning, icon=":material/savings:")

@@ -4,8 +4,6 @@ see its results."""
 
 from __future__ import annotations
 
-from typing import Literal
-
 import streamlit as st
 
 from scorer_runtime.store.views import RunLine
@@ -13,9 +11,9 @@ from studio import state
 from studio.app_pages.runs import data
 from studio.app_pages.runs.logic import (
     ACTIVE_PHASES,
-    PHASE_LABELS,
     RunPhase,
     format_when,
+    run_mark,
     run_phase,
 )
 from studio.widgets.common import format_score
@@ -24,22 +22,11 @@ from studio.words import format_duration
 
 _WIDTHS = [1.2, 5, 4.6, 2.6, 1.8, 4, 2, 2.6]
 _HEADERS = ("Run", "What ran", "Status", "Results", "Mean", "When (UTC)", "", "")
-Color = Literal["green", "blue", "orange", "red", "gray"]
-_COLORS: dict[RunPhase, Color] = {
-    "done": "green",
-    "running": "blue",
-    "stopping": "blue",
-    "waiting": "orange",
-    "queued": "gray",
-    "stopped": "orange",
-    "cancelled": "orange",
-    "stalled": "orange",
-    "failed": "red",
-}
 
 
-def _badge(phase: RunPhase) -> None:
-    st.badge(PHASE_LABELS[phase], color=_COLORS[phase])
+def _badge(line: RunLine, phase: RunPhase) -> None:
+    mark = run_mark(line, phase)
+    st.badge(mark.label, color=mark.color)
 
 
 def _results(line: RunLine) -> str:
@@ -65,7 +52,7 @@ def _row(line: RunLine, phase: RunPhase, selected: int | None) -> None:
     scorer = data.title(line.scorer_id, line.scorer)
     cols[1].markdown(f"{scorer} (version {line.version}) on {line.dataset}")
     with cols[2]:
-        _badge(phase)
+        _badge(line, phase)
     cols[3].markdown(_results(line))
     mean = format_score(line.mean)
     cols[4].markdown(f"{mean} ({line.scored:,})" if line.scored else mean)

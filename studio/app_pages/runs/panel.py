@@ -18,6 +18,7 @@ from studio.app_pages.runs.logic import (
     RESUMABLE_PHASES,
     RunPhase,
     format_when,
+    run_mark,
     run_phase,
 )
 from studio.app_pages.runs.logic.cost import CapChoice
@@ -59,7 +60,14 @@ def render_run(line: RunLine) -> None:
 def _render_ending(line: RunLine, phase: RunPhase) -> None:
     """How the run ended, in words, with what to do when it did not finish."""
     left = f"{line.remaining:,} of {line.total:,} examples have no result yet"
-    if phase == "done":
+    if phase == "done" and line.failed:
+        st.warning(
+            f"**{run_mark(line, phase).label}.** Every example was tried, but "
+            f"{line.failed:,} of {line.total:,} could not be scored. See each result to "
+            "read why it failed.",
+            icon=":material/warning:",
+        )
+    elif phase == "done":
         st.success(
             f"**{PHASE_LABELS[phase]}.** Every example of the dataset has a result.",
             icon=":material/check_circle:",

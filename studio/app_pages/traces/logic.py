@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from scorer_runtime.traces import Span, Trace, TraceProblem, read_traces
+from scorer_runtime.traces import Span, ToolCallCount, Trace, TraceProblem, read_traces
 from studio.words import format_duration, noun, plural
 
 if TYPE_CHECKING:
@@ -313,3 +313,18 @@ def span_lines(trace: Trace) -> list[SpanLine]:
         depths[span.span_id] = depth
         lines.append(SpanLine(span, depth))
     return lines
+
+
+def tool_calls_words(count: ToolCallCount) -> str:
+    """How many tool calls the agent made, as the scorers count them, and where the tree
+    shows each (a call with no span of its own is in its model call's output)."""
+    if count.total == 0:
+        return "The agent called no tool."
+    said = f"The agent made {plural(count.total, 'tool call')}, as the scorers count them"
+    if not count.in_messages:
+        return f"{said}: each is a Tool call span below."
+    return (
+        f"{said}: {count.spans} as Tool call spans below and {count.in_messages} that a model "
+        "asked for in its answer with no span of its own (open that Model call span and "
+        "read its output)."
+    )

@@ -46,7 +46,12 @@ def drop(trace_ids: Iterable[str]) -> None:
 
 
 def _picked() -> None:
-    state.put(state.TRACES_CHOSEN, list(state.peek(state.TRACES_SELECTED) or []))
+    before = set(chosen())
+    now = list(state.peek(state.TRACES_SELECTED) or [])
+    state.put(state.TRACES_CHOSEN, now)
+    new = [t for t in now if t not in before]
+    if new:  # "Look inside a trace" shows the trace just picked
+        state.put(state.TRACES_VIEW, new[-1])
 
 
 def _choose_page(trace_ids: tuple[str, ...]) -> None:

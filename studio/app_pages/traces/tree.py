@@ -8,10 +8,16 @@ from typing import Any
 import streamlit as st
 
 from scorer_runtime.store import NotFoundError, database_url, get_trace
-from scorer_runtime.traces import Trace
+from scorer_runtime.traces import Trace, count_tool_calls
 from studio import services, state
 from studio.app_pages.traces.expected_form import render_expected_expander
-from studio.app_pages.traces.logic import SpanLine, TracePage, span_lines, trace_label
+from studio.app_pages.traces.logic import (
+    SpanLine,
+    TracePage,
+    span_lines,
+    tool_calls_words,
+    trace_label,
+)
 
 _MAX_SPANS = 300
 """Spans drawn at most (each is an expander); a longer trace shows its first spans."""
@@ -50,6 +56,7 @@ def render_tree(page: TracePage) -> None:
         "Each line is a span: what the agent did, how long it took. Open one to see what it "
         "received and returned."
     )
+    st.caption(tool_calls_words(count_tool_calls(trace)))
     for line in spans[:_MAX_SPANS]:
         render_span(line)
     if len(spans) > _MAX_SPANS:

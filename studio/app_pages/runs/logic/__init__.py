@@ -12,7 +12,9 @@ from studio.app_pages.runs.logic.history import (
     PAGE_SIZE,
     PHASE_LABELS,
     RESUMABLE_PHASES,
+    Mark,
     RunPhase,
+    run_mark,
     run_phase,
 )
 from studio.app_pages.runs.logic.plan import (
@@ -40,6 +42,7 @@ __all__ = [
     "PHASE_LABELS",
     "RESUMABLE_PHASES",
     "KeyCheck",
+    "Mark",
     "Problem",
     "RunPhase",
     "RunPlan",
@@ -53,6 +56,7 @@ __all__ = [
     "progress_words",
     "run_cache_words",
     "run_cost_words",
+    "run_mark",
     "run_phase",
     "share",
 ]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scorer_runtime.costs import CostEstimate, unpriced_words
-from scorer_runtime.costs.cap import CapError, check_cap, read_cap
+from scorer_runtime.costs.cap import RESERVATION_WORDS, CapError, check_cap, read_cap
 from scorer_runtime.costs.estimate import cached_cost_words
 from scorer_runtime.money import format_dollars
 
@@ -23,6 +23,9 @@ class CapChoice:
     problem: str = ""
     asks_unpriced: bool = False
     """Whether the person must accept running an unpriced model under a cap."""
+    warning: str = ""
+    """What a person should know before Start when the run may start but not finish under
+    the cap (empty when the cap is above the worst case)."""
 
 
 def cost_text(estimate: CostEstimate) -> str:
@@ -78,7 +81,32 @@ def choose_cap(
                 "Or tick 'Run without a price' to run with the cap unchecked."
             )
         return CapChoice(cap, allow_unpriced, _sentence(words), asks_unpriced=asks)
-    return CapChoice(cap, allow_unpriced, asks_unpriced=asks)
+    return CapChoice(
+        cap, allow_unpriced, asks_unpriced=asks, warning=cap_warning(cap, estimate, spent)
+    )
+
+
+def cap_warning(cap: float, estimate: CostEstimate, spent: float = 0.0) -> str:
+    """Words for a cap the run will (or may) reach before it finishes, said before Start."""
+    typical, worst = estimate.typical_cost, estimate.worst_cost
+    if typical is None or worst is None or estimate.calls == 0:
+        return ""
+    total = spent + typical
+    already = f" with {format_dollars(spent)} already spent" if spent > 0 else ""
+    if total > cap:
+        return (
+            f"This run is estimated at {format_dollars(total)}{already}; it will stop at "
+            f"{format_dollars(cap)}, before it finishes. Raise the cap to score every "
+            "example, or start anyway and resume it later with a higher cap."
+        )
+    if spent + worst > cap:
+        return (
+            f"This run is estimated at {format_dollars(total)}{already}, under the "
+            f"{format_dollars(cap)} cap, but it may stop before it finishes: "
+            f"{RESERVATION_WORDS[0].lower()}{RESERVATION_WORDS[1:]}, and at worst the run "
+            f"costs {format_dollars(spent + worst)}."
+        )
+    return ""
 
 
 def _sentence(text: str) -> str:

@@ -10,6 +10,7 @@ Streamlit-free.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
@@ -65,6 +66,36 @@ def run_phase(line: RunLine, *, runner_alive: bool, now: datetime | None = None)
     if line.status == "cancelled" and (line.error or "").startswith(BUDGET_REACHED):
         return "stopped"  # stored before runs stopped by their cap had a status of their own
     return _STORED.get(line.status, "failed")
+
+
+@dataclass(frozen=True)
+class Mark:
+    """How a run's place is marked on screen: its words, its colour, whether it is a success."""
+
+    label: str
+    color: Literal["green", "blue", "orange", "red", "gray"]
+    success: bool
+
+
+_COLORS: dict[RunPhase, Literal["green", "blue", "orange", "red", "gray"]] = {
+    "done": "green",
+    "running": "blue",
+    "stopping": "blue",
+    "waiting": "orange",
+    "queued": "gray",
+    "stopped": "orange",
+    "cancelled": "orange",
+    "stalled": "orange",
+    "failed": "red",
+}
+
+
+def run_mark(line: RunLine, phase: RunPhase) -> Mark:
+    """The badge of a run: a finished run is a success (green) only when no example failed;
+    one with failures says how many, in orange."""
+    if phase == "done" and line.failed:
+        return Mark(f"Finished, {line.failed:,} failed", "orange", success=False)
+    return Mark(PHASE_LABELS[phase], _COLORS[phase], success=phase == "done")
 
 
 _STORED: dict[str, RunPhase] = {

@@ -61,3 +61,19 @@ def test_a_cap_on_an_unpriced_model_needs_the_box_ticked():
     assert "tick 'Run without a price'" in refused.problem
     accepted = choose_cap("5", _estimate(priced=False), allow_unpriced=True)
     assert (accepted.cap, accepted.allow_unpriced, accepted.problem) == (5.0, True, "")
+
+
+def test_a_cap_below_the_estimate_is_said_before_start():
+    # Estimated $0.50, $4.00 at worst, $0.04 per example at worst.
+    short = choose_cap("0.30", _estimate(), allow_unpriced=False)
+    assert short.problem == ""  # it may start: it stops at the cap, what finished is kept
+    assert short.warning.startswith(
+        "This run is estimated at $0.5000; it will stop at $0.3000, before it finishes."
+    )
+    may = choose_cap("1", _estimate(), allow_unpriced=False)
+    assert "under the $1.0000 cap, but it may stop before it finishes" in may.warning
+    assert "sets aside what that example could cost at worst" in may.warning
+    resumed = choose_cap("1", _estimate(), allow_unpriced=False, spent=0.6)
+    assert resumed.warning.startswith("This run is estimated at $1.1000 with $0.6000 already")
+    assert choose_cap("5", _estimate(), allow_unpriced=False).warning == ""
+    assert choose_cap("5", _estimate(priced=False), allow_unpriced=True).warning == ""

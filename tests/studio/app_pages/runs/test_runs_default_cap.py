@@ -103,3 +103,41 @@ def test_a_scorer_that_never_asks_a_judge_has_no_cost_and_no_cap_box(studio_db, 
     assert "Stop at $" not in [box.label for box in at.text_input]
     assert "Estimating the cost" not in _texts(at)
     assert not at.button(key=state.RUNS_START.name).disabled
+
+
+def test_a_finished_run_with_a_failure_shows_no_success_mark(
+    studio_db, open_page, fake_judge, monkeypatch
+):
+    import asyncio
+
+    from scorer_runtime.batch import run_batch
+    from scorer_runtime.store import read_session
+    from scorer_runtime.store.scorers import get_version_by_id
+    from scorer_runtime.stored import scorer_source
+
+    monkeypatch.setenv(KEY_ENV, "sk-test")
+    fake_judge.fault(status=400, when="Broken", times=None)  # this one's judge call fails
+    fake_judge.reply({"verdict": "yes"})
+    _, version_id = save_spec(studio_db, judge_spec(fake_judge.base_url))
+    dataset_id = make_dataset(studio_db, "one-bad", ["Thanks!", "Broken answer", "Sure."])
+    with read_session(studio_db) as session:
+        source = scorer_source(session, get_version_by_id(session, version_id=version_id))
+    summary = asyncio.run(
+        run_batch(
+            studio_db,
+            source.build(),
+            scorer_version_id=version_id,
+            dataset_id=dataset_id,
+            source=source,
+        )
+    )
+    assert (summary.status, summary.done) == ("done", 3)
+    at = open_page("runs")
+    assert not at.exception, at.exception
+    if state.RUNS_OPEN.child(summary.run_id).name in [b.key for b in at.button]:
+        at.button(key=state.RUNS_OPEN.child(summary.run_id).name).click().run()
+    text = _texts(at)
+    assert ":orange-badge[Finished, 1 failed]" in text  # in the list of runs
+    assert "**Finished, 1 failed.** Every example was tried, but 1 of 3 could not be" in text
+    # No green check on how it ended (the pass-mark verdict of the scored ones is apart).
+    assert [s.icon for s in at.success] == [":material/thumb_up:"]

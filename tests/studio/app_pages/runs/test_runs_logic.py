@@ -38,6 +38,7 @@ from studio.app_pages.runs.logic import (
     plan_problems,
     plan_run,
     progress_words,
+    run_mark,
     run_phase,
     share,
 )
@@ -257,3 +258,13 @@ def test_progress_in_words():
     assert share(3, 4) == 0.75
     assert share(0, 0) == 1.0
     assert share(5, 4) == 1.0
+
+
+def test_a_finished_run_with_failures_has_no_success_mark():
+    now = utc_now()
+    clean = run_mark(_line(status="done", done=10, finished_at=now), "done")
+    assert (clean.label, clean.color, clean.success) == ("Finished", "green", True)
+    one = run_mark(_line(status="done", done=10, failed=1, finished_at=now), "done")
+    assert (one.label, one.color, one.success) == ("Finished, 1 failed", "orange", False)
+    failed = run_mark(_line(status="failed", finished_at=now), "failed")
+    assert (failed.color, failed.success) == ("red", False)

@@ -132,7 +132,7 @@ def test_trace_list_and_span_tree(studio_db, open_page):
     rows = {row["Trace"]: row for row in table.to_dict("records")}
     assert rows[SUPPORT_TRACE]["Spans"] == 9
     assert rows[SUPPORT_TRACE]["Model calls"] == 5
-    assert rows[SUPPORT_TRACE]["Tool calls"] == 3
+    assert rows[SUPPORT_TRACE]["Tool calls"] == 4  # 3 spans, 1 asked for in a model's answer
     assert rows[SUPPORT_TRACE]["Failed spans"] == 1
     assert rows[SUPPORT_TRACE]["Agent"] == "support-agent"
     assert rows[SUPPORT_TRACE]["Took"] == "6.5 s"
@@ -146,6 +146,12 @@ def test_trace_list_and_span_tree(studio_db, open_page):
         for label in labels
     )
     assert sum("Model call (claude-sonnet-4)" in label for label in labels) == 5
+    assert sum("Tool call (" in label for label in labels) == 3
+    assert (
+        "The agent made 4 tool calls, as the scorers count them: 3 as Tool call spans below "
+        "and 1 that a model asked for in its answer with no span of its own (open that Model "
+        "call span and read its output)." in [c.value for c in at.caption]
+    )
     at.selectbox(key=state.TRACES_VIEW.name).select(SUMMARY_TRACE).run()
     assert next(e.label for e in at.expander if "·" in e.label).startswith(
         "chat gpt-4o-mini · Model call"
@@ -557,3 +563,23 @@ def test_the_scorer_picker_opens_on_the_agent_scorer_being_worked_on(demo_db, mo
     assert picker.format_func(picker.value) == "Tool-call accuracy · version 1"
     assert all(" · version " in option for option in picker.options)  # names, not ids
     assert "tool-call-accuracy" not in picker.options[0]
+
+
+def test_look_inside_shows_the_trace_just_picked(studio_db, open_page, fake_judge, monkeypatch):
+    monkeypatch.setenv(KEY_ENV, "sk-test")
+    agent_version(studio_db, fake_judge.base_url)
+    with session_scope(studio_db) as session:
+        save_traces(session, traces=small_traces(3), source="three.jsonl")
+    at = open_page("traces")
+    three = [f"{n:032x}" for n in (3, 2, 1)]
+    at.multiselect(key=state.TRACES_SELECTED.name).set_value([three[0]]).run()
+    assert at.selectbox(key=state.TRACES_VIEW.name).value == three[0]
+    at.multiselect(key=state.TRACES_SELECTED.name).set_value([three[0], three[2]]).run()
+    assert not at.exception
+    assert at.selectbox(key=state.TRACES_VIEW.name).value == three[2]
+    assert next(e.label for e in at.expander if "·" in e.label).startswith(
+        "invoke_agent bot-01 · Agent run"
+    )
+    # Taking one out leaves the trace looked at as it was.
+    at.multiselect(key=state.TRACES_SELECTED.name).set_value([three[2]]).run()
+    assert at.selectbox(key=state.TRACES_VIEW.name).value == three[2]
