@@ -26,20 +26,25 @@ from scorer_runtime.store.labels import existing_example_ids
 if TYPE_CHECKING:
     from scorer_runtime.datasets.labels import LabelRow
 
+INPUT_COLUMN_NAMES = ("input", "question", "prompt", "query", "user_input", "request", "user")
+"""Column headers people use for an example's input (grades files and example files)."""
+OUTPUT_COLUMN_NAMES = (
+    "output",
+    "answer",
+    "response",
+    "completion",
+    "reply",
+    "prediction",
+    "actual_output",
+    "model_output",
+)
+"""Column headers people use for the answer being judged (grades files and example files)."""
+
 LABEL_COLUMN_NAMES: dict[str, tuple[str, ...]] = {
     "example_id": ("example_id", "example id", "exampleid"),
     "number": ("number", "#", "no", "no.", "example_number", "example #", "example no"),
-    "input": ("input", "question", "prompt", "query", "user_input", "request", "user"),
-    "output": (
-        "output",
-        "answer",
-        "response",
-        "completion",
-        "reply",
-        "prediction",
-        "actual_output",
-        "model_output",
-    ),
+    "input": INPUT_COLUMN_NAMES,
+    "output": OUTPUT_COLUMN_NAMES,
     "grade": ("grade", "human_grade", "verdict", "rating", "label", "judgement", "judgment"),
     "grade_name": ("grade_name",),
     "note": ("note", "notes", "comment", "comments"),

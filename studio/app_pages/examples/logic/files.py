@@ -31,6 +31,7 @@ from scorer_runtime.datasets import (
     write_examples,
 )
 from scorer_runtime.datasets.cells import format_cell
+from scorer_runtime.datasets.label_match import INPUT_COLUMN_NAMES, OUTPUT_COLUMN_NAMES
 from scorer_runtime.store import EXAMPLE_FIELDS, Session
 
 JSONL_KEY_SCAN = 200
@@ -44,17 +45,8 @@ FIELD_LABELS: dict[str, str] = {
     "tags": "Tags",
 }
 _SYNONYMS: dict[str, tuple[str, ...]] = {
-    "input": ("input", "question", "prompt", "query", "user_input", "request", "user"),
-    "output": (
-        "output",
-        "answer",
-        "response",
-        "completion",
-        "reply",
-        "prediction",
-        "actual_output",
-        "model_output",
-    ),
+    "input": INPUT_COLUMN_NAMES,
+    "output": OUTPUT_COLUMN_NAMES,
     "ground_truth": (
         "ground_truth",
         "expected",
