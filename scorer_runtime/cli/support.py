@@ -64,13 +64,22 @@ def console(*, stderr: bool = False) -> Console:
     ``[link=…]`` prints those characters), no emoji codes, and control characters shown as
     codes (:func:`visible`). Our own colours are given as styled ``Text`` (:func:`styled`).
     """
+    return _data_console()(
+        stderr=stderr, highlight=False, soft_wrap=True, markup=False, emoji=False
+    )
+
+
+@functools.cache
+def _data_console() -> type[Console]:
+    """The console class whose every string is shown through :func:`visible` (made once, on
+    first use: rich is imported only by commands that print)."""
     from rich.console import Console
 
     class DataConsole(Console):
         def render_str(self, text: str, **options: Any) -> Text:
             return super().render_str(visible(text), **options)
 
-    return DataConsole(stderr=stderr, highlight=False, soft_wrap=True, markup=False, emoji=False)
+    return DataConsole
 
 
 def styled(style: str, words: str, rest: str = "") -> Text:
