@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from pydantic import BaseModel, ConfigDict, Field
@@ -25,7 +26,7 @@ from scorer_runtime.spec.builtins import BUILTIN_ENTRIES, KeywordCoverageParams
 
 from .conftest import ROOT, demo_spec_paths
 
-RUFF = ROOT / ".venv" / "bin" / "ruff"
+RUFF = Path(sys.executable).with_name("ruff")  # the ruff installed beside this Python
 
 
 def ruff_problems(files):

@@ -5,6 +5,8 @@ evidence), for the demo scorers and for generated specs, against the fake judge.
 from __future__ import annotations
 
 import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -344,7 +346,7 @@ def assert_ruff_clean(folder: Any) -> None:
     config = ["--config", str(ROOT / "pyproject.toml"), "--no-cache"]
     for command in (["check", *config], ["format", "--check", "--diff", *config]):
         done = subprocess.run(
-            [str(ROOT / ".venv/bin/ruff"), *command, str(folder)],
+            [str(Path(sys.executable).with_name("ruff")), *command, str(folder)],
             cwd=ROOT,
             capture_output=True,
             text=True,
