@@ -33,8 +33,8 @@ from bench_batch import KEY_ENV, judge_spec
 from bench_judge import fake_server
 from common import Figure, print_table, size
 
-from scorer_runtime.batch import enqueue_run
 from scorer_runtime.batch.local_runner import cli_program
+from scorer_runtime.runs import RunRequest, plan_run, start_run
 from scorer_runtime.spec import load_spec
 from scorer_runtime.store import (
     ExampleData,
@@ -118,8 +118,11 @@ def _measure(url: str, engine, version_id: int, dataset_id: int, repeat: int) ->
     try:
         for _ in range(repeat):
             started = time.perf_counter()
-            run = enqueue_run(
-                engine, scorer_version_id=version_id, dataset_id=dataset_id, use_cache=False
+            run = start_run(
+                engine,
+                plan_run(
+                    engine, RunRequest(version_id, dataset_id, use_cache=False, where="queue")
+                ),
             )
             warm.append(_first_score_after(engine, run.id, started))
             time.sleep(0.5)  # the run ends (5 examples, 4 at once)

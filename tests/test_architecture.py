@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
+from pathlib import Path
 
 
 def _modules_after_import(statement: str) -> set[str]:
@@ -26,3 +28,28 @@ def test_only_the_ray_engine_imports_ray():
     )
     assert "ray" not in loaded
     assert "ray" in _modules_after_import("import scorer_runtime.batch.ray_engine")
+
+
+def _calls_of(name: str) -> list[str]:
+    """Where the product code (scorer_runtime, studio) calls a function named ``name``."""
+    root = Path(__file__).resolve().parents[1]
+    found = []
+    for path in sorted([*root.glob("scorer_runtime/**/*.py"), *root.glob("studio/**/*.py")]):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            called = node.func
+            called_name = called.attr if isinstance(called, ast.Attribute) else None
+            if isinstance(called, ast.Name):
+                called_name = called.id
+            if called_name == name:
+                found.append(f"{path.relative_to(root)}:{node.lineno}")
+    return found
+
+
+def test_every_run_is_created_by_the_run_start_service():
+    """One way to start a run (scorer_runtime.runs): the store's create_run is called from
+    nowhere else, so no caller can skip compiling, the key check or the cap check."""
+    calls = _calls_of("create_run")
+    assert calls, "the run-start service no longer creates runs?"
+    assert all(call.startswith("scorer_runtime/runs/") for call in calls), calls

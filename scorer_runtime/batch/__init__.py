@@ -6,10 +6,10 @@ process, and resume where a crash or cancel stopped them; a big run of a judge s
 spread over worker processes (:class:`WorkerPool`), built from a :class:`ScorerSource`.
 Runs bigger than one machine go to a Ray cluster: :mod:`scorer_runtime.batch.ray_engine`
 (the ``ray`` extra; not exported here, so nothing imports Ray until a run asks for it).
-``enqueue_run`` queues a run for a warm runner (``QueueRunner``, ``scorer-studio worker``),
-which claims it from the store; ``start_attached_runner`` starts a runner that stops with
-the process that started it (the studio). Example files live in :mod:`scorer_runtime.datasets`, the
-command line in :mod:`scorer_runtime.cli`.
+A run queued through :mod:`scorer_runtime.runs` is claimed from the store by a warm runner
+(``QueueRunner``, ``scorer-studio worker``); ``start_attached_runner`` starts a runner that
+stops with the process that started it (the studio). Example files live in
+:mod:`scorer_runtime.datasets`, the command line in :mod:`scorer_runtime.cli`.
 
 Names load on first use, so importing the package (or the CLI that uses it) stays cheap;
 using it loads SQLAlchemy through the store, which is why the runtime core never imports it.
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
         score_example,
     )
     from scorer_runtime.batch.pool import WorkerCrashError, WorkerError, WorkerPool
-    from scorer_runtime.batch.queue import RunRefusedError, enqueue_run, follow_run, runner_alive
+    from scorer_runtime.batch.queue import follow_run, runner_alive
     from scorer_runtime.batch.runner import BatchProgress, BatchRunner, ProgressCallback, run_batch
     from scorer_runtime.batch.serve import QueueRunner
     from scorer_runtime.batch.sharding import SHARD_MIN_EXAMPLES, choose_processes
@@ -51,7 +51,7 @@ if TYPE_CHECKING:
 
 _MODULES = {
     "local_runner": ("share_keys", "start_attached_runner", "stop_started_runners"),
-    "queue": ("RunRefusedError", "enqueue_run", "follow_run", "runner_alive"),
+    "queue": ("follow_run", "runner_alive"),
     "serve": ("QueueRunner",),
     "outcome": ("ExampleInput", "ExampleScore", "outcome_of_error", "score_example"),
     "pool": ("WorkerCrashError", "WorkerError", "WorkerPool"),
@@ -78,14 +78,12 @@ __all__ = [
     "ExampleScore",
     "ProgressCallback",
     "QueueRunner",
-    "RunRefusedError",
     "TraceSelectionPlan",
     "Verdict",
     "WorkerCrashError",
     "WorkerError",
     "WorkerPool",
     "choose_processes",
-    "enqueue_run",
     "follow_run",
     "outcome_of_error",
     "plan_trace_scoring",

@@ -32,19 +32,18 @@ from scorer_runtime.batch.writer import ResultWriter, RunCounters
 from scorer_runtime.costs.cap import CapError, budget_words
 from scorer_runtime.judge.cache import using_cache
 from scorer_runtime.judge.client import warm
+from scorer_runtime.runs.start import RunRequest, StartPlan, start_run
 from scorer_runtime.scorer import Scorer
 from scorer_runtime.store.aggregates import CostTotal, cost_total
 from scorer_runtime.store.answers import StoreAnswerCache
-from scorer_runtime.store.budget import set_run_cap
 from scorer_runtime.store.datasets import count_examples
 from scorer_runtime.store.engine import read_session, session_scope
 from scorer_runtime.store.runs import (
     RunInfo,
-    create_run,
     finish_run,
     get_run,
+    mark_running,
     run_counts,
-    start_run,
 )
 from scorer_runtime.store.scores import ScoreFilter
 from scorer_runtime.store.stability import check_example_ids
@@ -209,7 +208,7 @@ class BatchRunner:
 
     def _start(self) -> tuple[RunInfo, RunCounters, CostTotal]:
         with session_scope(self.engine) as session:
-            run = start_run(session, run_id=self.run_id)
+            run = mark_running(session, run_id=self.run_id)
             done, failed, cost = run_counts(session, run_id=self.run_id)
             # What a resumed run already stored, so progress counts the whole run.
             known = cost_total(session, filter=ScoreFilter(run_id=self.run_id))
@@ -435,24 +434,16 @@ async def run_batch(
         if scorer_version_id is None or dataset_id is None:
             raise ValueError("run_batch needs scorer_version_id and dataset_id, or a run_id")
 
-        def create() -> int:
-            with session_scope(engine) as session:
-                run = create_run(
-                    session,
-                    scorer_version_id=scorer_version_id,
-                    dataset_id=dataset_id,
-                    concurrency=concurrency or 4,
-                    use_cache=use_cache,
-                    here=True,
-                )
-                if max_cost is not None or allow_unpriced:
-                    set_run_cap(
-                        session, run_id=run.id, max_cost=max_cost, allow_unpriced=allow_unpriced
-                    )
-                assert run.id is not None
-                return run.id
-
-        run_id = await asyncio.to_thread(create)
+        request = RunRequest(
+            scorer_version_id,
+            dataset_id,
+            concurrency=concurrency or 4,
+            use_cache=use_cache,
+            max_cost=max_cost,
+            allow_unpriced=allow_unpriced,
+        )
+        plan = StartPlan.given(request, scorer)
+        run_id = (await asyncio.to_thread(start_run, engine, plan)).id
     runner = BatchRunner(
         engine,
         scorer,

@@ -1,5 +1,5 @@
 """The cost side of the command line: ``run --estimate``, and the ``--max-cost`` checks of
-``run``, ``stability`` and ``compare-versions``."""
+``run``, ``stability`` and ``compare-versions`` (checked by :mod:`scorer_runtime.runs`)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from scorer_runtime.batch import BatchSummary
     from scorer_runtime.costs import CostEstimate
     from scorer_runtime.costs.cap import JudgeCap
+    from scorer_runtime.runs import StartPlan
     from scorer_runtime.scorer import Scorer
 
 
@@ -34,37 +35,6 @@ def estimate_for(
     return asyncio.run(found)
 
 
-def check_budget(
-    made: Engine,
-    scorer: Scorer[Any, Any],
-    *,
-    dataset_id: int,
-    run_id: int | None,
-    max_cost: float | None,
-    allow_unpriced: bool,
-) -> None:
-    """Refuse, in words and before anything starts, a cap the run could not keep."""
-    if max_cost is None:
-        return
-    from scorer_runtime.costs.stored import check_dataset_cap
-    from scorer_runtime.store import read_session, run_counts
-
-    spent = 0.0
-    if run_id is not None:
-        with read_session(made) as opened:
-            spent = run_counts(opened, run_id=run_id)[2]
-    checked = check_dataset_cap(
-        made,
-        scorer,
-        dataset_id=dataset_id,
-        cap=max_cost,
-        allow_unpriced=allow_unpriced,
-        run_id=run_id,
-        spent=spent,
-    )
-    asyncio.run(checked)
-
-
 def end_if_stopped(summary: BatchSummary, *, resume: str) -> None:
     """When the run's spend cap stopped it: say so, how to resume it (``resume``: what to
     type, or where), and exit with :data:`~scorer_runtime.cli.support.BUDGET_EXIT`."""
@@ -81,29 +51,18 @@ def end_if_stopped(summary: BatchSummary, *, resume: str) -> None:
     raise typer.Exit(BUDGET_EXIT)
 
 
-def judge_default_cap(
-    made: Engine, scorer: Scorer[Any, Any], *, run_id: int | None
-) -> float | None:
-    """The cap of a run given no ``--max-cost``: its judge's default cap, said on the
-    terminal; None when no judge has one, or for a resumed run that has a cap of its own
-    (it keeps it)."""
+def say_default_cap(plan: StartPlan) -> None:
+    """When a run stops at its judge's default cap (no ``--max-cost``), say so on the
+    terminal, with how to choose another."""
     from scorer_runtime.cli.support import console
-    from scorer_runtime.costs.cap import default_cap
     from scorer_runtime.money import format_dollars
-    from scorer_runtime.store import get_run, read_session
 
-    cap = default_cap(scorer)
-    if cap is None:
-        return None
-    if run_id is not None:
-        with read_session(made) as opened:
-            if get_run(opened, run_id=run_id).max_cost is not None:
-                return None
+    if not plan.default_cap or plan.cap is None:
+        return
     console().print(
-        f"Stop at {format_dollars(cap)}: the default cap of the judge for a run "
+        f"Stop at {format_dollars(plan.cap)}: the default cap of the judge for a run "
         "(--max-cost sets another; --max-cost none runs without a cap)."
     )
-    return cap
 
 
 @dataclass(frozen=True, slots=True)

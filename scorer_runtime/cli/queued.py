@@ -31,11 +31,12 @@ def run_queued(
     progress as the runner stores each result, then its summary; exit 1 below the mark.
     ``default_cap``: no cap was given, so the judge's default cap (if any) applies."""
     from scorer_runtime.batch import summarize_run
-    from scorer_runtime.batch.queue import enqueue_run, runner_alive
-    from scorer_runtime.cli.costs import check_budget, end_if_stopped, judge_default_cap
+    from scorer_runtime.batch.queue import runner_alive
+    from scorer_runtime.cli.costs import end_if_stopped, say_default_cap
     from scorer_runtime.cli.report import summary_table
+    from scorer_runtime.costs.cap import JUDGE_CAP
+    from scorer_runtime.runs import RunRequest, plan_run, start_run
     from scorer_runtime.store import get_dataset, get_scorer, get_version, read_session
-    from scorer_runtime.stored import compile_version
 
     made = engine()
     try:
@@ -46,28 +47,18 @@ def run_queued(
             assert dataset_id is not None
             chosen = get_version(opened, scorer_id=scorer_id, version=version)
             assert chosen.id is not None
-            capped = max_cost is not None or default_cap
-            compiled = compile_version(opened, chosen) if capped else None
-        if compiled is not None and default_cap:
-            max_cost = judge_default_cap(made, compiled, run_id=None)
-        if compiled is not None and max_cost is not None:  # one it could not keep: no run
-            check_budget(
-                made,
-                compiled,
-                dataset_id=dataset_id,
-                run_id=None,
-                max_cost=max_cost,
-                allow_unpriced=allow_unpriced,
-            )
-        run = enqueue_run(
-            made,
-            scorer_version_id=chosen.id,
-            dataset_id=dataset_id,
+        request = RunRequest(
+            chosen.id,
+            dataset_id,
+            where="queue",
             concurrency=concurrency,
             use_cache=use_cache,
-            max_cost=max_cost,
+            max_cost=JUDGE_CAP if default_cap else max_cost,
             allow_unpriced=allow_unpriced,
         )
+        plan = plan_run(made, request)  # refused in words: no key here, a cap it cannot keep
+        say_default_cap(plan)
+        run = start_run(made, plan)
         out = console()
         out.print(
             f"Run {run.id} queued: scorer {scorer} v{chosen.version} on dataset {dataset} "

@@ -91,7 +91,7 @@ def run(
     Judge keys in ``.env`` of the working folder are read first (variables already set win).
     """
     load_env_file()
-    from scorer_runtime.costs.cap import read_cap
+    from scorer_runtime.costs.cap import JUDGE_CAP, read_cap
 
     cap = read_cap(max_cost)  # a bad cap is refused before anything else
     if estimate:
@@ -127,32 +127,30 @@ def run(
         return
     shards = join_engine(engine_name, address, processes)  # before a run is stored
     from scorer_runtime.batch import BatchRunner
-    from scorer_runtime.cli.costs import check_budget, end_if_stopped, judge_default_cap
+    from scorer_runtime.cli.costs import end_if_stopped, say_default_cap
     from scorer_runtime.cli.report import summary_table
-    from scorer_runtime.store import session_scope, set_run_cap
-    from scorer_runtime.stored import check_judges, scorer_source
+    from scorer_runtime.runs import RunRequest, plan_run, start_run
+    from scorer_runtime.store import session_scope
 
     made = engine()
     with session_scope(made) as opened:
         version_record, dataset_id = _chosen(opened, scorer, dataset, version, resume)
-        source = scorer_source(opened, version_record, api_base=api_base)
-    compiled = source.build()
-    check_judges(compiled)  # before the run is stored: a missing key fails at once
-    if max_cost is None:  # no --max-cost: the judge's default cap, if it has one
-        cap = judge_default_cap(made, compiled, run_id=resume)
-    # A cap the run could not keep starts nothing (on resume, the run's own cap otherwise).
-    check_budget(
-        made,
-        compiled,
-        dataset_id=dataset_id,
-        run_id=resume,
-        max_cost=cap,
+    assert version_record.id is not None
+    request = RunRequest(
+        version_record.id,
+        dataset_id,
+        concurrency=concurrency,
+        use_cache=cache,
+        max_cost=JUDGE_CAP if max_cost is None else cap,
         allow_unpriced=allow_unpriced,
+        api_base=api_base,
+        resume=resume,
     )
-    with session_scope(made) as opened:
-        run_id = _made_run(opened, version_record, dataset_id, resume, concurrency, use_cache=cache)
-        if cap is not None or allow_unpriced:
-            set_run_cap(opened, run_id=run_id, max_cost=cap, allow_unpriced=allow_unpriced)
+    # Compiled once, keys and cap checked: a missing key or a cap the run could not keep
+    # starts nothing (on resume, the run's own cap when no --max-cost was given).
+    plan = plan_run(made, request)
+    say_default_cap(plan)
+    run_id = start_run(made, plan).id
     out = console()
     out.print(
         f"Run {run_id}: scorer {scorer} v{version_record.version} on dataset {dataset} "
@@ -160,12 +158,12 @@ def run(
     )
     runner = BatchRunner(
         made,
-        compiled,
+        plan.scorer,
         run_id=run_id,
         concurrency=concurrency,
         threshold=fail_under,
         processes=None if shards is not None else processes,
-        source=source,
+        source=plan.source,
         pool=shards,
     )
     try:
@@ -236,33 +234,6 @@ def _chosen(
     if version is not None and version != version_record.version:
         raise ConflictError(f"run {resume} ran version {version_record.version}, not {version}")
     return version_record, dataset_record.id
-
-
-def _made_run(
-    opened: Session,
-    version_record: ScorerVersionInfo,
-    dataset_id: int,
-    resume: int | None,
-    concurrency: int,
-    *,
-    use_cache: bool = True,
-) -> int:
-    """The run to score: ``resume`` (it keeps its own cache setting), or a new one."""
-    from scorer_runtime.store import create_run
-
-    if resume is not None:
-        return resume
-    assert version_record.id is not None
-    created = create_run(
-        opened,
-        scorer_version_id=version_record.id,
-        dataset_id=dataset_id,
-        concurrency=concurrency,
-        use_cache=use_cache,
-        here=True,
-    )
-    assert created.id is not None
-    return created.id
 
 
 def _print_estimate(

@@ -7,7 +7,7 @@ from typing import Any
 from sqlalchemy import Engine, exists, func
 from sqlmodel import Session, col, select
 
-from scorer_runtime.costs.cap import CapError, JudgeCap, check_cap, default_cap
+from scorer_runtime.costs.cap import check_cap
 from scorer_runtime.costs.estimate import SAMPLE_SIZE, CostEstimate, SampleExample, estimate_cost
 from scorer_runtime.judge.cache import CachedAnswer
 from scorer_runtime.scorer import Scorer
@@ -77,43 +77,6 @@ async def check_dataset_cap(
     estimate = await estimate_dataset(engine, scorer, dataset_id=dataset_id, run_id=run_id)
     check_cap(cap, estimate, spent=spent, allow_unpriced=allow_unpriced)
     return estimate
-
-
-async def check_default_cap(engine: Engine, scorer: Scorer[Any, Any], *, dataset_id: int) -> None:
-    """Raise :class:`~scorer_runtime.costs.cap.CapError` when a run of the dataset could not
-    keep the judge's default cap (below one example's worst case), in words that say where
-    that cap is set; a model without a price runs past it (as a queued trust run does)."""
-    cap = default_cap(scorer)
-    if cap is None:
-        return
-    try:
-        await check_dataset_cap(engine, scorer, dataset_id=dataset_id, cap=cap, allow_unpriced=True)
-    except CapError as error:
-        raise CapError(
-            f"{error}. It is the judge's default spend cap: “Stop a run at $” on the Judges page"
-        ) from None
-
-
-async def check_chosen_cap(
-    engine: Engine,
-    scorer: Scorer[Any, Any],
-    *,
-    dataset_id: int,
-    cap: float | JudgeCap | None,
-    allow_unpriced: bool,
-) -> float | None:
-    """The cap in dollars a run of the dataset gets (see
-    :func:`~scorer_runtime.costs.cap.chosen_cap`), once it is known the run can keep it;
-    :class:`~scorer_runtime.costs.cap.CapError` in words otherwise (for the judge's default
-    cap, saying where it is set: :func:`check_default_cap`)."""
-    if isinstance(cap, str):
-        await check_default_cap(engine, scorer, dataset_id=dataset_id)
-        return default_cap(scorer)
-    if cap is not None:
-        await check_dataset_cap(
-            engine, scorer, dataset_id=dataset_id, cap=cap, allow_unpriced=allow_unpriced
-        )
-    return cap
 
 
 class _SessionCache:

@@ -125,9 +125,9 @@ from scorer_runtime.store.runs import (
     finish_run,
     get_run,
     list_runs,
+    mark_running,
     request_cancel,
     run_counts,
-    start_run,
 )
 from scorer_runtime.store.scorers import (
     ScorerCounts,
@@ -161,7 +161,6 @@ from scorer_runtime.store.scores import (
 from scorer_runtime.store.stability import (
     RunScore,
     StabilityCheckInfo,
-    add_repeat_run,
     check_ended,
     check_example_ids,
     check_flips,
@@ -251,7 +250,6 @@ __all__ = [
     "add_approval",
     "add_examples",
     "add_label",
-    "add_repeat_run",
     "add_scores",
     "agreement_data",
     "all_trace_ids",
@@ -333,6 +331,7 @@ __all__ = [
     "live_runners",
     "load_names",
     "make_engine",
+    "mark_running",
     "mean_per_day",
     "median_score",
     "newest_answer_at",
@@ -363,7 +362,6 @@ __all__ = [
     "set_run_cap",
     "set_trace_expected",
     "stalled_runs",
-    "start_run",
     "store_answers",
     "store_revision",
     "trace_summaries",

@@ -160,7 +160,7 @@ def is_stale(run: RunInfo | RunRecord, *, now: datetime | None = None) -> bool:
     return beat is None or (now or utc_now()) - beat > STALE_AFTER
 
 
-def start_run(session: Session, *, run_id: int) -> RunInfo:
+def mark_running(session: Session, *, run_id: int) -> RunInfo:
     """Mark a run running (also when resuming); refuses a run another process is running.
 
     A run whose runner stopped beating, or whose runner process on this host is gone

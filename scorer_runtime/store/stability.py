@@ -21,10 +21,9 @@ from typing import Any
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
-from scorer_runtime.store.budget import set_run_cap
 from scorer_runtime.store.errors import ConflictError, not_found
 from scorer_runtime.store.info import info_of
-from scorer_runtime.store.runs import RunInfo, create_run
+from scorer_runtime.store.runs import RunInfo
 from scorer_runtime.store.tables import (
     ExampleRecord,
     RunRecord,
@@ -98,39 +97,6 @@ def create_stability_check(
     session.add(check)
     session.flush()
     return info_of(StabilityCheckInfo, check)
-
-
-def add_repeat_run(
-    session: Session,
-    *,
-    check_id: int,
-    concurrency: int,
-    max_cost: float | None = None,
-    allow_unpriced: bool = True,
-    here: bool = False,
-) -> RunInfo:
-    """A queued run that scores the check's sample once more (one repeat), stopped at
-    ``max_cost`` dollars when given (``here``: scored by this process, never queued; see
-    :func:`~scorer_runtime.store.runs.create_run`).
-
-    Every repeat of every check is created here: a repeat must call the judge afresh, so the
-    judge answer cache is off for it (``use_cache=False``). Its cap is by default the judge's
-    default cap, which an unpriced model cannot be held to: such a repeat runs
-    (``allow_unpriced``), as the Trust page says before the check starts.
-    """
-    check = get_stability_check(session, check_id=check_id)
-    run = create_run(
-        session,
-        scorer_version_id=check.scorer_version_id,
-        dataset_id=check.dataset_id,
-        concurrency=concurrency,
-        stability_check_id=check_id,
-        use_cache=False,
-        here=here,
-    )
-    if max_cost is None:
-        return run
-    return set_run_cap(session, run_id=run.id, max_cost=max_cost, allow_unpriced=allow_unpriced)
 
 
 def get_stability_check(session: Session, *, check_id: int) -> StabilityCheckInfo:

@@ -15,23 +15,19 @@ import asyncio
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from statistics import fmean
-from typing import Any
 
 from sqlalchemy import Engine
 from sqlmodel import Session
 
-from scorer_runtime.batch.queue import RunRefusedError, enqueue_run
-from scorer_runtime.batch.runner import run_batch
-from scorer_runtime.costs.cap import JUDGE_CAP, CapError, JudgeCap, default_cap
-from scorer_runtime.costs.stored import check_chosen_cap, check_default_cap
-from scorer_runtime.scorer import Scorer
+from scorer_runtime.batch.runner import BatchRunner
+from scorer_runtime.costs.cap import JUDGE_CAP, JudgeCap
+from scorer_runtime.runs.start import RunRefusedError, RunRequest, StartPlan, plan_run, start_run
 from scorer_runtime.store.engine import read_session
 from scorer_runtime.store.labels import latest_labels
 from scorer_runtime.store.runs import RunInfo
-from scorer_runtime.store.scorers import ScorerVersionInfo, get_version_by_id
+from scorer_runtime.store.scorers import get_version_by_id
 from scorer_runtime.store.stability import RunScore, latest_full_run, run_scores
 from scorer_runtime.store.trust import graded_scale
-from scorer_runtime.stored import ScorerSource, check_judges, compile_version, scorer_source
 from scorer_runtime.trust.agreement import NONE, Agreement, Estimate, measure
 from scorer_runtime.trust.intervals import wilson
 from scorer_runtime.trust.scale import Scale
@@ -287,80 +283,50 @@ async def compare_versions(
         found = runs_to_compare(
             session, version_a=version_a, version_b=version_b, dataset_id=dataset_id
         )
-        to_score = {
-            version_id: _ToScore.of(session, version_id, api_base=api_base)
-            for version_id, run in zip((version_a, version_b), found, strict=True)
-            if run is None
-        }
-    caps = {  # every cap checked before any judge call
-        version_id: await check_chosen_cap(
-            engine, one.scorer, dataset_id=dataset_id, cap=max_cost, allow_unpriced=allow_unpriced
+    # Every version to score planned (compiled, keys and cap checked) before any judge call.
+    plans = {
+        version_id: await asyncio.to_thread(
+            plan_run,
+            engine,
+            RunRequest(
+                version_id,
+                dataset_id,
+                max_cost=max_cost,
+                allow_unpriced=allow_unpriced,
+                api_base=api_base,
+            ),
         )
-        for version_id, one in to_score.items()
+        for version_id, run in zip((version_a, version_b), found, strict=True)
+        if run is None
     }
     runs: list[RunInfo] = []
     for version_id, run in zip((version_a, version_b), found, strict=True):
-        if run is None:
-            scored = to_score[version_id]
-            run = await scored.score(
-                engine, dataset_id=dataset_id, cap=caps[version_id], allow_unpriced=allow_unpriced
-            )
-        runs.append(run)
+        runs.append(run if run is not None else await _score_here(engine, plans[version_id]))
     with read_session(engine) as session:
         return ab_report(session, run_a=runs[0], run_b=runs[1])
 
 
-@dataclass(frozen=True, slots=True)
-class _ToScore:
-    """A version of the A/B with no finished run of the dataset, to be scored here."""
-
-    version: ScorerVersionInfo
-    source: ScorerSource
-    scorer: Scorer[Any, Any]
-
-    @classmethod
-    def of(
-        cls,
-        session: Session,
-        version_id: int,
-        *,
-        api_base: str | None,
-    ) -> _ToScore:
-        """The version, built and its judge keys checked (ValueError in words)."""
-        version = get_version_by_id(session, version_id=version_id)
-        source = scorer_source(session, version, api_base=api_base)
-        scorer = source.build()
-        check_judges(scorer)
-        return cls(version, source, scorer)
-
-    async def score(
-        self, engine: Engine, *, dataset_id: int, cap: float | None, allow_unpriced: bool
-    ) -> RunInfo:
-        """Score the dataset with the version under ``cap`` dollars (None: no cap); its
-        finished run, or ValueError in words."""
-        number = self.version.version
-        summary = await run_batch(
-            engine,
-            self.scorer,
-            scorer_version_id=self.version.id,
-            dataset_id=dataset_id,
-            source=self.source,
-            max_cost=cap,
-            allow_unpriced=allow_unpriced,
+async def _score_here(engine: Engine, plan: StartPlan) -> RunInfo:
+    """Score the dataset with the planned version in this process; its finished run, or
+    ValueError in words."""
+    started = await asyncio.to_thread(start_run, engine, plan)
+    with read_session(engine) as session:
+        number = get_version_by_id(session, version_id=started.scorer_version_id).version
+    runner = BatchRunner(engine, plan.scorer, run_id=started.id, source=plan.source)
+    summary = await runner.run()
+    if summary.status == "stopped":
+        raise ValueError(  # at its cap: resumable, nothing lost
+            f"run {summary.run_id} of version {number} {summary.error} "
+            f"(scorer-studio run --resume {summary.run_id} --max-cost AMOUNT), then "
+            "compare again"
         )
-        if summary.status == "stopped":
-            raise ValueError(  # at its cap: resumable, nothing lost
-                f"run {summary.run_id} of version {number} {summary.error} "
-                f"(scorer-studio run --resume {summary.run_id} --max-cost AMOUNT), then "
-                "compare again"
-            )
-        with read_session(engine) as session:
-            found = latest_full_run(
-                session, scorer_version_id=self.version.id, dataset_id=dataset_id
-            )
-        if found is None or found.id != summary.run_id:
-            raise ValueError(f"the run of version {number} did not finish")
-        return found
+    with read_session(engine) as session:
+        found = latest_full_run(
+            session, scorer_version_id=started.scorer_version_id, dataset_id=started.dataset_id
+        )
+    if found is None or found.id != summary.run_id:
+        raise ValueError(f"the run of version {number} did not finish")
+    return found
 
 
 def queue_missing(engine: Engine, *, version_ids: Sequence[int], dataset_id: int) -> list[int]:
@@ -368,35 +334,27 @@ def queue_missing(engine: Engine, *, version_ids: Sequence[int], dataset_id: int
 
     Each run stops at its judge's default spend cap, as a run started on the Runs page
     does. A model without a price cannot be held to it, and runs all the same
-    (``allow_unpriced``): the Trust page says so before the runs are queued. A cap below
-    what one example can cost refuses (RunRefusedError, in words) before any run is queued.
+    (``allow_unpriced``): the Trust page says so before the runs are queued. A version that
+    cannot run (its spec, a key, a cap below what one example can cost) refuses, in words,
+    before any run is queued.
     """
-    missing: list[tuple[int, float | None]] = []
+    plans = []
     for version_id in version_ids:
         with read_session(engine) as session:
             if latest_full_run(session, scorer_version_id=version_id, dataset_id=dataset_id):
                 continue
-            version = get_version_by_id(session, version_id=version_id)
-            try:
-                scorer = compile_version(session, version)
-            except ValueError:  # enqueue_run refuses it, in words
-                missing.append((version_id, None))
-                continue
+            number = get_version_by_id(session, version_id=version_id).version
+        request = RunRequest(version_id, dataset_id, where="queue", allow_unpriced=True)
         try:
-            asyncio.run(check_default_cap(engine, scorer, dataset_id=dataset_id))
-        except CapError as error:
+            plans.append(plan_run(engine, request))
+        except ValueError as error:  # RunRefusedError or CapError: name the version
             raise RunRefusedError(
-                f"The run of version {version.version} was not queued: {error}."
+                f"The run of version {number} was not queued: {_reason(error)}"
             ) from None
-        missing.append((version_id, default_cap(scorer)))
-    queued = []
-    for version_id, cap in missing:
-        run = enqueue_run(
-            engine,
-            scorer_version_id=version_id,
-            dataset_id=dataset_id,
-            max_cost=cap,
-            allow_unpriced=cap is not None,
-        )
-        queued.append(run.id)
-    return queued
+    return [start_run(engine, plan).id for plan in plans]
+
+
+def _reason(error: ValueError) -> str:
+    """Why a version cannot run, without the "The run was not queued:" a plan begins with."""
+    text = str(error).removeprefix("The run was not queued: ")
+    return text if text.endswith(".") else f"{text}."

@@ -6,7 +6,7 @@ and scores it ``repeats`` times with one version; each repeat is an ordinary bat
 with the check, so it has the run engine's progress, cancel and resume. The studio queues
 the repeats for its runner (:func:`start_check`); the command line scores them in its own
 process (:func:`run_check`). Every repeat calls the judge afresh: see
-:data:`REPEAT_RUNS` and :func:`scorer_runtime.store.add_repeat_run`.
+:data:`REPEAT_RUNS` and :meth:`scorer_runtime.runs.StartPlan.repeat_of`.
 
 A check can be stopped (:func:`stop_check`): every repeat not yet ended is cancelled. What was
 scored is kept, but a stopped check is no evidence for the trust policy
@@ -24,15 +24,14 @@ from sqlalchemy import Engine
 from sqlmodel import Session
 
 from scorer_runtime.batch.runner import BatchProgress, BatchRunner
-from scorer_runtime.costs.cap import JUDGE_CAP, JudgeCap, default_cap
-from scorer_runtime.costs.stored import check_chosen_cap, check_default_cap
+from scorer_runtime.costs.cap import JUDGE_CAP, JudgeCap
 from scorer_runtime.money import format_dollars
+from scorer_runtime.runs.start import RunRequest, plan_run, store_run
 from scorer_runtime.store.engine import read_session, session_scope
 from scorer_runtime.store.runs import RunInfo, request_cancel
 from scorer_runtime.store.scorers import get_version_by_id, list_versions
 from scorer_runtime.store.stability import (
     StabilityCheckInfo,
-    add_repeat_run,
     check_ended,
     check_flips,
     check_stopped,
@@ -42,7 +41,6 @@ from scorer_runtime.store.stability import (
     latest_flip_evidence,
     repeat_runs,
 )
-from scorer_runtime.stored import check_judges, compile_version, scorer_source
 from scorer_runtime.trust.evidence import FlipEvidence
 from scorer_runtime.trust.flips import FlipSummary
 
@@ -56,8 +54,8 @@ MAX_SAMPLE = 500
 class RepeatRunOptions:
     """How every repeat of a stability check runs, set in this one place.
 
-    A repeat must ask the judge again: ``store.add_repeat_run`` makes every repeat's run with
-    the judge answer cache off.
+    A repeat must ask the judge again: :meth:`~scorer_runtime.runs.StartPlan.repeat_of` makes
+    every repeat's run with the judge answer cache off.
     """
 
     concurrency: int = 4
@@ -149,23 +147,24 @@ def _new_check(session: Session, plan: StabilityPlan) -> StabilityCheckInfo:
 def start_check(
     engine: Engine, plan: StabilityPlan, options: RepeatRunOptions = REPEAT_RUNS
 ) -> int:
-    """Store the check and queue all its repeats for a runner; the check's id. ValueError
-    (in words) when the version cannot run: a spec that no longer compiles, a judge key
-    that is not set, a judge's default cap below what one example can cost."""
-    with read_session(engine) as session:
-        version = get_version_by_id(session, version_id=plan.scorer_version_id)
-        scorer = compile_version(session, version)
-    check_judges(scorer)
-    asyncio.run(check_default_cap(engine, scorer, dataset_id=plan.dataset_id))
+    """Store the check and queue all its repeats for a runner, in one transaction; the
+    check's id. Refused in words (:class:`~scorer_runtime.runs.RunRefusedError`,
+    :class:`~scorer_runtime.costs.cap.CapError`) when the version cannot run: a spec that no
+    longer compiles, a judge key that is not set, a judge's default cap below what one
+    example can cost (a model without a price runs past that cap, as the Trust page says)."""
+    request = RunRequest(
+        plan.scorer_version_id,
+        plan.dataset_id,
+        where="queue",
+        concurrency=options.concurrency,
+        max_cost=JUDGE_CAP,
+        allow_unpriced=True,
+    )
+    repeat = plan_run(engine, request)
     with session_scope(engine) as session:
         check = _new_check(session, plan)
         for _ in range(plan.repeats):
-            add_repeat_run(
-                session,
-                check_id=check.id,
-                concurrency=options.concurrency,
-                max_cost=default_cap(scorer),
-            )
+            store_run(session, repeat.repeat_of(check.id))
         return check.id
 
 
@@ -192,30 +191,27 @@ async def run_check(
     is stored as this process's own (never queued), so a runner serving the queue never
     picks up a repeat this process scores.
     """
-    with read_session(engine) as session:
-        version = get_version_by_id(session, version_id=plan.scorer_version_id)
-        source = scorer_source(session, version, api_base=api_base)
-    scorer = source.build()
-    check_judges(scorer)  # before anything is stored: a missing key fails at once
-    cap = await check_chosen_cap(
-        engine, scorer, dataset_id=plan.dataset_id, cap=max_cost, allow_unpriced=allow_unpriced
+    request = RunRequest(
+        plan.scorer_version_id,
+        plan.dataset_id,
+        concurrency=options.concurrency,
+        max_cost=max_cost,
+        allow_unpriced=allow_unpriced,
+        api_base=api_base,
     )
+    # Before anything is stored: a missing key or a cap no repeat could keep fails at once.
+    repeat = await asyncio.to_thread(plan_run, engine, request)
     with session_scope(engine) as session:
         check = _new_check(session, plan)
-    for repeat in range(1, plan.repeats + 1):
+    for number in range(1, plan.repeats + 1):
         with session_scope(engine) as session:
             if check_stopped(session, check=check):
                 break  # stopped from the Trust page: no more repeats
-            run = add_repeat_run(
-                session,
-                check_id=check.id,
-                concurrency=options.concurrency,
-                max_cost=cap,
-                allow_unpriced=allow_unpriced,
-                here=True,
-            )
-        told = None if progress is None else _told(progress, repeat)
-        runner = BatchRunner(engine, scorer, run_id=run.id, progress=told, source=source)
+            run = store_run(session, repeat.repeat_of(check.id))
+        told = None if progress is None else _told(progress, number)
+        runner = BatchRunner(
+            engine, repeat.scorer, run_id=run.id, progress=told, source=repeat.source
+        )
         await runner.run()
     return check.id
 

@@ -12,7 +12,8 @@ import time
 
 import pytest
 
-from scorer_runtime.batch import RunRefusedError, enqueue_run, share_keys
+from scorer_runtime.batch import share_keys
+from scorer_runtime.runs import RunRefusedError, RunRequest, plan_run, start_run
 from scorer_runtime.store import (
     ScoreFilter,
     get_dataset,
@@ -71,7 +72,9 @@ def test_a_runner_killed_mid_run_is_replaced_and_nothing_is_lost_or_doubled(
     first, second = runner_processes(db_url), runner_processes(db_url)
     wait_for_runners(db_url, 2)
     engine = make_engine(db_url)
-    run = enqueue_run(engine, scorer_version_id=version_id, dataset_id=dataset_id, concurrency=2)
+    run = start_run(
+        engine, plan_run(engine, RunRequest(version_id, dataset_id, concurrency=2, where="queue"))
+    )
     running = _wait(engine, run.id, lambda r: r.status == "running" and r.done_count >= 6)
     victim = first if running.runner.endswith(f":{first.pid}") else second
     heir = second if victim is first else first
@@ -136,7 +139,7 @@ def test_a_run_whose_key_is_missing_is_refused_before_it_is_queued(
     version_id, dataset_id, _ = _setup(db_url, tmp_path, fake_judge.base_url, 3)
     engine = make_engine(db_url)
     with pytest.raises(RunRefusedError, match=f"The run was not queued: .*{KEY_ENV}.* not set"):
-        enqueue_run(engine, scorer_version_id=version_id, dataset_id=dataset_id)
+        start_run(engine, plan_run(engine, RunRequest(version_id, dataset_id, where="queue")))
     result = cli(db_url, "run", "--queue", "verdict", "big")
     assert result.exit_code == 2
     assert "The run was not queued" in result.stderr
@@ -157,7 +160,9 @@ def test_a_runner_stopped_mid_run_puts_its_run_back_in_the_queue_for_the_next(
     first = runner_processes(db_url)
     wait_for_runners(db_url, 1)
     engine = make_engine(db_url)
-    run = enqueue_run(engine, scorer_version_id=version_id, dataset_id=dataset_id, concurrency=2)
+    run = start_run(
+        engine, plan_run(engine, RunRequest(version_id, dataset_id, concurrency=2, where="queue"))
+    )
     _wait(engine, run.id, lambda r: r.status == "running" and r.done_count >= 4)
     first.send_signal(signal.SIGTERM)  # a clean stop: the studio closing, say
     assert first.wait(timeout=30) == 0

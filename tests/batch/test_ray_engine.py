@@ -21,9 +21,10 @@ import pytest_asyncio
 import ray
 from sqlmodel import select
 
-from scorer_runtime.batch import BatchRunner, enqueue_run, run_batch
+from scorer_runtime.batch import BatchRunner, run_batch
 from scorer_runtime.batch.ray_engine import RayPool
 from scorer_runtime.batch.serve import QueueRunner
+from scorer_runtime.runs import RunRequest, plan_run, start_run
 from scorer_runtime.store import (
     ScoreFilter,
     create_run,
@@ -295,7 +296,10 @@ async def test_a_warm_runner_on_ray_scores_its_claimed_runs_on_the_actors(sqlite
     runner = QueueRunner(sqlite, pool=pool, poll_s=0.05, say=False)
     serving = asyncio.create_task(runner.serve())
     queued = [
-        enqueue_run(sqlite, scorer_version_id=version_id, dataset_id=dataset_id, use_cache=False)
+        start_run(
+            sqlite,
+            plan_run(sqlite, RunRequest(version_id, dataset_id, use_cache=False, where="queue")),
+        )
         for _ in range(2)
     ]
     deadline = time.monotonic() + 120

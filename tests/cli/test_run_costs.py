@@ -106,7 +106,10 @@ def test_a_capped_run_stops_and_resumes_with_a_higher_cap(priced, fake_judge):
     assert fake_judge.request_count == len(OUTPUTS)
 
 
-def test_a_queued_run_with_a_cap_on_an_unpriced_model_is_refused(db_url, tmp_path, fake_judge):
+def test_a_queued_run_with_a_cap_on_an_unpriced_model_is_refused(
+    db_url, tmp_path, fake_judge, monkeypatch
+):
+    monkeypatch.setenv(KEY_ENV, "sk-test")  # the key is there: the cap is what refuses
     cli(db_url, "scorers", "import", str(write_spec(tmp_path, verdict_spec(fake_judge.base_url))))
     cli(db_url, "datasets", "import", str(write_examples(tmp_path, ["a"])), "--name", "d")
     result = cli(db_url, "run", "verdict", "d", "--queue", "--max-cost", "1")

@@ -16,8 +16,8 @@ import time
 import pytest
 
 from scorer_runtime import Judge, PromptStep, ScorerRunError, create_scorer
-from scorer_runtime.batch import enqueue_run
 from scorer_runtime.batch.local_runner import cli_program
+from scorer_runtime.runs import RunRequest, plan_run, start_run
 from scorer_runtime.secrets import REDACTED, environment_secrets, redact, secret_values
 from scorer_runtime.store import (
     ExampleData,
@@ -278,7 +278,7 @@ def test_what_a_runner_prints_never_holds_the_key(tmp_path, fake_judge, monkeypa
     cli(url, "datasets", "import", str(examples), "--name", "h")
     _echoing_judge(fake_judge)
     engine = make_engine(url)
-    run = enqueue_run(engine, scorer_version_id=1, dataset_id=1, concurrency=1)
+    run = start_run(engine, plan_run(engine, RunRequest(1, 1, concurrency=1, where="queue")))
     log = tmp_path / "runner.log"
     with log.open("wb") as out:
         runner = subprocess.Popen(

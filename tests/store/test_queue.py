@@ -24,6 +24,7 @@ from scorer_runtime.store import (
     hand_back,
     live_runners,
     make_engine,
+    mark_running,
     queued_run_waiting,
     read_session,
     remove_runner,
@@ -31,7 +32,6 @@ from scorer_runtime.store import (
     runner_beat,
     session_scope,
     stalled_runs,
-    start_run,
     utc_now,
 )
 from scorer_runtime.store.tables import RunnerRecord, RunRecord
@@ -155,9 +155,9 @@ def test_the_runner_that_claimed_a_run_may_start_it_and_no_one_else(engine, plan
         assert claim_queued(session, runner=this_runner()) == mine
         assert claim_queued(session, runner="far.example:3") == theirs
     with session_scope(engine) as session:
-        assert start_run(session, run_id=mine).status == "running"
+        assert mark_running(session, run_id=mine).status == "running"
     with pytest.raises(ConflictError), session_scope(engine) as session:
-        start_run(session, run_id=theirs)
+        mark_running(session, run_id=theirs)
 
 
 def test_runners_alive_beat_and_leave(engine):

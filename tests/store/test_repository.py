@@ -35,12 +35,12 @@ from scorer_runtime.store import (
     list_labels,
     list_scorers,
     list_versions,
+    mark_running,
     read_session,
     request_cancel,
     save_judge_profile,
     save_scorer_version,
     session_scope,
-    start_run,
     update_example,
 )
 from scorer_runtime.store.tables import RunRecord, ScorerVersionRecord
@@ -202,13 +202,13 @@ def test_runs_refuse_a_second_live_runner_and_cancel_from_outside(engine):
     _, version_id = make_version(engine)
     with session_scope(engine) as session:
         run = create_run(session, scorer_version_id=version_id, dataset_id=dataset_id)
-        start_run(session, run_id=run.id)
+        mark_running(session, run_id=run.id)
         # Another live process on this host runs it now (this test's parent process).
         record = session.get(RunRecord, run.id)
         record.runner = f"{socket.gethostname()}:{os.getppid()}"
         session.add(record)
     with session_scope(engine) as session, pytest.raises(ConflictError, match="another process"):
-        start_run(session, run_id=run.id)
+        mark_running(session, run_id=run.id)
     with session_scope(engine) as session:
         request_cancel(session, run_id=run.id)
     with read_session(engine) as session:

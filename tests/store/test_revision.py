@@ -17,12 +17,12 @@ from scorer_runtime.store import (
     create_stability_check,
     finish_run,
     list_examples,
+    mark_running,
     read_session,
     request_cancel,
     save_scorer_version,
     save_trust_policy,
     session_scope,
-    start_run,
     store_revision,
 )
 from tests.store.fixtures import make_dataset, make_version, valid_spec
@@ -76,7 +76,7 @@ def test_every_write_the_pages_show_gives_a_new_revision(engine: Engine) -> None
             s, example_id=example_ids[0], scorer_id=scorer_id, value=0.0, labeller="p"
         ),
         new_run,
-        lambda s: start_run(s, run_id=run["id"]),
+        lambda s: mark_running(s, run_id=run["id"]),
         lambda s: beat(s, run_id=run["id"], done=1, failed=0, cost=0.0),
         lambda s: add_scores(s, rows=[{**score, **first, "run_id": run["id"]}]),
         lambda s: request_cancel(s, run_id=run["id"]),

@@ -8,10 +8,10 @@ import asyncio
 
 import pytest
 
-from scorer_runtime.batch.queue import RunRefusedError
 from scorer_runtime.costs import estimate_dataset
 from scorer_runtime.costs.cap import CapError
 from scorer_runtime.money import format_dollars
+from scorer_runtime.runs import RunRefusedError
 from scorer_runtime.spec import load_spec
 from scorer_runtime.store import (
     get_run,

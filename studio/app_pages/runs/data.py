@@ -17,18 +17,18 @@ from datetime import datetime
 
 from scorer_runtime.batch import (
     BatchSummary,
-    enqueue_run,
     share_keys,
     start_attached_runner,
     summarize_run,
 )
 from scorer_runtime.costs import CostEstimate, estimate_dataset
+from scorer_runtime.runs import RunRequest, plan_run, start_run
 from scorer_runtime.store import (
     ScoreFilter,
     ScoreRow,
     database_url,
-    enqueue_again,
     example_counts,
+    get_run,
     get_version_by_id,
     graded_scale,
     list_datasets,
@@ -39,7 +39,6 @@ from scorer_runtime.store import (
     newest_answer_at,
     read_session,
     request_cancel,
-    set_run_cap,
 )
 from scorer_runtime.store.views import (
     RunLine,
@@ -57,8 +56,8 @@ from studio.app_pages.runs.logic import (
     RunPlan,
     key_checks,
     plan_problems,
-    plan_run,
     preview,
+    read_run_plan,
 )
 
 _cached = services.cached(ttl=30)
@@ -155,7 +154,7 @@ def plan(version_id: int, dataset_id: int) -> RunPlan:
 @_cached
 def _plan(url: str, version_id: int, dataset_id: int) -> RunPlan:
     with services.reading() as session:
-        return plan_run(session, version_id=version_id, dataset_id=dataset_id)
+        return read_run_plan(session, version_id=version_id, dataset_id=dataset_id)
 
 
 _EstimateKey = tuple[str, int, int, int | None, bool, datetime | None, int]
@@ -288,20 +287,21 @@ def start(
     use_cache: bool = True,
 ) -> int:
     """Queue a new run of the plan for the runner (under the spend cap ``max_cost``); its id.
-    Refused (RunRefusedError, in words) when the judge's key is not set. ``use_cache``: judge
-    answers may come from the judge answer cache."""
+    Refused in words (RunRefusedError, CapError) when the judge's key is not set or the cap
+    cannot be kept. ``use_cache``: judge answers may come from the judge answer cache."""
     _share_keys(chosen)
-    run = enqueue_run(
-        services.engine(),
-        scorer_version_id=chosen.version_id,
-        dataset_id=chosen.dataset_id,
+    request = RunRequest(
+        chosen.version_id,
+        chosen.dataset_id,
+        where="queue",
         concurrency=concurrency,
         use_cache=use_cache,
         max_cost=max_cost,
         allow_unpriced=allow_unpriced,
     )
+    engine = services.engine()
+    run = start_run(engine, plan_run(engine, request))
     services.changed()
-    assert run.id is not None
     return run.id
 
 
@@ -311,9 +311,14 @@ def resume(
     """Queue the run again, under the spend cap ``max_cost`` (None: no cap): the runner
     scores its examples that have no result yet."""
     _share_keys(chosen)
-    with services.writing() as session:
-        set_run_cap(session, run_id=run.run_id, max_cost=max_cost, allow_unpriced=allow_unpriced)
-        enqueue_again(session, run_id=run.run_id)
+    engine = services.engine()
+    with services.reading() as session:
+        stored = get_run(session, run_id=run.run_id)
+    request = RunRequest.resuming(
+        stored, where="queue", max_cost=max_cost, allow_unpriced=allow_unpriced
+    )
+    start_run(engine, plan_run(engine, request))
+    services.changed()
 
 
 def cancel(run_id: int) -> None:

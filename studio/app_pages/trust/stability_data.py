@@ -7,8 +7,9 @@ import asyncio
 
 import streamlit as st
 
-from scorer_runtime.batch import RunRefusedError, share_keys
+from scorer_runtime.batch import share_keys
 from scorer_runtime.costs import CostEstimate, estimate_dataset
+from scorer_runtime.runs import RunRefusedError
 from scorer_runtime.store import (
     RunInfo,
     database_url,

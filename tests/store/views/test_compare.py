@@ -11,9 +11,9 @@ from scorer_runtime.store import (
     add_scores,
     create_run,
     list_examples,
+    mark_running,
     read_session,
     session_scope,
-    start_run,
 )
 from scorer_runtime.store.views.compare import (
     CompareRow,
@@ -121,7 +121,7 @@ def test_summary_counts_transitions_and_deltas(engine, history):
 def test_an_example_missing_from_one_run_counts_as_changed(engine, history):
     with session_scope(engine) as session:
         partial = create_run(session, scorer_version_id=history.tone_v2, dataset_id=history.support)
-        start_run(session, run_id=partial.id)
+        mark_running(session, run_id=partial.id)
         rows = [
             {**r, "run_id": partial.id, "created_at": None}
             for r in history.of_run(history.run2)[:10]

@@ -24,7 +24,7 @@ from studio.app_pages.runs.logic.plan import (
     estimate_text,
     key_checks,
     plan_problems,
-    plan_run,
+    read_run_plan,
 )
 from studio.app_pages.runs.logic.progress import (
     format_when,
@@ -51,9 +51,9 @@ __all__ = [
     "key_checks",
     "live_rows",
     "plan_problems",
-    "plan_run",
     "preview",
     "progress_words",
+    "read_run_plan",
     "run_cache_words",
     "run_cost_words",
     "run_mark",

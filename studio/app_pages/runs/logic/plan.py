@@ -75,7 +75,7 @@ class Problem:
     go_to: GoTo | None = None
 
 
-def plan_run(session: Session, *, version_id: int, dataset_id: int) -> RunPlan:
+def read_run_plan(session: Session, *, version_id: int, dataset_id: int) -> RunPlan:
     """Read the version and dataset, compile the version, and list what the run needs."""
     from scorer_runtime.costs.cap import default_cap
     from scorer_runtime.datasets.fit import stored_fit_problems

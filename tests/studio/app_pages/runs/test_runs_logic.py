@@ -36,8 +36,8 @@ from studio.app_pages.runs.logic import (
     format_when,
     key_checks,
     plan_problems,
-    plan_run,
     progress_words,
+    read_run_plan,
     run_mark,
     run_phase,
     share,
@@ -62,7 +62,7 @@ def _version_and_dataset(engine, scorer: str, dataset: str) -> tuple[int, int]:
 def _plan(engine, scorer: str, dataset: str):
     version_id, dataset_id = _version_and_dataset(engine, scorer, dataset)
     with read_session(engine) as session:
-        return plan_run(session, version_id=version_id, dataset_id=dataset_id)
+        return read_run_plan(session, version_id=version_id, dataset_id=dataset_id)
 
 
 def _dead_pid() -> int:
@@ -121,7 +121,7 @@ def test_a_judge_from_a_saved_profile_brings_its_key_variable(studio_db, fake_ju
     _, version_id = save_spec(studio_db, spec)
     dataset_id = make_dataset(studio_db, "two", ["a", "b"])
     with read_session(studio_db) as session:
-        plan = plan_run(session, version_id=version_id, dataset_id=dataset_id)
+        plan = read_run_plan(session, version_id=version_id, dataset_id=dataset_id)
     assert plan.key_envs == ("HOUSE_JUDGE_KEY",)
     assert plan.judge_calls == 2
     assert key_checks(plan, {"HOUSE_JUDGE_KEY": "  "})[0].is_set is False
@@ -157,7 +157,7 @@ def test_problems_say_what_is_wrong_and_what_to_do(demo_db, fake_judge):
     }
     _, version_id = save_spec(demo_db, broken)
     with read_session(demo_db) as session:
-        bad = plan_run(session, version_id=version_id, dataset_id=plan.dataset_id)
+        bad = read_run_plan(session, version_id=version_id, dataset_id=plan.dataset_id)
     assert len(bad.spec_problems) == 2  # every problem at once
     (problem,) = plan_problems(bad, {})
     assert problem.title == "This scorer version cannot run"
