@@ -145,6 +145,15 @@ class StepEntry:
     ``factory(**params)`` returns a step callable (see :mod:`scorer_runtime.steps`);
     ``params_model`` (pydantic, ``extra="forbid"``) describes and validates the parameters,
     and the studio renders its form from :attr:`params_schema`.
+
+    The rest is everything else the project asks about a step, kept here so that adding one
+    is one entry (the sets the rest of the code uses are derived from the entries):
+    ``verdict`` is the scale a score it gives is graded on in Review (``pass_fail``: it gives
+    1 or 0); ``expected`` what its expected answer is (``tools``: a list of tool names, as the
+    trace import fills it); ``typescript`` whether the Mastra export has a TypeScript form
+    for it (otherwise the export lists it as a difference); ``sample`` realistic parameters
+    (the tests build every built-in from it; not checked here, so that building the registry
+    loads no heavy library such as jsonschema).
     """
 
     name: str
@@ -154,6 +163,10 @@ class StepEntry:
     params_model: type[BaseModel]
     factory: Callable[..., Any]
     category: str
+    verdict: Literal["pass_fail", "number"] = "number"
+    expected: Literal["text", "tools"] = "text"
+    typescript: bool = False
+    sample: Mapping[str, Any] | None = None
 
     def __post_init__(self) -> None:
         problems = _entry_problems(self)
@@ -211,6 +224,7 @@ def _entry_problems(entry: StepEntry) -> list[str]:
         problems.append("params_model must be a pydantic model class")
     elif entry.params_model.model_config.get("extra") != "forbid":
         problems.append("params_model must forbid unknown parameters (extra='forbid')")
+
     if not callable(entry.factory):
         problems.append("factory must be callable")
     elif "<" in getattr(entry.factory, "__qualname__", "<"):  # <lambda>, <locals>

@@ -35,9 +35,6 @@ MASTRA_EXPECTED_KEY = "expectedAnswer"
 ExpectedKind: TypeAlias = Literal["tools", "text"]
 """What an expected answer is: the tools to call, in order, or the answer text."""
 
-_TOOL_STEPS = frozenset({"tool_order"})
-"""Built-in steps whose expected answer is a list of tool names."""
-
 
 def normalise_expected(value: Any) -> Any:
     """An expected answer as stored: a list of tool names (blank names dropped; an empty
@@ -135,7 +132,7 @@ def expected_need(spec: ScorerSpec, registry: StepRegistry | None = None) -> Exp
             continue
         if _reads_ground_truth(params):
             readers.append(entry.title)
-            kind = "tools" if step.use in _TOOL_STEPS else kind
+            kind = "tools" if entry.expected == "tools" else kind
     return ExpectedNeed(bool(readers), kind, tuple(readers))
 
 

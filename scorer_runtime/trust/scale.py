@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from scorer_runtime.spec.builtins.catalogue import builtin_names
 from scorer_runtime.spec.models import (
     FunctionScoreSpec,
     FunctionStepSpec,
@@ -21,11 +22,6 @@ from scorer_runtime.spec.models import (
 )
 
 ScaleKind = Literal["pass_fail", "labels", "number"]
-
-_PASS_FAIL_STEPS = frozenset(
-    {"json_valid", "json_schema_valid", "exact_match", "regex_match", "threshold", "contains",
-     "excludes", "length_bounds"}
-)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +71,7 @@ def scale_of(spec: ScorerSpec) -> Scale:
     use, params = _score_function(step)
     if use == "label_to_score":
         return _labels_scale(params.get("mapping"))
-    if use in _PASS_FAIL_STEPS:
+    if use in builtin_names(verdict="pass_fail"):  # each entry says so: its ``verdict``
         return Scale("pass_fail")
     return Scale("number")
 

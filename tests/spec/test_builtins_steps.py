@@ -7,42 +7,28 @@ import pytest
 
 import scorer_runtime.spec.builtins as builtins_pkg
 from scorer_runtime.spec.builtins import BUILTIN_ENTRIES, BuiltinStep, contains
+from scorer_runtime.spec.mastra.builtins_ts import builtin_call
+from scorer_runtime.spec.mastra.formula_ts import Untranslatable
 from scorer_runtime.spec.registry import default_registry
 from scorer_runtime.steps import _CALCULATE_SCORE_KWARGS, _STEP_KWARGS, prepare_call
 
-# One realistic parameter set per built-in; a new built-in must add one here.
-SAMPLES: dict[str, dict] = {
-    "contains": {"values": ["refund", "30 days"], "mode": "all"},
-    "excludes": {"values": ["calm down"]},
-    "keyword_coverage": {"keywords": ["refund", "days"], "whole_words": True},
-    "regex_match": {"pattern": r"\d+ days", "ignore_case": True},
-    "length_bounds": {"min": 20, "max": 150, "scoring": "soft"},
-    "exact_match": {"expected": ["yes", "y"], "case_sensitive": False},
-    "text_similarity": {"method": "token_set_ratio"},
-    "text_difference": {"unit": "characters", "max_changes": 10},
-    "numeric_closeness": {"rel_tolerance": 0.05, "soft_margin": 2.5},
-    "json_valid": {"expect": "object"},
-    "json_schema_valid": {"json_schema": {"type": "object", "required": ["answer"]}},
-    "tool_called": {"tool": "lookup_order", "min_times": 2},
-    "tool_not_called": {"tools": ["delete_account"]},
-    "tool_order": {"expected": ["lookup_order", "issue_refund"], "mode": "strict"},
-    "max_tool_calls": {"max_calls": 3, "tool": "search_docs"},
-    "no_tool_errors": {"scoring": "fraction"},
-    "weighted_average": {"weights": {"relevance": 0.7, "tone": 0.3}},
-    "threshold": {"field": "score", "threshold": 0.7, "pass_value": "pass", "fail_value": "fail"},
-    "clamp": {"field": "judge_output.score", "min": 0.0, "max": 5.0},
-    "label_to_score": {"mapping": {"yes": 1.0, "partial": 0.5, "no": 0.0}, "default": 0.0},
-    "proportion": {"equals": ["yes", "partly"], "if_empty": 1.0},
-}
 
-
-def test_every_builtin_has_a_sample():
-    assert set(SAMPLES) == {e.name for e in BUILTIN_ENTRIES}
+def test_every_builtin_says_everything_the_project_asks_about_it():
+    """One entry per built-in holds every fact about it: a sample (valid parameters) and
+    whether the Mastra export has a TypeScript form for it, which must be true."""
+    for entry in BUILTIN_ENTRIES:
+        assert entry.sample is not None, entry.name
+        try:
+            builtin_call(entry.name, entry.sample, "the test")
+        except Untranslatable:
+            assert not entry.typescript, f"{entry.name} says it has a TypeScript form"
+        else:
+            assert entry.typescript, f"{entry.name} has a TypeScript form it does not declare"
 
 
 @pytest.mark.parametrize("entry", BUILTIN_ENTRIES, ids=lambda e: e.name)
 def test_repr_is_the_call_that_rebuilds_the_step(entry):
-    step = entry.build(SAMPLES[entry.name])
+    step = entry.build(entry.sample)
     assert isinstance(step, BuiltinStep)
     text = repr(step)
     assert text.startswith(f"{entry.name}(")
@@ -53,7 +39,7 @@ def test_repr_is_the_call_that_rebuilds_the_step(entry):
 
 @pytest.mark.parametrize("entry", BUILTIN_ENTRIES, ids=lambda e: e.name)
 def test_spec_form_builds_an_equal_step(entry):
-    step = entry.build(SAMPLES[entry.name])
+    step = entry.build(entry.sample)
     spec = step.to_spec()
     assert spec == {"use": entry.name, "with": step.given_params()}
     again = default_registry(plugins=False).get(spec["use"]).build(spec["with"])
@@ -62,7 +48,7 @@ def test_spec_form_builds_an_equal_step(entry):
 
 @pytest.mark.parametrize("entry", BUILTIN_ENTRIES, ids=lambda e: e.name)
 def test_keyword_injection_accepts_the_step_wherever_it_suits(entry):
-    step = entry.build(SAMPLES[entry.name])
+    step = entry.build(entry.sample)
     for use in entry.suits:
         allowed = _CALCULATE_SCORE_KWARGS if use == "calculate_score" else _STEP_KWARGS[use]
         prepared = prepare_call(step, allowed, what=use)

@@ -7,7 +7,7 @@ puts these entries into a fresh registry each time it is called.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel
 
@@ -37,8 +37,26 @@ def _entry(
     description: str,
     suits: frozenset[StepUse],
     category: str,
+    sample: dict[str, Any],
+    typescript: bool,
+    verdict: Literal["pass_fail", "number"] = "number",
+    expected: Literal["text", "tools"] = "text",
 ) -> StepEntry:
-    return StepEntry(factory.__name__, title, description, suits, model, factory, category)
+    """A built-in's entry: every fact about it (see :class:`StepEntry`) in one place; a
+    built-in has a sample and says whether it has a TypeScript form."""
+    return StepEntry(
+        factory.__name__,
+        title,
+        description,
+        suits,
+        model,
+        factory,
+        category,
+        verdict=verdict,
+        expected=expected,
+        typescript=typescript,
+        sample=sample,
+    )
 
 
 BUILTIN_ENTRIES: tuple[StepEntry, ...] = (
@@ -51,6 +69,9 @@ BUILTIN_ENTRIES: tuple[StepEntry, ...] = (
         "else 0. Example: the answer must mention 'refund'.",
         suits=_CHECK,
         category="Text",
+        sample={"values": ["refund", "30 days"], "mode": "all"},
+        verdict="pass_fail",
+        typescript=True,
     ),
     _entry(
         matching.excludes,
@@ -60,6 +81,9 @@ BUILTIN_ENTRIES: tuple[StepEntry, ...] = (
         "Example: the answer must not say 'calm down' or 'obviously'.",
         suits=_CHECK,
         category="Text",
+        sample={"values": ["calm down"]},
+        verdict="pass_fail",
+        typescript=True,
     ),
     _entry(
         matching.keyword_coverage,
@@ -69,6 +93,8 @@ BUILTIN_ENTRIES: tuple[StepEntry, ...] = (
         "Example: keywords 'refund', '14 days', 'receipt' and an answer naming two gives 0.67.",
         suits=_CHECK,
         category="Text",
+        sample={"keywords": ["refund", "days"], "whole_words": True},
+        typescript=True,
     ),
     _entry(
         matching.regex_match,
@@ -78,6 +104,9 @@ BUILTIN_ENTRIES: tuple[StepEntry, ...] = (
         r"'\d+ (business )?days' checks that a delay is stated.",
         suits=_CHECK,
         category="Text",
+        sample={"pattern": "\\d+ days", "ignore_case": True},
+        verdict="pass_fail",
+        typescript=True,
     ),
     _entry(
         measures.length_bounds,
@@ -88,6 +117,9 @@ BUILTIN_ENTRIES: tuple[StepEntry, ...] = (
         "between 20 and 150 words.",
         suits=_CHECK,
         category="Text",
+        sample={"min": 20, "max": 150, "scoring": "soft"},
+        verdict="pass_fail",
+        typescript=True,
     ),
     # -- Compare with the expected answer ----------------------------------------------------
     _entry(
@@ -98,6 +130,9 @@ BUILTIN_ENTRIES: tuple[StepEntry, ...] = (
         "ends ignored), else 0. Example: the expected category 'billing'.",
         suits=_CHECK,
         category="Compare",
+        sample={"expected": ["yes", "y"], "case_sensitive": False},
+        verdict="pass_fail",
+        typescript=True,
     ),
     _entry(
         similarity.text_similarity,
@@ -108,6 +143,8 @@ BUILTIN_ENTRIES: tuple[StepEntry, ...] = (
         "is Paris' scores high with word-order-free comparison.",
         suits=_CHECK,
         category="Compare",
+        sample={"method": "token_set_ratio"},
+        typescript=False,
     ),
     _entry(
         similarity.text_difference,
@@ -118,6 +155,8 @@ BUILTIN_ENTRIES: tuple[StepEntry, ...] = (
         "to use. Example: '14 days' expected, '30 days' written: one replaced word.",
         suits=_DATA,
         category="Compare",
+        sample={"unit": "characters", "max_changes": 10},
+        typescript=False,
     ),
     _entry(
         measures.numeric_closeness,
@@ -128,6 +167,8 @@ BUILTIN_ENTRIES: tuple[StepEntry, ...] = (
         "tolerance 5%: 'about 41 days' scores 1.",
         suits=_CHECK,
         category="Compare",
+        sample={"rel_tolerance": 0.05, "soft_margin": 2.5},
+        typescript=True,
     ),
     # -- JSON --------------------------------------------------------------------------------
     _entry(
@@ -138,6 +179,9 @@ BUILTIN_ENTRIES: tuple[StepEntry, ...] = (
         'list), else 0. Example: {"status": "ok"} passes, {status: ok} does not.',
         suits=_CHECK,
         category="JSON",
+        sample={"expect": "object"},
+        verdict="pass_fail",
+        typescript=True,
     ),
     _entry(
         json_checks.json_schema_valid,
@@ -147,6 +191,9 @@ BUILTIN_ENTRIES: tuple[StepEntry, ...] = (
         "Example: an object that must have a text 'answer' and a number 'confidence'.",
         suits=_CHECK,
         category="JSON",
+        sample={"json_schema": {"type": "object", "required": ["answer"]}},
+        verdict="pass_fail",
+        typescript=True,
     ),
     # -- Agent -------------------------------------------------------------------------------
     _entry(
@@ -157,6 +204,8 @@ BUILTIN_ENTRIES: tuple[StepEntry, ...] = (
         "must call 'lookup_order' before answering about an order.",
         suits=_CHECK,
         category="Agent",
+        sample={"tool": "lookup_order", "min_times": 2},
+        typescript=True,
     ),
     _entry(
         agent_checks.tool_not_called,
@@ -166,6 +215,8 @@ BUILTIN_ENTRIES: tuple[StepEntry, ...] = (
         "Example: it must never call 'delete_account'.",
         suits=_CHECK,
         category="Agent",
+        sample={"tools": ["delete_account"]},
+        typescript=True,
     ),
     _entry(
         agent_checks.tool_order,
@@ -175,6 +226,9 @@ BUILTIN_ENTRIES: tuple[StepEntry, ...] = (
         "with other calls in between), else 0. Example: 'lookup_order' then 'issue_refund'.",
         suits=_CHECK,
         category="Agent",
+        sample={"expected": ["lookup_order", "issue_refund"], "mode": "strict"},
+        expected="tools",
+        typescript=True,
     ),
     _entry(
         agent_checks.max_tool_calls,
@@ -184,6 +238,8 @@ BUILTIN_ENTRIES: tuple[StepEntry, ...] = (
         "Example: at most 3 calls of 'search_docs'.",
         suits=_CHECK,
         category="Agent",
+        sample={"max_calls": 3, "tool": "search_docs"},
+        typescript=True,
     ),
     _entry(
         agent_checks.no_tool_errors,
@@ -193,6 +249,8 @@ BUILTIN_ENTRIES: tuple[StepEntry, ...] = (
         "tool calls that worked). Example: a tool answering {'error': 'timeout'} fails it.",
         suits=_CHECK,
         category="Agent",
+        sample={"scoring": "fraction"},
+        typescript=True,
     ),
     # -- Combine -----------------------------------------------------------------------------
     _entry(
@@ -203,6 +261,8 @@ BUILTIN_ENTRIES: tuple[StepEntry, ...] = (
         "Example: relevance counts 70% and tone 30%.",
         suits=_COMBINE,
         category="Combine",
+        sample={"weights": {"relevance": 0.7, "tone": 0.3}},
+        typescript=True,
     ),
     _entry(
         combine.threshold,
@@ -212,6 +272,9 @@ BUILTIN_ENTRIES: tuple[StepEntry, ...] = (
         "else 0 (or 'fail'). Example: a similarity of 0.8 or more passes.",
         suits=_LABEL_OR_REASON,
         category="Combine",
+        sample={"field": "score", "threshold": 0.7, "pass_value": "pass", "fail_value": "fail"},
+        verdict="pass_fail",
+        typescript=True,
     ),
     _entry(
         combine.clamp,
@@ -221,6 +284,8 @@ BUILTIN_ENTRIES: tuple[StepEntry, ...] = (
         "Example: a judge's 1.2 becomes 1.0.",
         suits=_COMBINE,
         category="Combine",
+        sample={"field": "judge_output.score", "min": 0.0, "max": 5.0},
+        typescript=True,
     ),
     # -- Judge labels ------------------------------------------------------------------------
     _entry(
@@ -231,6 +296,8 @@ BUILTIN_ENTRIES: tuple[StepEntry, ...] = (
         "yes → 1, partly → 0.5, no → 0.",
         suits=_LABEL,
         category="Judge labels",
+        sample={"mapping": {"yes": 1.0, "partial": 0.5, "no": 0.0}, "default": 0.0},
+        typescript=True,
     ),
     _entry(
         labels.proportion,
@@ -240,6 +307,18 @@ BUILTIN_ENTRIES: tuple[StepEntry, ...] = (
         "judge gave a verdict per statement; 3 of 4 verdicts 'yes' gives 0.75.",
         suits=_LABEL,
         category="Judge labels",
+        sample={"equals": ["yes", "partly"], "if_empty": 1.0},
+        typescript=True,
     ),
 )
 """Every built-in step, grouped by category in the order the studio shows them."""
+
+
+def builtin_names(*, verdict: str | None = None, expected: str | None = None) -> frozenset[str]:
+    """The names of the built-ins with a given ``verdict`` scale or ``expected`` kind."""
+    return frozenset(
+        entry.name
+        for entry in BUILTIN_ENTRIES
+        if (verdict is None or entry.verdict == verdict)
+        and (expected is None or entry.expected == expected)
+    )
