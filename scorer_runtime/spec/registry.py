@@ -19,6 +19,8 @@ from typing import Any, Literal, TypeVar, get_args
 
 from pydantic import BaseModel, ValidationError
 
+from scorer_runtime.spec.models.problems import json_path
+
 StepUse = Literal["preprocess", "analyze", "generate_score", "generate_reason", "calculate_score"]
 """Where a registered step makes sense: one of the four steps, or a prompt step's scoring."""
 
@@ -85,15 +87,7 @@ def _join_path(prefix: str, path: str) -> str:
     return f"{prefix}{path}" if path.startswith("[") else f"{prefix}.{path}"
 
 
-def json_path(loc: Iterable[int | str]) -> str:
-    """A pydantic error location as a JSON path: ``("weights", "tone")`` -> ``weights.tone``."""
-    path = ""
-    for part in loc:
-        path = _join_path(path, f"[{part}]" if isinstance(part, int) else str(part))
-    return path
-
-
-def validation_problems(error: ValidationError, model: type[BaseModel]) -> list[tuple[str, str]]:
+def param_problems(error: ValidationError, model: type[BaseModel]) -> list[tuple[str, str]]:
     """Readable ``(path, message)`` pairs for a pydantic error on ``model``'s parameters.
 
     A misspelt parameter (``keyword`` for a required ``keywords``) is one problem, not two:
@@ -135,7 +129,7 @@ def validate_params(model: type[P], params: Mapping[str, Any], *, step: str) -> 
     try:
         return model.model_validate(dict(params))
     except ValidationError as error:
-        raise StepParamsError(step, validation_problems(error, model)) from None
+        raise StepParamsError(step, param_problems(error, model)) from None
 
 
 @dataclass(frozen=True)
@@ -190,9 +184,7 @@ class StepEntry:
         try:
             return self.factory(**params)
         except ValidationError as error:  # a plugin factory validating with its own model
-            raise StepParamsError(
-                self.name, validation_problems(error, self.params_model)
-            ) from None
+            raise StepParamsError(self.name, param_problems(error, self.params_model)) from None
 
     @property
     def import_path(self) -> tuple[str, str]:

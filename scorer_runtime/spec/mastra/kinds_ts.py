@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 
 from jinja2 import nodes
 
+from scorer_runtime.types import STEP_ORDER
+
 if TYPE_CHECKING:
     from scorer_runtime.spec.mastra.formula_ts import FormulaTranslator
 
@@ -33,7 +35,6 @@ SUM_DIFFERS = (
 WHOLE_FLOAT = (
     "a whole number written with a decimal point (3.0) shows as 3 where the studio shows 3.0"
 )
-STEP_ORDER = ("preprocess", "analyze", "generate_score", "generate_reason")
 RUN_NAMES = ("input", "output", "ground_truth", "request_context")
 _EXACT_CALLS = {
     "str", "len", "lower", "upper", "strip", "words", "contains", "count", "bool", "any",
