@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-PAGES = [
-    "home",
-    "scorers",
-    "builder",
-    "judges",
-    "examples",
-    "traces",
-    "runs",
-    "results",
-    "review",
-    "compare",
-    "trust",
-    "export",
-]
+PAGES = sorted(
+    folder.name
+    for folder in (Path(__file__).resolve().parents[2] / "studio" / "app_pages").iterdir()
+    if (folder / "page.py").is_file()
+)
+"""Every page of the studio: each folder of studio/app_pages (a new page is picked up)."""
 
 
 @pytest.mark.parametrize("page", PAGES)
