@@ -1,7 +1,7 @@
-"""What the home page says, free of Streamlit: usable judges and outcomes in words.
+"""The home page's judge keys, free of Streamlit: which well-known key variables are set and
+which stored judges and scorers name each one.
 
-The numbers come from :mod:`scorer_runtime.store.views.overview`; here they become words. Key
-values are never read out: :func:`key_statuses` only says whether each variable is set.
+Key values are never read out: :func:`key_statuses` only says whether each variable is set.
 """
 
 from __future__ import annotations

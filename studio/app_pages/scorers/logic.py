@@ -2,7 +2,7 @@
 
 The list itself (search and pages in the database) is
 :func:`scorer_runtime.store.views.scorer_list.scorer_page`; here are the names a new scorer may
-take, what archiving keeps in words, the demo scorers and the versions to compare.
+take, what archiving keeps in words, and each version's line in the list of versions.
 """
 
 from __future__ import annotations
