@@ -35,7 +35,8 @@ from bench_judge import fake_server
 from common import Figure, print_table, size
 from sqlalchemy import text
 
-from scorer_runtime.batch import WorkerPool, run_batch
+from scorer_runtime.batch import WorkerPool
+from scorer_runtime.runs import run_batch
 from scorer_runtime.spec import load_spec
 from scorer_runtime.store import (
     ExampleData,

@@ -25,7 +25,7 @@ from bench_batch import LATENCY_S, Bench, check_asked_judge, provider_calls, set
 from bench_judge import fake_server
 from common import Figure, print_table, size
 
-from scorer_runtime.batch import run_batch
+from scorer_runtime.runs import run_batch
 from scorer_runtime.spec import load_spec
 from scorer_runtime.store import save_scorer_version, session_scope
 from scorer_runtime.stored import scorer_source

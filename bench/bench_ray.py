@@ -29,8 +29,9 @@ from common import Figure, print_table, size
 from sqlalchemy import func
 from sqlmodel import select
 
-from scorer_runtime.batch import WorkerPool, run_batch
+from scorer_runtime.batch import WorkerPool
 from scorer_runtime.batch.ray_engine import RayPool, connect
+from scorer_runtime.runs import run_batch
 from scorer_runtime.store import read_session
 from scorer_runtime.store.tables import ScoreRecord
 

@@ -1,6 +1,6 @@
 """The run engine: batch runs of a scorer over a dataset, in this process or in workers.
 
-``run_batch`` / :class:`BatchRunner` score every example of a dataset with bounded
+:class:`BatchRunner` scores every example of a dataset with bounded
 concurrency, store one outcome per example as results complete, can be cancelled from any
 process, and resume where a crash or cancel stopped them; a big run of a judge scorer is
 spread over worker processes (:class:`WorkerPool`), built from a :class:`ScorerSource`.
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     )
     from scorer_runtime.batch.pool import WorkerCrashError, WorkerError, WorkerPool
     from scorer_runtime.batch.queue import follow_run, runner_alive
-    from scorer_runtime.batch.runner import BatchProgress, BatchRunner, ProgressCallback, run_batch
+    from scorer_runtime.batch.runner import BatchProgress, BatchRunner, ProgressCallback
     from scorer_runtime.batch.serve import QueueRunner
     from scorer_runtime.batch.sharding import SHARD_MIN_EXAMPLES, choose_processes
     from scorer_runtime.batch.summary import (
@@ -55,7 +55,7 @@ _MODULES = {
     "serve": ("QueueRunner",),
     "outcome": ("ExampleInput", "ExampleScore", "outcome_of_error", "score_example"),
     "pool": ("WorkerCrashError", "WorkerError", "WorkerPool"),
-    "runner": ("BatchProgress", "BatchRunner", "ProgressCallback", "run_batch"),
+    "runner": ("BatchProgress", "BatchRunner", "ProgressCallback"),
     "sharding": ("SHARD_MIN_EXAMPLES", "choose_processes"),
     "summary": (
         "BatchSummary",
@@ -87,7 +87,6 @@ __all__ = [
     "follow_run",
     "outcome_of_error",
     "plan_trace_scoring",
-    "run_batch",
     "runner_alive",
     "score_example",
     "score_stored_traces",

@@ -1,8 +1,10 @@
 """Starting runs: the one way every run begins, from the command line, the studio, a runner's
-queue or a trust check (:mod:`scorer_runtime.runs.start`)."""
+queue or a trust check (:mod:`scorer_runtime.runs.start`), and ``run_batch`` for a program
+that scores a scorer it built itself (:mod:`scorer_runtime.runs.here`)."""
 
 from __future__ import annotations
 
+from scorer_runtime.runs.here import run_batch
 from scorer_runtime.runs.start import (
     RunRefusedError,
     RunRequest,
@@ -19,6 +21,7 @@ __all__ = [
     "StartPlan",
     "Where",
     "plan_run",
+    "run_batch",
     "start_run",
     "store_run",
 ]

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import text
 
 from scorer_runtime import Judge, PromptStep, create_scorer
-from scorer_runtime.batch import run_batch
+from scorer_runtime.runs import run_batch
 from scorer_runtime.store import (
     ExampleData,
     ScoreFilter,

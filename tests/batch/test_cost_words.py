@@ -9,9 +9,10 @@ import pytest
 from rich.console import Console
 
 from scorer_runtime import create_scorer
-from scorer_runtime.batch import BatchRunner, run_batch
+from scorer_runtime.batch import BatchRunner
 from scorer_runtime.cli.report import summary_table
 from scorer_runtime.money import cost_words, describe_cost, format_dollars
+from scorer_runtime.runs import run_batch
 from scorer_runtime.store import (
     ExampleData,
     ScoreFilter,

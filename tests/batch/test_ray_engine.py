@@ -21,10 +21,10 @@ import pytest_asyncio
 import ray
 from sqlmodel import select
 
-from scorer_runtime.batch import BatchRunner, run_batch
+from scorer_runtime.batch import BatchRunner
 from scorer_runtime.batch.ray_engine import RayPool
 from scorer_runtime.batch.serve import QueueRunner
-from scorer_runtime.runs import RunRequest, plan_run, start_run
+from scorer_runtime.runs import RunRequest, plan_run, run_batch, start_run
 from scorer_runtime.store import (
     ScoreFilter,
     create_run,

@@ -8,8 +8,9 @@ import threading
 import pytest
 
 from scorer_runtime import ErrorKind, ScorerRunError, create_scorer, not_scorable
-from scorer_runtime.batch import BatchRunner, outcome_of_error, run_batch
+from scorer_runtime.batch import BatchRunner, outcome_of_error
 from scorer_runtime.results import ScoreResult
+from scorer_runtime.runs import run_batch
 from scorer_runtime.store import (
     ExampleData,
     ScoreFilter,

@@ -26,10 +26,10 @@ from scorer_runtime.batch import (
     WorkerError,
     WorkerPool,
     choose_processes,
-    run_batch,
 )
 from scorer_runtime.batch.pool import shares
 from scorer_runtime.batch.wire import encode, example_message, result_message, score_of
+from scorer_runtime.runs import run_batch
 from scorer_runtime.spec import load_spec
 from scorer_runtime.store import (
     ExampleData,

@@ -7,7 +7,8 @@ import asyncio
 
 import pytest
 
-from scorer_runtime.batch import BatchRunner, run_batch
+from scorer_runtime.batch import BatchRunner
+from scorer_runtime.runs import run_batch
 from scorer_runtime.store import (
     ScoreFilter,
     get_version_by_id,

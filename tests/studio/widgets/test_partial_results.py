@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from scorer_runtime.batch import run_batch
+from scorer_runtime.runs import run_batch
 from scorer_runtime.spec import load_spec
 from scorer_runtime.store import (
     ExampleData,

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from scorer_runtime.batch import outcome_of_error, run_batch
+from scorer_runtime.batch import outcome_of_error
 from scorer_runtime.errors import ScorerRunError
+from scorer_runtime.runs import run_batch
 from scorer_runtime.spec import compile_spec, load_spec
 from scorer_runtime.store import (
     ExampleData,

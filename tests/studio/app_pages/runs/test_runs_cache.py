@@ -3,8 +3,8 @@ came from the cache and what they saved; the start form's checkbox turns the cac
 
 from __future__ import annotations
 
-from scorer_runtime.batch import run_batch
 from scorer_runtime.money import format_dollars
+from scorer_runtime.runs import run_batch
 from scorer_runtime.store import get_run, list_runs, read_session
 
 from .test_runs_cost import PRICED, _captions, _runs_page, _scorer, _spec

@@ -11,8 +11,9 @@ from __future__ import annotations
 import asyncio
 import time
 
-from scorer_runtime.batch import BatchRunner, run_batch, summarize_run
+from scorer_runtime.batch import BatchRunner, summarize_run
 from scorer_runtime.money import format_dollars
+from scorer_runtime.runs import run_batch
 from scorer_runtime.store import (
     create_run,
     get_run,

@@ -110,7 +110,7 @@ def test_a_finished_run_with_a_failure_shows_no_success_mark(
 ):
     import asyncio
 
-    from scorer_runtime.batch import run_batch
+    from scorer_runtime.runs import run_batch
     from scorer_runtime.store import read_session
     from scorer_runtime.store.scorers import get_version_by_id
     from scorer_runtime.stored import scorer_source

@@ -7,7 +7,8 @@ import asyncio
 import re
 import time
 
-from scorer_runtime.batch import BatchRunner, run_batch
+from scorer_runtime.batch import BatchRunner
+from scorer_runtime.runs import run_batch
 from scorer_runtime.store import create_run, request_cancel, session_scope
 
 from .test_runs_cost import PRICED, _captions, _runs_page, _scorer, _spec, _stored
