@@ -1,5 +1,6 @@
-"""The builder's reads and writes: judge profiles, and the draft's life in this session and in
-the database (load, start again, continue one left earlier, autosave, forget once saved).
+"""The builder's reads and writes: judge profiles, the datasets and examples it previews on,
+the draft's life in this session and in the database (load, start again, continue one left
+earlier, autosave, forget once saved), and saving a version.
 
 The draft lives in session state (``state.BUILDER_DRAFT``) and, as the person types, in the
 ``drafts`` table, so closing the tab loses nothing.
@@ -7,11 +8,13 @@ The draft lives in session state (``state.BUILDER_DRAFT``) and, as the person ty
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 import streamlit as st
 
-from scorer_runtime.spec import ScorerDraft
+from scorer_runtime.datasets.fit import dataset_shape
+from scorer_runtime.spec import ScorerDraft, ScorerSpec
 from scorer_runtime.spec.references import with_short_references
 from scorer_runtime.store import (
     canonical_json,
@@ -20,8 +23,12 @@ from scorer_runtime.store import (
     get_scorer,
     judge_profile_dict,
     latest_version,
+    list_datasets,
+    list_drafts,
+    list_examples,
     list_judge_profiles,
     save_draft,
+    save_scorer_version,
     session_scope,
 )
 from studio import services, state
@@ -135,3 +142,46 @@ def forget_draft() -> None:
         with session_scope(services.engine()) as session:
             delete_draft(session, draft_id=draft_id)
     state.reset(state.BUILDER_DRAFT_ID)
+
+
+def drafts_left() -> list[tuple[int | None, str, datetime]]:
+    """Every draft in the database (id, title, last change), to continue one."""
+    with services.reading() as session:
+        return [(d.id, d.title, d.updated_at) for d in list_drafts(session)]
+
+
+def save_version(spec: ScorerSpec, note: str) -> tuple[int, int]:
+    """Save ``spec`` as its scorer's next version with ``note``; (scorer id, version number)."""
+    with services.writing() as session:
+        version = save_scorer_version(session, spec=spec, note=note)
+        return version.scorer_id, version.version
+
+
+@st.cache_data(show_spinner=False, ttl=30)
+def datasets(url: str) -> list[tuple[int, str, bool | None]]:
+    """Each dataset's id, name and whether its examples are agent runs (None: it has none)."""
+    with services.reading() as session:
+        found = []
+        for d in list_datasets(session):
+            if d.id is not None:
+                shape = dataset_shape(session, dataset_id=d.id)
+                agent = shape.agent_runs * 2 >= shape.sampled if shape.sampled else None
+                found.append((d.id, d.name, agent))
+        return found
+
+
+@st.cache_data(show_spinner=False, ttl=30)
+def examples(url: str, dataset_id: int) -> list[dict[str, Any]]:
+    """The first 50 examples of a dataset, as the builder previews them."""
+    with services.reading() as session:
+        rows = list_examples(session, dataset_id=dataset_id, limit=50)
+        return [
+            {
+                "id": r.id,
+                "input": r.input,
+                "output": r.output,
+                "ground_truth": r.ground_truth,
+                "request_context": r.request_context,
+            }
+            for r in rows
+        ]

@@ -9,10 +9,6 @@ import streamlit as st
 from scorer_runtime.ids import id_from_name
 from scorer_runtime.spec import JudgeSpec, ScorerDraft
 from scorer_runtime.spec.models import ScorerKind
-from scorer_runtime.store import (
-    list_drafts,
-    save_scorer_version,
-)
 from scorer_runtime.types import STEP_ORDER, StepName
 from studio import services, state
 from studio.app_pages.builder import data
@@ -55,8 +51,7 @@ STAGES = {
 
 
 def _drafts_to_continue(*, key: state.Key) -> None:
-    with services.reading() as session:
-        drafts = [(d.id, d.title, d.updated_at) for d in list_drafts(session)]
+    drafts = data.drafts_left()
     current = state.get(state.BUILDER_DRAFT_ID)
     others = [d for d in drafts if d[0] != current and d[0] is not None]
     if not others:
@@ -190,13 +185,11 @@ def _save(draft: ScorerDraft, problems: list[ProblemWords], *, key: state.Key) -
     )
     if st.button("Save as a new version", type="primary", key=key.child("save").name):
         try:
-            with services.writing() as session:
-                spec = clean_draft(draft).to_spec()  # problems were shown above
-                if isinstance(spec, list):
-                    words = problems_in_words(spec, draft=draft, registry=services.registry())
-                    raise ValueError(" ".join(str(w) for w in words))
-                version = save_scorer_version(session, spec=spec, note=note)
-                saved = (version.scorer_id, version.version)
+            spec = clean_draft(draft).to_spec()  # problems were shown above
+            if isinstance(spec, list):
+                words = problems_in_words(spec, draft=draft, registry=services.registry())
+                raise ValueError(" ".join(str(w) for w in words))
+            saved = data.save_version(spec, note)
         except Exception as error:
             show_error(error)
             return

@@ -8,41 +8,11 @@ from typing import Any
 
 import streamlit as st
 
-from scorer_runtime.datasets.fit import dataset_shape
-from scorer_runtime.store import list_datasets, list_examples
 from studio import services, state
+from studio.app_pages.builder import data
 from studio.app_pages.builder.logic import STEP_HEADINGS, Example, TryOutcome, example_dataset
 from studio.widgets.processor_forms import marks_in
 from studio.widgets.score_detail import render_score_detail
-
-
-@st.cache_data(show_spinner=False, ttl=30)
-def _datasets(url: str) -> list[tuple[int, str, bool | None]]:
-    """Each dataset's id, name and whether its examples are agent runs (None: it has none)."""
-    with services.reading() as session:
-        found = []
-        for d in list_datasets(session):
-            if d.id is not None:
-                shape = dataset_shape(session, dataset_id=d.id)
-                agent = shape.agent_runs * 2 >= shape.sampled if shape.sampled else None
-                found.append((d.id, d.name, agent))
-        return found
-
-
-@st.cache_data(show_spinner=False, ttl=30)
-def _examples(url: str, dataset_id: int) -> list[dict[str, Any]]:
-    with services.reading() as session:
-        rows = list_examples(session, dataset_id=dataset_id, limit=50)
-        return [
-            {
-                "id": r.id,
-                "input": r.input,
-                "output": r.output,
-                "ground_truth": r.ground_truth,
-                "request_context": r.request_context,
-            }
-            for r in rows
-        ]
 
 
 def _short(value: Any, width: int = 60) -> str:
@@ -65,7 +35,7 @@ def example_picker(*, kind: str, key: state.Key) -> Example | None:
     """Choose an example from a dataset, or type one. It opens on a dataset whose examples
     suit a scorer of ``kind`` ("plain" or "agent"), or on typing one when none does."""
     url = str(services.engine().url)
-    datasets = _datasets(url)
+    datasets = data.datasets(url)
     names = {d: name for d, name, _ in datasets}
     suited = example_dataset(
         kind, {d: agent for d, _, agent in datasets}, state.peek(state.SELECTED_DATASET_ID)
@@ -89,7 +59,7 @@ def example_picker(*, kind: str, key: state.Key) -> Example | None:
         dataset_id = st.selectbox(
             "Dataset", ids, format_func=names.__getitem__, key=dataset_key.name
         )
-        rows = _examples(url, int(dataset_id))
+        rows = data.examples(url, int(dataset_id))
         if not rows:
             st.caption("This dataset has no examples yet.")
             return None
