@@ -6,11 +6,10 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from scorer_runtime.store import archive_scorer, duplicate_scorer
 from scorer_runtime.store.views import ScorerLine
-from studio import services, state
+from studio import state
+from studio.app_pages.scorers import data
 from studio.app_pages.scorers.judge_choice import render_judge_choice
-from studio.app_pages.scorers.logic import archive_impact, copy_name, scorer_name_problem
 from studio.widgets.common import show_error
 
 
@@ -95,8 +94,7 @@ def _archive_button(column: DeltaGenerator, line: ScorerLine) -> None:
 
 def _set_archived(scorer_id: int, archived: bool, message: str) -> None:
     try:
-        with services.writing() as session:
-            archive_scorer(session, scorer_id=scorer_id, archived=archived)
+        data.set_archived(scorer_id, archived)
     except Exception as error:  # shown in plain words; nothing changed
         show_error(error)
         return
@@ -124,8 +122,7 @@ def _cancel() -> None:
 
 def _confirm_archive(line: ScorerLine) -> None:
     sid = line.scorer_id
-    with services.reading() as session:
-        impact = archive_impact(session, scorer_id=sid)
+    impact = data.impact(sid)
     with st.container(border=True):
         st.warning(impact.sentence(), icon=":material/archive:")
         yes, no = st.columns(2)
@@ -142,8 +139,7 @@ def _ask_copy_name(line: ScorerLine) -> None:
     sid = line.scorer_id
     key = state.SCORERS_COPY_NAME.child(sid)
     if not state.has(key):
-        with services.reading() as session:
-            state.put(key, copy_name(session, line.name))
+        state.put(key, data.free_copy_name(line.name))
     with st.container(border=True):
         st.markdown(f"**Duplicate “{line.name}”** — the copy starts from its latest version.")
         name = st.text_input(
@@ -152,8 +148,7 @@ def _ask_copy_name(line: ScorerLine) -> None:
             help="Letters, digits, - _ and . — the copy scores under this name.",
             placeholder="e.g. tone-politeness-strict",
         )
-        with services.reading() as session:
-            problem = scorer_name_problem(session, name)
+        problem = data.name_problem(name)
         if problem and name.strip():
             st.caption(f":red[{problem}]")
         make, no = st.columns(2)
@@ -169,8 +164,7 @@ def _ask_copy_name(line: ScorerLine) -> None:
 
 def _duplicate(line: ScorerLine, name: str) -> None:
     try:
-        with services.writing() as session:
-            duplicate_scorer(session, scorer_id=line.scorer_id, new_name=name)
+        data.duplicate(line.scorer_id, name)
     except Exception as error:  # a name taken meanwhile, shown in plain words
         show_error(error)
         return

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from scorer_runtime.store import StoreError, judge_profile_dict, latest_version, list_judge_profiles
+from scorer_runtime.store import StoreError
 from scorer_runtime.store.views import ScorerLine
-from scorer_runtime.stored import judge_profiles, use_judge_profile
 from studio import services, state
 from studio.app_pages.judges.logic.keys import PastedKeyError, use_key
+from studio.app_pages.scorers import data
 from studio.app_pages.scorers.judge_logic import (
     JudgeNow,
     judge_now,
@@ -27,11 +27,9 @@ def render_judge_choice(line: ScorerLine) -> None:
     """The panel: which judge the scorer uses, the saved judges to use instead, a key box."""
     sid = line.scorer_id
     key = state.SCORERS_JUDGE.child(sid)
-    with services.reading() as session:
-        version = latest_version(session, scorer_id=sid)
-        specs = judge_profiles(session)
-        saved = {r.name: judge_profile_dict(r) for r in list_judge_profiles(session)}
-    now = None if version is None else judge_now(version.spec, specs, services.env_is_set)
+    read = data.judge_read(sid)
+    saved = read.saved
+    now = None if read.spec is None else judge_now(read.spec, read.profiles, services.env_is_set)
     with st.container(border=True):
         st.markdown(f"**The judge of “{line.display_name}”**")
         if now is None:
@@ -111,17 +109,12 @@ def _choose_saved(
 
 def _use(line: ScorerLine, profile: str, *, keep: bool) -> None:
     try:
-        with services.writing() as session:
-            version = use_judge_profile(
-                session, scorer_id=line.scorer_id, profile=profile, keep_own=keep
-            )
+        number = data.use_judge(line.scorer_id, profile, keep_own=keep)
     except (StoreError, ValueError) as error:  # shown in plain words; nothing was saved
         show_error(error)
         return
     state.reset(state.SCORERS_PENDING)
-    state.flash(
-        f"“{line.display_name}” now uses the judge {profile}: saved as version {version.version}."
-    )
+    state.flash(f"“{line.display_name}” now uses the judge {profile}: saved as version {number}.")
     st.rerun()
 
 

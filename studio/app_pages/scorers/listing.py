@@ -4,22 +4,14 @@ from __future__ import annotations
 
 import streamlit as st
 
-from scorer_runtime import stored
-from scorer_runtime.store import database_url
-from scorer_runtime.store.views import ScorerLine, ScorerPage, scorer_page
-from studio import services, state
+from scorer_runtime.store.views import ScorerLine, ScorerPage
+from studio import state
+from studio.app_pages.scorers import data
 from studio.app_pages.scorers.actions import render_actions, render_pending
 from studio.app_pages.scorers.versions import render_versions
 from studio.widgets.common import empty_state, format_score, show_error
 from studio.widgets.trust_badge import scorer_badge
 from studio.words import noun, plural, run_status_label
-
-
-@services.cached(ttl=30)
-def cached_page(db: str, search: str, page: int, archived: bool) -> ScorerPage:
-    """One page of matching scorers (``db`` keys the cache per database)."""
-    with services.reading() as session:
-        return scorer_page(session, search=search, page=page, include_archived=archived)
 
 
 def _new_search() -> None:
@@ -48,8 +40,7 @@ def render_search() -> tuple[str, bool]:
 def load_demo() -> None:
     """Save the demo scorers whose names are free, and say how many."""
     try:
-        with services.writing() as session:
-            saved = stored.load_demo(session, parts=["scorers"]).scorers
+        saved = data.load_demo_scorers()
     except Exception as error:  # shown in plain words; nothing was written
         show_error(error)
         return
@@ -67,7 +58,7 @@ def render_empty(search: str) -> None:
             icon=":material/search_off:",
         )
         return
-    hidden = cached_page(database_url(), "", 0, True).total
+    hidden = data.page("", 0, True).total
     if hidden:
         st.info(
             f"{plural(hidden, 'archived scorer')} {noun(hidden, 'is', 'are')} hidden. Tick “Show "
@@ -159,7 +150,7 @@ def render_pager(page: ScorerPage) -> None:
 def render_list() -> None:
     """Search, then the page of scorers (or the empty state)."""
     search, archived = render_search()
-    page = cached_page(database_url(), search, state.get(state.SCORERS_PAGE), archived)
+    page = data.page(search, state.get(state.SCORERS_PAGE), archived)
     if not page.lines:
         render_empty(search)
         return

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from scorer_runtime.store import database_url
-from studio import services, state
+from studio import state
+from studio.app_pages.scorers import data
 from studio.app_pages.scorers.diff import SpecChange, json_text_diff, spec_changes
-from studio.app_pages.scorers.logic import VersionLine, scorer_versions
+from studio.app_pages.scorers.logic import VersionLine
 from studio.widgets.trust_badge import version_words
 from studio.words import plural
 
@@ -19,16 +19,9 @@ _KIND_ICONS = {
 }
 
 
-@services.cached(ttl=30)
-def cached_versions(db: str, scorer_id: int) -> list[VersionLine]:
-    """Every version of a scorer, newest first (``db`` keys the cache per database)."""
-    with services.reading() as session:
-        return scorer_versions(session, scorer_id=scorer_id)
-
-
 def render_versions(scorer_id: int) -> None:
     """The versions table, then a comparison of two versions when there are two or more."""
-    versions = cached_versions(database_url(), scorer_id)
+    versions = data.versions(scorer_id)
     if not versions:
         st.caption("This scorer has no saved version yet.")
         return
