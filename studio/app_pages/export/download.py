@@ -2,109 +2,21 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import streamlit as st
 
-from scorer_runtime.store import database_url
-from studio import services, state
+from studio import state
+from studio.app_pages.export import data
+from studio.app_pages.export.data import VersionChoice
 from studio.app_pages.export.logic import (
     EXPORT_FORMATS,
-    MASTRA_PROBLEM,
     ExportFile,
     ExportFormat,
     ImportProblem,
     RunGuide,
-    export_file,
-    path_words,
-    run_guide,
 )
 from studio.widgets.common import empty_state
 from studio.widgets.current_scorer import scorer_to_open, work_on
 from studio.widgets.trust_badge import approved_version, scorer_badge
-
-
-@dataclass(frozen=True, slots=True)
-class VersionChoice:
-    """A version in the picker."""
-
-    version_id: int
-    version: int
-    note: str
-    saved: str
-
-
-@dataclass(frozen=True, slots=True)
-class Exported:
-    """An export, or the problems that prevent it."""
-
-    file: ExportFile | None = None
-    guide: RunGuide | None = None
-    problems: list[ImportProblem] = field(default_factory=list)
-
-
-@services.cached(ttl=30)
-def cached_scorers(db: str) -> dict[int, str]:
-    """Live scorers by id, in name order (their stored names: what an imported file names)."""
-    from scorer_runtime.store import load_names
-
-    with services.reading() as session:
-        return load_names(session).live_scorers()
-
-
-@services.cached(ttl=30)
-def cached_titles(db: str) -> dict[int, str]:
-    """Live scorers by id, by what people call them (their display names), in that order."""
-    from scorer_runtime.store.views import scorer_titles
-
-    with services.reading() as session:
-        titles = scorer_titles(session)
-    live = cached_scorers(db)
-    named = {i: titles.get(i, name) for i, name in live.items()}
-    return dict(sorted(named.items(), key=lambda kv: kv[1].casefold()))
-
-
-@services.cached(ttl=30)
-def cached_versions(db: str, scorer_id: int) -> list[VersionChoice]:
-    """A scorer's versions, newest first."""
-    from scorer_runtime.store import list_versions
-
-    with services.reading() as session:
-        return [
-            VersionChoice(int(v.id or 0), v.version, v.note, f"{v.created_at:%d %b %Y}")
-            for v in list_versions(session, scorer_id=scorer_id)
-        ]
-
-
-@st.cache_data(show_spinner=False, ttl=30)
-def cached_export(db: str, version_id: int, format: ExportFormat) -> Exported:
-    """A stored version exported (judge profiles written out in full)."""
-    from scorer_runtime.spec import SpecError
-    from scorer_runtime.spec.mastra import MastraExportError
-    from scorer_runtime.store import get_version_by_id
-    from scorer_runtime.stored import judge_profiles, load_stored_spec
-
-    with services.reading() as session:
-        profiles = judge_profiles(session)
-        try:
-            stored = get_version_by_id(session, version_id=version_id)
-            spec = load_stored_spec(session, stored)
-            made = export_file(
-                spec,
-                format,
-                registry=services.registry(),
-                judge_profiles=profiles,
-                version=stored.version,
-            )
-        except SpecError as error:
-            problems = [
-                ImportProblem(path_words(p.path), p.path, p.line, p.message) for p in error.problems
-            ]
-            return Exported(problems=problems)
-        except MastraExportError as error:
-            problems = [ImportProblem(MASTRA_PROBLEM, "", None, p) for p in error.problems]
-            return Exported(problems=problems)
-    return Exported(made, run_guide(spec, profiles))
 
 
 def _picked() -> None:
@@ -136,7 +48,7 @@ def _pick_scorer(scorers: dict[int, str]) -> int | None:
 def _pick_version(scorer_id: int) -> VersionChoice | None:
     """Opens on the version approved last, else on the newest, saying which and why; each
     version shows its trust badge."""
-    versions = cached_versions(database_url(), scorer_id)
+    versions = data.versions(scorer_id)
     if not versions:
         st.info("This scorer has no saved version to export yet.")
         return None
@@ -171,14 +83,14 @@ def _pick_version(scorer_id: int) -> VersionChoice | None:
 
 def render_export() -> None:
     """Pick a scorer, a version and a format; show the code and offer the download."""
-    scorers = cached_scorers(database_url())
+    scorers = data.scorers()
     if not scorers:
         empty_state(
             "**There is no scorer to export yet.** Build one, or import a scorer file below."
         )
         st.page_link("app_pages/builder/page.py", label="Build a scorer", icon=":material/build:")
         return
-    scorer_id = _pick_scorer(cached_titles(database_url()))
+    scorer_id = _pick_scorer(data.titles())
     version = _pick_version(scorer_id) if scorer_id is not None else None
     if version is None:
         return
@@ -194,7 +106,7 @@ def render_export() -> None:
         )
         or "python"
     )
-    exported = cached_export(database_url(), version.version_id, format)
+    exported = data.exported(version.version_id, format)
     if exported.file is None and format == "mastra":
         _render_no_mastra_form(exported.problems)
         return

@@ -7,17 +7,12 @@ from typing import TYPE_CHECKING
 
 import streamlit as st
 
-from scorer_runtime.store import database_url
-from studio import services, state
-from studio.app_pages.export.download import cached_scorers
+from studio import state
+from studio.app_pages.export import data
 from studio.app_pages.export.logic import (
     ImportCheck,
     ImportMode,
-    check_import,
-    same_version,
-    save_import,
 )
-from studio.app_pages.scorers.logic import scorer_name_problem
 from studio.widgets.common import show_error
 from studio.words import plural, step_words
 
@@ -28,14 +23,6 @@ _MODES: dict[ImportMode, str] = {
     "new": "A new scorer",
     "version": "A new version of an existing scorer",
 }
-
-
-def _check(data: bytes, file_name: str) -> ImportCheck:
-    from scorer_runtime.stored import judge_profiles
-
-    with services.reading() as session:
-        profiles = judge_profiles(session)
-    return check_import(data, file_name, registry=services.registry(), judge_profiles=profiles)
 
 
 def render_import() -> None:
@@ -52,7 +39,7 @@ def render_import() -> None:
             "it goes; every problem in the file is listed first."
         )
         return
-    check = _check(upload.getvalue(), upload.name)
+    check = data.check(upload.getvalue(), upload.name)
     if not check.ok or check.spec is None:
         render_problems(check)
         return
@@ -101,7 +88,7 @@ def render_save(check: ImportCheck) -> None:
     """Save as a new scorer (named) or as the next version of a chosen scorer."""
     spec = check.spec
     assert spec is not None
-    scorers = cached_scorers(database_url())
+    scorers = data.scorers()
     same_name = next((i for i, n in scorers.items() if n == spec.id), None)
     mode: ImportMode = (
         st.radio(
@@ -140,8 +127,7 @@ def _ask_name(spec: ScorerSpec) -> tuple[str, str | None]:
         key=state.EXPORT_IMPORT_NAME.name,
         help="Letters, digits, - _ and . The scorer's id becomes this name.",
     )
-    with services.reading() as session:
-        problem = scorer_name_problem(session, name)
+    problem = data.name_problem(name)
     if problem:
         st.caption(f":red[{problem}]")
     return name, problem
@@ -162,8 +148,7 @@ def _ask_target(spec: ScorerSpec, scorers: dict[int, str], same_name: int | None
         help="The file becomes this scorer's next version; earlier versions stay.",
     )
     if target is not None:
-        with services.reading() as session:
-            same = same_version(session, scorer_id=target, spec=spec)
+        same = data.same_stored_version(target, spec)
         if same is not None:
             st.info(
                 f"This file is exactly version {same} of “{scorers[target]}”. Saving it "
@@ -178,10 +163,7 @@ def _save(
 ) -> None:
     assert check.spec is not None
     try:
-        with services.writing() as session:
-            saved = save_import(
-                session, spec=check.spec, mode=mode, name=name, scorer_id=target, note=note
-            )
+        saved = data.save(check.spec, mode=mode, name=name, scorer_id=target, note=note)
     except Exception as error:  # a name taken meanwhile, shown in plain words
         show_error(error)
         return
