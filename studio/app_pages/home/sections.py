@@ -6,35 +6,18 @@ import os
 
 import streamlit as st
 
-from scorer_runtime.store import database_url
-from scorer_runtime.store.views import Overview, read_overview
-from studio import services, state
-from studio.app_pages.home.logic import KeyStatus, key_names_in_use, key_statuses
+from scorer_runtime.store.views import Overview
+from studio import state
+from studio.app_pages.home import data
+from studio.app_pages.home.logic import KeyStatus, key_statuses
 from studio.widgets.common import empty_state, format_score, show_error
 from studio.words import KEY_PLACE, noun, outcome_mix_words, run_status_label
 
 
-@services.cached(ttl=30)
-def cached_overview(db: str) -> Overview:
-    """What the database holds (``db`` keys the cache: one per database)."""
-    with services.reading() as session:
-        return read_overview(session)
-
-
-@services.cached(ttl=30)
-def cached_key_names(db: str) -> dict[str, list[str]]:
-    """Key variables named by saved judges and scorers (never their values)."""
-    with services.reading() as session:
-        return key_names_in_use(session)
-
-
 def load_demo_data() -> None:
     """Load the demo scorers and datasets into an empty database, and say what was loaded."""
-    from scorer_runtime.stored import load_demo
-
     try:
-        with services.writing() as session:
-            result = load_demo(session, only_into_empty=True)
+        result = data.load_demo_into_empty()
     except Exception as error:  # shown in plain words; nothing was written
         show_error(error)
         return
@@ -48,7 +31,7 @@ def load_demo_data() -> None:
 
 def render_overview() -> Overview:
     """The counts, and the latest runs with status and mean score."""
-    overview = cached_overview(database_url())
+    overview = data.overview()
     if overview.is_empty:
         empty_state(
             "**Your studio is empty.** A *scorer* judges answers your AI gives; a *dataset* "
@@ -145,7 +128,7 @@ def render_judge_keys() -> list[KeyStatus]:
         "key, paste it on the Judges page: the studio keeps it until it stops, or remembers it "
         "on this computer when you ask. Local models (for example Ollama) need no key."
     )
-    statuses = key_statuses(os.environ, cached_key_names(database_url()))
+    statuses = key_statuses(os.environ, data.key_names())
     rows = [
         {
             "Provider": status.provider,
