@@ -8,9 +8,9 @@ from typing import Any
 
 import streamlit as st
 
-from scorer_runtime.store import set_trace_expected
 from scorer_runtime.traces import ExpectedKind, Trace, expected_kind, tools_called
-from studio import services, state
+from studio import state
+from studio.app_pages.traces import data
 from studio.app_pages.traces.logic import expected_words, short_id, tool_names
 from studio.widgets.common import show_error
 
@@ -100,8 +100,7 @@ def _value(kind: str, tools: str, text: str) -> Any:
 
 def _save(trace_id: str, expected: Any) -> None:
     try:
-        with services.writing() as session:
-            set_trace_expected(session, trace_id=trace_id, expected=expected)
+        data.set_expected(trace_id, expected)
     except Exception as error:  # shown in plain words; nothing was saved
         show_error(error)
         return

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from scorer_runtime.store import save_traces
-from studio import services, state
+from studio import state
+from studio.app_pages.traces import data
 from studio.app_pages.traces.logic import ACCEPTED_SUFFIXES, ImportReport, read_upload
 from studio.app_pages.traces.selection import add
 from studio.widgets.common import empty_state, show_error
@@ -50,16 +50,15 @@ def render_upload() -> None:
     render_report(report)
 
 
-def import_file(data: bytes, file_name: str, *, upload_id: str) -> ImportReport:
-    """Read a file and save its good traces (through :func:`services.writing`, which clears
+def import_file(content: bytes, file_name: str, *, upload_id: str) -> ImportReport:
+    """Read a file and save its good traces (through :func:`data.save`, which clears
     the cached lists); the list then starts again at its first page."""
-    loaded = read_upload(data, file_name)
+    loaded = read_upload(content, file_name)
     report = ImportReport(file_name, upload_id, loaded.problems, read=len(loaded.traces))
     if not loaded.traces:
         return report
     try:
-        with services.writing() as session:
-            summary = save_traces(session, traces=loaded.traces, source=file_name)
+        summary = data.save(loaded.traces, file_name)
     except Exception as error:  # shown in plain words; nothing was saved
         return ImportReport(
             file_name, upload_id, loaded.problems, read=len(loaded.traces), error=error

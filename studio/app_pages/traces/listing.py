@@ -5,34 +5,18 @@ from __future__ import annotations
 
 import streamlit as st
 
-from scorer_runtime.store import database_url, delete_traces
-from scorer_runtime.store.views import trace_score_counts
-from studio import services, state
+from studio import state
+from studio.app_pages.traces import data
 from studio.app_pages.traces.file_import import render_empty
 from studio.app_pages.traces.logic import (
     TracePage,
     delete_question,
     list_row,
     trace_label,
-    trace_page,
 )
 from studio.app_pages.traces.selection import chosen, drop, start_with
 from studio.widgets.common import show_error
 from studio.words import noun, plural
-
-
-@st.cache_data(show_spinner=False, ttl=30)
-def cached_page(db: str, search: str, page: int) -> TracePage:
-    """One page of matching stored traces (``db`` keys the cache per database)."""
-    with services.reading() as session:
-        return trace_page(session, search=search, page=page)
-
-
-@st.cache_data(show_spinner=False, ttl=30)
-def cached_score_counts(db: str, trace_ids: tuple[str, ...]) -> dict[str, int]:
-    """How many stored scores each of these traces has."""
-    with services.reading() as session:
-        return trace_score_counts(session, trace_ids=trace_ids)
 
 
 def _new_search() -> None:
@@ -52,7 +36,7 @@ def render_list() -> TracePage | None:
         ),
         on_change=_new_search,
     ).strip()
-    page = cached_page(database_url(), search, state.get(state.TRACES_PAGE))
+    page = data.page(search, state.get(state.TRACES_PAGE))
     state.put(state.TRACES_PAGE, page.page)  # past the end after a delete: the last page
     if not page.lines:
         if search:
@@ -65,7 +49,7 @@ def render_list() -> TracePage | None:
             render_empty()
         return None
     ids = tuple(line.trace_id for line in page.lines)
-    counts = cached_score_counts(database_url(), ids)
+    counts = data.score_counts(ids)
     start_with(page)
     picked = set(chosen())
     st.markdown(page.showing(search) + f" {_chosen_words(len(picked))}")
@@ -166,7 +150,7 @@ def render_delete(page: TracePage) -> None:
 
 
 def _confirm(pending: tuple[str, ...]) -> None:
-    scores = sum(cached_score_counts(database_url(), pending).values())
+    scores = sum(data.score_counts(pending).values())
     with st.container(border=True):
         st.warning(delete_question(len(pending), scores), icon=":material/warning:")
         yes, no = st.columns(2)
@@ -181,8 +165,7 @@ def _confirm(pending: tuple[str, ...]) -> None:
     if not confirmed:
         return
     try:
-        with services.writing() as session:
-            deleted = delete_traces(session, trace_ids=list(pending))
+        deleted = data.delete(list(pending))
     except Exception as error:  # shown in plain words; nothing was deleted
         show_error(error)
         return

@@ -7,15 +7,15 @@ from __future__ import annotations
 import streamlit as st
 
 from scorer_runtime.judge.config import JudgeConfigError
-from scorer_runtime.store import TraceSummary, database_url, get_version_by_id, scored_trace_ids
+from scorer_runtime.store import TraceSummary
 from scorer_runtime.traces import TraceScoreOutcome
 from studio import services, state
+from studio.app_pages.traces import data
 from studio.app_pages.traces.expected_form import render_expected_form
 from studio.app_pages.traces.logic import TracePage, trace_label
 from studio.app_pages.traces.scoring import (
     AgentScorerOption,
     ScoringPlan,
-    agent_scorer_options,
     button_label,
     chosen_words,
     first_option,
@@ -28,7 +28,6 @@ from studio.app_pages.traces.scoring import (
     trace_scoring_cost_note,
 )
 from studio.app_pages.traces.selection import render_choice, stored_choice
-from studio.app_pages.traces.tree import cached_trace
 from studio.widgets.common import show_error
 from studio.widgets.judge_fix import fix_judge_link
 from studio.words import plural
@@ -38,29 +37,15 @@ _FORMS_SHOWN = 10
 """Expected-answer forms shown at most under the Score button (the others: in the tree)."""
 
 
-@st.cache_data(show_spinner=False, ttl=30)
-def cached_options(db: str) -> list[AgentScorerOption]:
-    """Versions of live agent scorers (``db`` keys the cache per database)."""
-    with services.reading() as session:
-        return agent_scorer_options(session)
-
-
-@st.cache_data(show_spinner=False, ttl=30)
-def cached_scored(db: str, version_id: int) -> frozenset[str]:
-    """The traces this scorer version already has a stored result for."""
-    with services.reading() as session:
-        return frozenset(scored_trace_ids(session, scorer_version_id=version_id))
-
-
 def render_scoring(page: TracePage) -> None:
     """Pick an agent scorer version, see and change the chosen traces, read what scoring
     them does, and score."""
-    options = cached_options(database_url())
+    options = data.scorer_options()
     if not options:
         _no_agent_scorer()
         return
     option = _pick_scorer(options)
-    scored = cached_scored(database_url(), option.version_id)
+    scored = data.scored(option.version_id)
     lines = stored_choice()
     render_choice(page, lines, scored)
     expected = {t: line.expected for t, line in lines.items()}
@@ -136,7 +121,7 @@ def _lacking_forms(
     title = f"Give {plural(len(lacking), 'chosen trace')} an expected answer"
     with st.expander(title, icon=":material/edit_note:", expanded=not plan.to_score):
         for trace_id in lacking[:_FORMS_SHOWN]:
-            trace = cached_trace(database_url(), trace_id)
+            trace = data.trace(trace_id)
             if trace is not None:
                 render_expected_form(
                     trace, lines[trace_id].expected, place="score", wanted=option.need.kind
@@ -173,8 +158,7 @@ def _score(option: AgentScorerOption, chosen: list[str]) -> None:
     from scorer_runtime.batch import score_stored_traces
 
     try:
-        with services.reading() as session:
-            version = get_version_by_id(session, version_id=option.version_id)
+        version = data.version(option.version_id)
         outcomes = score_stored_traces(services.engine(), version, chosen, on_outcome=progress)
     except JudgeConfigError as error:  # e.g. the key's variable is not set: nothing was called
         bar.empty()

@@ -6,33 +6,24 @@ from collections import Counter
 
 import streamlit as st
 
-from scorer_runtime.store import database_url
-from scorer_runtime.store.views import TraceScoreLine, trace_scores
-from studio import services, state
+from scorer_runtime.store.views import TraceScoreLine
+from studio import state
+from studio.app_pages.traces import data
 from studio.app_pages.traces.logic import TracePage, short_id
-from studio.app_pages.traces.score_panel import cached_options
-from studio.app_pages.traces.scoring import trace_score_data
 from studio.widgets.common import format_score
 from studio.widgets.score_detail import render_score_detail
 from studio.words import outcome_label, outcome_mix_words, plural
 
 
-@st.cache_data(show_spinner=False, ttl=30)
-def cached_scores(db: str, trace_ids: tuple[str, ...]) -> list[TraceScoreLine]:
-    """The stored scores of these traces, newest first."""
-    with services.reading() as session:
-        return trace_scores(session, trace_ids=trace_ids)
-
-
 def _names() -> dict[str, str]:
     """Scorer ids and the names people read ("tool-call-accuracy" → "Tool-call accuracy")."""
-    return {o.name: o.title or o.name for o in cached_options(database_url())}
+    return {o.name: o.title or o.name for o in data.scorer_options()}
 
 
 def render_scores(page: TracePage) -> None:
     """The stored scores of the traces on this page, and one score opened in full."""
     ids = tuple(line.trace_id for line in page.lines)
-    lines = cached_scores(database_url(), ids)
+    lines = data.scores(ids)
     names = _names()
     if not lines:
         st.caption("No score is stored for the traces on this page yet. Score them above.")
@@ -96,7 +87,6 @@ def _score_label(line: TraceScoreLine, names: dict[str, str]) -> str:
 
 def render_detail(line: TraceScoreLine) -> None:
     """One stored score in full, with what the scorer saw of the stored trace."""
-    with services.reading() as session:
-        data = trace_score_data(session, score_id=line.score_id)
+    detail = data.score_data(line.score_id)
     with st.container(border=True):
-        render_score_detail(data, key=state.TRACES_SCORE_DETAIL.child(line.score_id))
+        render_score_detail(detail, key=state.TRACES_SCORE_DETAIL.child(line.score_id))

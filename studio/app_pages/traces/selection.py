@@ -9,17 +9,11 @@ from collections.abc import Iterable
 
 import streamlit as st
 
-from scorer_runtime.store import TraceSummary, database_url, trace_summaries
-from studio import services, state
+from scorer_runtime.store import TraceSummary
+from studio import state
+from studio.app_pages.traces import data
 from studio.app_pages.traces.logic import TracePage, trace_label
 from studio.words import plural
-
-
-@st.cache_data(show_spinner=False, ttl=30)
-def cached_summaries(db: str, trace_ids: tuple[str, ...]) -> list[TraceSummary]:
-    """The list lines of these stored traces (ids no longer stored are left out)."""
-    with services.reading() as session:
-        return trace_summaries(session, trace_ids=trace_ids)
 
 
 def chosen() -> list[str]:
@@ -66,7 +60,7 @@ def stored_choice() -> dict[str, TraceSummary]:
     """The chosen traces that are still stored, by id, in the order chosen (ids deleted
     elsewhere leave the choice)."""
     ids = tuple(chosen())
-    lines = {line.trace_id: line for line in cached_summaries(database_url(), ids)}
+    lines = {line.trace_id: line for line in data.summaries(ids)}
     if len(lines) != len(ids):
         state.put(state.TRACES_CHOSEN, [t for t in ids if t in lines])
     return {t: lines[t] for t in ids if t in lines}

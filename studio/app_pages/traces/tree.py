@@ -7,9 +7,9 @@ from typing import Any
 
 import streamlit as st
 
-from scorer_runtime.store import NotFoundError, database_url, get_trace
-from scorer_runtime.traces import Trace, count_tool_calls
-from studio import services, state
+from scorer_runtime.traces import count_tool_calls
+from studio import state
+from studio.app_pages.traces import data
 from studio.app_pages.traces.expected_form import render_expected_expander
 from studio.app_pages.traces.logic import (
     SpanLine,
@@ -21,16 +21,6 @@ from studio.app_pages.traces.logic import (
 
 _MAX_SPANS = 300
 """Spans drawn at most (each is an expander); a longer trace shows its first spans."""
-
-
-@st.cache_data(show_spinner=False, ttl=300)
-def cached_trace(db: str, trace_id: str) -> Trace | None:
-    """A stored trace with its spans, or None when it is no longer stored."""
-    with services.reading() as session:
-        try:
-            return get_trace(session, trace_id=trace_id)
-        except NotFoundError:
-            return None
 
 
 def render_tree(page: TracePage) -> None:
@@ -47,7 +37,7 @@ def render_tree(page: TracePage) -> None:
         help="The traces on this page of the list. Its spans are shown below, children "
         "indented under their parent.",
     )
-    trace = cached_trace(database_url(), trace_id) if trace_id is not None else None
+    trace = data.trace(trace_id) if trace_id is not None else None
     if trace is None:
         return
     render_expected_expander(trace, lines[trace.trace_id].expected)
