@@ -189,3 +189,16 @@ def test_no_pages_folder_sits_beside_the_entry_script():
     # Streamlit treats studio/pages/ as its older automatic navigation until st.navigation
     # first runs: the first visit after a start at /builder (a bookmark) said "Page not found".
     assert not (STUDIO / "pages").exists()
+
+
+def test_a_page_opens_the_database_only_in_its_data_module():
+    """The page template: a page's reads and writes live in its ``data.py`` (a second data
+    module is named ``*_data.py``), so render code never holds a database session."""
+    opening = ("services.reading()", "services.writing()")
+    found = [
+        str(path.relative_to(STUDIO))
+        for path in sorted(PAGES.rglob("*.py"))
+        if not path.name.endswith("data.py")
+        and any(call in path.read_text(encoding="utf-8") for call in opening)
+    ]
+    assert found == []

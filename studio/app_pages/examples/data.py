@@ -1,25 +1,38 @@
-"""Cached reads for the Examples page, keyed by the database URL and plain arguments.
-
-``services.writing()`` clears these caches after every write, so the page always shows what
-the database holds.
+"""The Examples page's reads (cached, keyed by the database URL and plain arguments) and its
+writes (datasets made, renamed, archived or restored, the demo datasets, a file imported, the
+grid's edits saved), each through ``services.writing()``, which clears the caches after every
+write, so the page always shows what the database holds.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 
 import streamlit as st
 
-from scorer_runtime.datasets import FileFormat
-from scorer_runtime.store import database_url, read_session
+from scorer_runtime.datasets import FileFormat, ImportResult
+from scorer_runtime.store import (
+    DatasetInfo,
+    archive_dataset,
+    create_dataset,
+    database_url,
+    read_session,
+    update_dataset,
+)
 from scorer_runtime.store.views import DatasetRow, dataset_rows
+from scorer_runtime.stored import load_demo
 from studio import services
 from studio.app_pages.examples.logic import (
     ArchiveImpact,
     ExamplePage,
+    GridChanges,
+    GridRow,
+    GridSaveResult,
     archive_impact,
     example_page,
     export_bytes,
+    import_upload,
+    save_changes,
 )
 
 
@@ -61,3 +74,63 @@ def exporter(dataset_id: int, format: FileFormat) -> Callable[[], bytes]:
             return export_bytes(session, dataset_id=dataset_id, format=format)
 
     return make
+
+
+def create(name: str, description: str) -> DatasetInfo:
+    """A new empty dataset (StoreError, in words, when the name is taken or not valid)."""
+    with services.writing() as session:
+        return create_dataset(session, name=name, description=description)
+
+
+def rename(dataset_id: int, name: str, description: str) -> None:
+    """Give the dataset a new name and description."""
+    with services.writing() as session:
+        update_dataset(session, dataset_id=dataset_id, name=name, description=description)
+
+
+def set_archived(dataset_id: int, archived: bool) -> None:
+    """Archive the dataset (its examples and results are kept), or restore it."""
+    with services.writing() as session:
+        archive_dataset(session, dataset_id=dataset_id, archived=archived)
+
+
+def load_demo_datasets() -> list[str]:
+    """Save the demo datasets whose names are free; their names."""
+    with services.writing() as session:
+        return list(load_demo(session, parts=["datasets"]).datasets)
+
+
+def import_file(
+    content: bytes,
+    filename: str,
+    *,
+    dataset_name: str,
+    mapping: Mapping[str, str],
+    skip_bad_rows: bool,
+    append: bool,
+) -> ImportResult:
+    """Import an uploaded file into a dataset (see ``logic.import_upload``)."""
+    with services.writing() as session:
+        return import_upload(
+            session,
+            data=content,
+            filename=filename,
+            dataset_name=dataset_name,
+            mapping=mapping,
+            skip_bad_rows=skip_bad_rows,
+            append=append,
+        )
+
+
+def save_grid(
+    dataset_id: int, rows: Sequence[GridRow], changes: GridChanges, first_number: int
+) -> GridSaveResult:
+    """Write the grid's edits of one page (GridSaveError, nothing written, on a bad cell)."""
+    with services.writing() as session:
+        return save_changes(
+            session,
+            dataset_id=dataset_id,
+            rows=rows,
+            changes=changes,
+            first_number=first_number,
+        )

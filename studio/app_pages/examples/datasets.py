@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from scorer_runtime.store import StoreError, archive_dataset, create_dataset, update_dataset
+from scorer_runtime.store import StoreError
 from scorer_runtime.store.views import DatasetRow
-from scorer_runtime.stored import load_demo
-from studio import services, state
+from studio import state
 from studio.app_pages.examples import data as examples_data
 from studio.widgets.common import empty_state, show_error
 from studio.words import plural
@@ -29,8 +28,7 @@ def open_import() -> None:
 
 def _load_demo() -> None:
     try:
-        with services.writing() as session:
-            loaded = load_demo(session, parts=["datasets"]).datasets
+        loaded = examples_data.load_demo_datasets()
     except Exception as error:  # shown on the page, never a traceback
         state.flash(f"The demo datasets could not be loaded: {error}", icon=":material/error:")
         return
@@ -108,8 +106,7 @@ def _create() -> None:
     name = state.peek(state.EXAMPLES_NEW_NAME, "")
     description = state.peek(state.EXAMPLES_NEW_DESCRIPTION, "")
     try:
-        with services.writing() as session:
-            record = create_dataset(session, name=name, description=description)
+        record = examples_data.create(name, description)
     except StoreError as error:
         state.put(state.EXAMPLES_CREATE_ERROR, f"{str(error).capitalize()}.")
         return
@@ -180,8 +177,7 @@ def settings(dataset: DatasetRow) -> None:
     )
     if st.button("Save name and description", key=state.EXAMPLES_RENAME_SAVE.name):
         try:
-            with services.writing() as session:
-                update_dataset(session, dataset_id=dataset.id, name=name, description=description)
+            examples_data.rename(dataset.id, name, description)
         except StoreError as error:
             show_error(error)
         else:
@@ -203,8 +199,7 @@ def _archive(dataset: DatasetRow) -> None:
     st.warning(impact.sentence(dataset.name), icon=":material/warning:")
     yes, no, _ = st.columns([1, 1, 3])
     if yes.button("Yes, archive it", key=state.EXAMPLES_ARCHIVE_YES.name, type="primary"):
-        with services.writing() as session:
-            archive_dataset(session, dataset_id=dataset.id)
+        examples_data.set_archived(dataset.id, True)
         state.reset(state.EXAMPLES_CONFIRM_ARCHIVE)
         state.reset(state.SELECTED_DATASET_ID)
         state.flash(f"Archived {dataset.name}. Restore it from Settings → Archived datasets.")
@@ -224,8 +219,7 @@ def archived() -> None:
             left, right = st.columns([3, 1])
             left.markdown(f"**{row.name}** · {row.examples:,} examples")
             if right.button("Restore", key=state.EXAMPLES_RESTORE.child(row.id).name):
-                with services.writing() as session:
-                    archive_dataset(session, dataset_id=row.id, archived=False)
+                examples_data.set_archived(row.id, False)
                 state.put(state.SELECTED_DATASET_ID, row.id)
                 state.flash(f"Restored {row.name}.")
                 st.rerun()

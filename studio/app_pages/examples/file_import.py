@@ -11,7 +11,8 @@ import streamlit as st
 from scorer_runtime.datasets import ImportFailure
 from scorer_runtime.store import EXAMPLE_FIELDS, StoreError
 from scorer_runtime.store.views import DatasetRow
-from studio import services, state
+from studio import state
+from studio.app_pages.examples import data as examples_data
 from studio.app_pages.examples.logic import (
     FIELD_LABELS,
     can_leave_out,
@@ -19,7 +20,6 @@ from studio.app_pages.examples.logic import (
     decode_upload,
     file_format,
     guess_mapping,
-    import_upload,
     preview_file,
 )
 from studio.words import plural
@@ -218,16 +218,14 @@ def _run_import(
     data: bytes, filename: str, mapping: dict[str, str], name: str, skip: bool, append: bool
 ) -> None:
     try:
-        with services.writing() as session:
-            result = import_upload(
-                session,
-                data=data,
-                filename=filename,
-                dataset_name=name,
-                mapping=mapping,
-                skip_bad_rows=skip,
-                append=append,
-            )
+        result = examples_data.import_file(
+            data,
+            filename,
+            dataset_name=name,
+            mapping=mapping,
+            skip_bad_rows=skip,
+            append=append,
+        )
     except ImportFailure as error:
         report = {"ok": False, "issues": [str(i) for i in error.issues], "file": filename}
     except (StoreError, ValueError) as error:

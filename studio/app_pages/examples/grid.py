@@ -10,7 +10,7 @@ import streamlit as st
 
 from scorer_runtime.store import EXAMPLE_FIELDS
 from scorer_runtime.store.views import DatasetRow
-from studio import services, state
+from studio import state
 from studio.app_pages.examples import data as examples_data
 from studio.app_pages.examples.logic import (
     COLUMN_HELP,
@@ -22,7 +22,6 @@ from studio.app_pages.examples.logic import (
     GridSaveError,
     changes_from_editor,
     grid_height,
-    save_changes,
 )
 from studio.words import plural
 
@@ -154,14 +153,7 @@ def _save(dataset: DatasetRow, page: ExamplePage, changes: GridChanges, key: sta
         _start_clean(key)
         st.rerun()
     try:
-        with services.writing() as session:
-            result = save_changes(
-                session,
-                dataset_id=dataset.id,
-                rows=page.rows,
-                changes=changes,
-                first_number=page.first_number or 1,
-            )
+        result = examples_data.save_grid(dataset.id, page.rows, changes, page.first_number or 1)
     except GridSaveError as error:
         state.put(state.EXAMPLES_GRID_PROBLEMS, [str(p) for p in error.problems])
         st.rerun()

@@ -7,8 +7,9 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from scorer_runtime.store import StoreError, delete_judge_profile
-from studio import services, state
+from scorer_runtime.store import StoreError
+from studio import state
+from studio.app_pages.judges import data
 from studio.app_pages.judges.data import Profile
 from studio.app_pages.judges.form import load_form, new_judge, read_form
 from studio.app_pages.judges.logic import (
@@ -17,7 +18,6 @@ from studio.app_pages.judges.logic import (
     check_connection,
     judge_spec,
     refusal,
-    save_profile,
 )
 from studio.words import noun, plural
 
@@ -61,8 +61,7 @@ def buttons(profile: Profile | None, saved: Sequence[str] = ()) -> None:
 def _save(profile: Profile | None, kept: dict[str, object], saved: Sequence[str]) -> None:
     form = read_form(kept)
     try:
-        with services.writing() as session:
-            record = save_profile(session, form, new=profile is None)
+        record = data.save(form, new=profile is None)
     except (JudgeFormError, StoreError) as error:
         _problems(error, saving=True, new=profile is None, saved=saved)
         return
@@ -129,8 +128,7 @@ def _confirm_delete(profile: Profile) -> None:
 
 def _delete(name: str) -> None:
     # A callback: it runs before the page is drawn, so it may reset the form's widgets.
-    with services.writing() as session:
-        delete_judge_profile(session, name=name)
+    data.delete(name)
     state.reset(state.JUDGES_CONFIRM_DELETE)
     state.reset(state.JUDGES_SELECTED)
     state.reset(state.JUDGES_CONNECTION)

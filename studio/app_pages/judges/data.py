@@ -1,4 +1,5 @@
-"""Cached reads for the Judges page, keyed by the database URL."""
+"""The Judges page's reads (cached, keyed by the database URL) and writes (a profile saved or
+deleted, through ``services.writing()``, which clears the caches)."""
 
 from __future__ import annotations
 
@@ -7,13 +8,20 @@ from typing import Any
 
 import streamlit as st
 
-from scorer_runtime.store import database_url, judge_profile_dict, list_judge_profiles
+from scorer_runtime.store import (
+    JudgeProfileInfo,
+    database_url,
+    delete_judge_profile,
+    judge_profile_dict,
+    list_judge_profiles,
+)
 from studio import services
 from studio.app_pages.judges.logic import (
     JudgeForm,
     ProfileUse,
     form_of_profile,
     profile_uses_by_name,
+    save_profile,
 )
 
 
@@ -44,3 +52,15 @@ def _profiles(url: str) -> list[Profile]:
             Profile(record.name, judge_profile_dict(record), uses.get(record.name, []))
             for record in list_judge_profiles(session)
         ]
+
+
+def save(form: JudgeForm, *, new: bool) -> JudgeProfileInfo:
+    """Save the form as a judge profile (JudgeFormError or StoreError, in words, otherwise)."""
+    with services.writing() as session:
+        return save_profile(session, form, new=new)
+
+
+def delete(name: str) -> None:
+    """Delete the judge profile ``name``."""
+    with services.writing() as session:
+        delete_judge_profile(session, name=name)
