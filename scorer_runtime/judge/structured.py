@@ -1,7 +1,8 @@
 """Structured judge output: the schema a step expects, how it is asked for, how answers are read.
 
 A step's output schema is a pydantic model class or a JSON Schema dict. Answers are parsed
-leniently (JSON inside markdown fences is accepted) and validated strictly.
+leniently (one JSON document inside markdown fences is accepted; several are refused) and
+validated strictly.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, NoReturn
 
 from pydantic import BaseModel, ValidationError
 
@@ -116,16 +117,33 @@ class StructuredOutput:
 
 
 def parse_json_answer(text: str) -> Any:
-    """The JSON value in a judge's answer: the whole text, or the first fenced block."""
-    candidates = [text.strip()]
-    candidates += [m.group(1).strip() for m in _FENCE.finditer(text)]
-    for candidate in candidates:
-        if not candidate:
-            continue
+    """The one JSON document of a judge's answer: the whole text, or its one fenced block.
+
+    An answer with several fenced JSON documents is refused (and so re-asked), never read as
+    its first: judged text can carry a forged verdict in the scorer's own schema, which a judge
+    may copy before its real answer.
+    """
+    whole = text.strip()
+    if not whole:
+        _not_json(text)
+    try:
+        return json.loads(whole)
+    except json.JSONDecodeError:
+        pass
+    found = []
+    for match in _FENCE.finditer(text):
         try:
-            return json.loads(candidate)
+            found.append(json.loads(match.group(1).strip()))
         except json.JSONDecodeError:
             continue
+    if len(found) > 1:
+        raise AnswerFormatError(
+            f"the answer holds {len(found)} JSON documents; the judge must give exactly one"
+        )
+    return found[0] if found else _not_json(text)
+
+
+def _not_json(text: str) -> NoReturn:
     preview = text.strip()[:200] or "(an empty answer)"
     raise AnswerFormatError(f"the answer is not JSON; it was: {preview}")
 
