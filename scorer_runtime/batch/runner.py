@@ -23,10 +23,10 @@ from typing import Any
 from sqlalchemy import Engine, exists
 from sqlmodel import col, select
 
-from scorer_runtime.batch.budget import Budget, open_budget
 from scorer_runtime.batch.outcome import ExampleInput, ExampleScore, score_example
 from scorer_runtime.batch.pool import WorkerPool
 from scorer_runtime.batch.sharding import Shards, asks_judge, check_processes, choose_processes
+from scorer_runtime.batch.spend_cap import SpendCap, open_spend_cap
 from scorer_runtime.batch.summary import BatchSummary, summarize_run
 from scorer_runtime.batch.writer import ResultWriter, RunCounters
 from scorer_runtime.costs.cap import CapError, budget_words
@@ -143,7 +143,7 @@ class BatchRunner:
         self.processes = processes
         self.source = source
         self.pool = pool
-        self.budget: Budget | None = None
+        self.spend_cap: SpendCap | None = None
         """The run's spend cap as it is kept while the run runs (None: no cap)."""
 
     async def run(self) -> BatchSummary:
@@ -156,7 +156,7 @@ class BatchRunner:
             # imports) shows as the run starting, and is no example's or judge call's time.
             await warm()
         try:  # before the run is marked running: a run that may not start never does
-            self.budget = await open_budget(self.engine, self.scorer, run_id=self.run_id)
+            self.spend_cap = await open_spend_cap(self.engine, self.scorer, run_id=self.run_id)
         except CapError as e:
             await asyncio.to_thread(self._finish, "failed", str(e))
             raise
@@ -182,8 +182,8 @@ class BatchRunner:
             await self._close(writer, "failed", f"the run stopped: {e}")
             raise
         error = None
-        if self.budget is not None and self.budget.reached:
-            status, error = "stopped", budget_words(self.budget.spent, self.budget.cap)
+        if self.spend_cap is not None and self.spend_cap.reached:
+            status, error = "stopped", budget_words(self.spend_cap.spent, self.spend_cap.cap)
         await self._close(writer, status, error)
         summary = await asyncio.to_thread(self._summary)
         return replace(summary, wall_time_s=time.perf_counter() - started)
@@ -322,9 +322,9 @@ class BatchRunner:
         self, chunk: list[ExampleInput], queue: asyncio.Queue[ExampleInput | None]
     ) -> bool:
         """Queue ``chunk``'s examples, each once the spend cap lets it start; False when the
-        cap stops the run first (see :class:`~scorer_runtime.batch.budget.Budget`)."""
+        cap stops the run first (see :class:`~scorer_runtime.batch.spend_cap.SpendCap`)."""
         for example in chunk:
-            if self.budget is not None and not await self.budget.admit():
+            if self.spend_cap is not None and not await self.spend_cap.admit():
                 return False
             await queue.put(example)
         return True
@@ -363,8 +363,8 @@ class BatchRunner:
             dataset_id=run.dataset_id,
         )
         full = writer.add(row, failed=result.failed)
-        if self.budget is not None:
-            self.budget.settle(result.cost)
+        if self.spend_cap is not None:
+            self.spend_cap.settle(result.cost)
         live.count(result)
         if self.progress is not None:
             self.progress(live.progress(self.run_id, run.total))

@@ -31,7 +31,7 @@ from sqlmodel import Session
 from scorer_runtime.costs.cap import JUDGE_CAP, CapError, JudgeCap, default_cap
 from scorer_runtime.costs.stored import check_dataset_cap
 from scorer_runtime.scorer import Scorer
-from scorer_runtime.store.budget import set_run_cap
+from scorer_runtime.store.caps import set_run_cap
 from scorer_runtime.store.engine import read_session, session_scope
 from scorer_runtime.store.queue import enqueue_again
 from scorer_runtime.store.runs import RunInfo, create_run, get_run, run_counts

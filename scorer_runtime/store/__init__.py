@@ -44,8 +44,8 @@ from scorer_runtime.store.answers import (
     newest_answer_at,
     store_answers,
 )
-from scorer_runtime.store.budget import set_run_cap
 from scorer_runtime.store.canonical import canonical_json, content_hash, jsonable
+from scorer_runtime.store.caps import set_run_cap
 from scorer_runtime.store.datasets import (
     EXAMPLE_FIELDS,
     DatasetInfo,

@@ -10,7 +10,6 @@ from scorer_runtime.costs.cap import BUDGET_REACHED
 from scorer_runtime.store.views import RunLine
 from studio import state
 from studio.app_pages.runs import data
-from studio.app_pages.runs.budget import render_spend
 from studio.app_pages.runs.live import live_progress
 from studio.app_pages.runs.logic import (
     ACTIVE_PHASES,
@@ -22,6 +21,7 @@ from studio.app_pages.runs.logic import (
     run_phase,
 )
 from studio.app_pages.runs.logic.cost import CapChoice
+from studio.app_pages.runs.spend import render_spend
 from studio.app_pages.runs.start import render_plan
 from studio.widgets.charts import outcome_chart, outcome_shares
 from studio.widgets.common import format_score, show_error

@@ -11,9 +11,9 @@ import streamlit as st
 from scorer_runtime.store.views import RunLine
 from studio import state
 from studio.app_pages.runs import data
-from studio.app_pages.runs.budget import render_spend
 from studio.app_pages.runs.logic import Problem, RunPlan, estimate_text, key_checks
 from studio.app_pages.runs.runner import render_runner_notice
+from studio.app_pages.runs.spend import render_spend
 from studio.widgets.common import empty_state, show_error
 from studio.widgets.current_scorer import scorer_to_open, work_on
 from studio.widgets.dataset_choice import offer_suited, open_on_suited

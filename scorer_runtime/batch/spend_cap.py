@@ -1,8 +1,8 @@
 """The spend cap as the run engine keeps it: the one gate every engine's examples pass.
 
-Every example is admitted by :meth:`Budget.admit` before it is handed to a worker (in this
+Every example is admitted by :meth:`SpendCap.admit` before it is handed to a worker (in this
 process, a worker process or a Ray actor): an admitted example holds back the worst case
-its judge calls can cost until its result comes back (:meth:`Budget.settle`). An example is
+its judge calls can cost until its result comes back (:meth:`SpendCap.settle`). An example is
 admitted only when what was spent, plus the worst case of every example in flight, plus its
 own stays within the cap; so the spend can pass the cap by no more than what the examples in
 flight cost beyond their estimated worst case.
@@ -23,7 +23,7 @@ from scorer_runtime.store.runs import RunInfo, get_run, run_counts
 
 
 @dataclass(slots=True)
-class Budget:
+class SpendCap:
     """A cap in dollars, what was spent so far, and the worst case held for one example."""
 
     cap: float
@@ -59,8 +59,10 @@ class Budget:
         self._settled.set()
 
 
-async def open_budget(engine: Engine, scorer: Scorer[Any, Any], *, run_id: int) -> Budget | None:
-    """The budget of run ``run_id`` (None when it has no cap), its worst case per example
+async def open_spend_cap(
+    engine: Engine, scorer: Scorer[Any, Any], *, run_id: int
+) -> SpendCap | None:
+    """The spend cap of run ``run_id`` (None when it has no cap), its worst case per example
     estimated on a sample of what the run has left; raises
     :class:`~scorer_runtime.costs.cap.CapError` when the run must not start under its cap."""
     run, spent = await asyncio.to_thread(_cap_of, engine, run_id)
@@ -76,7 +78,7 @@ async def open_budget(engine: Engine, scorer: Scorer[Any, Any], *, run_id: int) 
         spent=spent,
     )
     reserve = estimate.example_worst_cost or 0.0
-    return Budget(cap=run.max_cost, reserve=reserve, spent=spent)
+    return SpendCap(cap=run.max_cost, reserve=reserve, spent=spent)
 
 
 def _cap_of(engine: Engine, run_id: int) -> tuple[RunInfo, float]:

@@ -9,7 +9,7 @@ import itertools
 import pytest
 
 from scorer_runtime.batch import BatchRunner
-from scorer_runtime.batch.budget import Budget
+from scorer_runtime.batch.spend_cap import SpendCap
 from scorer_runtime.costs import estimate_dataset
 from scorer_runtime.costs.cap import CapError, read_cap
 from scorer_runtime.store import (
@@ -130,7 +130,7 @@ def test_a_cap_is_read_from_what_a_person_types():
 
 
 async def test_the_budget_admits_only_what_fits_and_waits_for_calls_in_flight():
-    budget = Budget(cap=1.0, reserve=0.3)
+    budget = SpendCap(cap=1.0, reserve=0.3)
     assert [await budget.admit() for _ in range(3)] == [True, True, True]
     waiting = asyncio.create_task(budget.admit())
     await asyncio.sleep(0.01)
