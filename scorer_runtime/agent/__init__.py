@@ -10,22 +10,6 @@ Python equivalents of Mastra's ``ScorerRunInputForAgent`` / ``ScorerRunOutputFor
 from __future__ import annotations
 
 from scorer_runtime.agent.filter import RunFilter, filter_run
-from scorer_runtime.agent.helpers import (
-    ToolCallInfo,
-    ToolCalls,
-    extract_agent_response_messages,
-    extract_input_messages,
-    extract_tool_calls,
-    get_assistant_message_from_run_output,
-    get_combined_system_prompt,
-    get_conversation_history,
-    get_last_assistant_message,
-    get_reasoning_from_run_output,
-    get_system_messages_from_run_input,
-    get_text_content,
-    get_tool_results,
-    get_user_message_from_run_input,
-)
 from scorer_runtime.agent.models import (
     AgentMessage,
     AgentModel,
@@ -43,6 +27,22 @@ from scorer_runtime.agent.models import (
     ToolState,
 )
 from scorer_runtime.agent.normalize import AgentShapeError, to_agent_input, to_agent_output
+from scorer_runtime.agent.scorer_utils import (
+    ToolCallInfo,
+    ToolCalls,
+    extract_agent_response_messages,
+    extract_input_messages,
+    extract_tool_calls,
+    get_assistant_message_from_run_output,
+    get_combined_system_prompt,
+    get_conversation_history,
+    get_last_assistant_message,
+    get_reasoning_from_run_output,
+    get_system_messages_from_run_input,
+    get_text_content,
+    get_tool_results,
+    get_user_message_from_run_input,
+)
 
 __all__ = [
     "AgentMessage",

@@ -12,7 +12,6 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from scorer_runtime.agent.helpers import get_system_messages_from_run_input, get_text_content
 from scorer_runtime.agent.models import (
     AgentMessage,
     ReasoningPart,
@@ -25,6 +24,7 @@ from scorer_runtime.agent.normalize import (
     to_agent_input,
     to_agent_output,
 )
+from scorer_runtime.agent.scorer_utils import get_system_messages_from_run_input, get_text_content
 
 ROLE_WORDS = {"user": "User", "assistant": "Agent", "system": "System", "tool": "Tool"}
 MAX_VALUE_CHARS = 300

@@ -36,10 +36,9 @@ from scorer_runtime.traces.load import (
     read_trace_file,
     read_traces,
 )
-from scorer_runtime.traces.messages import ChatMessage, ChatPart, read_messages
 from scorer_runtime.traces.model import GenAIInfo, Span, SpanStatus, SpanType, Trace, TraceFormat
-from scorer_runtime.traces.registry import ScorerRegistry, UnknownScorerError
 from scorer_runtime.traces.sampling import in_sample, sample_trace_ids, sample_value
+from scorer_runtime.traces.scorer_registry import ScorerRegistry, UnknownScorerError
 from scorer_runtime.traces.scoring import (
     OutcomeStatus,
     TraceScoreOutcome,
@@ -49,6 +48,7 @@ from scorer_runtime.traces.scoring import (
     score_traces,
     score_traces_sync,
 )
+from scorer_runtime.traces.span_messages import ChatMessage, ChatPart, read_messages
 from scorer_runtime.traces.span_run import trace_to_span_run, trace_to_target
 from scorer_runtime.traces.targets import (
     AgentRunTarget,

@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from scorer_runtime.agent import AgentMessage, Role, ToolState
-from scorer_runtime.traces.messages import ChatMessage, ChatPart
+from scorer_runtime.traces.span_messages import ChatMessage, ChatPart
 
 _ROLES: dict[str, Role] = {
     "user": "user",

@@ -21,8 +21,8 @@ from scorer_runtime.traces.agent_messages import (
     to_agent_messages,
     tool_args,
 )
-from scorer_runtime.traces.messages import ChatMessage, ChatPart, read_messages
 from scorer_runtime.traces.model import Span, Trace
+from scorer_runtime.traces.span_messages import ChatMessage, ChatPart, read_messages
 from scorer_runtime.traces.targets import AgentRunTarget, NotScorableTarget, describe_spans
 
 _RUN_TYPES = ("agent_run", "model_generation")

@@ -17,8 +17,8 @@ from scorer_runtime.errors import ScorerRunError
 from scorer_runtime.results import ScoreResult
 from scorer_runtime.scorer import Scorer, run_awaitable_blocking
 from scorer_runtime.traces.model import Trace
-from scorer_runtime.traces.registry import ScorerRegistry
 from scorer_runtime.traces.sampling import check_ratio, in_sample
+from scorer_runtime.traces.scorer_registry import ScorerRegistry
 from scorer_runtime.traces.span_run import trace_to_target
 from scorer_runtime.traces.targets import NotScorableTarget
 

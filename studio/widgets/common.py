@@ -9,7 +9,7 @@ from typing import Literal
 import streamlit as st
 
 from studio import state
-from studio.messages import explain
+from studio.error_words import explain
 from studio.words import outcome_label
 
 BadgeColor = Literal[

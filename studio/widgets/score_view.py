@@ -16,7 +16,7 @@ from typing import Any
 from scorer_runtime.store import NameBook, Session
 from scorer_runtime.store.views import get_score_with_example, scorer_titles
 from scorer_runtime.types import DATA_STEPS, STEP_ORDER, STEP_RESULT_FIELD
-from studio.messages import Explanation, explain_stored
+from studio.error_words import Explanation, explain_stored
 from studio.words import STEP_TITLES
 
 STEPS = STEP_ORDER

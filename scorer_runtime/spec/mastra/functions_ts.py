@@ -11,7 +11,7 @@ from __future__ import annotations
 import unicodedata
 from functools import cache
 
-from scorer_runtime.spec.mastra.helpers import _SPACE
+from scorer_runtime.spec.mastra.ts_helpers import _SPACE
 
 _DIGITS = r"\d(?:_?\d)*"
 

@@ -10,12 +10,12 @@ from typing import Any
 from scorer_runtime.spec.compile import checked_spec
 from scorer_runtime.spec.context import STEP_NAMES
 from scorer_runtime.spec.mastra.formula_ts import FormulaTranslator, Untranslatable
-from scorer_runtime.spec.mastra.helpers import helper_sources
 from scorer_runtime.spec.mastra.judge_ts import judge_config, judge_differences
 from scorer_runtime.spec.mastra.kinds_ts import DATA, UNSURE, whole_value_difference
 from scorer_runtime.spec.mastra.prepare_ts import prepare_differences, prepare_run
 from scorer_runtime.spec.mastra.processors_ts import input_processors, output_guard
 from scorer_runtime.spec.mastra.template_ts import TemplateTranslator
+from scorer_runtime.spec.mastra.ts_helpers import helper_sources
 from scorer_runtime.spec.mastra.zod_ts import zod_schema
 from scorer_runtime.spec.models import (
     FieldScoreSpec,

@@ -29,7 +29,7 @@ from scorer_runtime.spec import (
 )
 from scorer_runtime.spec.draft import How
 from scorer_runtime.types import StepName
-from studio.messages import Explanation, explain
+from studio.error_words import Explanation, explain
 from studio.words import step_number
 
 _STEP_NAMES: dict[StepName, str] = {

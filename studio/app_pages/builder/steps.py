@@ -34,7 +34,7 @@ from studio.app_pages.builder.logic import (
 from studio.app_pages.builder.params import params_form
 from studio.app_pages.builder.pickers import initial, insert_picker
 from studio.app_pages.builder.scoring import score_from_answer
-from studio.messages import explain
+from studio.error_words import explain
 
 
 def step_editor(

@@ -17,7 +17,7 @@ from typing import Any, Literal
 from scorer_runtime.errors import ErrorKind, ScorerRunError
 from scorer_runtime.judge.client import supports_response_schema
 from scorer_runtime.spec import JudgeSpec, compile_spec
-from studio.messages import explain
+from studio.error_words import explain
 from studio.words import KEY_PLACE, format_duration
 
 CONNECTION_TIMEOUT_S = 15.0
