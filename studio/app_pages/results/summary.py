@@ -17,6 +17,9 @@ from studio.widgets.common import format_score
 from studio.widgets.results_filter import ResultsFilter
 from studio.words import OUTCOME_LABELS, cost_value, cost_words, outcome_label
 
+HISTOGRAM_TITLE = "How the scores are spread"
+"""The words above the histogram (the benchmark of this page waits for the chart under them)."""
+
 
 def render_threshold(
     stats: ScoreStats, *, key: state.Key = state.RESULTS_THRESHOLD_SLIDER
@@ -140,7 +143,7 @@ def render_charts(
     lo, hi = score_range(stats)
     left, right = st.columns(2)
     with left:
-        st.markdown("**How the scores are spread**")
+        st.markdown(f"**{HISTOGRAM_TITLE}**")
         if mixed:
             st.caption("Pick one scorer above to see how its scores are spread.")
             return _trend(filter, lo, hi, right)
