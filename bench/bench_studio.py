@@ -34,7 +34,7 @@ from common import Figure, print_table, size
 from e2e.browser import VIEWPORT, StudioPage, launch_chromium
 from e2e.server import running_studio, seed_database, sqlite_url
 
-from studio.app_pages.results.summary import HISTOGRAM_TITLE
+from studio.app_pages.results.logic import HISTOGRAM_TITLE
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser

@@ -11,14 +11,11 @@ from streamlit.delta_generator import DeltaGenerator
 from scorer_runtime.store import ScoreStats
 from studio import state
 from studio.app_pages.results import data
-from studio.app_pages.results.logic import score_range
+from studio.app_pages.results.logic import HISTOGRAM_TITLE, score_range
 from studio.widgets.charts import histogram_chart, outcome_chart, outcome_shares, trend_chart
 from studio.widgets.common import format_score
 from studio.widgets.results_filter import ResultsFilter
 from studio.words import OUTCOME_LABELS, cost_value, cost_words, outcome_label
-
-HISTOGRAM_TITLE = "How the scores are spread"
-"""The words above the histogram (the benchmark of this page waits for the chart under them)."""
 
 
 def render_threshold(
