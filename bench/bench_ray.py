@@ -1,6 +1,8 @@
 """P2 on Ray: the batch run's examples scored by 2 local Ray actors, against the local engine
 (one process) and the worker processes (WorkerPool, 2), all measured in this one run; then a
-run of 10,000 examples on the local cluster with one actor killed mid-run (lost/duplicated).
+run of 10,000 examples on the same actors, one of them killed mid-run (lost/duplicated; the
+pool starts a replacement). The local cluster is a new one of this process (never one that
+RAY_ADDRESS or a `ray start` names), shut down at the end however the runs ended.
 
 Same set-up as P2 (bench_batch): a stored one-prompt-step scorer, 1,000 examples, every
 result stored in a SQLite file, the fake judge 50 ms away in its own process, concurrency 32.
@@ -36,6 +38,8 @@ from scorer_runtime.store import read_session
 from scorer_runtime.store.tables import ScoreRecord
 
 CONCURRENCY = 32
+KILLED_RUN_LIMIT_S = size(900, 120)
+"""A generous bound on the run with an actor killed (a full one takes about a minute)."""
 
 
 async def _rate(bench: Bench, repeat: int, **options: Any) -> float:
@@ -70,24 +74,37 @@ async def _local_and_pool(bench: Bench, small: Bench, repeat: int) -> dict[str, 
     return figures
 
 
-async def _on_ray(bench: Bench, small: Bench, repeat: int, actors: RayPool) -> dict[str, float]:
-    async def started() -> dict[str, Any]:
-        return {"pool": actors}
+async def _on_ray(
+    bench: Bench, small: Bench, big: Bench, repeat: int
+) -> tuple[dict[str, float], tuple[int, int, float]]:
+    """Ray's start-up and rate, then the run with an actor killed, on one pool of 2 actors."""
+    actors = RayPool(2)
+    try:
 
-    figures = {"ray start": await _start_up(small, started)}
-    figures["ray"] = await _rate(bench, repeat, pool=actors)
-    await actors.close()
-    _say(figures)
-    return figures
+        async def started() -> dict[str, Any]:
+            return {"pool": actors}
+
+        figures = {"ray start": await _start_up(small, started)}
+        figures["ray"] = await _rate(bench, repeat, pool=actors)
+        _say(figures)
+        try:
+            killed = await asyncio.wait_for(_killed_run(big, actors), KILLED_RUN_LIMIT_S)
+        except TimeoutError:
+            raise RuntimeError(
+                f"the Ray run of {big.examples} examples with an actor killed did not end "
+                f"within {KILLED_RUN_LIMIT_S:g} s"
+            ) from None
+    finally:
+        await actors.close()
+    return figures, killed
 
 
 def _say(figures: dict[str, float]) -> None:
     print(", ".join(f"{k} {v:.1f}" for k, v in figures.items()), file=sys.stderr, flush=True)
 
 
-async def _killed_run(bench: Bench) -> tuple[int, int, float]:
+async def _killed_run(bench: Bench, actors: RayPool) -> tuple[int, int, float]:
     """Lost and duplicated scores of a Ray run one of whose actors is killed at a fifth."""
-    actors = RayPool(2)
     killed: list[Any] = []
 
     def progress(p: Any) -> None:
@@ -108,7 +125,6 @@ async def _killed_run(bench: Bench) -> tuple[int, int, float]:
         use_cache=False,
     )
     wall = time.perf_counter() - started
-    await actors.close()
     with read_session(bench.engine) as session:
         of_run = select(ScoreRecord.example_id).where(ScoreRecord.run_id == summary.run_id)
         rows = session.exec(select(func.count()).select_from(of_run.subquery())).one()
@@ -122,16 +138,22 @@ def run(
     examples: int = size(1000, 20), repeat: int = size(3, 1), kill_examples: int = size(10_000, 100)
 ) -> list[Figure]:
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-    with fake_server(LATENCY_S) as url, setup(url, examples) as bench, setup(url, 2) as small:
+    with (
+        fake_server(LATENCY_S) as url,
+        setup(url, examples) as bench,
+        setup(url, 2) as small,
+        setup(url, kill_examples) as big,
+    ):
         walls = asyncio.run(_local_and_pool(bench, small, repeat))
         started = time.perf_counter()
         connect(None, timeout_s=120)  # in this thread: the local cluster lives as long
-        joined = time.perf_counter() - started
-        walls |= asyncio.run(_on_ray(bench, small, repeat, RayPool(2)))
-        walls["ray start"] += joined
-    with fake_server(LATENCY_S) as url, setup(url, kill_examples) as big:
-        lost, doubled, wall = asyncio.run(_killed_run(big))
-    ray.shutdown()
+        try:
+            joined = time.perf_counter() - started
+            on_ray, (lost, doubled, wall) = asyncio.run(_on_ray(bench, small, big, repeat))
+        finally:
+            ray.shutdown()  # also when a run failed: no cluster outlives the benchmark
+    walls |= on_ray
+    walls["ray start"] += joined
     ratio = walls["ray"] / walls["local"]
     return [
         Figure(

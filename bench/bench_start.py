@@ -25,6 +25,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -52,6 +53,7 @@ if TYPE_CHECKING:
     from playwright.sync_api import Browser
 
 RUNS = size(5, 1)
+WARM_UPS = size(1, 0)  # a smoke pass times nothing: no warm-up
 LATENCY_S = 0.3
 EXAMPLES = 40  # at 4 at once, the run lasts ~3 s: long enough to be followed live
 TARGET_S = 1.5
@@ -148,18 +150,20 @@ def _since(click_wall: float, when: datetime | None) -> float:
     return when.replace(tzinfo=when.tzinfo or UTC).timestamp() - click_wall
 
 
-def _stored_times(database_url: str, dataset: str, click_wall: float) -> tuple[float, ...]:
+def _stored_times(
+    database_url: str, run_id: int, dataset: str, click_wall: float
+) -> tuple[float, ...]:
     """(run stored, claimed, first score committed) in seconds after the click; checks the
-    run asked the judge and took no answer from the cache."""
+    run is of ``dataset``, asked the judge and took no answer from the cache."""
     from scorer_runtime.store.tables import DatasetRecord, RunRecord, ScoreRecord
 
     engine = make_engine(database_url)
     try:
         with read_session(engine) as session:
-            run = session.exec(
-                select(RunRecord)
+            run, scored = session.exec(
+                select(RunRecord, DatasetRecord.name)
                 .join(DatasetRecord, col(RunRecord.dataset_id) == col(DatasetRecord.id))
-                .where(DatasetRecord.name == dataset)
+                .where(RunRecord.id == run_id)
             ).one()
             first = session.exec(
                 select(func.min(ScoreRecord.created_at)).where(ScoreRecord.run_id == run.id)
@@ -169,6 +173,8 @@ def _stored_times(database_url: str, dataset: str, click_wall: float) -> tuple[f
             ).one()
     finally:
         engine.dispose()
+    if scored != dataset:
+        raise AssertionError(f"run #{run_id} scored the dataset {scored!r}, not {dataset!r}")
     if run.use_cache or run.cached_answers or (slowest or 0) < LATENCY_S * 1000 * 0.9:
         raise AssertionError(
             f"run #{run.id} did not ask the judge for every answer (use_cache={run.use_cache}, "
@@ -187,18 +193,16 @@ def _chosen(studio: StudioPage, key: str) -> str:
 
 
 def _pick(studio: StudioPage, key: str, label: str) -> None:
-    """Choose a drop-down's option (unless chosen) and wait until the page shows it chosen.
+    """Choose a drop-down's option (unless chosen) and wait for the page's run it causes.
 
-    Not :meth:`StudioPage.select`: that waits for the whole page to settle, and the demo
-    scorer the page opens on may still be estimating its cost."""
+    Each choice waits for its run to end before the next is made: picking a scorer makes the
+    page choose the dataset that suits it, and a dataset picked while that run is still going
+    can be overruled by it (the run then starts on another dataset)."""
     for _ in range(3):
         if label in _chosen(studio, key):
             return
-        menu = studio.open_menu(key)
-        menu.get_by_role("option", name=label, exact=True).click(timeout=10_000)
-        deadline = time.monotonic() + WAIT_S
-        while label not in _chosen(studio, key) and time.monotonic() < deadline:
-            studio.page.wait_for_timeout(50)
+        option = studio.open_menu(key).get_by_role("option", name=label, exact=True)
+        studio.act(partial(option.click, timeout=10_000), timeout_s=WAIT_S)
     if label not in _chosen(studio, key):
         raise AssertionError(f"could not choose {label!r}")
 
@@ -216,12 +220,9 @@ def one_start(
         _pick(studio, state.RUNS_DATASET.name, f"{dataset} ({EXAMPLES} examples)")
         box = studio.widget(state.RUNS_USE_CACHE.name)
         if box.get_by_role("checkbox").is_checked():
-            box.locator("label").first.click()
-        studio.page.wait_for_function(
-            "(b) => !b.checked",
-            arg=box.get_by_role("checkbox").element_handle(timeout=WAIT_S * 1000),
-            timeout=WAIT_S * 1000,
-        )
+            studio.act(box.locator("label").first.click, timeout_s=WAIT_S)
+        if box.get_by_role("checkbox").is_checked():
+            raise AssertionError("could not untick 'Reuse judge answers already given'")
         # Not timed, and slow on a busy machine: generous waits.
         studio.text(estimate_words(database_url, version_id, dataset), timeout_s=WAIT_S)
         button = studio.widget(state.RUNS_START.name).get_by_role("button").first
@@ -234,12 +235,14 @@ def one_start(
         run_id = _last_run_id(database_url) + 1
         click_wall, started = time.time(), time.perf_counter()
         button.click()
-        studio.page.wait_for_function(_FIRST_SHOWN, arg=run_id, timeout=60_000, polling="raf")
+        studio.page.wait_for_function(
+            _FIRST_SHOWN, arg=run_id, timeout=WAIT_S * 1000, polling="raf"
+        )
         shown = time.perf_counter() - started
         studio.check()
     finally:
         context.close()
-    stored, claimed, scored = _stored_times(database_url, dataset, click_wall)
+    stored, claimed, scored = _stored_times(database_url, run_id, dataset, click_wall)
     return Timing(shown, stored, claimed, scored)
 
 
@@ -257,14 +260,15 @@ def measure(runs: int = RUNS) -> list[Timing]:
         seed_database(database)
         version_id = _add_scorer(database, judge)
         # Made before the studio starts, which reads the datasets once and keeps them.
-        datasets = [_add_dataset(database, n) for n in range(runs + 1)]
+        datasets = [_add_dataset(database, n) for n in range(WARM_UPS + runs)]
         browser = launch_chromium(playwright)
         try:
             with running_studio(database, log=folder / "studio.log") as server:
-                # The first is a warm-up: modules loaded.
-                one_start(browser, server.url, database, datasets[0], version_id)
+                for dataset in datasets[:WARM_UPS]:  # modules loaded
+                    one_start(browser, server.url, database, dataset, version_id)
                 return [
-                    one_start(browser, server.url, database, d, version_id) for d in datasets[1:]
+                    one_start(browser, server.url, database, dataset, version_id)
+                    for dataset in datasets[WARM_UPS:]
                 ]
         finally:
             browser.close()

@@ -357,7 +357,9 @@ def connect(address: str | None, *, timeout_s: float = CONNECT_TIMEOUT_S) -> Non
             options: dict[str, Any] = {"log_to_driver": False, "logging_level": "WARNING"}
             if address is None:
                 options["include_dashboard"] = False
-            ray.init(address=address, **options)
+            # "local": a new cluster even when RAY_ADDRESS or a `ray start` of this machine
+            # names another (Ray would join that one when given no address).
+            ray.init(address=address or "local", **options)
         except BaseException as e:
             failure.append(e)
 

@@ -320,8 +320,8 @@ async def test_a_warm_runner_on_ray_scores_its_claimed_runs_on_the_actors(sqlite
     assert fake_judge.request_count == 24
 
 
-def _cli(db_url, *args, command=("run", "length", "answers")):
-    env = {**os.environ, "SCORER_STUDIO_DATABASE_URL": db_url}
+def _cli(db_url, *args, command=("run", "length", "answers"), env=None):
+    env = {**os.environ, **(env or {}), "SCORER_STUDIO_DATABASE_URL": db_url}
     code = "from scorer_runtime.cli import main; main()"
     return subprocess.Popen(
         [sys.executable, "-c", code, *command, "--engine", "ray", *args],
@@ -361,3 +361,24 @@ def test_a_cluster_that_does_not_answer_is_said_in_words_and_no_run_starts(sqlit
     assert elapsed < 60
     with read_session(sqlite) as session:
         assert list_runs(session) == []
+
+
+def test_without_an_address_a_run_starts_its_own_cluster_whatever_ray_address_names(sqlite):
+    """Ray itself, given no address, joins the cluster RAY_ADDRESS (or the last `ray start`
+    of this machine) names: here one that never answers, which the run must not wait for."""
+    url = str(sqlite.url)
+    _stored_version(sqlite, FORMULA_SPEC, ["short", "a longer answer"])
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()  # accepts, never answers
+        command = _cli(url, env={"RAY_ADDRESS": f"127.0.0.1:{silent.getsockname()[1]}"})
+        try:
+            _, err = command.communicate(timeout=180)
+        finally:
+            command.kill()  # when it hangs (nothing once it ended)
+            command.wait()
+    assert command.returncode == 0, err
+    with read_session(sqlite) as session:
+        (run,) = list_runs(session)
+    assert run.status == "done"
+    assert sorted(r.score for r in _rows(sqlite, run.id)) == [0.5, 1.0]

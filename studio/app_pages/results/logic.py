@@ -23,6 +23,8 @@ from studio.widgets.results_filter import Choice
 
 PAGE_SIZE = 50
 """Rows per page of the results table."""
+HISTOGRAM_TITLE = "How the scores are spread"
+"""The words above the histogram (the benchmark of this page waits for the chart under them)."""
 MAX_RUN_CHOICES = 200
 
 

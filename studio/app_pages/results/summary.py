@@ -11,7 +11,7 @@ from streamlit.delta_generator import DeltaGenerator
 from scorer_runtime.store import ScoreStats
 from studio import state
 from studio.app_pages.results import data
-from studio.app_pages.results.logic import score_range
+from studio.app_pages.results.logic import HISTOGRAM_TITLE, score_range
 from studio.widgets.charts import histogram_chart, outcome_chart, outcome_shares, trend_chart
 from studio.widgets.common import format_score
 from studio.widgets.results_filter import ResultsFilter
@@ -140,7 +140,7 @@ def render_charts(
     lo, hi = score_range(stats)
     left, right = st.columns(2)
     with left:
-        st.markdown("**How the scores are spread**")
+        st.markdown(f"**{HISTOGRAM_TITLE}**")
         if mixed:
             st.caption("Pick one scorer above to see how its scores are spread.")
             return _trend(filter, lo, hi, right)
