@@ -193,3 +193,15 @@ def test_no_pages_folder_sits_beside_the_entry_script():
     # Streamlit treats studio/pages/ as its older automatic navigation until st.navigation
     # first runs: the first visit after a start at /builder (a bookmark) said "Page not found".
     assert not (STUDIO / "pages").exists()
+
+
+def test_no_page_script_holds_a_bare_text_streamlit_would_draw() -> None:
+    """Streamlit draws every bare value of a page's entry script ("magic"): a docstring
+    under a constant there shows on the page. Only the module's own docstring is allowed."""
+    found = []
+    for page in sorted(PAGES.glob("*/page.py")):
+        body = ast.parse(page.read_text(encoding="utf-8")).body
+        for statement in body[1:]:
+            if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
+                found.append(f"{page.relative_to(STUDIO.parent)}:{statement.lineno}")
+    assert not found, f"bare text drawn on the page: {found}"
