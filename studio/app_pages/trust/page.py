@@ -9,7 +9,7 @@ from studio import state
 from studio.app_pages.trust import agreement, data, policy, stability, versions
 from studio.widgets.common import empty_state, page_header
 from studio.widgets.current_scorer import scorer_to_open, work_on
-from studio.widgets.trust_badge import trust_badge
+from studio.widgets.trust_badge import approved_versions, trust_badge
 
 SHOWN_BADGES = 6  # versions whose badge is shown above the version picker (the newest)
 
@@ -47,10 +47,13 @@ if not lines:
 # Every verdict drawn above the tabs, read once: the Stability tab reruns the page when a
 # check it shows ended after they were read.
 drawn = {line.id: data.trust(line.id) for line in lines[:SHOWN_BADGES]}
+approved = approved_versions(scorer_id)
 badges = st.columns(min(len(lines), SHOWN_BADGES))
 for cell, line in zip(badges, lines, strict=False):
     with cell:
-        trust_badge(drawn[line.id].verdict, prefix=f"v{line.version} · ")
+        trust_badge(
+            drawn[line.id].verdict, prefix=f"v{line.version} · ", approved=line.id in approved
+        )
 state.choose_valid(state.TRUST_VERSION, [line.id for line in lines])  # the latest, if none
 version_id = st.selectbox(
     "Version",
