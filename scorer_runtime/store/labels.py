@@ -13,14 +13,14 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import Select, func
+from sqlalchemy import ColumnElement, Select, and_, func, or_
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from scorer_runtime.store.datasets import ExampleInfo
 from scorer_runtime.store.errors import ConflictError, not_found
 from scorer_runtime.store.info import info_of
-from scorer_runtime.store.tables import ExampleRecord, LabelRecord, ScoreRecord
+from scorer_runtime.store.tables import ExampleRecord, LabelRecord, RunRecord, ScoreRecord
 from scorer_runtime.types import Outcome
 
 _CHUNK = 500
@@ -183,7 +183,8 @@ def judge_verdicts(
     scorer_version_id: int | None = None,
     run_id: int | None = None,
 ) -> dict[int, JudgeVerdict]:
-    """The latest result of each example by one scorer version (or in one run), by example id.
+    """The latest result of each example by one scorer version's runs (a stability check's
+    repeats left out) or in one run, by example id.
 
     Exactly one of ``scorer_version_id`` and ``run_id`` is given; examples never scored are
     left out.
@@ -193,7 +194,7 @@ def judge_verdicts(
     where = (
         ScoreRecord.run_id == run_id
         if run_id is not None
-        else ScoreRecord.scorer_version_id == scorer_version_id
+        else and_(col(ScoreRecord.scorer_version_id) == scorer_version_id, outside_repeats())
     )
     found: dict[int, JudgeVerdict] = {}
     for group in _chunks(example_ids):
@@ -213,6 +214,14 @@ def judge_verdicts(
             if score_id is not None and example_id is not None:
                 found[example_id] = JudgeVerdict(example_id, score_id, score, outcome, reason)
     return found
+
+
+def outside_repeats() -> ColumnElement[bool]:
+    """Scores that no stability check's repeat made: what a version's judge said of an
+    example is what its runs said. A repeat asks the judge again only to see whether it
+    changes its mind; it never replaces the run's verdict that agreement is measured on."""
+    repeats = select(RunRecord.id).where(col(RunRecord.stability_check_id).is_not(None))
+    return or_(col(ScoreRecord.run_id).is_(None), col(ScoreRecord.run_id).not_in(repeats))
 
 
 def review_example_ids(session: Session, *, dataset_id: int) -> list[int]:

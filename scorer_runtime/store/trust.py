@@ -12,7 +12,7 @@ from sqlmodel import Session, col, select
 
 from scorer_runtime.store.errors import ConflictError, not_found
 from scorer_runtime.store.info import info_of
-from scorer_runtime.store.labels import latest_label_ids
+from scorer_runtime.store.labels import latest_label_ids, outside_repeats
 from scorer_runtime.store.scorers import get_version_by_id
 from scorer_runtime.store.tables import (
     ApprovalRecord,
@@ -160,7 +160,8 @@ def agreement_data(
     run_id: int | None = None,
 ) -> AgreementData:
     """Per example, the latest label for the scorer and the latest score (with a number) of
-    the version, or of the run when ``run_id`` is given."""
+    the version's runs (a stability check's repeats left out), or of the run when ``run_id``
+    is given."""
     latest_label = latest_label_ids(scorer_id)
     labels = session.exec(select(LabelRecord).where(col(LabelRecord.id).in_(latest_label))).all()
     labelled = select(LabelRecord.example_id).where(LabelRecord.scorer_id == scorer_id)
@@ -199,8 +200,8 @@ def _latest_scores(
     )
     if run_id is not None:
         latest = latest.where(ScoreRecord.run_id == run_id)
-    else:
-        latest = latest.where(ScoreRecord.scorer_version_id == scorer_version_id)
+    else:  # the version's runs: a stability check's repeats are not runs to measure on
+        latest = latest.where(ScoreRecord.scorer_version_id == scorer_version_id, outside_repeats())
     query = select(ScoreRecord.id, ScoreRecord.example_id, ScoreRecord.score).where(
         col(ScoreRecord.id).in_(latest.group_by(col(ScoreRecord.example_id)))
     )

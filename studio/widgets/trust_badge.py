@@ -28,10 +28,14 @@ def _verdict(url: str, version_id: int) -> TrustVerdict:
         return version_trust(session, scorer_version_id=version_id).verdict
 
 
-def trust_badge(found: TrustVerdict, *, prefix: str = "") -> None:
-    """The badge, with its reasons on hover."""
+APPROVED = " · approved"
+"""Said after the badge of a version a person approved."""
+
+
+def trust_badge(found: TrustVerdict, *, prefix: str = "", approved: bool = False) -> None:
+    """The badge, with its reasons on hover (and "approved" when a person approved it)."""
     st.badge(
-        f"{prefix}{found.words}",
+        f"{prefix}{found.words}{APPROVED if approved else ''}",
         color=BADGE_COLORS[found.badge],  # type: ignore[arg-type]
         icon=BADGE_ICONS[found.badge],
         help=" ".join(found.reasons),
@@ -44,29 +48,49 @@ def version_badge(version_id: int, *, prefix: str = "") -> None:
 
 
 def scorer_badge(scorer_id: int, version_id: int | None = None) -> None:
-    """The badge of a scorer's version (its latest when None), named by its number; nothing
-    when the scorer has no version."""
+    """The badge of a scorer's version (its latest when None), named by its number and
+    saying when it is approved; nothing when the scorer has no version."""
     found = _of_scorer(database_url(), scorer_id, version_id)
     if found is not None:
-        number, shown = found
-        trust_badge(shown, prefix=f"Version {number}: ")
+        chosen, number, shown = found
+        approved = chosen in approved_versions(scorer_id)
+        trust_badge(shown, prefix=f"Version {number}: ", approved=approved)
+
+
+def scorer_badges(scorer_id: int) -> None:
+    """The latest version's badge, and beside it the approved version's when another one is
+    approved (the version to hand over is then not the latest)."""
+    with st.container(horizontal=True, gap="small"):
+        scorer_badge(scorer_id)
+        approved = approved_version(scorer_id)
+        latest = _of_scorer(database_url(), scorer_id, None)
+        if approved is not None and latest is not None and latest[0] != approved:
+            scorer_badge(scorer_id, approved)
 
 
 @services.cached(ttl=60)
-def _of_scorer(url: str, scorer_id: int, version_id: int | None) -> tuple[int, TrustVerdict] | None:
+def _of_scorer(
+    url: str, scorer_id: int, version_id: int | None
+) -> tuple[int, int, TrustVerdict] | None:
+    """The version's id, number and verdict (the latest version when ``version_id`` is None)."""
     with services.reading() as session:
         chosen = version_or_latest(session, scorer_id=scorer_id, version_id=version_id)
         if chosen is None:
             return None
         found = version_trust(session, scorer_version_id=chosen)
-    return found.version, found.verdict
+    return chosen, found.version, found.verdict
 
 
 def version_words(scorer_id: int, version_id: int) -> str:
     """The version's badge in words for a version picker ("Trusted", "Failing", …), with
     "approved" when a person approved it."""
     words = verdict(version_id).words
-    return f"{words} · approved" if version_id in _approved(database_url(), scorer_id) else words
+    return f"{words}{APPROVED}" if version_id in approved_versions(scorer_id) else words
+
+
+def approved_versions(scorer_id: int) -> list[int]:
+    """The scorer's approved versions, the last approved first."""
+    return _approved(database_url(), scorer_id)
 
 
 def approved_version(scorer_id: int) -> int | None:

@@ -202,3 +202,15 @@ def test_a_page_opens_the_database_only_in_its_data_module():
         and any(call in path.read_text(encoding="utf-8") for call in opening)
     ]
     assert found == []
+
+
+def test_no_page_script_holds_a_bare_text_streamlit_would_draw() -> None:
+    """Streamlit draws every bare value of a page's entry script ("magic"): a docstring
+    under a constant there shows on the page. Only the module's own docstring is allowed."""
+    found = []
+    for page in sorted(PAGES.glob("*/page.py")):
+        body = ast.parse(page.read_text(encoding="utf-8")).body
+        for statement in body[1:]:
+            if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
+                found.append(f"{page.relative_to(STUDIO.parent)}:{statement.lineno}")
+    assert not found, f"bare text drawn on the page: {found}"

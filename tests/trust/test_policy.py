@@ -13,10 +13,13 @@ from scorer_runtime.spec import load_spec
 from scorer_runtime.store import (
     ConflictError,
     add_label,
+    add_repeat_run,
     add_scores,
     agreement_data,
     create_run,
+    create_stability_check,
     ensure_schema,
+    judge_verdicts,
     list_approvals,
     make_engine,
     read_session,
@@ -35,7 +38,7 @@ from scorer_runtime.trust.policy import (
 )
 from scorer_runtime.trust.scale import Scale
 from tests.cli.helpers import verdict_spec
-from tests.trust.graded import agreeing, graded
+from tests.trust.graded import Graded, agreeing, graded
 
 SCALE = Scale("pass_fail")
 SCORERS = Path(__file__).resolve().parents[2] / "data" / "scorers"
@@ -114,6 +117,59 @@ def test_a_version_is_measured_on_the_latest_label_and_latest_score(engine: Engi
     ]
     assert trust.agreement.n == 4
     assert trust.agreement.confusion == ((1, 2), (0, 1))  # rows: people good, bad
+
+
+def test_a_stability_checks_repeats_never_replace_the_runs_verdict_agreement_is_measured_on(
+    engine: Engine,
+) -> None:
+    """A repeat asks the judge again only to see whether it changes its mind: its scores
+    (here the opposite of the run's on every example) leave agreement, and the verdict the
+    Review page shows, as the run had them; a later run does replace them."""
+    made = graded(engine, agreeing(4))
+    with session_scope(engine) as session:
+        check = create_stability_check(
+            session,
+            scorer_version_id=made.version_id,
+            dataset_id=made.dataset_id,
+            example_ids=made.example_ids,
+            repeats=2,
+        )
+        for _ in range(check.repeats):
+            repeat = add_repeat_run(session, check_id=check.id, concurrency=1)
+            add_scores(session, rows=_scores(made, repeat.id, flipped=True))
+    with read_session(engine) as session:
+        trust = version_trust(session, scorer_version_id=made.version_id)
+        shown = judge_verdicts(
+            session, example_ids=made.example_ids, scorer_version_id=made.version_id
+        )
+    assert trust.agreement.n == 4
+    assert trust.agreement.confusion == ((2, 0), (0, 2))  # the run's: all agree
+    assert {p.score_id for p in trust.pairs} == {v.score_id for v in shown.values()}
+    assert [shown[i].score for i in made.example_ids] == [0.0, 1.0, 0.0, 1.0]
+
+    with session_scope(engine) as session:
+        again = create_run(session, scorer_version_id=made.version_id, dataset_id=made.dataset_id)
+        add_scores(session, rows=_scores(made, again.id, flipped=True))
+    with read_session(engine) as session:
+        trust = version_trust(session, scorer_version_id=made.version_id)
+    assert trust.agreement.confusion == ((0, 2), (2, 0))  # the newer run's: none agree
+
+
+def _scores(made: Graded, run_id: int, *, flipped: bool) -> list[dict[str, object]]:
+    """A result for each example of ``made`` in the run: its first run's score, or the
+    opposite one."""
+    return [
+        dict(
+            run_id=run_id,
+            example_id=example_id,
+            scorer_id=made.scorer_id,
+            scorer_version_id=made.version_id,
+            dataset_id=made.dataset_id,
+            score=float((i % 2 == 1) != flipped),
+            outcome="scored",
+        )
+        for i, example_id in enumerate(made.example_ids)
+    ]
 
 
 def test_grades_off_the_scale_are_left_out_and_named(engine: Engine) -> None:

@@ -108,13 +108,14 @@ def _threshold(line: RunLine) -> float:
     its scale's), or what the person typed here for this run — kept for this run only and
     forgotten when the page is left, never read from or written to another page."""
     saved = data.saved_pass_mark(line.version_id)
-    key = state.RUNS_THRESHOLD_SLIDER.child(line.run_id)
-    if not state.has(key):
-        state.put(key, saved)
     value = st.number_input(
         "Pass mark",
+        # The box's start, as its default rather than a value put in the session first: a
+        # preset value reaches the browser only with the run that set it, and when a rerun
+        # (a live part's timer) replaced that run, the browser showed 0 and sent it back.
+        value=saved,
         step=0.05,
-        key=key.name,
+        key=state.RUNS_THRESHOLD_SLIDER.child(line.run_id).name,
         help=f"The run passes when its mean score is at least this; an example passes when its "
         f"score is. The scorer's saved pass mark is {saved:g} (set it in its trust policy on "
         "the Trust page); a value typed here changes nothing that is stored.",

@@ -10,7 +10,7 @@ from studio.app_pages.scorers import data
 from studio.app_pages.scorers.actions import render_actions, render_pending
 from studio.app_pages.scorers.versions import render_versions
 from studio.widgets.common import empty_state, format_score, show_error
-from studio.widgets.trust_badge import scorer_badge
+from studio.widgets.trust_badge import scorer_badges
 from studio.words import noun, plural, run_status_label
 
 
@@ -124,7 +124,7 @@ def render_card(line: ScorerLine) -> None:
             if show
         )
         st.markdown(f"#### {line.display_name} {badges}")
-        scorer_badge(line.scorer_id)
+        scorer_badges(line.scorer_id)
         st.caption(f"`{line.name}` — {line.description or 'no description'}")
         st.markdown(f"{_versions(line)}  \n{_last_run(line)}")
         render_actions(line)
@@ -155,7 +155,8 @@ def render_list() -> None:
         render_empty(search)
         return
     if search:
-        st.caption(f"{plural(page.total, 'scorer')} match “{search}”.")
+        matches = noun(page.total, "matches", "match")
+        st.caption(f"{plural(page.total, 'scorer')} {matches} “{search}”.")
     for line in page.lines:
         render_card(line)
     render_pager(page)

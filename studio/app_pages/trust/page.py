@@ -9,7 +9,9 @@ from studio import state
 from studio.app_pages.trust import agreement, data, policy, stability, versions
 from studio.widgets.common import empty_state, page_header
 from studio.widgets.current_scorer import scorer_to_open, work_on
-from studio.widgets.trust_badge import trust_badge, verdict
+from studio.widgets.trust_badge import approved_versions, trust_badge
+
+SHOWN_BADGES = 6  # versions whose badge is shown above the version picker (the newest)
 
 state.show_flashes()
 page_header(
@@ -42,10 +44,16 @@ if not lines:
     st.info("This scorer has no saved version yet.", icon=":material/info:")
     st.stop()
 
-badges = st.columns(min(len(lines), 6))
+# Every verdict drawn above the tabs, read once: the Stability tab reruns the page when a
+# check it shows ended after they were read.
+drawn = {line.id: data.trust(line.id) for line in lines[:SHOWN_BADGES]}
+approved = approved_versions(scorer_id)
+badges = st.columns(min(len(lines), SHOWN_BADGES))
 for cell, line in zip(badges, lines, strict=False):
     with cell:
-        trust_badge(verdict(line.id), prefix=f"v{line.version} · ")
+        trust_badge(
+            drawn[line.id].verdict, prefix=f"v{line.version} · ", approved=line.id in approved
+        )
 state.choose_valid(state.TRUST_VERSION, [line.id for line in lines])  # the latest, if none
 version_id = st.selectbox(
     "Version",
@@ -58,7 +66,9 @@ version_id = st.selectbox(
     ),
     key=state.TRUST_VERSION.name,
 )
-found = data.trust(version_id)
+if version_id not in drawn:
+    drawn[version_id] = data.trust(version_id)
+found = drawn[version_id]
 shown = {"trusted": st.success, "failing": st.error}.get(found.verdict.badge, st.warning)
 shown(
     f"**Version {found.version}: {found.verdict.words}.**\n\n"
@@ -69,7 +79,7 @@ tabs = st.tabs(["Agreement", "Stability", "Compare versions", "Policy"])
 with tabs[0]:
     agreement.render(scorer_id, found)
 with tabs[1]:
-    stability.render(scorer_id)
+    stability.render(scorer_id, {version: t.flips for version, t in drawn.items()})
 with tabs[2]:
     versions.render(scorer_id)
 with tabs[3]:

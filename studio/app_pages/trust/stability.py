@@ -4,9 +4,12 @@ on the Runs page), so the page never waits on the judge; it follows them as they
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
+from scorer_runtime.trust.evidence import FlipEvidence
 from scorer_runtime.trust.policy import NO_JUDGE_WORDS
 from scorer_runtime.trust.stability import (
     DEFAULT_REPEATS,
@@ -190,8 +193,22 @@ def _cost_words(chosen: StabilityPlan) -> str:
     ).strip()
 
 
-def render(scorer_id: int) -> None:
-    """The Stability tab of the scorer ``scorer_id``."""
+def _ended_since_drawn(
+    report: StabilityReport | None, drawn: Mapping[int, FlipEvidence | None]
+) -> bool:
+    """Whether the check ended after the page read the verdicts it drew above the tabs
+    (``drawn``: each version's flip evidence then). A quick check can end while the page is
+    being drawn: the results would show under a banner still saying "no complete stability
+    check", and with the check over, nothing would draw the page again."""
+    if report is None or not report.ended:
+        return False
+    version_id = report.check.scorer_version_id
+    return version_id in drawn and drawn[version_id] != report.evidence
+
+
+def render(scorer_id: int, drawn: Mapping[int, FlipEvidence | None]) -> None:
+    """The Stability tab of the scorer ``scorer_id``; ``drawn`` is the flip evidence of each
+    version whose verdict the page drew above the tabs."""
     versions, datasets = data.versions(scorer_id), data.datasets()
     if not versions or not datasets:
         st.info(
@@ -212,6 +229,8 @@ def render(scorer_id: int) -> None:
     )
     render_runner_notice(where="trust")
     report = data.latest_report(chosen.scorer_version_id, chosen.dataset_id)
+    if _ended_since_drawn(report, drawn):
+        st.rerun()  # the whole page, with the verdicts this check now gives
     st.button(
         "Check stability",
         key=state.TRUST_STABILITY_START.child(scorer_id).name,

@@ -40,5 +40,26 @@ def test_export_opens_on_the_approved_version_and_marks_it(studio_db, open_page)
     picker = at.selectbox(key=state.EXPORT_VERSION.child(scorer_id).name)
     assert picker.value.version_id == first
     assert "Version 1 is the approved one." in _captions(at)
+    assert "Version 1: Not enough evidence · approved" in _badges(at)
     at.selectbox(key=state.EXPORT_VERSION.child(scorer_id).name).select(picker.options[0]).run()
     assert "This is not the approved version: version 1 is." in _captions(at)
+    assert "Version 2: Not enough evidence" in _badges(at)
+    assert "approved" not in _badges(at)
+
+
+def test_scorers_shows_the_approved_version_beside_a_newer_one(studio_db, open_page):
+    _, first, _ = _two_versions(studio_db)
+    at = open_page("scorers")
+    assert "Version 2: Not enough evidence" in _badges(at)
+    assert "approved" not in _badges(at)
+    with session_scope(studio_db) as session:
+        approve(session, scorer_version_id=first, approver="Priya", override_reason="checked")
+    at.run()
+    assert not at.exception
+    assert "Version 2: Not enough evidence" in _badges(at)
+    assert "Version 1: Not enough evidence · approved" in _badges(at)
+
+
+def _badges(at) -> str:
+    """The words of every trust badge on the page (a badge is markdown)."""
+    return " ".join(m.value for m in at.markdown if "-badge[" in m.value)

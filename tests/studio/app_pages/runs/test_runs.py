@@ -15,9 +15,12 @@ from pathlib import Path
 from scorer_runtime.batch import stop_started_runners, summarize_run
 from scorer_runtime.store import (
     ScoreFilter,
+    add_repeat_run,
     count_examples,
     create_dataset,
     create_run,
+    create_stability_check,
+    dataset_example_ids,
     finish_run,
     get_dataset,
     get_scorer,
@@ -320,6 +323,25 @@ def test_the_list_pages_runs_in_the_database_and_opens_one(demo_db, open_page):
     assert f"Run #{ids[0]}:" in _texts(at)
     at.button(key=state.RUNS_NEWER.name).click().run()
     assert state.RUNS_OPEN.child(ids[-1]).name in _keys(at)
+
+
+def test_the_list_says_which_runs_are_repeats_of_a_stability_check(demo_db, open_page):
+    scorer_id, dataset_id = _ids(demo_db, "keyword-coverage", "customer_support")
+    with session_scope(demo_db) as session:
+        version_id = latest_version(session, scorer_id=scorer_id).id
+        create_run(session, scorer_version_id=version_id, dataset_id=dataset_id)
+        check = create_stability_check(
+            session,
+            scorer_version_id=version_id,
+            dataset_id=dataset_id,
+            example_ids=dataset_example_ids(session, dataset_id=dataset_id)[:3],
+            repeats=2,
+        )
+        add_repeat_run(session, check_id=check.id, concurrency=1)
+    at = open_page("runs")
+    rows = [m.value for m in at.markdown if "(version " in m.value and " on " in m.value]
+    said = "Key facts mentioned (version 1) on customer_support"
+    assert rows == [f"{said} — a repeat of a stability check", said]  # newest first
 
 
 def test_cancel_right_after_start_stops_the_run_before_or_as_it_begins(

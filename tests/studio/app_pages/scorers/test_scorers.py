@@ -48,6 +48,7 @@ def test_search_in_the_database_by_name_and_description(demo_db, demo_scorers, o
     assert _names(at) == demo_scorers
     at.text_input(key=state.SCORERS_SEARCH.name).input("tool order").run()
     assert _names(at) == ["tool-call-accuracy"]  # both words in its description
+    assert "1 scorer matches “tool order”." in [c.value for c in at.caption]
     at.text_input(key=state.SCORERS_SEARCH.name).input("100%_nothing").run()
     assert _names(at) == []
     assert any("No scorer matches" in i.value for i in at.info)

@@ -8,14 +8,19 @@ from scorer_runtime.store import (
     ExampleData,
     add_examples,
     add_label,
+    add_repeat_run,
     add_scores,
     create_run,
+    create_stability_check,
+    finish_run,
+    get_run,
     list_examples,
     save_trust_policy,
     session_scope,
 )
 from scorer_runtime.trust.policy import approve
 from studio import state
+from studio.app_pages.trust import stability_data
 from tests.trust.graded import Graded, agreeing, graded
 
 
@@ -97,3 +102,60 @@ def test_scorers_and_results_show_a_run_stored_elsewhere_on_their_next_rerun(stu
     at.run()
     assert not at.exception
     assert len(at.selectbox(key=state.RESULTS_RUN.name).options) == len(before) + 1
+
+
+def _check_with_one_repeat_left(engine, made: Graded) -> int:
+    """A stability check of the version on 4 examples: both repeats scored them alike, the
+    first has ended, the second has not yet; the second repeat's run id."""
+    with session_scope(engine) as session:
+        check = create_stability_check(
+            session,
+            scorer_version_id=made.version_id,
+            dataset_id=made.dataset_id,
+            example_ids=made.example_ids[:4],
+            repeats=2,
+        )
+        repeats = [add_repeat_run(session, check_id=check.id, concurrency=1) for _ in range(2)]
+        for repeat in repeats:
+            rows = [
+                dict(
+                    run_id=repeat.id,
+                    example_id=example_id,
+                    scorer_id=made.scorer_id,
+                    scorer_version_id=made.version_id,
+                    dataset_id=made.dataset_id,
+                    score=float(i % 2),
+                    outcome="scored",
+                )
+                for i, example_id in enumerate(made.example_ids[:4])
+            ]
+            add_scores(session, rows=rows)
+        finish_run(session, run_id=repeats[0].id, status="done")
+        return repeats[1].id
+
+
+def test_a_check_that_ends_while_trust_is_drawn_gives_its_verdict_above_the_tabs(
+    studio_db, open_page, monkeypatch
+):
+    """The runner ends the check's last repeat after the page read the verdicts above the
+    tabs and before the Stability tab reads the check: the page draws itself again, so the
+    banner and the badge never say "no complete stability check" under the check's results
+    (with the check over, nothing else would draw them again)."""
+    made = graded(studio_db, agreeing(30))
+    last = _check_with_one_repeat_left(studio_db, made)
+    read_check = stability_data.latest_report
+
+    def ends_meanwhile(version_id: int, dataset_id: int):
+        with session_scope(studio_db) as session:
+            if get_run(session, run_id=last).status != "done":
+                finish_run(session, run_id=last, status="done")
+        return read_check(version_id, dataset_id)
+
+    monkeypatch.setattr(stability_data, "latest_report", ends_meanwhile)
+    at = open_page("trust")
+    assert not at.exception
+    assert "Latest check of version 1." in _text(at)
+    assert [m.value for m in at.success if m.value.startswith("**Version 1")] == [
+        "**Version 1: Trusted.**\n\n- Every check of the trust policy holds."
+    ]
+    assert "No complete stability check" not in _text(at)

@@ -89,3 +89,17 @@ def test_runs_shows_the_saved_pass_mark_and_a_typed_one_only_for_that_run(studio
     at.switch_page("app_pages/trust/page.py").run()
     at.switch_page("app_pages/runs/page.py").run()
     assert at.number_input(key=state.RUNS_THRESHOLD_SLIDER.child(run_id).name).value == 0.8
+
+
+def test_the_runs_pass_mark_box_starts_from_the_saved_mark_even_in_a_browser_that_missed_it(
+    studio_db, open_page
+):
+    """The box's default (what a browser shows when it holds no value of its own, e.g. when
+    a rerun replaced the run that first drew the box) is the saved pass mark, never 0: a
+    browser showing 0 sends 0 back on the next click ("Passes at 0, pass rate 100 %")."""
+    _, run_id = _finished_run(studio_db)
+    at = open_page("runs")
+    box = at.number_input(key=state.RUNS_THRESHOLD_SLIDER.child(run_id).name)
+    assert box.value == 0.5
+    assert box.proto.default == 0.5
+    assert not box.proto.set_value  # nothing preset that only one run's message carries
