@@ -47,7 +47,7 @@ from scorer_runtime.store import (
     session_scope,
 )
 from studio import state
-from studio.app_pages.runs.logic import estimate_text, plan_run
+from studio.app_pages.runs.logic import estimate_text, read_run_plan
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -126,7 +126,7 @@ def estimate_words(database_url: str, version_id: int, dataset: str) -> str:
         with read_session(engine) as session:
             found = session.exec(select(DatasetRecord).where(DatasetRecord.name == dataset)).one()
             assert found.id is not None
-            plan = plan_run(session, version_id=version_id, dataset_id=found.id)
+            plan = read_run_plan(session, version_id=version_id, dataset_id=found.id)
     finally:
         engine.dispose()
     # Markdown drawn: the bold marks are gone; the first clause is on one line.
