@@ -138,10 +138,15 @@ def list_runs(
     dataset_id: int | None = None,
     status: RunStatus | None = None,
     limit: int = 50,
+    repeats: bool = True,
 ) -> list[RunInfo]:
     """Runs newest first, optionally of one scorer, version, dataset or status (at most
-    ``limit``): what lists of runs and the run pickers of results and comparisons show."""
+    ``limit``): what lists of runs and the run pickers of results and comparisons show.
+    ``repeats=False`` leaves out the repeat runs of stability checks (they belong to their
+    check, not among the runs people started)."""
     query = select(RunRecord)
+    if not repeats:
+        query = query.where(col(RunRecord.stability_check_id).is_(None))
     if scorer_id is not None:
         query = query.where(RunRecord.scorer_id == scorer_id)
     if version_id is not None:

@@ -1,6 +1,6 @@
 """Run lines, for the Runs page and Home's latest runs: runs with their scorer's and dataset's
 names and what their stored scores say (count, mean, outcomes, how much of the cost is known),
-a page at a time."""
+a page at a time (stability checks' repeat runs are left to the Trust page)."""
 
 from __future__ import annotations
 
@@ -179,8 +179,12 @@ def _line(run: RunRecord, scorer: str, version: int, dataset: str, tally: _Tally
 def runs_page(session: Session, *, before_id: int | None = None, limit: int = 50) -> RunsPage:
     """Up to ``limit`` runs older than ``before_id`` (newest first), with names, means and
     how much of their cost is known: two statements (the runs, then their scores' tallies
-    in one grouped query), whatever the page's size."""
-    query = _named_runs()
+    in one grouped query), whatever the page's size.
+
+    Only the runs people started: a stability check's repeats belong to their check (the
+    Trust page shows them), so they are left out.
+    """
+    query = _named_runs().where(col(RunRecord.stability_check_id).is_(None))
     if before_id is not None:
         query = query.where(col(RunRecord.id) < before_id)
     rows = session.exec(query.order_by(col(RunRecord.id).desc()).limit(limit + 1)).all()

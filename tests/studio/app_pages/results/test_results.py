@@ -17,7 +17,7 @@ from scorer_runtime.store.views import get_score_with_example
 from studio import state
 from studio.widgets.common import format_score
 
-from .test_results_seed import DAY0, History, seed_history
+from .test_results_seed import DAY0, History, add_stability_repeats, seed_history
 
 
 @pytest.fixture
@@ -292,3 +292,19 @@ async def test_a_judged_result_shows_the_exact_prompt_and_raw_answer(
     calls = _frame(at, "HTTP status")
     assert list(calls["Result"]) == ["Failed (rate-limited)", "OK"]
     assert "2 calls to the judge" in _texts(at)
+
+
+def test_a_stability_checks_repeats_stay_out_of_the_results(studio_db, history, open_page):
+    repeats = add_stability_repeats(studio_db, history, repeats=2, sample=10)
+    at = open_page("results")
+    assert not at.exception
+    # The repeats are the newest scores, yet the table and its counts are people's runs only.
+    assert "Page 1 of 6 · results 1–50 of 260" in _texts(at)
+    own = ScoreFilter(repeats=False)
+    assert _table_ids(at) == _page_ids(studio_db, own, 0)
+    runs = at.selectbox(key=state.RESULTS_RUN.name)
+    assert not {f"Run {r} " for r in repeats} & {o.split("·")[0] for o in runs.options}
+    assert len(runs.options) == 1 + 3  # "All runs" and the three runs people started
+    _one_scorer(at, history.tone)
+    at.selectbox(key=state.RESULTS_VERSION.name).set_value(history.tone_v2).run()
+    assert _metric(at, "Results") == f"{len(history.of_run(history.run2))}"
