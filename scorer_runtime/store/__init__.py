@@ -128,6 +128,7 @@ from scorer_runtime.store.runs import (
     request_cancel,
     run_counts,
     start_run,
+    time_running,
 )
 from scorer_runtime.store.scorers import (
     ScorerCounts,
@@ -366,6 +367,7 @@ __all__ = [
     "start_run",
     "store_answers",
     "store_revision",
+    "time_running",
     "trace_summaries",
     "update_dataset",
     "update_example",

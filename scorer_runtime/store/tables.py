@@ -155,8 +155,16 @@ class RunRecord(SQLModel, table=True):
     """What the cached answers cost when first asked: not spent again."""
     created_at: datetime = _created()
     started_at: datetime | None = None
+    """When the run first started (a resume keeps it)."""
     finished_at: datetime | None = None
     heartbeat_at: datetime | None = None
+    running_since: datetime | None = None
+    """When the stretch of running going on now began: its start, or its latest resume or
+    takeover (None while the run is not running)."""
+    active_s: float = Field(default=0.0, sa_column_kwargs={"server_default": "0"})
+    """Seconds the run spent running in its stretches that ended (each from its start or
+    resume to its stop, cancel, end, or last heartbeat before a crash): the time it sat
+    stopped, cancelled, crashed or queued before a resume is not in it."""
     max_cost: float | None = None
     """The spend cap in dollars (None: no cap); the run stops before passing it."""
     allow_unpriced: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false()})

@@ -66,6 +66,10 @@ class RunLine:
     """Of them, those the judge answer cache gave."""
     saved_cost: float = 0.0
     """What the cached answers cost when first asked."""
+    running_since: datetime | None = None
+    """When the stretch of running going on now began (None while not running)."""
+    active_s: float = 0.0
+    """Seconds spent running in the stretches that ended (see ``time_running``)."""
 
     @property
     def remaining(self) -> int:
@@ -173,6 +177,8 @@ def _line(run: RunRecord, scorer: str, version: int, dataset: str, tally: _Tally
         judge_answers=run.judge_answers,
         cached_answers=run.cached_answers,
         saved_cost=run.saved_cost,
+        running_since=run.running_since,
+        active_s=run.active_s,
     )
 
 
