@@ -75,8 +75,6 @@ def _pick_version(scorer_id: int | None) -> int | None:
         help="Every saved change of a scorer is a version; the latest is chosen unless you "
         "pick an older one (to compare with it, for example).",
     )
-    if scorer_id is not None and chosen is not None:
-        scorer_badge(scorer_id, chosen)  # how far its judge can be trusted
     return chosen
 
 
@@ -146,6 +144,8 @@ def _choose(prefer: RunLine | None) -> tuple[RunPlan, int] | None:
         dataset_id = _pick_dataset(counts, scorer_id, version_id)
     with last:
         concurrency = _pick_concurrency()
+    if scorer_id is not None and version_id is not None:
+        scorer_badge(scorer_id, version_id)  # how far its judge can be trusted (the row's width)
     if scorer_id is None or version_id is None or dataset_id is None:
         return None
     if names[scorer_id].description:

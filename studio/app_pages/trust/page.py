@@ -42,10 +42,10 @@ if not lines:
     st.info("This scorer has no saved version yet.", icon=":material/info:")
     st.stop()
 
-badges = st.columns(min(len(lines), 6))
-for cell, line in zip(badges, lines, strict=False):
-    with cell:
-        trust_badge(verdict(line.id), prefix=f"v{line.version} · ")
+STABILITY_HERE = "in the Stability tab below"  # where a stability check is run, said on this page
+with st.container(horizontal=True, wrap=True):  # each badge as wide as its words
+    for line in lines:
+        trust_badge(verdict(line.id), prefix=f"v{line.version} · ", stability_where=STABILITY_HERE)
 state.choose_valid(state.TRUST_VERSION, [line.id for line in lines])  # the latest, if none
 version_id = st.selectbox(
     "Version",
@@ -60,9 +60,10 @@ version_id = st.selectbox(
 )
 found = data.trust(version_id)
 shown = {"trusted": st.success, "failing": st.error}.get(found.verdict.badge, st.warning)
+reasons = found.verdict.reasons_for(stability_where=STABILITY_HERE)
 shown(
     f"**Version {found.version}: {found.verdict.words}.**\n\n"
-    + "\n".join(f"- {reason}" for reason in found.verdict.reasons)
+    + "\n".join(f"- {r}" for r in reasons)
 )
 
 tabs = st.tabs(["Agreement", "Stability", "Compare versions", "Policy"])
