@@ -11,6 +11,7 @@ import statistics
 from datetime import timedelta
 
 import pytest
+from streamlit.proto.Dataframe_pb2 import Dataframe as DataframeProto
 
 from scorer_runtime.store import ScoreFilter, list_scores, read_session
 from scorer_runtime.store.views import get_score_with_example
@@ -308,3 +309,28 @@ def test_a_stability_checks_repeats_stay_out_of_the_results(studio_db, history, 
     _one_scorer(at, history.tone)
     at.selectbox(key=state.RESULTS_VERSION.name).set_value(history.tone_v2).run()
     assert _metric(at, "Results") == f"{len(history.of_run(history.run2))}"
+
+
+def _table(at):
+    return next(d for d in at.dataframe if "Result" in d.value.columns)
+
+
+def test_the_table_rows_can_be_picked_and_show_the_result_open(studio_db, history, open_page):
+    at = open_page("results")
+    table = _table(at)
+    assert list(table.proto.selection_mode) == [DataframeProto.SelectionMode.SINGLE_ROW]
+    assert "Tick the box at the start of a row to open that result below" in _texts(at)
+    ids = _table_ids(at)
+    # Opened from the list below, the result's row is the one selected in the table.
+    at.selectbox(key=state.RESULTS_OPEN.name).set_value(ids[3]).run()
+    assert not at.exception
+    assert at.session_state[state.RESULTS_TABLE.name]["selection"]["rows"] == [3]
+    assert f"Result {ids[3]}" in [s.value for s in at.subheader]
+    # On the next page that result is not listed: no row is selected, the result stays open.
+    at.button(key=state.RESULTS_NEXT.name).click().run()
+    assert at.session_state[state.RESULTS_TABLE.name]["selection"]["rows"] == []
+    assert f"Result {ids[3]}" in [s.value for s in at.subheader]
+    at.button(key=state.RESULTS_PREVIOUS.name).click().run()
+    assert at.session_state[state.RESULTS_TABLE.name]["selection"]["rows"] == [3]
+    at.button(key=state.RESULTS_CLOSE.name).click().run()
+    assert at.session_state[state.RESULTS_TABLE.name]["selection"]["rows"] == []
