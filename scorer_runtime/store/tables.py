@@ -211,7 +211,8 @@ class ScoreRecord(SQLModel, table=True):
 
     Indexes serve the studio's views. History newest first by scorer or version, and every
     aggregate by scorer or version, read the covering ``(…, created_at, outcome, score,
-    cost)`` indexes (aggregates never touch the table); history by dataset reads
+    cost, run_id)`` indexes (aggregates never touch the table, also when stability checks'
+    repeat runs are left out by their run); history by dataset reads
     ``(dataset_id, created_at)``; a run's results are found through the unique
     ``(run_id, example_id)``. Leading with ``created_at`` keeps inserts appending (new rows
     land on one page per scorer, not at random), and each index slows bulk inserts, so
@@ -229,6 +230,7 @@ class ScoreRecord(SQLModel, table=True):
             "outcome",
             "score",
             "cost",
+            "run_id",
         ),
         sa.Index(
             "ix_scores_version_created_cover",
@@ -237,6 +239,7 @@ class ScoreRecord(SQLModel, table=True):
             "outcome",
             "score",
             "cost",
+            "run_id",
         ),
         sa.Index("ix_scores_dataset_created", "dataset_id", "created_at"),
         # Partial: batch scores have no trace, and cost nothing to this index.

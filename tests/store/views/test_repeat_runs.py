@@ -5,6 +5,8 @@ while the store still gives them to whoever asks for every run."""
 from __future__ import annotations
 
 import pytest
+from sqlalchemy import func
+from sqlalchemy import select as sa_select
 
 from scorer_runtime.store import (
     ScoreFilter,
@@ -13,6 +15,7 @@ from scorer_runtime.store import (
     read_session,
     score_stats,
 )
+from scorer_runtime.store.tables import ScoreRecord
 from scorer_runtime.store.views import read_overview, runs_page
 from scorer_runtime.store.views.compare import RunPair, default_pair, latest_run
 from tests.store.history import History, add_stability_repeats, seed_history
@@ -62,3 +65,24 @@ def test_compare_never_picks_a_repeat_as_a_versions_run(engine, history, repeats
         assert found is not None
         assert found.id == history.run2
         assert default_pair(session) == RunPair(history.run1, history.run2)
+
+
+def test_leaving_repeats_out_still_reads_a_scorers_figures_from_its_covering_index(
+    engine, history, repeats
+):
+    if engine.dialect.name != "sqlite":
+        pytest.skip("the query plan checked is SQLite's")
+    figures = sa_select(func.count(), func.avg(ScoreRecord.score), func.sum(ScoreRecord.cost))
+    for flt, index in (
+        (ScoreFilter(scorer_id=history.tone, repeats=False), "ix_scores_scorer_created_cover"),
+        (
+            ScoreFilter(scorer_version_id=history.tone_v2, repeats=False),
+            "ix_scores_version_created_cover",
+        ),
+    ):
+        query = figures.where(*flt.clauses())
+        sql = str(query.compile(engine, compile_kwargs={"literal_binds": True}))
+        with engine.connect() as connection:
+            found = connection.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}")
+            plan = " ".join(str(row[-1]) for row in found)
+        assert f"USING COVERING INDEX {index}" in plan, plan
