@@ -62,6 +62,13 @@ def cost_value(words: CostWords) -> str:
     return words.amount[:1].upper() + words.amount[1:]
 
 
+def cost_cell(words: CostWords) -> str:
+    """The amount and what it covers, for a table cell: ``$0.0123``, ``Unknown (20 results on
+    an unpriced model)``, ``$0.0123 (38 of 40 results priced; the rest are unknown)``."""
+    value = cost_value(words)
+    return f"{value} ({words.note})" if words.note else value
+
+
 def cost_help(words: CostWords, *, so_far: bool = False) -> str:
     """What a cost amount covers, for a metric's help: the counts when some results have no
     price (and why), else what it is."""
@@ -194,6 +201,7 @@ __all__ = [
     "UNPRICED_WHY",
     "CostWords",
     "cost_caption",
+    "cost_cell",
     "cost_help",
     "cost_value",
     "cost_words",

@@ -12,7 +12,7 @@ from sqlmodel import Session
 
 from scorer_runtime.money import CostWords, cache_words, cost_words
 from scorer_runtime.store.aggregates import score_stats
-from scorer_runtime.store.runs import get_run
+from scorer_runtime.store.runs import get_run, time_running
 from scorer_runtime.store.scores import ScoreFilter
 
 Verdict = Literal["pass", "fail"]
@@ -41,6 +41,7 @@ class BatchSummary:
     cost: float
     """The sum of the known costs: see ``priced``, ``unpriced`` and :attr:`cost_words`."""
     wall_time_s: float | None
+    """Seconds the run spent running (pauses before a resume left out); None until it ended."""
     outcome_counts: dict[str, int] = field(default_factory=dict)
     error: str | None = None
     priced: int = 0
@@ -71,7 +72,8 @@ class BatchSummary:
 
 
 def summarize_run(session: Session, *, run_id: int, threshold: float | None = None) -> BatchSummary:
-    """The summary of a stored run; wall time is from its start to its end (or now)."""
+    """The summary of a stored run; its wall time is the time it spent running (a pause
+    between a stop and a resume is not in it), once it ended."""
     run = get_run(session, run_id=run_id)
     stats = score_stats(session, filter=ScoreFilter(run_id=run_id), threshold=threshold)
     verdict: Verdict | None = None
@@ -79,7 +81,7 @@ def summarize_run(session: Session, *, run_id: int, threshold: float | None = No
         verdict = "pass" if stats.mean is not None and stats.mean >= threshold else "fail"
     wall = None
     if run.started_at is not None and run.finished_at is not None:
-        wall = (run.finished_at - run.started_at).total_seconds()
+        wall = time_running(run)
     return BatchSummary(
         run_id=run_id,
         status=run.status,

@@ -285,6 +285,7 @@ def _side_json(side: VersionSide) -> dict[str, Any]:
         "mean_score": side.mean_score,
         "pass_rate": side.pass_rate,
         "cost": side.cost,
+        "priced": side.priced,
         "unpriced": side.unpriced,
         "mean_latency_ms": side.mean_latency_ms,
         "labelled": 0 if agreement is None else agreement.labelled,
@@ -329,8 +330,6 @@ def _ab_json(scorer: str, dataset: str, report: AbReport) -> dict[str, Any]:
 def _print_ab(scorer: str, dataset: str, report: AbReport, out: Console) -> None:
     from rich.table import Table
 
-    from scorer_runtime.money import format_dollars
-
     a, b = report.a, report.b
     out.print(
         f"Scorer {scorer} v{a.version} (A, run {a.run_id}) and v{b.version} (B, run {b.run_id}) "
@@ -341,7 +340,7 @@ def _print_ab(scorer: str, dataset: str, report: AbReport, out: Console) -> None
         table.add_column(name)
     table.add_row("mean score", *(_num(s.mean_score) for s in (a, b)))
     table.add_row("pass rate", *(_pct(s.pass_rate) for s in (a, b)))
-    table.add_row("cost", *(format_dollars(s.cost) for s in (a, b)))
+    table.add_row("cost", *(str(s.cost_words) for s in (a, b)))
     table.add_row("mean latency", *(_ms(s.mean_latency_ms) for s in (a, b)))
     table.add_row("with people", *(_with_people(s) for s in (a, b)))
     table.add_row("kappa", *(_kappa(s) for s in (a, b)))

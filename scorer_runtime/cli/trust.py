@@ -61,7 +61,7 @@ def gate(scorer: ScorerArg, version: VersionOpt = None) -> None:
     verdict = trust.verdict
     out = console(stderr=verdict.badge != "trusted")
     out.print(f"{found.name} version {trust.version}: {verdict.words}")
-    for reason in verdict.reasons:
+    for reason in verdict.reasons_for(stability_where="with `scorer-studio stability`"):
         out.print(f"- {reason}")
     if verdict.badge != "trusted":
         raise typer.Exit(GATE_FAILED)

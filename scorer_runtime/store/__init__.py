@@ -128,6 +128,7 @@ from scorer_runtime.store.runs import (
     mark_running,
     request_cancel,
     run_counts,
+    time_running,
 )
 from scorer_runtime.store.scorers import (
     ScorerCounts,
@@ -364,6 +365,7 @@ __all__ = [
     "stalled_runs",
     "store_answers",
     "store_revision",
+    "time_running",
     "trace_summaries",
     "update_dataset",
     "update_example",

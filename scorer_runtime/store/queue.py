@@ -21,7 +21,13 @@ from sqlmodel import Session, col, select
 
 from scorer_runtime.process import runner_is_gone
 from scorer_runtime.store.errors import ConflictError
-from scorer_runtime.store.runs import STALE_AFTER, RunInfo, get_run, is_stale
+from scorer_runtime.store.runs import (
+    STALE_AFTER,
+    RunInfo,
+    close_crashed_stretch,
+    get_run,
+    is_stale,
+)
 from scorer_runtime.store.tables import RunnerRecord, RunRecord, utc_now
 
 RUNNER_GONE_AFTER = timedelta(seconds=10)
@@ -66,6 +72,7 @@ def claim_queued(session: Session, *, runner: str) -> int | None:
             runner=runner,
             heartbeat_at=now,
             started_at=func.coalesce(col(RunRecord.started_at), now),
+            running_since=now,
             finished_at=None,
             error=None,
         )
@@ -93,10 +100,19 @@ def claim_stalled(session: Session, *, run: RunInfo, runner: str) -> bool:
         if run.runner is None
         else col(RunRecord.runner) == run.runner
     )
+    now = utc_now()
+    # The crashed stretch ended at the runner's last beat; the time since is not running time.
+    since = run.running_since
+    ran = 0.0 if since is None else max(((run.heartbeat_at or since) - since).total_seconds(), 0)
     claim = (
         update(RunRecord)
         .where(col(RunRecord.id) == run.id, col(RunRecord.status) == "running", previous)
-        .values(runner=runner, heartbeat_at=utc_now())
+        .values(
+            runner=runner,
+            heartbeat_at=now,
+            running_since=now,
+            active_s=col(RunRecord.active_s) + ran,
+        )
         .returning(col(RunRecord.id))
     )
     if not runner_is_gone(run.runner):  # judged by its beat alone: still old, or it lives
@@ -115,6 +131,7 @@ def enqueue_again(session: Session, *, run_id: int) -> RunInfo:
         return get_run(session, run_id=run_id)
     if run.status not in _RESUMABLE and not crashed:
         raise ConflictError(f"run {run_id} is {run.status}: there is nothing to resume")
+    close_crashed_stretch(run)  # a crashed run stopped running at its last heartbeat
     run.status = "queued"
     run.cancel_requested = False
     run.error = None
@@ -126,7 +143,12 @@ def enqueue_again(session: Session, *, run_id: int) -> RunInfo:
 
 def hand_back(session: Session, *, run_id: int, runner: str) -> bool:
     """A stopping runner puts its run back in the queue (unless someone asked to cancel it,
-    or it had just ended): the next runner resumes it. True when it went back."""
+    or it had just ended): the next runner resumes it. True when it went back; its stretch of
+    running ends now, so the time it waits for the next runner is not running time."""
+    since = session.execute(
+        select(RunRecord.running_since).where(col(RunRecord.id) == run_id)
+    ).scalar_one_or_none()
+    ran = 0.0 if since is None else max((utc_now() - since).total_seconds(), 0.0)
     back = (
         update(RunRecord)
         .where(col(RunRecord.id) == run_id, col(RunRecord.runner) == runner)
@@ -134,7 +156,13 @@ def hand_back(session: Session, *, run_id: int, runner: str) -> bool:
         # a run that ended done or failed as the runner stopped stays as it ended.
         .where(col(RunRecord.status).in_(("running", "cancelled")))
         .where(col(RunRecord.cancel_requested).is_(False))
-        .values(status="queued", finished_at=None, error=None)
+        .values(
+            status="queued",
+            finished_at=None,
+            error=None,
+            running_since=None,
+            active_s=col(RunRecord.active_s) + ran,
+        )
         .returning(col(RunRecord.id))
     )
     return session.execute(back).scalar_one_or_none() is not None

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import case, func, update
 from sqlmodel import Session, col, select
@@ -64,6 +64,39 @@ class RunInfo:
     """The stability check this run is a repeat of (it scores the check's sample only)."""
     max_cost: float | None = None
     allow_unpriced: bool = False
+    running_since: datetime | None = None
+    active_s: float = 0.0
+
+
+class Timed(Protocol):
+    """A run as far as its time spent running goes (:class:`RunInfo`, a run line)."""
+
+    @property
+    def active_s(self) -> float: ...
+
+    @property
+    def running_since(self) -> datetime | None: ...
+
+
+def time_running(run: Timed, *, now: datetime | None = None) -> float:
+    """Seconds the run spent running: its stretches that ended, and the one going on now (up
+    to ``now``). The time it sat stopped at its cap, cancelled, crashed or queued before a
+    resume is not counted."""
+    if run.running_since is None:
+        return run.active_s
+    return run.active_s + max(((now or utc_now()) - run.running_since).total_seconds(), 0.0)
+
+
+def close_stretch(run: RunRecord, at: datetime) -> None:
+    """End the stretch of running going on (if any) at ``at``: its seconds join ``active_s``."""
+    if run.running_since is not None:
+        run.active_s += max((at - run.running_since).total_seconds(), 0.0)
+        run.running_since = None
+
+
+def close_crashed_stretch(run: RunRecord) -> None:
+    """End a crashed run's stretch at its last heartbeat: the last moment it was seen running."""
+    close_stretch(run, run.heartbeat_at or run.running_since or utc_now())
 
 
 def create_run(
@@ -101,7 +134,7 @@ def create_run(
     if here:
         now = utc_now()
         run.status, run.runner = "running", this_runner()
-        run.started_at = run.heartbeat_at = now
+        run.started_at = run.heartbeat_at = run.running_since = now
     run.total = _run_total(session, run)
     session.add(run)
     session.flush()
@@ -138,10 +171,15 @@ def list_runs(
     dataset_id: int | None = None,
     status: RunStatus | None = None,
     limit: int = 50,
+    repeats: bool = True,
 ) -> list[RunInfo]:
     """Runs newest first, optionally of one scorer, version, dataset or status (at most
-    ``limit``): what lists of runs and the run pickers of results and comparisons show."""
+    ``limit``): what lists of runs and the run pickers of results and comparisons show.
+    ``repeats=False`` leaves out the repeat runs of stability checks (they belong to their
+    check, not among the runs people started)."""
     query = select(RunRecord)
+    if not repeats:
+        query = query.where(col(RunRecord.stability_check_id).is_(None))
     if scorer_id is not None:
         query = query.where(RunRecord.scorer_id == scorer_id)
     if version_id is not None:
@@ -175,6 +213,10 @@ def mark_running(session: Session, *, run_id: int) -> RunInfo:
             "wait for it, or cancel it first"
         )
     now = utc_now()
+    mine = run.status == "running" and run.runner == this_runner()
+    if not (mine and run.running_since is not None):  # claimed or made here: its stretch goes on
+        close_crashed_stretch(run)  # a crashed runner's stretch ended at its last beat
+        run.running_since = now
     run.status = "running"
     run.cancel_requested = False
     run.error = None
@@ -223,6 +265,7 @@ def request_cancel(session: Session, *, run_id: int) -> RunInfo:
     run.cancel_requested = True
     crashed = run.status == "running" and (is_stale(run) or runner_is_gone(run.runner))
     if run.status == "queued" or crashed:
+        close_crashed_stretch(run)
         run.status = "cancelled"
         run.finished_at = utc_now()
     session.add(run)
@@ -243,6 +286,7 @@ def finish_run(
     run.error = None if error is None else redact(error, environment_secrets())
     run.done_count, run.failed_count, run.cost = done, failed, cost
     run.finished_at = run.heartbeat_at = utc_now()
+    close_stretch(run, run.finished_at)
     session.add(run)
     session.flush()
     return info_of(RunInfo, run)

@@ -12,14 +12,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Connection, insert, tuple_
+from sqlalchemy import ColumnElement, Connection, insert, or_, tuple_
 from sqlmodel import Session, col, select
 
 from scorer_runtime.secrets import environment_secrets, redact, redact_evidence
 from scorer_runtime.store.bulk import gc_paused, insert_scores_sqlite
 from scorer_runtime.store.errors import not_found
 from scorer_runtime.store.info import info_of
-from scorer_runtime.store.tables import ScoreRecord, utc_now
+from scorer_runtime.store.tables import RunRecord, ScoreRecord, utc_now
 from scorer_runtime.types import OUTCOMES, Outcome
 
 _COLUMNS = tuple(c.name for c in ScoreRecord.__table__.columns if c.name != "id")  # type: ignore[attr-defined]
@@ -48,10 +48,16 @@ class ScoreFilter:
     """Scores of these traces only (trace scores have no run, example or dataset)."""
     since: datetime | None = None
     until: datetime | None = None
+    repeats: bool = True
+    """Whether the scores of stability checks' repeat runs count. The Results page leaves
+    them out: a repeat scores a check's sample again, so it belongs to the check, not to the
+    runs people started."""
 
     def clauses(self) -> list[ColumnElement[bool]]:
         """The WHERE clauses of this filter."""
         out: list[ColumnElement[bool]] = []
+        if not self.repeats:
+            out.append(no_repeat_scores())
         for name in ("scorer_id", "scorer_version_id", "dataset_id", "run_id"):
             value = getattr(self, name)
             if value is not None:
@@ -65,6 +71,13 @@ class ScoreFilter:
         if self.until is not None:
             out.append(col(ScoreRecord.created_at) < self.until)
         return out
+
+
+def no_repeat_scores() -> ColumnElement[bool]:
+    """Scores outside every stability check's repeat runs (trace scores, which have no run,
+    included). The repeats are few runs, so the list of their ids is read once per query."""
+    repeat_runs = select(RunRecord.id).where(col(RunRecord.stability_check_id).is_not(None))
+    return or_(col(ScoreRecord.run_id).is_(None), col(ScoreRecord.run_id).not_in(repeat_runs))
 
 
 def _normalise(row: Mapping[str, Any], template: dict[str, Any]) -> dict[str, Any]:

@@ -155,8 +155,16 @@ class RunRecord(SQLModel, table=True):
     """What the cached answers cost when first asked: not spent again."""
     created_at: datetime = _created()
     started_at: datetime | None = None
+    """When the run first started (a resume keeps it)."""
     finished_at: datetime | None = None
     heartbeat_at: datetime | None = None
+    running_since: datetime | None = None
+    """When the stretch of running going on now began: its start, or its latest resume or
+    takeover (None while the run is not running)."""
+    active_s: float = Field(default=0.0, sa_column_kwargs={"server_default": "0"})
+    """Seconds the run spent running in its stretches that ended (each from its start or
+    resume to its stop, cancel, end, or last heartbeat before a crash): the time it sat
+    stopped, cancelled, crashed or queued before a resume is not in it."""
     max_cost: float | None = None
     """The spend cap in dollars (None: no cap); the run stops before passing it."""
     allow_unpriced: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false()})
@@ -203,7 +211,8 @@ class ScoreRecord(SQLModel, table=True):
 
     Indexes serve the studio's views. History newest first by scorer or version, and every
     aggregate by scorer or version, read the covering ``(…, created_at, outcome, score,
-    cost)`` indexes (aggregates never touch the table); history by dataset reads
+    cost, run_id)`` indexes (aggregates never touch the table, also when stability checks'
+    repeat runs are left out by their run); history by dataset reads
     ``(dataset_id, created_at)``; a run's results are found through the unique
     ``(run_id, example_id)``. Leading with ``created_at`` keeps inserts appending (new rows
     land on one page per scorer, not at random), and each index slows bulk inserts, so
@@ -221,6 +230,7 @@ class ScoreRecord(SQLModel, table=True):
             "outcome",
             "score",
             "cost",
+            "run_id",
         ),
         sa.Index(
             "ix_scores_version_created_cover",
@@ -229,6 +239,7 @@ class ScoreRecord(SQLModel, table=True):
             "outcome",
             "score",
             "cost",
+            "run_id",
         ),
         sa.Index("ix_scores_dataset_created", "dataset_id", "created_at"),
         # Partial: batch scores have no trace, and cost nothing to this index.

@@ -21,6 +21,7 @@ from sqlmodel import Session
 
 from scorer_runtime.batch.runner import BatchRunner
 from scorer_runtime.costs.cap import JUDGE_CAP, JudgeCap
+from scorer_runtime.money import CostWords, cost_words
 from scorer_runtime.runs.start import RunRefusedError, RunRequest, StartPlan, plan_run, start_run
 from scorer_runtime.store.engine import read_session
 from scorer_runtime.store.labels import latest_labels
@@ -162,10 +163,18 @@ class VersionSide:
     mean_score: float | None
     pass_rate: float | None
     cost: float
+    """The sum of the known costs (see ``priced``, ``unpriced`` and :attr:`cost_words`)."""
+    priced: int
+    """Results on those examples with a positive cost."""
     unpriced: int
     """Results on those examples without a known price (the cost is then a lower bound)."""
     mean_latency_ms: float | None
     agreement: PeopleAgreement | None
+
+    @property
+    def cost_words(self) -> CostWords:
+        """The cost in words: ``unknown`` when no result was priced, never a plain ``$0``."""
+        return cost_words(self.cost, self.priced, self.unpriced)
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,6 +219,7 @@ def _side(
         fmean(scores.values()) if scores else None,
         fmean(scale.passes(s) for s in scores.values()) if scores else None,
         sum(row.cost or 0.0 for row in rows),
+        sum(row.cost is not None and row.cost > 0 for row in rows),
         sum(row.cost is None for row in rows),
         fmean(latencies) if latencies else None,
         agreement_with_people(scale, scores, labels),

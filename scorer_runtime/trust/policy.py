@@ -51,6 +51,28 @@ class TrustVerdict:
         """The badge as people read it."""
         return BADGE_WORDS[self.badge]
 
+    def reasons_for(self, *, stability_where: str) -> tuple[str, ...]:
+        """The reasons, naming the place a stability check is run as ``stability_where``
+        says it where they are read: "in the Stability tab below" on the Trust page itself,
+        a command on the command line (elsewhere :data:`STABILITY_WHERE`)."""
+        general = no_stability_check()
+        return tuple(
+            no_stability_check(stability_where) if reason == general else reason
+            for reason in self.reasons
+        )
+
+
+STABILITY_WHERE = "on the Trust page's Stability tab"
+"""Where a stability check is run, said from any other page of the studio."""
+
+
+def no_stability_check(where: str = STABILITY_WHERE) -> str:
+    """Why a version has no stability evidence, and where to get it (``where``)."""
+    return (
+        f"No complete stability check yet: run one {where} to see whether the judge gives "
+        "the same verdict when asked again."
+    )
+
 
 @dataclass(frozen=True, slots=True)
 class VersionTrust:
@@ -115,11 +137,7 @@ def _stability(
 ) -> None:
     """Add the reasons about the judge's stability to ``failing`` or ``missing``."""
     if flips is None:
-        missing.append(
-            "No complete stability check yet: check stability on the Trust page (or scorer-studio "
-            "stability) to see whether the "
-            "judge gives the same verdict when asked again."
-        )
+        missing.append(no_stability_check())
     elif flips.rate > policy.max_flip_rate:
         failing.append(
             f"The verdict flipped on {flips.rate:.0%} of examples scored again "

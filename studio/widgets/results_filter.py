@@ -33,7 +33,8 @@ class ResultsFilter:
     """None (or empty) means every outcome."""
 
     def score_filter(self) -> ScoreFilter:
-        """The store's filter: whole UTC days, ``until`` made exclusive."""
+        """The store's filter: whole UTC days, ``until`` made exclusive; the scores of
+        stability checks' repeats left out (they belong to the check, on the Trust page)."""
         return ScoreFilter(
             scorer_id=self.scorer_id,
             scorer_version_id=self.version_id,
@@ -42,6 +43,7 @@ class ResultsFilter:
             outcomes=self.outcomes or None,
             since=_day_start(self.since) if self.since else None,
             until=_day_start(self.until + timedelta(days=1)) if self.until else None,
+            repeats=False,
         )
 
     def problem(self) -> str | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from scorer_runtime.store import database_url, list_approvals, version_or_latest
-from scorer_runtime.trust.policy import TrustVerdict, version_trust
+from scorer_runtime.trust.policy import STABILITY_WHERE, TrustVerdict, version_trust
 from studio import services
 
 BADGE_COLORS = {"trusted": "green", "not_enough_evidence": "gray", "failing": "red"}
@@ -32,13 +32,20 @@ APPROVED = " · approved"
 """Said after the badge of a version a person approved."""
 
 
-def trust_badge(found: TrustVerdict, *, prefix: str = "", approved: bool = False) -> None:
-    """The badge, with its reasons on hover (and "approved" when a person approved it)."""
+def trust_badge(
+    found: TrustVerdict,
+    *,
+    prefix: str = "",
+    approved: bool = False,
+    stability_where: str = STABILITY_WHERE,
+) -> None:
+    """The badge, with its reasons on hover (and "approved" when a person approved it;
+    ``stability_where``: where a stability check is run, said from the page the badge is on)."""
     st.badge(
         f"{prefix}{found.words}{APPROVED if approved else ''}",
         color=BADGE_COLORS[found.badge],  # type: ignore[arg-type]
         icon=BADGE_ICONS[found.badge],
-        help=" ".join(found.reasons),
+        help=" ".join(found.reasons_for(stability_where=stability_where)),
     )
 
 
@@ -47,14 +54,16 @@ def version_badge(version_id: int, *, prefix: str = "") -> None:
     trust_badge(verdict(version_id), prefix=prefix)
 
 
-def scorer_badge(scorer_id: int, version_id: int | None = None) -> None:
-    """The badge of a scorer's version (its latest when None), named by its number and
-    saying when it is approved; nothing when the scorer has no version."""
+def scorer_badge(scorer_id: int, version_id: int | None = None, *, side: str = "") -> None:
+    """The badge of a scorer's version (its latest when None), named by its number (after
+    ``side``, e.g. "A — ") and saying when it is approved; nothing when the scorer has no
+    version. Its words are long ("Version 2: Not enough evidence"): draw it where it has the
+    width of the page, not in a narrow column, which would cut it."""
     found = _of_scorer(database_url(), scorer_id, version_id)
     if found is not None:
         chosen, number, shown = found
         approved = chosen in approved_versions(scorer_id)
-        trust_badge(shown, prefix=f"Version {number}: ", approved=approved)
+        trust_badge(shown, prefix=f"{side}Version {number}: ", approved=approved)
 
 
 def scorer_badges(scorer_id: int) -> None:

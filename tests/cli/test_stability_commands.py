@@ -67,6 +67,9 @@ def test_compare_versions_lists_differences_and_tests_them(loaded, fake_judge):
     assert "1 example(s) got a different verdict." in result.output
     assert "A says good, B says bad" in result.output
     assert "The difference could be chance (McNemar's exact test, p = 1)" in result.output
+    # The fake judge's model has no price: its cost is unknown, not "$0".
+    assert "$0" not in result.output
+    assert "│ cost         │ unknown (5 results on an" in result.output
     again = cli(loaded, "compare-versions", "verdict", "answers", "--a", "1", "--b", "2", "--json")
     found = json.loads(again.stdout)
     assert fake_judge.request_count == 10  # the second comparison reused both runs
@@ -75,6 +78,7 @@ def test_compare_versions_lists_differences_and_tests_them(loaded, fake_judge):
     assert found["a"]["mean_score"] == 1.0
     assert found["b"]["mean_score"] == pytest.approx(0.8)
     assert found["a"]["percent_agreement"] is None
+    assert (found["a"]["priced"], found["a"]["unpriced"]) == (0, 5)
 
 
 def test_compare_versions_of_an_unknown_version_fails_in_words(loaded):

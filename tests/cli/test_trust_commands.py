@@ -78,7 +78,9 @@ def test_gate_exits_1_saying_why(scored):
     assert result.exit_code == 1
     assert "verdict version 1: Not enough evidence" in result.stderr
     assert "6 of the 30 graded examples the policy asks for: grade 24 more" in result.stderr
-    assert "No complete stability check yet" in result.stderr
+    assert "No complete stability check yet: run one with `scorer-studio stability`" in " ".join(
+        result.stderr.split()
+    )
 
 
 def test_an_unknown_scorer_or_too_few_grades_are_said_in_words(db_url, engine):

@@ -17,9 +17,11 @@ from sqlalchemy import Engine
 from scorer_runtime.store import (
     ExampleData,
     add_examples,
+    add_repeat_run,
     add_scores,
     create_dataset,
     create_run,
+    create_stability_check,
     finish_run,
     list_examples,
     save_scorer_version,
@@ -202,3 +204,40 @@ def seed_history(engine: Engine) -> History:
     h.run3 = _run(engine, h.facts_v1, h.other, run3)
     h.rows = run1 + run2 + run3
     return h
+
+
+def add_stability_repeats(
+    engine: Engine, h: History, *, repeats: int = 2, sample: int = 10
+) -> list[int]:
+    """A finished stability check of tone v2 on the first ``sample`` support examples: its
+    ``repeats`` repeat runs (the newest runs, scored on day 5), with every result scored 1.
+    Returns the repeat runs' ids; ``h.rows`` is left as it is (what people's runs scored)."""
+    with session_scope(engine) as session:
+        check = create_stability_check(
+            session,
+            scorer_version_id=h.tone_v2,
+            dataset_id=h.support,
+            example_ids=h.support_examples[:sample],
+            repeats=repeats,
+        )
+        made = [add_repeat_run(session, check_id=check.id, concurrency=2) for _ in range(repeats)]
+    for n, run in enumerate(made):
+        rows = [
+            {
+                "scorer_id": h.tone,
+                "scorer_version_id": h.tone_v2,
+                "dataset_id": h.support,
+                "example_id": e,
+                "run_id": run.id,
+                "created_at": DAY0 + timedelta(days=5, minutes=n * sample + i),
+                "outcome": "scored",
+                "score": 1.0,
+                "reason": f"repeat {n + 1}",
+                "cost": 0.001,
+            }
+            for i, e in enumerate(h.support_examples[:sample])
+        ]
+        with session_scope(engine) as session:
+            add_scores(session, rows=rows)
+            finish_run(session, run_id=run.id, status="done")
+    return [run.id for run in made]

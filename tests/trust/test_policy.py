@@ -65,7 +65,24 @@ def test_too_few_grades_is_not_enough_evidence_saying_how_many_more() -> None:
 def test_no_stability_check_is_not_enough_evidence_in_words() -> None:
     verdict = evaluate(TrustPolicy(), measure(agreeing(60), SCALE), None)
     assert verdict.badge == "not_enough_evidence"
-    assert verdict.reasons[0].startswith("No complete stability check yet")
+    assert verdict.reasons[0] == (
+        "No complete stability check yet: run one on the Trust page's Stability tab to see "
+        "whether the judge gives the same verdict when asked again."
+    )
+    # Read on the Trust page itself, it points to the tab below, not to the page it is on;
+    # on the command line, to the command.
+    (here,) = verdict.reasons_for(stability_where="in the Stability tab below")
+    assert here.startswith("No complete stability check yet: run one in the Stability tab below")
+    (there,) = verdict.reasons_for(stability_where="with `scorer-studio stability`")
+    assert "run one with `scorer-studio stability` to see" in there
+    assert not any("scorer-studio" in reason for reason in verdict.reasons)
+
+
+def test_reasons_other_than_stability_read_the_same_everywhere() -> None:
+    verdict = evaluate(TrustPolicy(), measure(agreeing(12), SCALE), None)
+    said = verdict.reasons_for(stability_where="in the Stability tab below")
+    assert said[0] == verdict.reasons[0]  # the grades: the Review page is another page
+    assert said[1] != verdict.reasons[1]
 
 
 def test_low_agreement_or_a_flipping_judge_is_failing_with_each_reason() -> None:

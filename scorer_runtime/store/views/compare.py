@@ -247,9 +247,12 @@ def compare_summary(session: Session, *, pair: RunPair, threshold: float) -> Com
 
 
 def latest_run(session: Session, *, version_id: int, dataset_id: int) -> RunInfo | None:
-    """The newest finished run of a version on a dataset; else its newest run of any status."""
+    """The newest finished run of a version on a dataset; else its newest run of any status
+    (never a stability check's repeat, which scored a sample only)."""
     query = sm_select(RunRecord).where(
-        RunRecord.scorer_version_id == version_id, RunRecord.dataset_id == dataset_id
+        RunRecord.scorer_version_id == version_id,
+        RunRecord.dataset_id == dataset_id,
+        col(RunRecord.stability_check_id).is_(None),
     )
     newest = col(RunRecord.id).desc()
     done = session.exec(query.where(RunRecord.status == "done").order_by(newest).limit(1)).first()
@@ -260,12 +263,13 @@ def latest_run(session: Session, *, version_id: int, dataset_id: int) -> RunInfo
 def default_pair(session: Session, *, look_back: int = 50) -> RunPair | None:
     """What to compare first: the newest run that has an earlier run on its dataset, against
     that earlier run (the same scorer preferred) — usually "this week against last week"."""
+    own = col(RunRecord.stability_check_id).is_(None)  # a repeat belongs to its check
     recent = session.exec(
-        sm_select(RunRecord).order_by(col(RunRecord.id).desc()).limit(look_back)
+        sm_select(RunRecord).where(own).order_by(col(RunRecord.id).desc()).limit(look_back)
     ).all()
     for newest in recent:
         earlier = sm_select(RunRecord).where(
-            RunRecord.dataset_id == newest.dataset_id, col(RunRecord.id) < newest.id
+            own, RunRecord.dataset_id == newest.dataset_id, col(RunRecord.id) < newest.id
         )
         same_scorer = col(RunRecord.scorer_id) == newest.scorer_id
         order = (case((same_scorer, 0), else_=1), col(RunRecord.id).desc())

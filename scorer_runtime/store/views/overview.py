@@ -52,7 +52,8 @@ def read_overview(session: Session, *, runs: int = 5) -> Overview:
     """Counts of scorers, versions, datasets, examples and runs, and the latest ``runs`` runs.
 
     Archived scorers and datasets (and the examples of archived datasets) are not counted:
-    they are hidden from every list.
+    they are hidden from every list; nor are stability checks' repeat runs (they belong to
+    their check).
     """
     live_scorer = col(ScorerRecord.archived_at).is_(None)
     live_dataset = col(DatasetRecord.archived_at).is_(None)
@@ -66,7 +67,7 @@ def read_overview(session: Session, *, runs: int = 5) -> Overview:
         versions=_count(session, col(ScorerVersionRecord.id)),
         datasets=_count(session, col(DatasetRecord.id), live_dataset),
         examples=int(examples),
-        runs=_count(session, col(RunRecord.id)),
+        runs=_count(session, col(RunRecord.id), col(RunRecord.stability_check_id).is_(None)),
         latest_runs=latest_runs(session, limit=runs),
     )
 

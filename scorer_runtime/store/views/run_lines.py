@@ -1,6 +1,6 @@
 """Run lines, for the Runs page and Home's latest runs: runs with their scorer's and dataset's
 names and what their stored scores say (count, mean, outcomes, how much of the cost is known),
-a page at a time."""
+a page at a time (stability checks' repeat runs are left to the Trust page)."""
 
 from __future__ import annotations
 
@@ -68,6 +68,10 @@ class RunLine:
     """What the cached answers cost when first asked."""
     stability_check_id: int | None = None
     """The stability check this run is a repeat of (None: an ordinary run)."""
+    running_since: datetime | None = None
+    """When the stretch of running going on now began (None while not running)."""
+    active_s: float = 0.0
+    """Seconds spent running in the stretches that ended (see ``time_running``)."""
 
     @property
     def remaining(self) -> int:
@@ -176,14 +180,20 @@ def _line(run: RunRecord, scorer: str, version: int, dataset: str, tally: _Tally
         cached_answers=run.cached_answers,
         saved_cost=run.saved_cost,
         stability_check_id=run.stability_check_id,
+        running_since=run.running_since,
+        active_s=run.active_s,
     )
 
 
 def runs_page(session: Session, *, before_id: int | None = None, limit: int = 50) -> RunsPage:
     """Up to ``limit`` runs older than ``before_id`` (newest first), with names, means and
     how much of their cost is known: two statements (the runs, then their scores' tallies
-    in one grouped query), whatever the page's size."""
-    query = _named_runs()
+    in one grouped query), whatever the page's size.
+
+    Only the runs people started: a stability check's repeats belong to their check (the
+    Trust page shows them), so they are left out.
+    """
+    query = _named_runs().where(col(RunRecord.stability_check_id).is_(None))
     if before_id is not None:
         query = query.where(col(RunRecord.id) < before_id)
     rows = session.exec(query.order_by(col(RunRecord.id).desc()).limit(limit + 1)).all()

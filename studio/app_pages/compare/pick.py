@@ -136,8 +136,6 @@ def _pick_versions(names: NameBook, saved: dict[str, Any]) -> RunPair | None:
             empty="Pick a version",
             help="The baseline.",
         )
-        if scorer_id is not None and before_v is not None:
-            scorer_badge(int(scorer_id), int(before_v))
     with cols[2]:
         after_v = id_select(
             "B — version",
@@ -146,8 +144,6 @@ def _pick_versions(names: NameBook, saved: dict[str, Any]) -> RunPair | None:
             empty="Pick a version",
             help="The new one.",
         )
-        if scorer_id is not None and after_v is not None:
-            scorer_badge(int(scorer_id), int(after_v))
     with cols[3]:
         dataset_id = id_select(
             "Dataset",
@@ -156,6 +152,11 @@ def _pick_versions(names: NameBook, saved: dict[str, Any]) -> RunPair | None:
             empty="Pick a dataset",
             help="Both versions' newest finished run on this dataset are compared.",
         )
+    if scorer_id is not None and (before_v, after_v) != (None, None):
+        with st.container(horizontal=True, wrap=True):  # the badges' whole words, side by side
+            for side, version_id in (("A — ", before_v), ("B — ", after_v)):
+                if version_id is not None:
+                    scorer_badge(int(scorer_id), int(version_id), side=side)
     saved.update(
         scorer_id=scorer_id, before_version=before_v, after_version=after_v, dataset_id=dataset_id
     )

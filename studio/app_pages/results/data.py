@@ -224,7 +224,8 @@ def version_pair(scorer_id: int) -> tuple[int, int, int] | None:
 @_cached
 def _version_pair(url: str, scorer_id: int) -> tuple[int, int, int] | None:
     with services.reading() as session:
-        runs = [r for r in list_runs(session, scorer_id=scorer_id, limit=200) if r.done_count]
+        found = list_runs(session, scorer_id=scorer_id, limit=200, repeats=False)
+    runs = [r for r in found if r.done_count]
     if not runs:
         return None
     newest = runs[0]

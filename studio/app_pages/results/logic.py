@@ -69,9 +69,15 @@ def run_choices(
     limit: int = MAX_RUN_CHOICES,
     titles: Mapping[int, str] | None = None,
 ) -> list[Choice]:
-    """Runs matching the other filters, newest first (at most ``limit``)."""
+    """Runs matching the other filters, newest first (at most ``limit``); stability checks'
+    repeats are not among them."""
     runs = list_runs(
-        session, scorer_id=scorer_id, version_id=version_id, dataset_id=dataset_id, limit=limit
+        session,
+        scorer_id=scorer_id,
+        version_id=version_id,
+        dataset_id=dataset_id,
+        limit=limit,
+        repeats=False,
     )
     return [Choice(int(r.id or 0), run_label(r, names, titles)) for r in runs]
 

@@ -1,8 +1,10 @@
 """The Results table: 50 rows a page read by keyset from the database, previous/next, a CSV
-download of every filtered row, and the drill-down into the result picked."""
+download of every filtered row, and the drill-down into the result picked — by ticking its
+row in the table, or in the "Open one result" list (both show, and change, the same choice)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -32,6 +34,26 @@ def _open_changed() -> None:
     state.put(state.SELECTED_SCORE_ID, state.peek(state.RESULTS_OPEN))
 
 
+def _row_clicked(ids: Sequence[int]) -> None:
+    """A row's box was ticked: open its result (unticked: close it). ``ids``: the results of
+    the rows the person saw, in their order."""
+    table = state.peek(state.RESULTS_TABLE)
+    rows = [row for row in (table["selection"]["rows"] if table else []) if 0 <= row < len(ids)]
+    state.put(state.SELECTED_SCORE_ID, ids[rows[0]] if rows else None)
+
+
+def _show_open_row(ids: Sequence[int]) -> None:
+    """Before the table is drawn: tick the row of the result open now (none when it is not on
+    this page) and nothing else, so the table and the list below never disagree."""
+    open_now = state.get(state.SELECTED_SCORE_ID)
+    wanted = [list(ids).index(open_now)] if open_now in ids else []
+    table = state.peek(state.RESULTS_TABLE)
+    if table is None and not wanted:
+        return
+    if table is None or list(table["selection"]["rows"]) != wanted:
+        state.put(state.RESULTS_TABLE, {"selection": {"rows": wanted, "columns": []}})
+
+
 def render_table(filter: ResultsFilter, stats: ScoreStats) -> None:
     """The current page of results, its navigation, the download and the drill-down."""
     cursors = state.get(state.RESULTS_CURSOR)
@@ -40,10 +62,18 @@ def render_table(filter: ResultsFilter, stats: ScoreStats) -> None:
         state.reset(state.RESULTS_CURSOR)
         page, cursors = data.page(filter, None), []
     inputs = data.inputs(tuple(r.example_id for r in page.rows if r.example_id is not None))
+    ids = tuple(row.id for row in page.rows)
+    _show_open_row(ids)
+    st.caption(
+        "Tick the box at the start of a row to open that result below: each step, what the "
+        "judge was asked and answered, and the reason."
+    )
     st.dataframe(
         table_rows(page.rows, data.names(), OUTCOME_LABELS, inputs=inputs, titles=data.titles()),
         hide_index=True,
         key=state.RESULTS_TABLE.name,
+        on_select=lambda: _row_clicked(ids),
+        selection_mode="single-row",
         column_config={
             "Input": st.column_config.TextColumn(width="large"),
             "Reason or problem": st.column_config.TextColumn(width="large"),

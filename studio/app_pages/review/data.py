@@ -105,7 +105,7 @@ def runs(scorer_id: int) -> dict[int, tuple[str, int]]:
 @_cached
 def _runs(url: str, scorer_id: int) -> dict[int, tuple[str, int]]:
     with services.reading() as session:
-        found = list_runs(session, scorer_id=scorer_id)
+        found = list_runs(session, scorer_id=scorer_id, repeats=False)
         names: NameBook = load_names(session)
     return {
         r.id: (

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from scorer_runtime.store import time_running
 from scorer_runtime.store.views import RunLine
 from studio import state
 from studio.app_pages.runs import data
@@ -38,7 +39,7 @@ def _when(line: RunLine, phase: RunPhase) -> str:
     started = format_when(line.started_at or line.created_at).removesuffix(" UTC")
     if phase in ACTIVE_PHASES or line.finished_at is None or line.started_at is None:
         return started
-    took = format_duration((line.finished_at - line.started_at).total_seconds())
+    took = format_duration(time_running(line))  # a pause before a resume is not counted
     return f"{started} · took {took}"
 
 

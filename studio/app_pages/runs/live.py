@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from scorer_runtime.store import utc_now
+from scorer_runtime.store import time_running
 from scorer_runtime.store.views import RunLine
 from studio import state
 from studio.app_pages.runs import data
@@ -73,7 +73,7 @@ def _numbers(line: RunLine, phase: RunPhase) -> None:
 
 
 def _note(line: RunLine, phase: RunPhase) -> str:
-    elapsed = (utc_now() - (line.started_at or line.created_at)).total_seconds()
+    elapsed = time_running(line)  # since its start, pauses before a resume left out
     said = [
         _PHASE_NOTES.get(phase, ""),
         f"Running for {format_duration(elapsed)}.",

@@ -170,7 +170,8 @@ def _render_summary(line: RunLine) -> None:
     cols[4].metric(
         "Time",
         format_duration(summary.wall_time_s),
-        help="From the run's first start to its end (a resumed run includes the pause).",
+        help="The time the run spent scoring. A run stopped and resumed later counts only the "
+        "time it ran, not the pause between.",
     )
     if (unknown := cost_caption(cost)) is not None:
         st.caption(unknown)

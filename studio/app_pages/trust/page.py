@@ -44,15 +44,18 @@ if not lines:
     st.info("This scorer has no saved version yet.", icon=":material/info:")
     st.stop()
 
+STABILITY_HERE = "in the Stability tab below"  # where a stability check is run, said on this page
 # Every verdict drawn above the tabs, read once: the Stability tab reruns the page when a
 # check it shows ended after they were read.
 drawn = {line.id: data.trust(line.id) for line in lines[:SHOWN_BADGES]}
 approved = approved_versions(scorer_id)
-badges = st.columns(min(len(lines), SHOWN_BADGES))
-for cell, line in zip(badges, lines, strict=False):
-    with cell:
+with st.container(horizontal=True, wrap=True):  # each badge as wide as its words
+    for line in lines[:SHOWN_BADGES]:
         trust_badge(
-            drawn[line.id].verdict, prefix=f"v{line.version} · ", approved=line.id in approved
+            drawn[line.id].verdict,
+            prefix=f"v{line.version} · ",
+            approved=line.id in approved,
+            stability_where=STABILITY_HERE,
         )
 state.choose_valid(state.TRUST_VERSION, [line.id for line in lines])  # the latest, if none
 version_id = st.selectbox(
@@ -70,9 +73,10 @@ if version_id not in drawn:
     drawn[version_id] = data.trust(version_id)
 found = drawn[version_id]
 shown = {"trusted": st.success, "failing": st.error}.get(found.verdict.badge, st.warning)
+reasons = found.verdict.reasons_for(stability_where=STABILITY_HERE)
 shown(
     f"**Version {found.version}: {found.verdict.words}.**\n\n"
-    + "\n".join(f"- {reason}" for reason in found.verdict.reasons)
+    + "\n".join(f"- {r}" for r in reasons)
 )
 
 tabs = st.tabs(["Agreement", "Stability", "Compare versions", "Policy"])

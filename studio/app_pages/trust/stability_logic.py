@@ -14,6 +14,7 @@ from scorer_runtime.trust.ab import AbReport, VersionSide
 from scorer_runtime.trust.agreement import SETTLED_WIDTH, landis_koch, more_to_grade
 from scorer_runtime.trust.flips import ExampleStability
 from scorer_runtime.trust.stability import VersionFlipRate
+from studio.words import cost_cell
 
 if TYPE_CHECKING:
     import altair as alt
@@ -132,7 +133,7 @@ def side_rows(report: AbReport) -> list[dict[str, str]]:
     return [
         row("Mean score", num(a.mean_score, ".3f"), num(b.mean_score, ".3f")),
         row("Pass rate", num(a.pass_rate, ".0%"), num(b.pass_rate, ".0%")),
-        row("Cost", format_dollars(a.cost), format_dollars(b.cost)),
+        row("Cost", cost_cell(a.cost_words), cost_cell(b.cost_words)),
         row(
             "Mean time per example",
             "—" if a.mean_latency_ms is None else f"{a.mean_latency_ms:.0f} ms",

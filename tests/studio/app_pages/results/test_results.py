@@ -11,13 +11,14 @@ import statistics
 from datetime import timedelta
 
 import pytest
+from streamlit.proto.Dataframe_pb2 import Dataframe as DataframeProto
 
 from scorer_runtime.store import ScoreFilter, list_scores, read_session
 from scorer_runtime.store.views import get_score_with_example
 from studio import state
 from studio.widgets.common import format_score
 
-from .test_results_seed import DAY0, History, seed_history
+from .test_results_seed import DAY0, History, add_stability_repeats, seed_history
 
 
 @pytest.fixture
@@ -292,3 +293,44 @@ async def test_a_judged_result_shows_the_exact_prompt_and_raw_answer(
     calls = _frame(at, "HTTP status")
     assert list(calls["Result"]) == ["Failed (rate-limited)", "OK"]
     assert "2 calls to the judge" in _texts(at)
+
+
+def test_a_stability_checks_repeats_stay_out_of_the_results(studio_db, history, open_page):
+    repeats = add_stability_repeats(studio_db, history, repeats=2, sample=10)
+    at = open_page("results")
+    assert not at.exception
+    # The repeats are the newest scores, yet the table and its counts are people's runs only.
+    assert "Page 1 of 6 · results 1–50 of 260" in _texts(at)
+    own = ScoreFilter(repeats=False)
+    assert _table_ids(at) == _page_ids(studio_db, own, 0)
+    runs = at.selectbox(key=state.RESULTS_RUN.name)
+    assert not {f"Run {r} " for r in repeats} & {o.split("·")[0] for o in runs.options}
+    assert len(runs.options) == 1 + 3  # "All runs" and the three runs people started
+    _one_scorer(at, history.tone)
+    at.selectbox(key=state.RESULTS_VERSION.name).set_value(history.tone_v2).run()
+    assert _metric(at, "Results") == f"{len(history.of_run(history.run2))}"
+
+
+def _table(at):
+    return next(d for d in at.dataframe if "Result" in d.value.columns)
+
+
+def test_the_table_rows_can_be_picked_and_show_the_result_open(studio_db, history, open_page):
+    at = open_page("results")
+    table = _table(at)
+    assert list(table.proto.selection_mode) == [DataframeProto.SelectionMode.SINGLE_ROW]
+    assert "Tick the box at the start of a row to open that result below" in _texts(at)
+    ids = _table_ids(at)
+    # Opened from the list below, the result's row is the one selected in the table.
+    at.selectbox(key=state.RESULTS_OPEN.name).set_value(ids[3]).run()
+    assert not at.exception
+    assert at.session_state[state.RESULTS_TABLE.name]["selection"]["rows"] == [3]
+    assert f"Result {ids[3]}" in [s.value for s in at.subheader]
+    # On the next page that result is not listed: no row is selected, the result stays open.
+    at.button(key=state.RESULTS_NEXT.name).click().run()
+    assert at.session_state[state.RESULTS_TABLE.name]["selection"]["rows"] == []
+    assert f"Result {ids[3]}" in [s.value for s in at.subheader]
+    at.button(key=state.RESULTS_PREVIOUS.name).click().run()
+    assert at.session_state[state.RESULTS_TABLE.name]["selection"]["rows"] == [3]
+    at.button(key=state.RESULTS_CLOSE.name).click().run()
+    assert at.session_state[state.RESULTS_TABLE.name]["selection"]["rows"] == []

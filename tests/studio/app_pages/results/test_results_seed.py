@@ -10,9 +10,19 @@ from tests.store.history import (
     OTHER_SIZE,
     SUPPORT_SIZE,
     History,
+    add_stability_repeats,
     seed_history,
     v1_score,
     v2_score,
 )
 
-__all__ = ["DAY0", "OTHER_SIZE", "SUPPORT_SIZE", "History", "seed_history", "v1_score", "v2_score"]
+__all__ = [
+    "DAY0",
+    "OTHER_SIZE",
+    "SUPPORT_SIZE",
+    "History",
+    "add_stability_repeats",
+    "seed_history",
+    "v1_score",
+    "v2_score",
+]

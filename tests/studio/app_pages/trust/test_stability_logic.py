@@ -104,8 +104,31 @@ def test_a_default_cap_on_an_unpriced_model_is_said_not_to_hold() -> None:
     )
 
 
-def _side(version: int, agreement: PeopleAgreement | None) -> VersionSide:
-    return VersionSide(10 + version, version, 100 + version, 0.5, 0.5, 0.0, 0, 12.0, agreement)
+def _side(
+    version: int,
+    agreement: PeopleAgreement | None,
+    *,
+    cost: float = 0.0,
+    priced: int = 0,
+    unpriced: int = 0,
+) -> VersionSide:
+    return VersionSide(
+        10 + version, version, 100 + version, 0.5, 0.5, cost, priced, unpriced, 12.0, agreement
+    )
+
+
+def test_an_unknown_cost_reads_unknown_as_on_every_other_page_never_0_dollars() -> None:
+    unpriced = _side(1, None, unpriced=20)
+    partly = _side(2, None, cost=0.012, priced=18, unpriced=2)
+    report = AbReport(1, unpriced, partly, 20, 0, (), McNemar(0, 0, None))
+    cost = next(row for row in side_rows(report) if row[""] == "Cost")
+    assert cost["A: version 1"] == "Unknown (20 results on an unpriced model)"
+    assert cost["B: version 2"] == "$0.0120 (18 of 20 results priced; the rest are unknown)"
+    nothing = AbReport(
+        1, _side(1, None), _side(2, None, cost=0.5, priced=20), 20, 0, (), McNemar(0, 0, None)
+    )
+    cost = next(row for row in side_rows(nothing) if row[""] == "Cost")
+    assert (cost["A: version 1"], cost["B: version 2"]) == ("$0", "$0.5000")
 
 
 def test_the_compare_table_gives_each_versions_kappa_with_people_or_why_not() -> None:

@@ -31,7 +31,10 @@ def test_a_graded_version_shows_its_badge_agreement_and_disagreements(studio_db,
     at = open_page("trust")
     assert not at.exception
     assert "Version 1: Not enough evidence." in _text(at)
-    assert "No complete stability check yet" in _text(at)
+    # On the Trust page, the way to a stability check is the tab below, in plain words.
+    assert "No complete stability check yet: run one in the Stability tab below" in _text(at)
+    assert "scorer-studio" not in _text(at)
+    assert "on the Trust page" not in _text(at)
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Examples graded and scored"] == "40"
     assert metrics["Same verdict"] == "90%"
