@@ -120,3 +120,19 @@ def counting_selects(engine: Engine) -> Iterator[list[str]]:
         yield seen
     finally:
         event.remove(engine, "before_cursor_execute", listen)
+
+
+def add_repeat_run(session: Any, *, check_id: int, concurrency: int = 1) -> Any:
+    """A queued repeat run of a stability check, as the run-start service stores one (its
+    sample, the judge answer cache off), made inside the caller's transaction."""
+    from scorer_runtime.store import create_run, get_stability_check
+
+    check = get_stability_check(session, check_id=check_id)
+    return create_run(
+        session,
+        scorer_version_id=check.scorer_version_id,
+        dataset_id=check.dataset_id,
+        concurrency=concurrency,
+        stability_check_id=check_id,
+        use_cache=False,
+    )

@@ -17,7 +17,6 @@ from sqlalchemy import Engine
 from scorer_runtime.store import (
     ExampleData,
     add_examples,
-    add_repeat_run,
     add_scores,
     create_dataset,
     create_run,
@@ -27,7 +26,7 @@ from scorer_runtime.store import (
     save_scorer_version,
     session_scope,
 )
-from tests.store.fixtures import valid_spec
+from tests.store.fixtures import add_repeat_run, valid_spec
 
 DAY0 = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
 SUPPORT_SIZE = 120

@@ -22,10 +22,10 @@ from scorer_runtime.store import (
     finish_run,
     get_run,
     hand_back,
+    mark_running,
     read_session,
     request_cancel,
     session_scope,
-    start_run,
     time_running,
 )
 from scorer_runtime.store.views import run_line
@@ -109,7 +109,7 @@ def test_a_run_resumed_by_a_command_after_a_crash_or_a_cancel_counts_its_stretch
     engine, clock, run_id
 ):
     with session_scope(engine) as session:
-        start_run(session, run_id=run_id)  # at 0 s, scored by this process
+        mark_running(session, run_id=run_id)  # at 0 s, scored by this process
         clock.at(30)
         beat(session, run_id=run_id, done=0, failed=0, cost=0.0)
     with session_scope(engine) as session:  # the process crashed after its beat at 30 s
@@ -119,7 +119,7 @@ def test_a_run_resumed_by_a_command_after_a_crash_or_a_cancel_counts_its_stretch
         assert time_running(get_run(session, run_id=run_id)) == 30.0
     with session_scope(engine) as session:
         clock.at(2 * HOUR)
-        start_run(session, run_id=run_id)  # `run --resume`
+        mark_running(session, run_id=run_id)  # `run --resume`
         clock.at(2 * HOUR + 15)
     with read_session(engine) as session:  # while it runs, the stretch going on counts too
         assert time_running(get_run(session, run_id=run_id), now=clock.now) == 45.0

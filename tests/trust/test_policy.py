@@ -13,7 +13,6 @@ from scorer_runtime.spec import load_spec
 from scorer_runtime.store import (
     ConflictError,
     add_label,
-    add_repeat_run,
     add_scores,
     agreement_data,
     create_run,
@@ -38,6 +37,7 @@ from scorer_runtime.trust.policy import (
 )
 from scorer_runtime.trust.scale import Scale
 from tests.cli.helpers import verdict_spec
+from tests.store.fixtures import add_repeat_run
 from tests.trust.graded import Graded, agreeing, graded
 
 SCALE = Scale("pass_fail")

@@ -51,8 +51,7 @@ def _row(line: RunLine, phase: RunPhase, selected: int | None) -> None:
     cols = st.columns(_WIDTHS, vertical_alignment="center")
     cols[0].markdown(f"**#{line.run_id}**" if line.run_id == selected else f"#{line.run_id}")
     scorer = data.title(line.scorer_id, line.scorer)
-    repeat = " — a repeat of a stability check" if line.stability_check_id is not None else ""
-    cols[1].markdown(f"{scorer} (version {line.version}) on {line.dataset}{repeat}")
+    cols[1].markdown(f"{scorer} (version {line.version}) on {line.dataset}")
     with cols[2]:
         _badge(line, phase)
     cols[3].markdown(_results(line))

@@ -15,7 +15,6 @@ from pathlib import Path
 from scorer_runtime.batch import stop_started_runners, summarize_run
 from scorer_runtime.store import (
     ScoreFilter,
-    add_repeat_run,
     count_examples,
     create_dataset,
     create_run,
@@ -32,6 +31,7 @@ from scorer_runtime.store import (
 )
 from studio import state
 from studio.widgets.common import format_score
+from tests.store.fixtures import add_repeat_run
 
 from . import test_runs_helpers as helpers
 from .test_runs_helpers import (
@@ -325,7 +325,7 @@ def test_the_list_pages_runs_in_the_database_and_opens_one(demo_db, open_page):
     assert state.RUNS_OPEN.child(ids[-1]).name in _keys(at)
 
 
-def test_the_list_says_which_runs_are_repeats_of_a_stability_check(demo_db, open_page):
+def test_the_list_leaves_out_the_repeats_of_a_stability_check(demo_db, open_page):
     scorer_id, dataset_id = _ids(demo_db, "keyword-coverage", "customer_support")
     with session_scope(demo_db) as session:
         version_id = latest_version(session, scorer_id=scorer_id).id
@@ -341,7 +341,7 @@ def test_the_list_says_which_runs_are_repeats_of_a_stability_check(demo_db, open
     at = open_page("runs")
     rows = [m.value for m in at.markdown if "(version " in m.value and " on " in m.value]
     said = "Key facts mentioned (version 1) on customer_support"
-    assert rows == [f"{said} — a repeat of a stability check", said]  # newest first
+    assert rows == [said]  # the repeats belong to the check, on the Trust page
 
 
 def test_cancel_right_after_start_stops_the_run_before_or_as_it_begins(

@@ -8,7 +8,6 @@ from scorer_runtime.store import (
     ExampleData,
     add_examples,
     add_label,
-    add_repeat_run,
     add_scores,
     create_run,
     create_stability_check,
@@ -21,6 +20,7 @@ from scorer_runtime.store import (
 from scorer_runtime.trust.policy import approve
 from studio import state
 from studio.app_pages.trust import stability_data
+from tests.store.fixtures import add_repeat_run
 from tests.trust.graded import Graded, agreeing, graded
 
 
