@@ -415,9 +415,10 @@ class JudgeRateWindowRecord(SQLModel, table=True):
     """One second of one judge's rate limit: the requests and tokens granted in it so far.
 
     ``limit_key`` names the judge (:func:`scorer_runtime.judge.rate.limit_key`: a hash of
-    model, address and the key variable's name, never a key); ``unix_second`` is the second (its
-    window), in Unix time. Every runner of the store takes its slots here (``store.rate_windows``), so
-    their requests together keep to the limit; rows older than a minute are deleted.
+    model, address and the key variable's name, never a key); ``unix_second`` is the second
+    (its window), in Unix time. Every runner of the store takes its slots here
+    (``store.rate_windows``), so their requests together keep to the limit; rows older than
+    a minute are deleted.
     """
 
     __tablename__ = "judge_rate_windows"
