@@ -46,7 +46,7 @@ class StoreRateLedger:
                 col(JudgeRateWindowRecord.limit_key) == key,
                 col(JudgeRateWindowRecord.unix_second) == window,
             )
-            query = select(JudgeRateWindowRecord.requests, JudgeRateWindowRecord.tokens)
+            query = select(col(JudgeRateWindowRecord.requests), col(JudgeRateWindowRecord.tokens))
             used, spent = session.execute(query.where(*where).with_for_update()).one()
             spent = max(0, int(spent) + debt)
             count = plan_grant(int(used), spent, budgets, tokens)
