@@ -13,6 +13,7 @@ older than a minute.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -55,6 +56,18 @@ class StoreRateLedger:
             if used == 0:
                 _forget_old(session, key, window)
         return Grant(window, int(used), count, spent, *budgets)
+
+
+_LEDGERS: weakref.WeakKeyDictionary[Engine, StoreRateLedger] = weakref.WeakKeyDictionary()
+
+
+def ledger_for(engine: Engine) -> StoreRateLedger:
+    """The ledger of ``engine``'s store, one per engine: the runs of one process share its
+    judges' gates (a pause after a 429 holds all of them)."""
+    found = _LEDGERS.get(engine)
+    if found is None:
+        found = _LEDGERS[engine] = StoreRateLedger(engine)
+    return found
 
 
 def _insert_missing(session: Session, key: str, window: int) -> None:

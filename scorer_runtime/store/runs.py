@@ -64,6 +64,8 @@ class RunInfo:
     """The stability check this run is a repeat of (it scores the check's sample only)."""
     max_cost: float | None = None
     allow_unpriced: bool = False
+    pace: dict[str, Any] | None = None
+    """While it runs: its pace as its runner last measured it (see ``batch.pace``)."""
 
 
 def create_run(
@@ -198,6 +200,7 @@ def beat(
     answers: int = 0,
     cached: int = 0,
     saved: float = 0.0,
+    pace: dict[str, Any] | None = None,
 ) -> bool:
     """Record progress and the heartbeat (and add a commit's judge answers, cache hits and
     saved cost to the run's counters, in the same statement); return whether someone asked
@@ -208,6 +211,8 @@ def beat(
         "cost": cost,
         "heartbeat_at": utc_now(),
     }
+    if pace is not None:
+        values["pace"] = pace
     if answers:
         values["judge_answers"] = RunRecord.judge_answers + answers
         values["cached_answers"] = RunRecord.cached_answers + cached
@@ -243,6 +248,7 @@ def finish_run(
     run.error = None if error is None else redact(error, environment_secrets())
     run.done_count, run.failed_count, run.cost = done, failed, cost
     run.finished_at = run.heartbeat_at = utc_now()
+    run.pace = None  # an ended run goes at no pace
     session.add(run)
     session.flush()
     return info_of(RunInfo, run)

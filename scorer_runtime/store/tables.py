@@ -161,6 +161,9 @@ class RunRecord(SQLModel, table=True):
     """The spend cap in dollars (None: no cap); the run stops before passing it."""
     allow_unpriced: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false()})
     """Whether the cap may go unchecked because a judge model has no price."""
+    pace: dict[str, Any] | None = _json()
+    """While the run runs: its pace as its runner last measured it (examples a second, the
+    judge rate limit holding it back; see ``batch.pace``); None once it has ended."""
 
 
 class StabilityCheckRecord(SQLModel, table=True):

@@ -66,6 +66,8 @@ class RunLine:
     """Of them, those the judge answer cache gave."""
     saved_cost: float = 0.0
     """What the cached answers cost when first asked."""
+    pace: dict[str, Any] | None = None
+    """While it runs: its pace as its runner last measured it (see ``batch.pace``)."""
 
     @property
     def remaining(self) -> int:
@@ -173,6 +175,7 @@ def _line(run: RunRecord, scorer: str, version: int, dataset: str, tally: _Tally
         judge_answers=run.judge_answers,
         cached_answers=run.cached_answers,
         saved_cost=run.saved_cost,
+        pace=run.pace,
     )
 
 
