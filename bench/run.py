@@ -36,6 +36,7 @@ MODULES = (
     ("P8", "bench_agreement"),
     ("P9", "bench_estimate"),
     ("P10", "bench_start"),
+    ("P11", "bench_limits"),
 )
 
 
