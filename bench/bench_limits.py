@@ -8,7 +8,10 @@ the batch runner and its warm worker processes (as a runner does), the answer ca
 
 - with no limit set on the judge (the runner slows down after 429s by itself);
 - with the judge profile's limit set to the provider's (R x 60 requests a minute);
-- two runner processes on one store, with one profile's limit, each scoring half.
+- two runners on one store (this process and another), with one profile's limit, each
+  scoring half.
+
+``--smoke`` scores 40 examples, in this process rather than worker processes.
 
 The floor is N / R seconds: no run can be faster at the provider. Each figure is a ratio
 of one run (the bench is long enough that one run is many seconds at the limit).
@@ -33,9 +36,11 @@ from pathlib import Path
 from typing import Any
 
 from bench_batch import KEY_ENV, judge_spec
-from common import Figure, print_table, size
+from common import SMOKE, Figure, print_table, size
+from sqlalchemy import text
 
-from scorer_runtime.batch import WorkerPool, run_batch
+from scorer_runtime.batch import BatchRunner, WorkerPool, run_batch
+from scorer_runtime.judge.client import warm
 from scorer_runtime.spec import load_spec
 from scorer_runtime.store import (
     ExampleData,
@@ -43,6 +48,7 @@ from scorer_runtime.store import (
     create_dataset,
     create_run,
     ensure_schema,
+    get_version_by_id,
     make_engine,
     save_judge_profile,
     save_scorer_version,
@@ -170,11 +176,9 @@ def _outcome(wall: float, failed: int, seconds: list[tuple[int, int, int]]) -> O
 
 
 async def _one_run(
-    bench: Store, fake: Provider, profile: str, pool: WorkerPool, dataset: str = "all"
+    bench: Store, fake: Provider, profile: str, pool: WorkerPool | None, dataset: str = "all"
 ) -> Outcome:
     with session_scope(bench.engine) as session:
-        from scorer_runtime.store import get_version_by_id
-
         version = get_version_by_id(session, version_id=bench.versions[profile])
         source = scorer_source(session, version)
     fake.reset()
@@ -187,6 +191,7 @@ async def _one_run(
         concurrency=CONCURRENCY,
         source=source,
         pool=pool,
+        processes=1 if pool is None else None,
         use_cache=False,
     )
     wall = time.perf_counter() - started
@@ -194,7 +199,22 @@ async def _one_run(
     return _outcome(wall, failed, fake.seconds())
 
 
-def _two_runners(bench: Store, fake: Provider) -> Outcome:
+def _start_runner(url: str, run_id: int) -> subprocess.Popen[str]:
+    """A runner process for ``run_id``, its model client loaded, waiting for "go"."""
+    other = subprocess.Popen(
+        [sys.executable, str(HERE / "limits_runner.py"), url, str(run_id)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert other.stdout is not None
+    if other.stdout.readline().strip() != "ready":
+        raise RuntimeError("the second P11 runner did not start")
+    return other
+
+
+async def _two_runners(bench: Store, fake: Provider) -> Outcome:
+    """This process and a runner process, each scoring half, on one store and one profile."""
     run_ids = []
     with session_scope(bench.engine) as session:
         for half in ("half-a", "half-b"):
@@ -206,33 +226,22 @@ def _two_runners(bench: Store, fake: Provider) -> Outcome:
                 use_cache=False,
             )
             run_ids.append(run.id)
-    runners = [
-        subprocess.Popen(
-            [sys.executable, str(HERE / "limits_runner.py"), bench.url, str(run_id)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        for run_id in run_ids
-    ]
-    for runner in runners:
-        assert runner.stdout is not None
-        if runner.stdout.readline().strip() != "ready":
-            raise RuntimeError("a P11 runner did not start")
+        version = get_version_by_id(session, version_id=bench.versions["limited"])
+        scorer = scorer_source(session, version).build()
+    other = await asyncio.to_thread(_start_runner, bench.url, run_ids[1])
+    assert other.stdin is not None
     fake.reset()
     started = time.perf_counter()
-    for runner in runners:
-        assert runner.stdin is not None
-        runner.stdin.write("go\n")
-        runner.stdin.flush()
-    for runner in runners:
-        out, _ = runner.communicate(timeout=600)
-        if runner.returncode:
-            raise RuntimeError(f"a P11 runner failed (exit {runner.returncode}): {out[-500:]}")
+    other.stdin.write("go\n")
+    other.stdin.flush()
+    here = BatchRunner(bench.engine, scorer, run_id=run_ids[0], processes=1)
+    _, (out, _) = await asyncio.gather(
+        here.run(), asyncio.to_thread(other.communicate, timeout=600)
+    )
     wall = time.perf_counter() - started
+    if other.returncode:
+        raise RuntimeError(f"the second P11 runner failed (exit {other.returncode}): {out[-500:]}")
     with bench.engine.connect() as connection:
-        from sqlalchemy import text
-
         failed = connection.execute(
             text("SELECT count(*) FROM scores WHERE outcome != 'scored' AND run_id IN (:a, :b)"),
             {"a": run_ids[0], "b": run_ids[1]},
@@ -241,18 +250,23 @@ def _two_runners(bench: Store, fake: Provider) -> Outcome:
 
 
 async def _measure(bench: Store, fake: Provider) -> dict[str, Outcome]:
-    async with WorkerPool(os.cpu_count() or 1) as pool:
-        await pool.start()
-        await _one_run(bench, fake, "limited", pool, "warm-up")  # the workers load their client
-        found = {"open": await _one_run(bench, fake, "open", pool)}
-        found["limited"] = await _one_run(bench, fake, "limited", pool)
+    await warm()
+    if SMOKE:  # in this process: no worker to start
+        found = {"open": await _one_run(bench, fake, "open", None)}
+        found["limited"] = await _one_run(bench, fake, "limited", None)
+    else:
+        async with WorkerPool(os.cpu_count() or 1) as pool:
+            await pool.start()
+            await _one_run(bench, fake, "limited", pool, "warm-up")  # workers load their client
+            found = {"open": await _one_run(bench, fake, "open", pool)}
+            found["limited"] = await _one_run(bench, fake, "limited", pool)
+    found["two"] = await _two_runners(bench, fake)
     return found
 
 
 def run(examples: int = size(1000, 40), rate: float = 20.0) -> list[Figure]:
     with provider(rate) as fake, store(fake.url, rate, examples) as bench:
         found = asyncio.run(_measure(bench, fake))
-        found["two"] = _two_runners(bench, fake)
     floor = examples / rate
     return _figures(found, floor, examples, rate)
 
