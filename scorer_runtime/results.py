@@ -36,6 +36,9 @@ _CAMEL = {
     "provider_calls": "providerCalls",
     "saved_cost": "savedCost",
     "cache_key": "cacheKey",
+    "held_ms": "heldMs",
+    "held_by": "heldBy",
+    "held_rate": "heldRate",
 }
 
 
@@ -149,6 +152,13 @@ class JudgeExecution:
     cache_key: str | None = None
     """The answer's key in the judge answer cache, when a cache was in use and the answer
     is one to keep (a successful answer); whoever stores the run stores the answer under it."""
+    held_ms: float = 0.0
+    """Time the judge's rate gate held this request's calls back (no provider call, no retry
+    spent): see :mod:`scorer_runtime.judge.rate`."""
+    held_by: str | None = None
+    """Why it was held: ``limit`` (the limit set on the judge) or ``provider`` (its 429s)."""
+    held_rate: float | None = None
+    """The requests a second it was held to, when it was held."""
     exception: BaseException | None = field(default=None, repr=False, compare=False)
     """The exception behind a failure (kept for chaining; never serialised)."""
 

@@ -251,6 +251,8 @@ JUDGES_TIMEOUT = Key("judges.timeout")
 JUDGES_INPUT_PRICE = Key("judges.input_price")
 JUDGES_OUTPUT_PRICE = Key("judges.output_price")
 JUDGES_DEFAULT_CAP = Key("judges.default_cap")
+JUDGES_REQUESTS_PER_MINUTE = Key("judges.requests_per_minute")
+JUDGES_TOKENS_PER_MINUTE = Key("judges.tokens_per_minute")
 JUDGES_JSON_MODE = Key("judges.json_mode")
 JUDGES_RETRY = Key("judges.retry")
 """The judge's retry form (a family: ``judges.retry.on``, ``judges.retry.retries``…)."""

@@ -172,18 +172,21 @@ class WorkerPool:
         concurrency: int,
         label: Callable[[ExampleInput], str],
         cache: Mapping[str, Any] | None = None,
+        ledger: str | None = None,
     ) -> None:
         """Score each example taken from ``examples`` (until a None) and hand each outcome to
         ``deliver`` as it arrives; return once every outcome is in. At most ``concurrency``
         examples are scored at once over all workers; each looks judge answers up in the
-        store named by ``cache`` (its new answers come back in the outcomes' evidence).
+        store named by ``cache`` (its new answers come back in the outcomes' evidence), and
+        counts its judge requests in the rate ledger of the store ``ledger`` names.
         Raises :class:`WorkerCrashError` when a worker dies (the others are stopped too, and
         all restart on next use). When this is
         cancelled, the workers drop what they were doing and stay ready for the next run.
         """
         async with self._turn:
             await self.start()
-            await self._score(source, examples, deliver, concurrency, label, cache)
+            run = {"cache": cache, "ledger": ledger}
+            await self._score(source, examples, deliver, concurrency, label, run)
 
     async def _score(
         self,
@@ -192,12 +195,12 @@ class WorkerPool:
         deliver: Callable[[ExampleScore], None],
         concurrency: int,
         label: Callable[[ExampleInput], str],
-        cache: Mapping[str, Any] | None,
+        stores: Mapping[str, Any],
     ) -> None:
         active = self._workers[: max(1, min(len(self._workers), concurrency))]
         try:
             for worker, share in zip(active, shares(concurrency, len(active)), strict=True):
-                self._begin(worker, source, share, deliver, cache)
+                self._begin(worker, source, share, deliver, stores)
             await self._until(asyncio.gather(*(w.ready for w in active if w.ready)))
             await self._until(self._dispatch(active, examples, label))
             await self._end(active, "end")
@@ -227,16 +230,14 @@ class WorkerPool:
         source: ScorerSource,
         share: int,
         deliver: Callable[[ExampleScore], None],
-        cache: Mapping[str, Any] | None,
+        stores: Mapping[str, Any],
     ) -> None:
         loop = asyncio.get_running_loop()
         prefetch = share if self.prefetch is None else self.prefetch
         worker.capacity, worker.outstanding = share + prefetch, 0
         worker.ready, worker.ended = loop.create_future(), loop.create_future()
         worker.deliver = deliver
-        worker.send(
-            {"type": "run", "source": source.to_data(), "concurrency": share, "cache": cache}
-        )
+        worker.send({"type": "run", "source": source.to_data(), "concurrency": share, **stores})
 
     async def _dispatch(
         self,

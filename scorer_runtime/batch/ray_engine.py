@@ -40,6 +40,7 @@ from ray.exceptions import RayActorError
 from scorer_runtime.batch.outcome import ExampleInput, ExampleScore, score_example
 from scorer_runtime.batch.pool import WorkerCrashError, shares
 from scorer_runtime.judge.cache import CachedAnswer, using_cache
+from scorer_runtime.judge.rate import RateLedger, using_ledger
 from scorer_runtime.scorer import Scorer
 from scorer_runtime.store.answers import scorer_answers
 from scorer_runtime.store.engine import make_engine
@@ -71,12 +72,19 @@ class ScoringActor:
         self._scorer: Scorer[Any, Any] | None = None
         self._gate = Semaphore(1)
         self._answers: dict[str, CachedAnswer] | None = None
+        self._ledger: RateLedger | None = None
 
     async def prepare(
-        self, source: dict[str, Any], share: int, answers: dict[str, CachedAnswer] | None
+        self,
+        source: dict[str, Any],
+        share: int,
+        answers: dict[str, CachedAnswer] | None,
+        ledger: str | None = None,
     ) -> str | None:
         """Get ready for a run whose judge answer cache holds ``answers`` (None: the run
-        uses no cache); the problem in words when the scorer cannot run here."""
+        uses no cache) and whose judge requests count in the rate ledger of the store
+        ``ledger`` names (None, or a store out of reach: this actor's own memory); the
+        problem in words when the scorer cannot run here."""
         from scorer_runtime.batch.sharding import asks_judge
         from scorer_runtime.judge.client import warm
         from scorer_runtime.store.canonical import canonical_json
@@ -90,6 +98,7 @@ class ScoringActor:
         except Exception as e:
             return f"{socket.gethostname()}: {e or type(e).__name__}"
         self._scorer, self._gate, self._answers = self._scorers[key], Semaphore(share), answers
+        self._ledger = _store_ledger(ledger)
         if asks_judge(self._scorer):
             await warm()  # before the first example's clock: start-up is no example's time
         return None
@@ -103,8 +112,28 @@ class ScoringActor:
             async with self._gate:
                 return await score_example(scorer, example, run_id=label)
 
-        with using_cache(self._answers):  # looked up in memory; new answers go back
+        # Answers looked up in memory (new ones go back); requests counted in the ledger.
+        with using_cache(self._answers), using_ledger(self._ledger):
             return list(await asyncio.gather(*(one(e, label) for e, label in chunk)))
+
+
+_ACTOR_ENGINES: dict[str, Any] = {}
+"""The store engines of an actor's runs' rate ledgers, by URL."""
+
+
+def _store_ledger(url: str | None) -> RateLedger | None:
+    if url is None:
+        return None
+    from scorer_runtime.store.engine import make_engine
+    from scorer_runtime.store.rate_windows import ledger_for
+
+    try:
+        if url not in _ACTOR_ENGINES:  # an actor serves many runs of one store
+            _ACTOR_ENGINES[url] = make_engine(url)
+        return ledger_for(_ACTOR_ENGINES[url])
+    except Exception as e:  # an SQLite file of another machine: limits hold per actor
+        _log.warning("The judge rate limits cannot be shared from this actor (%s).", e)
+        return None
 
 
 @dataclass(frozen=True)
@@ -114,6 +143,7 @@ class _Job:
 
     source: dict[str, Any]
     answers: Any
+    ledger: str | None = None
 
 
 @dataclass(eq=False)
@@ -211,6 +241,7 @@ class RayPool:
         concurrency: int,
         label: Callable[[ExampleInput], str],
         cache: Mapping[str, Any] | None = None,
+        ledger: str | None = None,
     ) -> None:
         """Score each example taken from ``examples`` (until a None), handing each outcome
         to ``deliver``; at most ``concurrency`` at once over all actors. Raises
@@ -223,7 +254,7 @@ class RayPool:
             while len(self._slots) < self.processes:
                 self._slots.append(_Slot(self._spawn()))
             active = self._slots[: max(1, min(len(self._slots), concurrency))]
-            data = _Job(source.to_data(), await _shipped_answers(cache))
+            data = _Job(source.to_data(), await _shipped_answers(cache), ledger)
             for slot, share in zip(active, shares(concurrency, len(active)), strict=True):
                 slot.share, slot.restarts = share, 0
             await _together(self._prepare(slot, slot.actor, data) for slot in active)
@@ -242,7 +273,7 @@ class RayPool:
         return self._remote.options(**options).remote()
 
     async def _prepare(self, slot: _Slot, actor: Any, data: _Job) -> None:
-        problem = await actor.prepare.remote(data.source, slot.share, data.answers)
+        problem = await actor.prepare.remote(data.source, slot.share, data.answers, data.ledger)
         if problem is not None:
             raise WorkerCrashError(
                 f"a Ray actor cannot run the scorer ({problem}); every machine of the "

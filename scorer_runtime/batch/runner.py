@@ -17,13 +17,14 @@ import contextlib
 import functools
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sqlalchemy import Engine, exists
 from sqlmodel import col, select
 
 from scorer_runtime.batch.outcome import ExampleInput, ExampleScore, score_example
+from scorer_runtime.batch.pace import PaceMeter, RunPace
 from scorer_runtime.batch.pool import WorkerPool
 from scorer_runtime.batch.sharding import Shards, asks_judge, check_processes, choose_processes
 from scorer_runtime.batch.spend_cap import SpendCap, open_spend_cap
@@ -32,11 +33,13 @@ from scorer_runtime.batch.writer import ResultWriter, RunCounters
 from scorer_runtime.costs.cap import CapError, budget_words
 from scorer_runtime.judge.cache import using_cache
 from scorer_runtime.judge.client import warm
+from scorer_runtime.judge.rate import using_ledger
 from scorer_runtime.scorer import Scorer
 from scorer_runtime.store.aggregates import CostTotal, cost_total
 from scorer_runtime.store.answers import StoreAnswerCache
 from scorer_runtime.store.datasets import count_examples
 from scorer_runtime.store.engine import read_session, session_scope
+from scorer_runtime.store.rate_windows import ledger_for
 from scorer_runtime.store.runs import (
     RunInfo,
     finish_run,
@@ -71,6 +74,8 @@ class BatchProgress:
     """Results so far with a positive cost."""
     unpriced: int = 0
     """Results so far that called the judge without a known price."""
+    pace: RunPace | None = None
+    """How fast the run goes, and whether a judge's rate limit holds it back."""
 
 
 ProgressCallback = Callable[[BatchProgress], None]
@@ -168,6 +173,7 @@ class BatchRunner:
             counters=counters,
             flush_every=self.flush_every,
             flush_interval_s=self.flush_interval_s,
+            pace=live.pace_data,
         )
         status: RunStatus = "done"
         try:
@@ -237,7 +243,9 @@ class BatchRunner:
         cache = StoreAnswerCache(self.engine, scorer_id=run.scorer_id) if run.use_cache else None
         if cache is not None:
             await asyncio.to_thread(cache.preload)
-        with using_cache(cache):  # the workers' judge steps look answers up there
+        # The workers' judge steps look answers up there, and count their requests in the
+        # store's rate ledger with every other run and runner of the store.
+        with using_cache(cache), using_ledger(ledger_for(self.engine)):
             tasks += [
                 asyncio.create_task(self._work(run, queue, writer, live), name=f"batch-worker-{i}")
                 for i in range(width)
@@ -263,6 +271,7 @@ class BatchRunner:
                 concurrency=width,
                 label=label,
                 cache=self._cache_source(run),
+                ledger=self.engine.url.render_as_string(hide_password=False),
             )
             results.put_nowait(None)  # every outcome is in: the collector may finish
 
@@ -385,8 +394,10 @@ class _Live:
     cost: float
     priced: int = 0
     unpriced: int = 0
+    meter: PaceMeter = field(default_factory=PaceMeter)
 
     def count(self, result: ExampleScore) -> None:
+        self.meter.count(result)
         self.done += 1
         self.failed += int(result.failed)
         self.cost += result.cost or 0.0
@@ -396,7 +407,18 @@ class _Live:
         elif result.cost > 0:
             self.priced += 1
 
+    def pace_data(self) -> dict[str, Any] | None:
+        pace = self.meter.pace()
+        return None if pace is None else pace.to_data()
+
     def progress(self, run_id: int, total: int) -> BatchProgress:
         return BatchProgress(
-            run_id, self.done, total, self.failed, self.cost, self.priced, self.unpriced
+            run_id,
+            self.done,
+            total,
+            self.failed,
+            self.cost,
+            self.priced,
+            self.unpriced,
+            self.meter.pace(),
         )

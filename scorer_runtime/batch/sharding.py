@@ -40,11 +40,13 @@ class Shards(Protocol):
         concurrency: int,
         label: Callable[[ExampleInput], str],
         cache: Mapping[str, Any] | None = None,
+        ledger: str | None = None,
     ) -> None:
         """Score each example until a None, handing every outcome to ``deliver``; ``cache``
         (the store's ``url`` and the run's ``scorer_id``; None: no cache) says where judge
         answers come from: worker processes read that store, Ray actors get the scorer's
-        answers read once by the driver."""
+        answers read once by the driver. ``ledger`` is the URL of the store whose judge rate
+        ledger the judge requests count in (None: each process's own memory)."""
 
     async def close(self) -> None:
         """Stop the processes (or actors)."""

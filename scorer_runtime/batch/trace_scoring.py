@@ -145,7 +145,9 @@ def score_stored_traces(
     longer compiles; NotFoundError for a trace deleted meanwhile (what was scored before it
     stays stored). ``api_base`` points every judge at another OpenAI-compatible server.
     """
+    from scorer_runtime.judge.rate import using_ledger
     from scorer_runtime.store import get_traces, read_session, session_scope
+    from scorer_runtime.store.rate_windows import ledger_for
     from scorer_runtime.stored import check_judges, compile_version
     from scorer_runtime.traces import score_traces_sync
 
@@ -181,9 +183,10 @@ def score_stored_traces(
         for start in range(0, len(ids), TRACES_PER_BATCH):
             with read_session(engine) as session:
                 traces = get_traces(session, trace_ids=ids[start : start + TRACES_PER_BATCH])
-            outcomes += score_traces_sync(
-                scorer, None, traces, concurrency=concurrency, on_outcome=completed
-            )
+            with using_ledger(ledger_for(engine)):  # the store's judges' limits hold
+                outcomes += score_traces_sync(
+                    scorer, None, traces, concurrency=concurrency, on_outcome=completed
+                )
     finally:
         flush()  # what completed is kept, even when scoring is interrupted
     return outcomes

@@ -26,6 +26,7 @@ from scorer_runtime.batch.wire import (
     result_message,
 )
 from scorer_runtime.judge.cache import AnswerCache, using_cache
+from scorer_runtime.judge.rate import RateLedger, using_ledger
 from scorer_runtime.scorer import Scorer
 
 
@@ -75,7 +76,9 @@ class _Worker:
         if asks_judge(scorer):
             await warm()  # before the first example's clock: start-up is no example's time
         cache = await _answer_cache(message.get("cache"))
-        with using_cache(cache):  # the tasks' judge steps look answers up there
+        ledger = _rate_ledger(message.get("ledger"))
+        # The tasks' judge steps look answers up there and count their requests there.
+        with using_cache(cache), using_ledger(ledger):
             self.tasks = [
                 asyncio.create_task(self._work(scorer)) for _ in range(int(message["concurrency"]))
             ]
@@ -116,15 +119,12 @@ async def _answer_cache(given: Any) -> AnswerCache | None:
     if not isinstance(given, dict) or not isinstance(given.get("url"), str):
         return None
     from scorer_runtime.store.answers import StoreAnswerCache
-    from scorer_runtime.store.engine import make_engine
 
     url = given["url"]
     scorer_id = given.get("scorer_id")
     try:
-        if url not in _engines:
-            _engines[url] = make_engine(url)
         cache = StoreAnswerCache(
-            _engines[url], scorer_id=scorer_id if isinstance(scorer_id, int) else None
+            _engine(url), scorer_id=scorer_id if isinstance(scorer_id, int) else None
         )
         await asyncio.to_thread(cache.preload)
     except Exception as e:  # the store out of reach: the run asks the judge for every answer
@@ -133,6 +133,27 @@ async def _answer_cache(given: Any) -> AnswerCache | None:
         )
         return None
     return cache
+
+
+def _engine(url: str) -> Any:
+    from scorer_runtime.store.engine import make_engine
+
+    if url not in _engines:
+        _engines[url] = make_engine(url)
+    return _engines[url]
+
+
+def _rate_ledger(url: Any) -> RateLedger | None:
+    """The judge rate ledger of the store a ``run`` message names (None: this process's)."""
+    if not isinstance(url, str):
+        return None
+    from scorer_runtime.store.rate_windows import ledger_for
+
+    try:
+        return ledger_for(_engine(url))
+    except Exception as e:  # the store out of reach: limits hold within this process only
+        print(f"The judge rate limits could not be shared ({e}).", file=sys.stderr)
+        return None
 
 
 async def _serve(protocol_fd: int) -> None:

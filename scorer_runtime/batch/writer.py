@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -91,6 +91,7 @@ class ResultWriter:
         flush_every: int = 50,
         flush_interval_s: float = 0.2,
         beat_interval_s: float = 0.5,
+        pace: Callable[[], dict[str, Any] | None] | None = None,
     ) -> None:
         self.engine = engine
         self.run_id = run_id
@@ -104,6 +105,10 @@ class ResultWriter:
         self._lock = asyncio.Lock()
         self._last_beat = time.monotonic()  # starting the run beat its heartbeat
         self._first = True
+        self.pace = pace
+        """The run's pace as plain data, read on the loop before each commit and stored
+        with its heartbeat (see ``batch.pace``)."""
+        self._pace_now: dict[str, Any] | None = None
 
     def add(self, row: dict[str, Any], *, failed: bool) -> bool:
         """Buffer a row; returns True when it should be flushed now: the buffer is full, the
@@ -128,6 +133,8 @@ class ResultWriter:
             due = time.monotonic() - self._last_beat >= self.beat_interval_s
             if not rows and not (due or force_beat):
                 return
+            # Read here, on the loop that measures it; the commit's thread only writes it.
+            self._pace_now = None if self.pace is None else self.pace()
             write = asyncio.ensure_future(asyncio.to_thread(self._write, rows))
             try:
                 cancel = await asyncio.shield(write)
@@ -162,6 +169,7 @@ class ResultWriter:
                 answers=use.answers,
                 cached=use.cached,
                 saved=use.saved,
+                pace=self._pace_now,
             )
         # Only after the commit: the counters say what is durably stored.
         counters.done, counters.failed, counters.cost = done, failed, cost

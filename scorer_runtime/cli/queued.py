@@ -86,13 +86,14 @@ def run_queued(
 
 def _follow(made: Engine, run_id: int, out: Console, *, scorer: str) -> None:
     """A progress bar moved by the run's row until the run ends; Ctrl-C cancels the run."""
+    from scorer_runtime.batch.pace import RunPace, pace_words
     from scorer_runtime.batch.queue import follow_run
     from scorer_runtime.cli.report import STATUS_WORDS, run_progress
     from scorer_runtime.money import format_dollars
     from scorer_runtime.store import request_cancel, session_scope
 
     with run_progress(out) as bar:
-        task = bar.add_task("queued", total=None, failures=0, cost="—")
+        task = bar.add_task("queued", total=None, failures=0, cost="—", pace="")
 
         def seen(run: RunInfo) -> None:
             bar.update(
@@ -104,6 +105,7 @@ def _follow(made: Engine, run_id: int, out: Console, *, scorer: str) -> None:
                 total=run.total,
                 failures=run.failed_count,
                 cost=format_dollars(run.cost),
+                pace=pace_words(RunPace.from_data(run.pace), run.total - run.done_count) or "",
             )
 
         try:

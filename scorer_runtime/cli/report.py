@@ -41,8 +41,9 @@ def _text(value: str) -> Text:
 
 
 def run_progress(out: Console) -> Progress:
-    """The progress bar of a run on the terminal: description, bar, done of total, failures
-    and cost (a task's ``failures`` and ``cost`` fields)."""
+    """The progress bar of a run on the terminal: description, bar, done of total, failures,
+    cost, and its pace in words (a task's ``failures``, ``cost`` and ``pace`` fields: whether
+    a judge's rate limit holds the run back, and the time left)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     columns = (
@@ -50,6 +51,7 @@ def run_progress(out: Console) -> Progress:
         BarColumn(),
         MofNCompleteColumn(),
         TextColumn("failures {task.fields[failures]}  cost {task.fields[cost]}"),
+        TextColumn("{task.fields[pace]}", markup=False),
     )
     return Progress(*columns, console=out, transient=False)
 

@@ -270,15 +270,19 @@ def _print_estimate(
 
 
 def _run_with_progress(runner: BatchRunner, out: Console) -> BatchSummary:
+    from scorer_runtime.batch.pace import pace_words
     from scorer_runtime.cli.report import run_progress
     from scorer_runtime.money import describe_cost
 
     with run_progress(out) as bar:
-        task = bar.add_task("scoring", total=None, failures=0, cost="—")
+        task = bar.add_task("scoring", total=None, failures=0, cost="—", pace="")
 
         def progress(p: BatchProgress) -> None:
             cost = describe_cost(p.cost, p.priced, p.unpriced)
-            bar.update(task, completed=p.done, total=p.total, failures=p.failures, cost=cost)
+            pace = pace_words(p.pace, p.total - p.done) or ""
+            bar.update(
+                task, completed=p.done, total=p.total, failures=p.failures, cost=cost, pace=pace
+            )
 
         runner.progress = progress
         summary: BatchSummary = asyncio.run(runner.run())

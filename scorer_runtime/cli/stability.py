@@ -124,7 +124,7 @@ def _run_with_progress(made: Any, plan: StabilityPlan, out: Console, cap: CapOpt
 
     with run_progress(out) as bar:
         tasks = [
-            bar.add_task(f"repeat {i} of {plan.repeats}", total=None, failures=0, cost="—")
+            bar.add_task(f"repeat {i} of {plan.repeats}", total=None, failures=0, cost="—", pace="")
             for i in range(1, plan.repeats + 1)
         ]
 

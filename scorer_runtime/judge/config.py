@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from typing import Literal
 
+from scorer_runtime.judge.rate import RateLimit, limit_key
 from scorer_runtime.processors.base import ErrorProcessor, InputProcessor, OutputProcessor
 
 JsonPromptInjection = bool | Literal["auto", "system", "inline"]
@@ -53,6 +54,11 @@ class Judge:
     default_max_cost: float | None = None
     """The spend cap in dollars of a run with this judge that is given no cap of its own
     (see :func:`~scorer_runtime.costs.cap.default_cap`); it never changes an answer."""
+    requests_per_minute: int | None = None
+    """What the provider allows this judge's key: requests a minute. Every run, runner and
+    process sharing a ledger keeps to it together (:mod:`scorer_runtime.judge.rate`)."""
+    tokens_per_minute: int | None = None
+    """What the provider allows this judge's key: tokens a minute (prompt and answer)."""
 
     def __post_init__(self) -> None:
         for name in ("input_processors", "output_processors", "error_processors"):
@@ -67,6 +73,9 @@ class Judge:
         cap = self.default_max_cost
         if cap is not None and not (math.isfinite(cap) and cap > 0):
             raise ValueError("default_max_cost is a spend cap in dollars: an amount above 0")
+        for limit in (self.requests_per_minute, self.tokens_per_minute):
+            if limit is not None and (isinstance(limit, bool) or limit < 1):
+                raise ValueError("a rate limit is a whole number a minute, 1 or more")
         if self.timeout_s is not None and self.timeout_s <= 0:
             raise ValueError("timeout_s must be a positive number of seconds")
         if self.json_prompt_injection not in (None, True, False, "auto", "system", "inline"):
@@ -116,6 +125,10 @@ class ResolvedJudge:
     prices: tuple[float, float] | None = None
     """Dollars per input and per output token set on the judge (a price per 1M tokens);
     None: litellm's own price for the model, when it has one."""
+    rate_limit: RateLimit = field(default_factory=RateLimit)
+    """What the provider allows (nothing set: held back only after a 429)."""
+    limit_key: str = ""
+    """The name the judge's rate is counted under (:func:`~scorer_runtime.judge.rate.limit_key`)."""
 
 
 class JudgeConfigError(ValueError):
@@ -160,6 +173,8 @@ def resolve_judge(judge: Judge) -> ResolvedJudge:
         temperature=judge.temperature,
         timeout_s=judge.timeout_s if judge.timeout_s is not None else DEFAULT_TIMEOUT_S,
         prices=_prices(judge),
+        rate_limit=RateLimit(judge.requests_per_minute, judge.tokens_per_minute),
+        limit_key=limit_key(judge.model, judge.api_base, judge.api_key_env),
     )
 
 

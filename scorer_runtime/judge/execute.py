@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from scorer_runtime.errors import ErrorKind, JudgeFormatError, ProviderError
-from scorer_runtime.judge import client, rehearsal
+from scorer_runtime.judge import client, rate, rehearsal
 from scorer_runtime.judge.cache import AnswerCache, active_cache, answer_key
 from scorer_runtime.judge.config import ResolvedJudge
 from scorer_runtime.judge.structured import AnswerFormatError, StructuredOutput
@@ -42,6 +42,7 @@ from scorer_runtime.processors.base import (
     RetryContext,
     RetryDecision,
 )
+from scorer_runtime.processors.retry import parse_retry_after_ms
 from scorer_runtime.results import JudgeExecution, ProviderCall, Usage
 from scorer_runtime.secrets import redact
 from scorer_runtime.types import StepName
@@ -256,14 +257,21 @@ async def _call_with_retries(
     response_format: dict[str, Any] | None,
     execution: JudgeExecution,
 ) -> client.Completion:
-    """One judge request: provider calls until success, or until no processor retries."""
+    """One judge request: provider calls until success, or until no processor retries.
+
+    Each call passes the judge's rate gate first (:mod:`scorer_runtime.judge.rate`); time
+    held there is no provider call and spends no retry."""
     retries = 0
     while True:
+        gate, ticket = await _pass_gate(request, messages, execution)
         execution.model_call_count += 1
         call_started = time.perf_counter()
         try:
             completion = await _complete(request, messages, response_format)
         except ProviderError as error:
+            if gate is not None and ticket is not None and error.status_code == 429:
+                after = parse_retry_after_ms(error.headers)
+                gate.rate_limited(ticket, None if after is None else after / 1000)
             call = ProviderCall(
                 ok=False,
                 duration_ms=(time.perf_counter() - call_started) * 1000,
@@ -279,10 +287,35 @@ async def _call_with_retries(
                 raise
             retries += 1
             continue
+        if gate is not None and ticket is not None:
+            usage = completion.usage
+            gate.succeeded(
+                ticket, prompt_tokens=usage.input_tokens, answer_tokens=usage.output_tokens
+            )
         execution.calls.append(
             ProviderCall(ok=True, duration_ms=(time.perf_counter() - call_started) * 1000)
         )
         return completion
+
+
+async def _pass_gate(
+    request: JudgeRequest, messages: list[JudgeMessage], execution: JudgeExecution
+) -> tuple[rate.JudgeGate | None, rate.Ticket | None]:
+    """Wait at the judge's rate gate (none while a cost estimate rehearses the run)."""
+    if rehearsal.current() is not None:
+        return None, None
+    judge = request.judge
+    gate = rate.gate_for(judge.limit_key, judge.rate_limit)
+    tokens = 0
+    if judge.rate_limit.tokens_per_minute is not None:
+        tokens = gate.estimate(client.count_tokens(judge.model, messages))
+    ticket = await gate.acquire(tokens)
+    hold = ticket.hold
+    if hold.by is not None:
+        execution.held_ms += hold.held_s * 1000
+        execution.held_by = hold.by
+        execution.held_rate = hold.per_second
+    return gate, ticket
 
 
 async def _complete(

@@ -330,6 +330,8 @@ _JUDGE_SETTINGS = (
     "input_price_per_million",
     "output_price_per_million",
     "default_max_cost",
+    "requests_per_minute",
+    "tokens_per_minute",
 )
 
 

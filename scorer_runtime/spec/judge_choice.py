@@ -30,6 +30,8 @@ REACHING_FIELDS = (
     "input_price_per_million",
     "output_price_per_million",
     "default_max_cost",
+    "requests_per_minute",
+    "tokens_per_minute",
 )
 """Judge settings about reaching and paying a judge: these come from the chosen profile."""
 _INPUT_PROCESSORS = ("redact_pii", "truncate")

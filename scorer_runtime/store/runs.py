@@ -66,6 +66,8 @@ class RunInfo:
     allow_unpriced: bool = False
     running_since: datetime | None = None
     active_s: float = 0.0
+    pace: dict[str, Any] | None = None
+    """While it runs: its pace as its runner last measured it (see ``batch.pace``)."""
 
 
 class Timed(Protocol):
@@ -240,6 +242,7 @@ def beat(
     answers: int = 0,
     cached: int = 0,
     saved: float = 0.0,
+    pace: dict[str, Any] | None = None,
 ) -> bool:
     """Record progress and the heartbeat (and add a commit's judge answers, cache hits and
     saved cost to the run's counters, in the same statement); return whether someone asked
@@ -250,6 +253,8 @@ def beat(
         "cost": cost,
         "heartbeat_at": utc_now(),
     }
+    if pace is not None:
+        values["pace"] = pace
     if answers:
         values["judge_answers"] = RunRecord.judge_answers + answers
         values["cached_answers"] = RunRecord.cached_answers + cached
@@ -287,6 +292,7 @@ def finish_run(
     run.done_count, run.failed_count, run.cost = done, failed, cost
     run.finished_at = run.heartbeat_at = utc_now()
     close_stretch(run, run.finished_at)
+    run.pace = None  # an ended run goes at no pace
     session.add(run)
     session.flush()
     return info_of(RunInfo, run)

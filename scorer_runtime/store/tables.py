@@ -169,6 +169,9 @@ class RunRecord(SQLModel, table=True):
     """The spend cap in dollars (None: no cap); the run stops before passing it."""
     allow_unpriced: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false()})
     """Whether the cap may go unchecked because a judge model has no price."""
+    pace: dict[str, Any] | None = _json()
+    """While the run runs: its pace as its runner last measured it (examples a second, the
+    judge rate limit holding it back; see ``batch.pace``); None once it has ended."""
 
 
 class StabilityCheckRecord(SQLModel, table=True):
@@ -420,3 +423,21 @@ class JudgeAnswerRecord(SQLModel, table=True):
     output_tokens: int = 0
     total_tokens: int = 0
     created_at: datetime = _created()
+
+
+class JudgeRateWindowRecord(SQLModel, table=True):
+    """One second of one judge's rate limit: the requests and tokens granted in it so far.
+
+    ``limit_key`` names the judge (:func:`scorer_runtime.judge.rate.limit_key`: a hash of
+    model, address and the key variable's name, never a key); ``unix_second`` is the second
+    (its window), in Unix time. Every runner of the store takes its slots here
+    (``store.rate_windows``), so their requests together keep to the limit; rows older than
+    a minute are deleted.
+    """
+
+    __tablename__ = "judge_rate_windows"
+
+    limit_key: str = Field(primary_key=True, max_length=64)
+    unix_second: int = Field(primary_key=True, sa_type=sa.BigInteger)
+    requests: int = 0
+    tokens: int = Field(default=0, sa_type=sa.BigInteger)

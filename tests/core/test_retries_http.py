@@ -17,6 +17,18 @@ from scorer_runtime import (
     StreamErrorRetryProcessor,
     create_scorer,
 )
+from scorer_runtime.judge import rate
+from tests.fakes.clock import SteppedClock
+
+
+@pytest.fixture(autouse=True)
+def _gate_on_a_stepped_clock():
+    """These tests are about the retry policy: the rate gate's pause after a 429 (tested in
+    tests/judge/rate/) passes on a clock of its own, not in real time."""
+    clock = SteppedClock()
+    with rate.using_time(clock.now, clock.sleep):
+        yield
+
 
 TIMEOUT_S = 10.0  # generous: a loaded machine must not turn a scripted fault into a timeout
 READ_TIMEOUT_S = 0.5  # the judge timeout of the read-timeout fault only

@@ -20,7 +20,14 @@ from typing import Any, Literal, TypeVar
 
 from aiohttp import web
 
-__all__ = ["CHAT_PATH", "DropMode", "FakeOpenAIServer", "RecordedRequest", "error_body"]
+__all__ = [
+    "CHAT_PATH",
+    "DropMode",
+    "FakeOpenAIServer",
+    "RecordedRequest",
+    "SecondCount",
+    "error_body",
+]
 
 CHAT_PATH = "/v1/chat/completions"
 DropMode = Literal["before_response", "mid_body"]
@@ -145,6 +152,39 @@ class _FaultRule(_Rule):
 _R = TypeVar("_R", bound=_Rule)
 
 
+@dataclass
+class _TokenBucket:
+    """A provider's rate limit: ``per_second`` requests refill it, ``burst`` fill it up."""
+
+    per_second: float
+    burst: float
+    retry_after: str
+    tokens: float
+    refilled_at: float
+
+    def admit(self, now: float) -> bool:
+        """Take one token if there is one (call under the server lock)."""
+        self.tokens = min(self.burst, self.tokens + (now - self.refilled_at) * self.per_second)
+        self.refilled_at = now
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True
+
+
+@dataclass(frozen=True)
+class SecondCount:
+    """What the server saw in one wall-clock second: requests, and of them those refused."""
+
+    second: int
+    received: int
+    refused: int
+
+    @property
+    def admitted(self) -> int:
+        return self.received - self.refused
+
+
 def _raw_response(status: int, raw: bytes, headers: dict[str, str]) -> web.Response:
     """A response whose body is ``raw`` as is; Content-Type from ``headers`` or text/html."""
     named = {key.lower(): value for key, value in headers.items()}
@@ -186,6 +226,8 @@ class FakeOpenAIServer:
         self._stop_event: asyncio.Event | None = None
         self._startup_error: BaseException | None = None
         self._gate: asyncio.Event | None = None  # set while requests are held: released
+        self._bucket: _TokenBucket | None = None
+        self._seconds: dict[int, list[int]] = {}  # wall-clock second -> [received, refused]
         self._let_through = 0  # requests that still pass a closed gate
 
     # ------------------------------------------------------------------------- lifecycle
@@ -370,6 +412,27 @@ class FakeOpenAIServer:
         with self._lock:
             self._faults.append(rule)
 
+    def limit_rate(
+        self, per_second: float, *, burst: float | None = None, retry_after: str = "1"
+    ) -> None:
+        """Admit ``per_second`` chat requests a second (a token bucket holding ``burst``
+        requests, one second's worth by default); above it answer 429 with ``Retry-After``.
+
+        Every chat request is counted in the wall-clock second it arrived in, here at the
+        server (:meth:`seconds`), refused or not.
+        """
+        if per_second <= 0:
+            raise ValueError("per_second must be above 0")
+        size = per_second if burst is None else burst
+        now = time.monotonic()
+        with self._lock:
+            self._bucket = _TokenBucket(per_second, size, retry_after, size, now)
+
+    def seconds(self) -> list[SecondCount]:
+        """Chat requests per wall-clock second since the last :meth:`reset`, oldest first."""
+        with self._lock:
+            return [SecondCount(s, r, f) for s, (r, f) in sorted(self._seconds.items())]
+
     def hold(self, *, after: int = 0) -> None:
         """Hold every chat request past the next ``after`` until :meth:`release`.
 
@@ -394,6 +457,8 @@ class FakeOpenAIServer:
             self._replies.clear()
             self._faults.clear()
             self._log.clear()
+            self._seconds.clear()
+            self._bucket = None
 
     # ------------------------------------------------------------------------- handlers
 
@@ -420,6 +485,10 @@ class FakeOpenAIServer:
         recorded = await self._record(request)
         if not await self._pass_gate():
             return await self._abort(request)
+        if not self._admitted():
+            return web.json_response(
+                error_body(429), status=429, headers={"Retry-After": self._retry_after()}
+            )
         body, prompt = recorded.json, recorded.last_user_content
         if not isinstance(body, dict):
             return web.json_response(error_body(400, "the body is not a JSON object"), status=400)
@@ -446,6 +515,21 @@ class FakeOpenAIServer:
         if body.get("stream"):
             return await self._stream(request, self._completion(body, reply))
         return web.json_response(self._completion(body, reply))
+
+    def _admitted(self) -> bool:
+        """Count the request in its second; False when the rate limit refuses it."""
+        second = int(time.time())
+        with self._lock:
+            counts = self._seconds.setdefault(second, [0, 0])
+            counts[0] += 1
+            if self._bucket is None or self._bucket.admit(time.monotonic()):
+                return True
+            counts[1] += 1
+            return False
+
+    def _retry_after(self) -> str:
+        with self._lock:
+            return self._bucket.retry_after if self._bucket is not None else "1"
 
     async def _stream(self, request: web.Request, done: dict[str, Any]) -> web.StreamResponse:
         """Send ``done`` as server-sent events: the role, the content, the finish, the usage."""

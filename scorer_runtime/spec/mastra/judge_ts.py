@@ -88,4 +88,20 @@ def judge_differences(judge: JudgeSpec, where: str) -> list[str]:
             f"${judge.default_max_cost:g} (the module scores one example at a time, with no "
             "run to cap)."
         )
+    limits = _limit_words(judge)
+    if limits:
+        found.append(
+            f"{where}: the limit of {limits} is not kept (Mastra has no rate limit for a "
+            "judge: give runEvals a concurrency low enough for it), and a 429 is retried "
+            "only by the retry policy, without the pause for every other request."
+        )
     return found
+
+
+def _limit_words(judge: JudgeSpec) -> str:
+    parts = []
+    if judge.requests_per_minute is not None:
+        parts.append(f"{judge.requests_per_minute:,} requests a minute")
+    if judge.tokens_per_minute is not None:
+        parts.append(f"{judge.tokens_per_minute:,} tokens a minute")
+    return " and ".join(parts)

@@ -214,6 +214,19 @@ class JudgeSpec(SpecModel):
         description="A spend cap in dollars for each run with this judge: a run given no cap "
         "of its own stops before its judge calls could cost more.",
     )
+    requests_per_minute: int | None = Field(
+        default=None,
+        ge=1,
+        le=10_000_000,
+        description="What the provider allows this key: requests a minute. Every run and "
+        "runner sharing a store keeps to it together; none set: slow down only after a 429.",
+    )
+    tokens_per_minute: int | None = Field(
+        default=None,
+        ge=1,
+        le=1_000_000_000,
+        description="What the provider allows this key: tokens a minute (prompts and answers).",
+    )
     retry: RetryPolicySpec | None = Field(default=None, description="Retry failed judge requests.")
     redact_pii: RedactPIISpec | None = Field(
         default=None, description="Redact personal data first."

@@ -72,6 +72,8 @@ class RunLine:
     """When the stretch of running going on now began (None while not running)."""
     active_s: float = 0.0
     """Seconds spent running in the stretches that ended (see ``time_running``)."""
+    pace: dict[str, Any] | None = None
+    """While it runs: its pace as its runner last measured it (see ``batch.pace``)."""
 
     @property
     def remaining(self) -> int:
@@ -182,6 +184,7 @@ def _line(run: RunRecord, scorer: str, version: int, dataset: str, tally: _Tally
         stability_check_id=run.stability_check_id,
         running_since=run.running_since,
         active_s=run.active_s,
+        pace=run.pace,
     )
 
 

@@ -34,6 +34,8 @@ _FIELDS = {
     state.JUDGES_INPUT_PRICE: "input_price",
     state.JUDGES_OUTPUT_PRICE: "output_price",
     state.JUDGES_DEFAULT_CAP: "default_cap",
+    state.JUDGES_REQUESTS_PER_MINUTE: "requests_per_minute",
+    state.JUDGES_TOKENS_PER_MINUTE: "tokens_per_minute",
     state.JUDGES_JSON_MODE: "json_mode",
 }
 NEW_JUDGE_RETRY = retry_policy(RetryForm())
@@ -76,6 +78,8 @@ def read_form(kept: dict[str, Any]) -> JudgeForm:
         input_price=values["input_price"],
         output_price=values["output_price"],
         default_cap=str(values["default_cap"] or ""),
+        requests_per_minute=values["requests_per_minute"],
+        tokens_per_minute=values["tokens_per_minute"],
         json_mode=values["json_mode"] or "auto",
         retry=read_retry_form(key=state.JUDGES_RETRY),
         processors=read_processors_form(key=state.JUDGES_PROCESSORS),
@@ -240,6 +244,7 @@ def _grading() -> None:
         help="How long to wait for one answer before giving up on that request.",
     )
     _prices()
+    _limits()
     modes = list(JSON_MODES)
     st.radio(
         "Answer format",
@@ -285,6 +290,34 @@ def _prices() -> None:
         "more than this many dollars, unless a different amount is typed in the Runs page's "
         "'Stop at $' box (it starts filled with this; empty it to run without a cap). "
         "Leave empty for no default.",
+    )
+
+
+def _limits() -> None:
+    per_minute, tokens = st.columns(2)
+    said = (
+        "Every run and runner using this judge keeps to it together, on this computer and on "
+        "every computer sharing the studio's database. Leave empty if you do not know it: "
+        "runs then slow down by themselves when the provider says 'too many requests'."
+    )
+    per_minute.number_input(
+        "This key allows … requests a minute (optional)",
+        key=state.JUDGES_REQUESTS_PER_MINUTE.name,
+        min_value=1,
+        max_value=10_000_000,
+        step=60,
+        placeholder="e.g. 500 (your provider's page says)",
+        help=f"The provider's rate limit for this key and model, in requests a minute. {said}",
+    )
+    tokens.number_input(
+        "This key allows … tokens a minute (optional)",
+        key=state.JUDGES_TOKENS_PER_MINUTE.name,
+        min_value=1,
+        max_value=1_000_000_000,
+        step=1_000,
+        placeholder="e.g. 200000",
+        help="The provider's limit in tokens a minute (questions and answers together); each "
+        f"request's tokens are counted before it is sent. {said}",
     )
 
 

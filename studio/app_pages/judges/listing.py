@@ -31,6 +31,7 @@ def table(profiles: list[Profile]) -> None:
                 "Base URL": p.data.get("api_base", "provider default"),
                 KEY_PLACE: key_status(p.data.get("api_key_env")),
                 "Runs stop at": _cap(p.data.get("default_max_cost")),
+                "Rate limit": _limit(p.data),
                 "Used by": _used_by(p),
             }
             for p in profiles
@@ -42,6 +43,15 @@ def table(profiles: list[Profile]) -> None:
 
 def _cap(dollars: object) -> str:
     return format_dollars(float(dollars)) if isinstance(dollars, int | float) else "no cap"
+
+
+def _limit(data: dict[str, object]) -> str:
+    parts = []
+    for field, unit in (("requests_per_minute", "requests"), ("tokens_per_minute", "tokens")):
+        value = data.get(field)
+        if isinstance(value, int):
+            parts.append(f"{value:,} {unit} a minute")
+    return ", ".join(parts) or "none set"
 
 
 def _used_by(profile: Profile) -> str:

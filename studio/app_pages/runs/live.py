@@ -18,6 +18,7 @@ from studio.app_pages.runs.logic import (
     progress_words,
     run_cache_words,
     run_cost_words,
+    run_pace_words,
     run_phase,
     share,
 )
@@ -111,6 +112,8 @@ def live_progress(run_id: int) -> None:
         render_runner_notice(where="live")
     words = progress_words(line.done, line.total, line.failed)
     st.progress(share(line.done, line.total), text=words)
+    if (pace := run_pace_words(line)) is not None:
+        st.caption(f":material/speed: {pace}")
     _numbers(line, phase)
     st.caption(_note(line, phase))
     _newest(run_id, line.done)

@@ -77,6 +77,8 @@ FIELD_LABELS = {
     "input_price_per_million": "Price per 1M input tokens",
     "output_price_per_million": "Price per 1M output tokens",
     "default_max_cost": "Stop a run at $",
+    "requests_per_minute": "Requests a minute",
+    "tokens_per_minute": "Tokens a minute",
     "json_prompt_injection": "Answer format",
     "retry": "Retries",
     "redact_pii": "Hide personal data",
@@ -86,6 +88,7 @@ FIELD_LABELS = {
 FORM_FIELDS = frozenset(
     {"model", "api_base", "api_key_env", "instructions", "temperature", "timeout_s"}
     | {"input_price_per_million", "output_price_per_million", "default_max_cost"}
+    | {"requests_per_minute", "tokens_per_minute"}
     | {"json_prompt_injection", "retry", *PROCESSOR_FIELDS}
 )
 """The JudgeSpec fields the form edits; any other setting of a profile is kept as it is."""
@@ -122,6 +125,9 @@ class JudgeForm:
     output_price: float | None = None
     default_cap: str = ""
     """The default spend cap of a run with this judge, as typed ("": none)."""
+    requests_per_minute: int | None = None
+    """What the provider allows the key: requests a minute (None: not set, slow down on 429s)."""
+    tokens_per_minute: int | None = None
     json_mode: JsonMode = "auto"
     retry: RetryForm | None = field(default_factory=RetryForm)
     processors: ProcessorsForm = field(default_factory=ProcessorsForm)
@@ -159,6 +165,8 @@ def form_of_profile(name: str, profile: Mapping[str, Any]) -> JudgeForm:
         input_price=spec.input_price_per_million,
         output_price=spec.output_price_per_million,
         default_cap="" if spec.default_max_cost is None else f"{spec.default_max_cost:g}",
+        requests_per_minute=spec.requests_per_minute,
+        tokens_per_minute=spec.tokens_per_minute,
         json_mode=json_mode_of(spec.json_prompt_injection),
         retry=retry_form(profile.get("retry")),
         processors=processors_form(profile),
@@ -209,6 +217,8 @@ def judge_spec(form: JudgeForm) -> JudgeSpec:
         "input_price_per_million": form.input_price,
         "output_price_per_million": form.output_price,
         "default_max_cost": cap,
+        "requests_per_minute": _whole(form.requests_per_minute),
+        "tokens_per_minute": _whole(form.tokens_per_minute),
         "json_prompt_injection": _MODE_VALUES[form.json_mode],
         "retry": retry,
         **processors,
@@ -221,6 +231,13 @@ def judge_spec(form: JudgeForm) -> JudgeSpec:
     if problems:
         raise JudgeFormError(problems)
     return spec
+
+
+def _whole(value: float | None) -> int | float | None:
+    """A number box's value as a whole number when it is one (a fraction stays, refused)."""
+    if value is None:
+        return None
+    return int(value) if float(value).is_integer() else value
 
 
 def save_profile(session: Session, form: JudgeForm, *, new: bool) -> JudgeProfileInfo:

@@ -33,6 +33,7 @@ from studio.app_pages.runs.logic.progress import (
     progress_words,
     run_cache_words,
     run_cost_words,
+    run_pace_words,
     share,
 )
 
@@ -57,6 +58,7 @@ __all__ = [
     "run_cache_words",
     "run_cost_words",
     "run_mark",
+    "run_pace_words",
     "run_phase",
     "share",
 ]

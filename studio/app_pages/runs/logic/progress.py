@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from scorer_runtime.batch.pace import RunPace, pace_words
 from scorer_runtime.money import cache_words
 from scorer_runtime.store import ScoreRow
 from scorer_runtime.store.views import RunLine
@@ -29,6 +30,15 @@ def run_cache_words(line: RunLine) -> str | None:
         return None
     words = cache_words(line.cached_answers, line.judge_answers, line.saved_cost)
     return None if words is None else f"{words[:1].upper()}{words[1:]}."
+
+
+def run_pace_words(line: RunLine) -> str | None:
+    """Whether a judge's rate limit holds the running run back, and its time left, in the
+    words the command line uses too ("At the limit of 600 requests a minute: 10 a second.
+    About 1 min 40 s left."); None before its runner has measured a pace, or once it ended."""
+    if line.status != "running":
+        return None
+    return pace_words(RunPace.from_data(line.pace), line.remaining)
 
 
 def format_when(moment: datetime | None) -> str:

@@ -61,3 +61,21 @@ def test_a_default_cap_that_is_no_amount_is_refused_in_words(typed, words):
     with pytest.raises(JudgeFormError) as refused:
         judge_spec(_form(default_cap=typed))
     assert refused.value.problems[0].startswith(words)
+
+
+# -- the rate limits ("This key allows … requests a minute") -----------------------------------
+
+
+def test_the_rate_limits_go_into_the_profile_and_come_back():
+    spec = judge_spec(_form(requests_per_minute=600, tokens_per_minute=200_000.0))
+    assert (spec.requests_per_minute, spec.tokens_per_minute) == (600, 200_000)
+    again = form_of_profile("local", spec.model_dump(exclude_none=True))
+    assert (again.requests_per_minute, again.tokens_per_minute) == (600, 200_000)
+    assert "requests_per_minute" not in again.kept
+    assert judge_spec(_form()).requests_per_minute is None
+
+
+def test_a_rate_limit_below_one_is_refused_naming_the_field():
+    with pytest.raises(JudgeFormError) as refused:
+        judge_spec(_form(requests_per_minute=0))
+    assert refused.value.problems[0].startswith("Requests a minute:")

@@ -317,3 +317,19 @@ def test_a_judge_s_default_spend_cap_is_saved_or_refused_in_words(studio_db, ope
     again = open_page("judges")
     again.selectbox(key=state.JUDGES_PICK.name).set_value("capped").run()
     assert again.text_input(key=state.JUDGES_DEFAULT_CAP.name).value == "3"  # read back
+
+
+def test_a_judge_s_rate_limit_is_saved_shown_and_read_back(studio_db, open_page):
+    at = open_page("judges")
+    _fill(at, name="limited", model="openai/gpt-4o-mini")
+    at.number_input(key=state.JUDGES_REQUESTS_PER_MINUTE.name).set_value(600).run()
+    at.button(key=state.JUDGES_SAVE.name).click().run()
+    assert not at.exception
+    assert _profile(studio_db, "limited")["requests_per_minute"] == 600
+    again = open_page("judges")
+    table = again.dataframe[0].value
+    limits = dict(zip(table["Judge"], table["Rate limit"], strict=True))
+    assert limits["limited"] == "600 requests a minute"
+    again.selectbox(key=state.JUDGES_PICK.name).set_value("limited").run()
+    assert again.number_input(key=state.JUDGES_REQUESTS_PER_MINUTE.name).value == 600
+    assert again.number_input(key=state.JUDGES_TOKENS_PER_MINUTE.name).value is None

@@ -268,3 +268,14 @@ def test_a_finished_run_with_failures_has_no_success_mark():
     assert (one.label, one.color, one.success) == ("Finished, 1 failed", "orange", False)
     failed = run_mark(_line(status="failed", finished_at=now), "failed")
     assert (failed.color, failed.success) == ("red", False)
+
+
+def test_a_running_run_held_by_a_limit_says_so_with_its_time_left():
+    from studio.app_pages.runs.logic import run_pace_words
+
+    pace = {"examples_per_s": 30.0, "held_by": "limit", "requests_per_s": 10.0}
+    assert run_pace_words(_line(pace=pace, total=1003, done=3)) == (
+        "At the limit of 600 requests a minute: 10 a second. About 1 min 40 s left."
+    )
+    assert run_pace_words(_line(pace=None)) is None
+    assert run_pace_words(_line(pace=pace, status="done")) is None
