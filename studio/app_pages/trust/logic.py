@@ -10,6 +10,9 @@ import pandas as pd
 from scorer_runtime.trust.agreement import Agreement, Estimate
 from scorer_runtime.trust.policy import VersionTrust
 
+STABILITY_HERE = "in the Stability tab below"
+"""Where a stability check is run, said on the Trust page itself (its banner and badges)."""
+
 
 def figure(estimate: Estimate | None, *, percent: bool = False, interval: bool = True) -> str:
     """A figure with its interval in words ("0.72 (0.55 to 0.86)"); "—" when unmeasured."""

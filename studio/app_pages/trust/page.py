@@ -7,6 +7,7 @@ import streamlit as st
 
 from studio import state
 from studio.app_pages.trust import agreement, data, policy, stability, versions
+from studio.app_pages.trust.logic import STABILITY_HERE
 from studio.widgets.common import empty_state, page_header
 from studio.widgets.current_scorer import scorer_to_open, work_on
 from studio.widgets.trust_badge import approved_versions, trust_badge
@@ -44,7 +45,6 @@ if not lines:
     st.info("This scorer has no saved version yet.", icon=":material/info:")
     st.stop()
 
-STABILITY_HERE = "in the Stability tab below"  # where a stability check is run, said on this page
 # Every verdict drawn above the tabs, read once: the Stability tab reruns the page when a
 # check it shows ended after they were read.
 drawn = {line.id: data.trust(line.id) for line in lines[:SHOWN_BADGES]}
