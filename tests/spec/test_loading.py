@@ -254,9 +254,9 @@ def test_syntax_errors_name_the_line(tmp_path, registry):
 def test_files_that_cannot_be_read_or_are_not_specs(tmp_path, registry):
     with pytest.raises(SpecError, match=r"missing\.json has a problem: .*cannot read the file"):
         load_spec(tmp_path / "missing.json", registry=registry)
-    for text, kind in (("- a\n- b\n", "list"), ("", "nothing"), ("42", "int")):
+    for text, kind in (("- a\n- b\n", "a list"), ("", "nothing"), ("42", "a number")):
         with pytest.raises(
-            SpecError, match=f"an object with id, description and steps; got {kind}"
+            SpecError, match=f"an object with id, description and steps; this holds {kind}"
         ):
             load_spec(text, registry=registry)
     with pytest.raises(SpecError, match=r"'data/scorers/tone' \(to load a file, pass a pathlib"):
