@@ -13,14 +13,8 @@ from typing import TextIO
 from sqlmodel import Session
 
 from scorer_runtime.datasets.cells import format_cell
-from scorer_runtime.datasets.parsing import (
-    FileFormat,
-    ImportFailure,
-    ImportIssue,
-    detect_format,
-    parse_examples,
-    read_text,
-)
+from scorer_runtime.datasets.issues import ImportFailure, ImportIssue
+from scorer_runtime.datasets.parsing import FileFormat, detect_format, parse_examples, read_text
 from scorer_runtime.store.datasets import (
     EXAMPLE_FIELDS,
     DatasetInfo,
@@ -47,9 +41,15 @@ class ImportResult:
     imported: int
     skipped: list[ImportIssue] = field(default_factory=list)
     already: int = 0
+    left_out: list[str] = field(default_factory=list)
+    """What the file holds that was not imported (columns no field reads), in sentences."""
 
     def words(self, source: str) -> str:
-        """What the import did, in a sentence (the rows skipped are listed apart)."""
+        """What the import did, in sentences: how many examples, and what the file holds that
+        was left out (the rows skipped are listed apart)."""
+        return " ".join([self._counted(source), *self.left_out])
+
+    def _counted(self, source: str) -> str:
         where = f"dataset {self.dataset_name}"
         if self.imported == 0:
             return (
@@ -132,7 +132,8 @@ def import_examples(
                 "this file; choose another name, or add the file to that dataset"
             )
     added = add_examples(session, dataset_id=dataset.id, examples=new)
-    return ImportResult(dataset.id, dataset.name, added, list(parsed.issues), already)
+    skipped = list(parsed.issues)
+    return ImportResult(dataset.id, dataset.name, added, skipped, already, parsed.left_out)
 
 
 def _existing(session: Session, name: str) -> DatasetInfo | None:

@@ -22,13 +22,9 @@ from datetime import UTC, datetime, timedelta
 
 from sqlmodel import Session
 
+from scorer_runtime.datasets.csv_text import columns_words, csv_records, header_problem
+from scorer_runtime.datasets.issues import ImportFailure, ImportIssue
 from scorer_runtime.datasets.label_match import FINDERS, describe, find_examples, label_columns
-from scorer_runtime.datasets.parsing import (
-    ImportFailure,
-    ImportIssue,
-    csv_records,
-    header_problem,
-)
 from scorer_runtime.limits import MAX_FIELD_BYTES, size_words
 from scorer_runtime.store.errors import NotFoundError
 from scorer_runtime.store.labels import (
@@ -177,22 +173,19 @@ def _header_problem(
     problem = header_problem(header, named, {name for name, column in mapping.items() if column})
     if problem:
         return problem
-    listed = ", ".join(h for h in header if h) or "(none)"
     if not any(name in columns for name in FINDERS):
         return (
             "no column says which example a row grades: give its example_id, its number in "
-            "the dataset, or its input and output (e.g. columns question and answer); the "
-            f"columns are: {listed}"
+            "the dataset, or its input and output (e.g. columns question and answer); "
+            + columns_words(header)
         )
     if "grade" not in columns and "grade_name" not in columns:
-        return (
-            f'no column "grade" or "grade_name" for the grade; the columns are: {listed}. '
-            "Map a column to grade (e.g. grade=verdict)"
-        )
+        hint = columns_words(header, "grade=verdict")
+        return f'no column "grade" or "grade_name" for the grade; {hint}'
     if "grader" not in columns and not grader.strip():
         return (
-            f'no column "grader" for the grader; the columns are: {listed}. Map a column to '
-            "grader (e.g. grader=reviewer), or say who graded the file"
+            f'no column "grader" for the grader; {columns_words(header, "grader=reviewer")}, '
+            "or say who graded the file"
         )
     return None
 
