@@ -15,6 +15,7 @@ from sqlmodel import Session
 from scorer_runtime.datasets.cells import format_cell
 from scorer_runtime.datasets.issues import ImportFailure, ImportIssue
 from scorer_runtime.datasets.parsing import FileFormat, detect_format, parse_examples, read_text
+from scorer_runtime.names import normal_name
 from scorer_runtime.store.datasets import (
     EXAMPLE_FIELDS,
     DatasetInfo,
@@ -116,7 +117,7 @@ def import_examples(
             [*parsed.issues, ImportIssue(1, "the file has no examples to import")],
             source=path.name,
         )
-    name = (dataset_name or path.stem).strip()
+    name = normal_name((dataset_name or path.stem).strip(" "))
     dataset = _existing(session, name)
     if dataset is None:
         dataset = create_dataset(session, name=name, description=description)
