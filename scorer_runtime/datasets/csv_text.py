@@ -147,16 +147,21 @@ def _short(name: str) -> str:
 
 
 def columns_left_out(
-    header: Sequence[str], read: Collection[str], rows: Iterable[tuple[int, list[str]]]
+    header: Sequence[str],
+    read: Collection[str],
+    rows: Iterable[tuple[int, list[str]]],
+    *,
+    of: str = "an example",
 ) -> list[str]:
-    """What a CSV import leaves out, in sentences: columns no field reads (``read`` are the
-    columns that are), and columns without a name whose cells hold something."""
+    """What a CSV import leaves out, in sentences: columns no field (of ``of``) reads
+    (``read`` are the columns that are), and columns without a name whose cells hold
+    something."""
     said = []
     named = [h for h in header if h and h not in read]
     if named:
         said.append(
             f"Not imported: line 1 names {'columns' if len(named) > 1 else 'a column'} no "
-            f"field of an example reads: {_names(named)} (map a field to a column to import it)."
+            f"field of {of} reads: {_names(named)} (map a field to a column to import it)."
         )
     unnamed = _unnamed_with_values(header, rows)
     if unnamed:

@@ -22,7 +22,12 @@ from datetime import UTC, datetime, timedelta
 
 from sqlmodel import Session
 
-from scorer_runtime.datasets.csv_text import columns_words, csv_records, header_problem
+from scorer_runtime.datasets.csv_text import (
+    columns_left_out,
+    columns_words,
+    csv_records,
+    header_problem,
+)
 from scorer_runtime.datasets.issues import ImportFailure, ImportIssue
 from scorer_runtime.datasets.label_match import FINDERS, describe, find_examples, label_columns
 from scorer_runtime.limits import MAX_FIELD_BYTES, size_words
@@ -93,6 +98,8 @@ class ParsedLabels:
     issues: list[ImportIssue] = field(default_factory=list)
     fatal: bool = False
     """True when the file as a whole is unusable (no header, a needed column missing)."""
+    left_out: list[str] = field(default_factory=list)
+    """Columns no field of a grade reads, in sentences (imported without them, said so)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,9 +110,15 @@ class LabelImport:
     imported: int
     skipped: list[ImportIssue] = field(default_factory=list)
     already: int = 0
+    left_out: list[str] = field(default_factory=list)
+    """Columns of the file no field of a grade reads, in sentences."""
 
     def words(self, source: str) -> str:
-        """What the import did, in a sentence (the rows left out are listed apart)."""
+        """What the import did, in sentences: how many grades, and the columns left out
+        (the rows left out are listed apart)."""
+        return " ".join([self._counted(source), *self.left_out])
+
+    def _counted(self, source: str) -> str:
         if self.imported == 0:
             return (
                 f"Nothing new in {source}: its {_grades(self.already)} "
@@ -146,7 +159,8 @@ def parse_labels(
     if problem:
         return ParsedLabels(issues=[ImportIssue(header_line, problem)], fatal=True)
     index = {name: header.index(col) for name, col in columns.items()}
-    out = ParsedLabels()
+    left_out = columns_left_out(header, set(columns.values()), rows[1:], of="a grade")
+    out = ParsedLabels(left_out=left_out)
     latest = datetime.now(UTC) + CLOCK_SLACK
     for line, cells in rows[1:]:
         if len(cells) != len(header):
@@ -327,7 +341,7 @@ def import_labels(
             note=row.note,
             created_at=row.time,
         )
-    return LabelImport(len(new), issues, len(good) - len(new))
+    return LabelImport(len(new), issues, len(good) - len(new), parsed.left_out)
 
 
 _Grade = tuple[int, float, str, str]
