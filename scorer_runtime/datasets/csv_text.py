@@ -25,7 +25,7 @@ _NAME_CHARS = 40
 # Appended after the text: a record of its own unless a quote left open swallows it.
 _END = "\ue000scorer-studio-end-of-file\ue000"
 
-_CSV_ERRORS = {
+_CSV_ERRORS = {  # the start of the csv module's message -> ours
     "new-line character seen in unquoted field": (
         "a line break (a carriage return, CR) stands alone inside this line, outside quotes: "
         "the file mixes kinds of line endings; save it again as CSV (UTF-8) and import that"
@@ -66,7 +66,10 @@ def _csv_rows(text: str) -> Iterator[tuple[int, list[str]]]:
             previous = (start, cells) if any(c.strip() for c in cells) else None
             start = reader.line_num + 1
     except csv.Error as error:
-        raise _Unreadable(reader.line_num, _CSV_ERRORS.get(str(error), _OTHER_CSV_ERROR)) from None
+        said = next(
+            (ours for theirs, ours in _CSV_ERRORS.items() if str(error).startswith(theirs)), None
+        )
+        raise _Unreadable(reader.line_num, said or _OTHER_CSV_ERROR) from None
     if previous is None or previous[1] == [_END]:
         return
     # The open cell holds everything from its quote to the end: count back its lines.
