@@ -146,9 +146,9 @@ def _not_an_object(data: Any) -> str:
     """Why ``data`` is no spec, quoting none of it (a file may be anything, /etc/passwd)."""
     message = "a spec is an object with id, description and steps; "
     if isinstance(data, str) and _FILE_NAME.fullmatch(data):
-        # What YAML makes of a file name given to load_spec as text, in a program: tell the
-        # programmer. Only a lone file name gets here, never the text of a file.
-        return message + f"got the text {data!r} (to load a file, pass a pathlib.Path)"
+        # What YAML makes of a file name given as text (to load_spec in a program, or as
+        # the whole of an upload): only a lone file name gets here, never a file's text.
+        return message + f"got the text {data!r}, a file's name rather than a scorer: give the file"
     if isinstance(data, str):
         return message + "this holds plain text instead: choose a scorer file (JSON or YAML)"
     kind = "nothing" if data is None else _KINDS.get(type(data), "a single value")
