@@ -109,7 +109,7 @@ def friendly(fn: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         from sqlalchemy.exc import OperationalError
 
-        from scorer_runtime.datasets.parsing import ImportFailure
+        from scorer_runtime.datasets.issues import ImportFailure
         from scorer_runtime.store import SchemaError, StoreError, describe_url
 
         try:

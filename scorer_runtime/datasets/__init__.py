@@ -18,6 +18,7 @@ from scorer_runtime._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from scorer_runtime.datasets.cells import CellError, check_value, format_cell, parse_cell
+    from scorer_runtime.datasets.csv_text import csv_records, header_problem
     from scorer_runtime.datasets.files import (
         ImportResult,
         export_examples,
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
         iter_dataset,
         write_examples,
     )
+    from scorer_runtime.datasets.issues import ImportFailure, ImportIssue
     from scorer_runtime.datasets.label_export import EXPORT_COLUMNS, grade_name, write_labels
     from scorer_runtime.datasets.label_match import LABEL_COLUMN_NAMES, label_columns
     from scorer_runtime.datasets.labels import (
@@ -39,13 +41,9 @@ if TYPE_CHECKING:
     from scorer_runtime.datasets.parsing import (
         REQUIRED_FIELDS,
         FileFormat,
-        ImportFailure,
-        ImportIssue,
         ParsedExamples,
-        csv_records,
         decode_text,
         detect_format,
-        header_problem,
         parse_examples,
         parse_mapping,
         read_text,
@@ -53,6 +51,7 @@ if TYPE_CHECKING:
 
 _MODULES = {
     "cells": ("CellError", "check_value", "format_cell", "parse_cell"),
+    "csv_text": ("csv_records", "header_problem"),
     "files": (
         "ImportResult",
         "export_examples",
@@ -71,16 +70,13 @@ _MODULES = {
         "parse_labels",
         "scorer_scale",
     ),
+    "issues": ("ImportFailure", "ImportIssue"),
     "parsing": (
         "REQUIRED_FIELDS",
         "FileFormat",
-        "ImportFailure",
-        "ImportIssue",
         "ParsedExamples",
-        "csv_records",
         "decode_text",
         "detect_format",
-        "header_problem",
         "parse_examples",
         "parse_mapping",
         "read_text",

@@ -33,7 +33,7 @@ def parse_cell(field: str, text: str) -> Any:
     value: Any = text
     if stripped[0] in '{["':
         try:
-            value = safe_json.loads(stripped)
+            value = safe_json.loads(stripped, unique_keys=True)
         except safe_json.JsonLimitError as e:  # too deep, NaN: an error even where text is fine
             raise CellError(f"cannot be read: {e.message}") from None
         except json.JSONDecodeError as e:

@@ -13,14 +13,9 @@ from typing import TextIO
 from sqlmodel import Session
 
 from scorer_runtime.datasets.cells import format_cell
-from scorer_runtime.datasets.parsing import (
-    FileFormat,
-    ImportFailure,
-    ImportIssue,
-    detect_format,
-    parse_examples,
-    read_text,
-)
+from scorer_runtime.datasets.issues import ImportFailure, ImportIssue
+from scorer_runtime.datasets.parsing import FileFormat, detect_format, parse_examples, read_text
+from scorer_runtime.names import normal_name
 from scorer_runtime.store.datasets import (
     EXAMPLE_FIELDS,
     DatasetInfo,
@@ -47,9 +42,15 @@ class ImportResult:
     imported: int
     skipped: list[ImportIssue] = field(default_factory=list)
     already: int = 0
+    left_out: list[str] = field(default_factory=list)
+    """What the file holds that was not imported (columns no field reads), in sentences."""
 
     def words(self, source: str) -> str:
-        """What the import did, in a sentence (the rows skipped are listed apart)."""
+        """What the import did, in sentences: how many examples, and what the file holds that
+        was left out (the rows skipped are listed apart)."""
+        return " ".join([self._counted(source), *self.left_out])
+
+    def _counted(self, source: str) -> str:
         where = f"dataset {self.dataset_name}"
         if self.imported == 0:
             return (
@@ -116,7 +117,7 @@ def import_examples(
             [*parsed.issues, ImportIssue(1, "the file has no examples to import")],
             source=path.name,
         )
-    name = (dataset_name or path.stem).strip()
+    name = normal_name((dataset_name or path.stem).strip(" "))
     dataset = _existing(session, name)
     if dataset is None:
         dataset = create_dataset(session, name=name, description=description)
@@ -132,7 +133,8 @@ def import_examples(
                 "this file; choose another name, or add the file to that dataset"
             )
     added = add_examples(session, dataset_id=dataset.id, examples=new)
-    return ImportResult(dataset.id, dataset.name, added, list(parsed.issues), already)
+    skipped = list(parsed.issues)
+    return ImportResult(dataset.id, dataset.name, added, skipped, already, parsed.left_out)
 
 
 def _existing(session: Session, name: str) -> DatasetInfo | None:

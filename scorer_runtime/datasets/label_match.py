@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlmodel import Session
 
-from scorer_runtime.datasets.parsing import ImportIssue
+from scorer_runtime.datasets.issues import ImportIssue
 from scorer_runtime.store.datasets import ExampleContent, example_contents, list_datasets
 from scorer_runtime.store.labels import existing_example_ids
 

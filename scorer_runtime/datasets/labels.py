@@ -22,13 +22,14 @@ from datetime import UTC, datetime, timedelta
 
 from sqlmodel import Session
 
-from scorer_runtime.datasets.label_match import FINDERS, describe, find_examples, label_columns
-from scorer_runtime.datasets.parsing import (
-    ImportFailure,
-    ImportIssue,
+from scorer_runtime.datasets.csv_text import (
+    columns_left_out,
+    columns_words,
     csv_records,
     header_problem,
 )
+from scorer_runtime.datasets.issues import ImportFailure, ImportIssue
+from scorer_runtime.datasets.label_match import FINDERS, describe, find_examples, label_columns
 from scorer_runtime.limits import MAX_FIELD_BYTES, size_words
 from scorer_runtime.store.errors import NotFoundError
 from scorer_runtime.store.labels import (
@@ -97,6 +98,8 @@ class ParsedLabels:
     issues: list[ImportIssue] = field(default_factory=list)
     fatal: bool = False
     """True when the file as a whole is unusable (no header, a needed column missing)."""
+    left_out: list[str] = field(default_factory=list)
+    """Columns no field of a grade reads, in sentences (imported without them, said so)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,9 +110,15 @@ class LabelImport:
     imported: int
     skipped: list[ImportIssue] = field(default_factory=list)
     already: int = 0
+    left_out: list[str] = field(default_factory=list)
+    """Columns of the file no field of a grade reads, in sentences."""
 
     def words(self, source: str) -> str:
-        """What the import did, in a sentence (the rows left out are listed apart)."""
+        """What the import did, in sentences: how many grades, and the columns left out
+        (the rows left out are listed apart)."""
+        return " ".join([self._counted(source), *self.left_out])
+
+    def _counted(self, source: str) -> str:
         if self.imported == 0:
             return (
                 f"Nothing new in {source}: its {_grades(self.already)} "
@@ -150,7 +159,8 @@ def parse_labels(
     if problem:
         return ParsedLabels(issues=[ImportIssue(header_line, problem)], fatal=True)
     index = {name: header.index(col) for name, col in columns.items()}
-    out = ParsedLabels()
+    left_out = columns_left_out(header, set(columns.values()), rows[1:], of="a grade")
+    out = ParsedLabels(left_out=left_out)
     latest = datetime.now(UTC) + CLOCK_SLACK
     for line, cells in rows[1:]:
         if len(cells) != len(header):
@@ -177,22 +187,19 @@ def _header_problem(
     problem = header_problem(header, named, {name for name, column in mapping.items() if column})
     if problem:
         return problem
-    listed = ", ".join(h for h in header if h) or "(none)"
     if not any(name in columns for name in FINDERS):
         return (
             "no column says which example a row grades: give its example_id, its number in "
-            "the dataset, or its input and output (e.g. columns question and answer); the "
-            f"columns are: {listed}"
+            "the dataset, or its input and output (e.g. columns question and answer); "
+            + columns_words(header)
         )
     if "grade" not in columns and "grade_name" not in columns:
-        return (
-            f'no column "grade" or "grade_name" for the grade; the columns are: {listed}. '
-            "Map a column to grade (e.g. grade=verdict)"
-        )
+        hint = columns_words(header, "grade=verdict")
+        return f'no column "grade" or "grade_name" for the grade; {hint}'
     if "grader" not in columns and not grader.strip():
         return (
-            f'no column "grader" for the grader; the columns are: {listed}. Map a column to '
-            "grader (e.g. grader=reviewer), or say who graded the file"
+            f'no column "grader" for the grader; {columns_words(header, "grader=reviewer")}, '
+            "or say who graded the file"
         )
     return None
 
@@ -334,7 +341,7 @@ def import_labels(
             note=row.note,
             created_at=row.time,
         )
-    return LabelImport(len(new), issues, len(good) - len(new))
+    return LabelImport(len(new), issues, len(good) - len(new), parsed.left_out)
 
 
 _Grade = tuple[int, float, str, str]

@@ -8,24 +8,18 @@ the bad ones listed.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
-import sys
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from scorer_runtime import safe_json
 from scorer_runtime.datasets.cells import CellError, check_value, parse_cell
-from scorer_runtime.limits import (
-    MAX_DATA_FILE_BYTES,
-    MAX_FIELD_BYTES,
-    MAX_PROBLEMS_SHOWN,
-    more_words,
-    size_words,
-)
+from scorer_runtime.datasets.csv_text import columns_left_out, csv_records, header_problem
+from scorer_runtime.datasets.issues import ImportFailure, ImportIssue
+from scorer_runtime.input_text import NotText, decode_input, json_lines
+from scorer_runtime.limits import MAX_DATA_FILE_BYTES, MAX_FIELD_BYTES, size_words
 from scorer_runtime.store.datasets import EXAMPLE_FIELDS, ExampleData
 
 FileFormat = Literal["csv", "jsonl"]
@@ -37,17 +31,6 @@ _SUFFIXES: dict[str, FileFormat] = {".csv": "csv", ".jsonl": "jsonl", ".ndjson":
 
 
 @dataclass(frozen=True, slots=True)
-class ImportIssue:
-    """One problem in an import file, at a line (1-based; the header is line 1 of a CSV)."""
-
-    line: int
-    message: str
-
-    def __str__(self) -> str:
-        return f"line {self.line}: {self.message}"
-
-
-@dataclass(frozen=True, slots=True)
 class ParsedExamples:
     """The good examples of a file (with their lines) and the problems found."""
 
@@ -56,24 +39,9 @@ class ParsedExamples:
     issues: list[ImportIssue] = field(default_factory=list)
     fatal: bool = False
     """True when the file as a whole is unusable (bad header, unreadable): nothing to skip to."""
-
-
-class ImportFailure(ValueError):
-    """An import that was aborted; nothing was written. ``issues`` lists every problem."""
-
-    def __init__(self, issues: Sequence[ImportIssue], *, source: str = "the file", hint: str = ""):
-        self.issues = list(issues)
-        if len(self.issues) == 1:  # one problem, one line
-            tail = f" {hint}" if hint else ""
-            super().__init__(f"Nothing was imported from {source}: {self.issues[0]}.{tail}")
-            return
-        shown = "\n".join(f"  {issue}" for issue in self.issues[:MAX_PROBLEMS_SHOWN])
-        more = more_words(len(self.issues))
-        more = f"\n  … {more}" if more else ""
-        tail = f"\n{hint}" if hint else ""
-        super().__init__(
-            f"{len(self.issues)} problems in {source}; nothing was imported:\n{shown}{more}{tail}"
-        )
+    left_out: list[str] = field(default_factory=list)
+    """What the file holds that no field reads (CSV columns), in sentences: imported
+    without it, and said so."""
 
 
 def parse_mapping(
@@ -109,8 +77,9 @@ def detect_format(path: Path, format: FileFormat | None = None) -> FileFormat:
 
 
 def read_text(path: Path) -> str:
-    """The file's text (UTF-8, a byte-order mark allowed); a clear error when it is not text,
-    not a regular file, or over :data:`~scorer_runtime.limits.MAX_DATA_FILE_BYTES`."""
+    """The file's text (UTF-8 or UTF-16, see :func:`~scorer_runtime.input_text.decode_input`);
+    a clear error when it is not text, not a regular file, or over
+    :data:`~scorer_runtime.limits.MAX_DATA_FILE_BYTES`."""
     from scorer_runtime.input_files import read_limited
 
     data = read_limited(path, limit=MAX_DATA_FILE_BYTES, what="file of examples or grades")
@@ -118,16 +87,12 @@ def read_text(path: Path) -> str:
 
 
 def decode_text(data: bytes, *, source: str) -> str:
-    """Uploaded bytes as text (UTF-8, a byte-order mark allowed); a clear error when they are
-    not text, naming the line and ``source`` (the file's name)."""
+    """Uploaded bytes as text (UTF-8 or UTF-16, a byte-order mark allowed, any line endings);
+    a clear error when they are not text, naming the line and ``source`` (the file's name)."""
     try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        line = data[: e.start].count(b"\n") + 1
-        raise ImportFailure(
-            [ImportIssue(line, "the file is not UTF-8 text; save it as UTF-8 and try again")],
-            source=source,
-        ) from None
+        return decode_input(data)
+    except NotText as e:
+        raise ImportFailure([ImportIssue(e.line, e.words)], source=source) from None
 
 
 def parse_examples(
@@ -179,68 +144,6 @@ def _size(value: Any) -> int:
     return len(json.dumps(value, ensure_ascii=False).encode("utf-8"))
 
 
-# Appended after the text: a record of its own unless a quote left open swallows it.
-_END = "\ue000scorer-studio-end-of-file\ue000"
-
-
-class _OpenQuote(Exception):
-    """A quote opened on ``line`` is never closed: the rest of the file would be one cell."""
-
-    def __init__(self, line: int, lines: int) -> None:
-        self.line, self.lines = line, lines
-
-
-def _csv_rows(text: str) -> Iterator[tuple[int, list[str]]]:
-    """(first line, cells) of each CSV record; a quoted cell may span several lines.
-
-    Raises :class:`_OpenQuote` when a quote is never closed (the reader would otherwise
-    merge every later row into one cell, silently).
-    """
-    _allow_long_cells()
-    reader = csv.reader(io.StringIO(f"{text}\n{_END}"))
-    start = 1
-    previous: tuple[int, list[str]] | None = None
-    for cells in reader:
-        if previous is not None:
-            yield previous
-        previous = (start, cells) if any(c.strip() for c in cells) else None
-        start = reader.line_num + 1
-    if previous is None or previous[1] == [_END]:
-        return
-    # The open cell holds everything from its quote to the end: count back its lines.
-    last_line = text.count("\n") + 2
-    quote_line = last_line - previous[1][-1].count("\n")
-    raise _OpenQuote(quote_line, text.count("\n") + (0 if text.endswith("\n") else 1))
-
-
-def _allow_long_cells() -> None:
-    """Let the reader return cells up to the whole file (its default stops at 128 KB with an
-    error naming no row), so a long cell is refused by the field cap, with its line.
-
-    The limit is process-wide and only ever raised here, which no other reader minds.
-    """
-    wanted = min(sys.maxsize, 2**31 - 1)
-    if csv.field_size_limit() < wanted:
-        csv.field_size_limit(wanted)
-
-
-def csv_records(text: str) -> list[tuple[int, list[str]]] | ImportIssue:
-    """(first line, cells) of each non-blank CSV record, header first; or why the text cannot
-    be read as CSV at all (unreadable, a quote never closed, empty)."""
-    try:
-        rows = list(_csv_rows(text))
-    except csv.Error as e:
-        return ImportIssue(1, f"the CSV cannot be read: {e}")
-    except _OpenQuote as e:
-        message = (
-            f'a quote (") opens a cell on this line and is never closed, so lines {e.line}'
-            f'–{e.lines} would become one cell; close the quote, or double it ("") if it '
-            "is part of the text"
-        )
-        return ImportIssue(e.line, message)
-    return rows or ImportIssue(1, "the file is empty")
-
-
 def _parse_csv(text: str, columns: dict[str, str], explicit: set[str]) -> ParsedExamples:
     rows = csv_records(text)
     if isinstance(rows, ImportIssue):
@@ -251,7 +154,8 @@ def _parse_csv(text: str, columns: dict[str, str], explicit: set[str]) -> Parsed
     if problem:
         return ParsedExamples(issues=[ImportIssue(header_line, problem)], fatal=True)
     index = {h.strip(): i for i, h in enumerate(header)}
-    out = ParsedExamples()
+    read = {column for column in columns.values() if column in index}
+    out = ParsedExamples(left_out=columns_left_out([h.strip() for h in header], read, rows[1:]))
     for line, cells in rows[1:]:
         if len(cells) != len(header):
             out.issues.append(
@@ -295,31 +199,13 @@ def _add(
         out.lines.append(line)
 
 
-def header_problem(
-    header: list[str], columns: Mapping[str, str], required: Iterable[str]
-) -> str | None:
-    """Why a CSV header cannot be read (a name twice, a ``required`` field's column missing,
-    with the columns there are and how to map one); ``columns`` maps a field to its column."""
-    duplicates = sorted({h for h in header if header.count(h) > 1 and h})
-    if duplicates:
-        return f"the header names {', '.join(repr(d) for d in duplicates)} more than once"
-    listed = ", ".join(h for h in header if h) or "(none)"
-    for name in sorted(required):
-        if columns[name] not in header:
-            return (
-                f'no column "{columns[name]}" for the {name}; the columns are: {listed}. '
-                f"Map a column to {name} (e.g. {name}=answer)"
-            )
-    return None
-
-
 def _parse_jsonl(text: str, columns: dict[str, str]) -> ParsedExamples:
     out = ParsedExamples()
-    for line, raw in enumerate(text.splitlines(), start=1):
-        if not raw.strip():
-            continue
+    read = set(columns.values())
+    unread: dict[str, int] = {}  # a key no field reads -> the first line holding it
+    for line, raw in json_lines(text):
         try:
-            obj = safe_json.loads(raw)
+            obj = safe_json.loads(raw, unique_keys=True)
         except safe_json.JsonLimitError as e:  # too deep, NaN or Infinity: refused
             out.issues.append(ImportIssue(line, e.message))
             continue
@@ -342,7 +228,23 @@ def _parse_jsonl(text: str, columns: dict[str, str]) -> ParsedExamples:
             continue
         values = {name: obj.get(key) for name, key in columns.items()}
         _add(out, line, values, columns, "key", len(raw) * 4)
+        for key in obj.keys() - read - unread.keys():
+            unread[key] = line
     if not out.examples and not out.issues:
         out.issues.append(ImportIssue(1, "the file is empty"))
         return ParsedExamples(issues=out.issues, fatal=True)
+    out.left_out.extend(_keys_left_out(unread))
     return out
+
+
+def _keys_left_out(unread: Mapping[str, int]) -> list[str]:
+    """The keys of JSON lines no field reads, in a sentence (each with its first line)."""
+    if not unread:
+        return []
+    keys = sorted(unread, key=lambda k: (unread[k], k))
+    shown = [f"{k if len(k) <= 40 else k[:39] + '…'} (line {unread[k]})" for k in keys[:10]]
+    more = f" and {len(keys) - 10:,} more" if len(keys) > 10 else ""
+    return [
+        f"Not imported: the key{'s' * (len(keys) > 1)} {', '.join(shown)}{more}, which no "
+        "field of an example reads (map a field to a key to import it)."
+    ]

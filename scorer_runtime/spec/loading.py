@@ -8,6 +8,7 @@ and template errors, step order, missing judge settings). Each problem carries a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from scorer_runtime.input_files import UnreadableFile, read_limited
+from scorer_runtime.input_text import NotText, decode_input
 from scorer_runtime.limits import MAX_SPEC_FILE_BYTES
 from scorer_runtime.spec.models import (
     JudgeSpec,
@@ -90,19 +92,17 @@ def read_source(source: SpecSource) -> tuple[Any, SpecText | None, str | None]:
 
 
 def _read_file(path: Path) -> str:
-    """The file's text; SpecError when it cannot be read or is over the size limit (checked
-    before reading, so a huge file is never loaded)."""
+    """The file's text; SpecError when it cannot be read, is not text or is over the size
+    limit (checked before reading, so a huge file is never loaded)."""
     try:
-        data = read_limited(path, limit=MAX_SPEC_FILE_BYTES, what="scorer file")
-        return data.decode("utf-8-sig")
+        return decode_input(read_limited(path, limit=MAX_SPEC_FILE_BYTES, what="scorer file"))
     except UnreadableFile as error:
         raise SpecError([SpecProblem("", error.words)], source=path.name) from None
     except OSError as error:
         problem = f"cannot read the file: {error.strerror or error}"
         raise SpecError([SpecProblem("", problem)], source=path.name) from None
-    except UnicodeDecodeError as error:
-        problem = f"the file is not UTF-8 text (byte {error.start}); save it as UTF-8"
-        raise SpecError([SpecProblem("", problem)], source=path.name) from None
+    except NotText as error:
+        raise SpecError([SpecProblem("", error.words, error.line)], source=path.name) from None
 
 
 def parse_text(text: str, *, source: str | None = None) -> Any:
@@ -137,14 +137,25 @@ def _check(
     return (spec if not problems else None), _unique(problems)
 
 
+_FILE_NAME = re.compile(r"[\w.~-]*[/\\][\w./\\~-]*|[\w.~-]+\.(json|ya?ml)", re.IGNORECASE)
+"""A lone path or file name (``data/scorers/tone``, ``kw.json``): what a program passed as
+text when it meant a file."""
+
+
 def _not_an_object(data: Any) -> str:
-    message = "a spec is an object with id, description and steps; got "
+    """Why ``data`` is no spec, quoting none of it (a file may be anything, /etc/passwd)."""
+    message = "a spec is an object with id, description and steps; "
+    if isinstance(data, str) and _FILE_NAME.fullmatch(data):
+        # What YAML makes of a file name given as text (to load_spec in a program, or as
+        # the whole of an upload): only a lone file name gets here, never a file's text.
+        return message + f"got the text {data!r}, a file's name rather than a scorer: give the file"
     if isinstance(data, str):
-        # A lone word is what YAML makes of a file name passed as text.
-        return message + (
-            f"the text {data[:60]!r} (to load a file, pass a pathlib.Path, not its name as text)"
-        )
-    return message + ("nothing" if data is None else type(data).__name__)
+        return message + "this holds plain text instead: choose a scorer file (JSON or YAML)"
+    kind = "nothing" if data is None else _KINDS.get(type(data), "a single value")
+    return message + f"this holds {kind} instead: choose a scorer file (JSON or YAML)"
+
+
+_KINDS: dict[type, str] = {list: "a list", int: "a number", float: "a number", bool: "true/false"}
 
 
 def _unique(problems: list[SpecProblem]) -> list[SpecProblem]:

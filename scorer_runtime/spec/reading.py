@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cached_property
 from typing import Any, NoReturn
 
 from scorer_runtime import safe_json
@@ -29,10 +29,10 @@ from scorer_runtime.limits import (
     size_words,
 )
 from scorer_runtime.spec.models import SpecError, SpecProblem
+from scorer_runtime.spec.yaml_scalars import STANDARD_TAG, ScalarRefused, scalar_value
 
-_STANDARD_TAG = "tag:yaml.org,2002:"
 _PLAIN_TAGS = frozenset(
-    _STANDARD_TAG + name for name in ("str", "int", "float", "bool", "null", "map", "seq")
+    STANDARD_TAG + name for name in ("str", "int", "float", "bool", "null", "map", "seq")
 )
 """The explicit tags a spec may carry (``!!str 1``); ``!!python/…`` and the like are refused."""
 _PART = re.compile(r"\[(\d+)\]|([^.\[\]]+)")
@@ -167,7 +167,7 @@ class _Walk:
                 stack.append(self._open(event, stack))
                 continue
             if isinstance(event, ev.ScalarEvent):
-                value, line = _scalar(event), _line(event)
+                value, line = self._scalar(event), _line(event)
             elif isinstance(event, ev.CollectionEndEvent):
                 done = stack.pop()
                 value, line = done.value, done.line
@@ -178,6 +178,12 @@ class _Walk:
             else:
                 root = value
         return root
+
+    def _scalar(self, event: Any) -> Any:
+        try:
+            return scalar_value(event)
+        except ScalarRefused as refused:
+            self._refuse(str(refused), _line(event))
 
     def _open(self, event: Any, stack: list[_Frame]) -> _Frame:
         """The frame of a list or object that starts, once its depth and place are fine."""
@@ -276,42 +282,6 @@ class _Frame:
 
 def _line(event: Any) -> int:
     return int(event.start_mark.line) + 1
-
-
-def _scalar(event: Any) -> Any:
-    """A scalar's value, resolved as ``yaml.safe_load`` does (plain ``1`` is a number)."""
-    import yaml
-    from yaml.constructor import SafeConstructor
-    from yaml.nodes import ScalarNode
-
-    tag = event.tag
-    if tag in (None, "!"):
-        if not event.implicit[0]:
-            return event.value  # quoted: always text
-        tag = _resolver().resolve(ScalarNode, event.value, event.implicit)
-    if tag == _STANDARD_TAG + "str":
-        return event.value
-    constructor = SafeConstructor.yaml_constructors.get(tag)
-    if constructor is None or tag in (_STANDARD_TAG + "map", _STANDARD_TAG + "seq"):
-        raise yaml.constructor.ConstructorError(
-            None, None, f"the tag {tag} does not fit a plain value", event.start_mark
-        )
-    node = ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
-    return constructor(_constructor(), node)
-
-
-@cache
-def _resolver() -> Any:
-    import yaml
-
-    return yaml.resolver.Resolver()
-
-
-@cache
-def _constructor() -> Any:
-    from yaml.constructor import SafeConstructor
-
-    return SafeConstructor()
 
 
 def text_problems(data: Any) -> list[SpecProblem]:

@@ -12,9 +12,11 @@ from typing import Any
 from sqlalchemy import func, insert
 from sqlmodel import Session, col, select
 
+from scorer_runtime.names import normal_name
 from scorer_runtime.store.canonical import canonical_json, jsonable
 from scorer_runtime.store.errors import ConflictError, not_found
 from scorer_runtime.store.info import info_of
+from scorer_runtime.store.names import checked_new_name
 from scorer_runtime.store.tables import (
     DatasetRecord,
     ExampleRecord,
@@ -70,11 +72,12 @@ class ExampleData:
 
 def create_dataset(session: Session, *, name: str, description: str = "") -> DatasetInfo:
     """A new, empty dataset; the name must be free."""
-    name = name.strip()
+    name = normal_name(name.strip(" "))
     if not name:
         raise ConflictError("a dataset needs a name")
     if session.exec(select(DatasetRecord.id).where(DatasetRecord.name == name)).first():
         raise ConflictError(f"a dataset named {name!r} already exists; choose another name")
+    name = checked_new_name(name, session.exec(select(DatasetRecord.name)).all(), what="dataset")
     record = DatasetRecord(name=name, description=description)
     session.add(record)
     session.flush()
@@ -91,7 +94,7 @@ def _dataset(session: Session, *, name: str | None = None, id: int | None = None
     query = (
         query.where(DatasetRecord.id == id)
         if id is not None
-        else query.where(DatasetRecord.name == name)
+        else query.where(DatasetRecord.name == normal_name(name or ""))
     )
     found = session.exec(query).first()
     if found is None:
@@ -296,13 +299,15 @@ def update_dataset(
 ) -> DatasetInfo:
     """Give a dataset a new name and description (both trimmed); the name must be free."""
     dataset = _dataset(session, id=dataset_id)
-    name = name.strip()
+    name = normal_name(name.strip(" "))
     if not name:
         raise ConflictError("a dataset needs a name")
     if name != dataset.name:
         taken = session.exec(select(DatasetRecord.id).where(DatasetRecord.name == name)).first()
         if taken is not None:
             raise ConflictError(f"a dataset named {name!r} already exists; choose another name")
+        others = session.exec(select(DatasetRecord.name).where(DatasetRecord.id != dataset_id))
+        name = checked_new_name(name, others.all(), what="dataset")
     dataset.name = name
     dataset.description = description.strip()
     session.add(dataset)

@@ -14,9 +14,11 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
+from scorer_runtime.names import normal_name
 from scorer_runtime.store.canonical import jsonable
 from scorer_runtime.store.errors import ConflictError, not_found
 from scorer_runtime.store.info import info_of
+from scorer_runtime.store.names import checked_new_name
 from scorer_runtime.store.tables import (
     JudgeProfileRecord,
     utc_now,
@@ -77,8 +79,11 @@ def save_judge_profile(
             f"judge profile {name!r} would store a secret at {', '.join(secrets)}; "
             "store the name of the environment variable that holds it in api_key_env instead"
         )
+    name = normal_name(name)
     record = session.exec(select(JudgeProfileRecord).where(JudgeProfileRecord.name == name)).first()
     if record is None:
+        taken = session.exec(select(JudgeProfileRecord.name)).all()
+        name = checked_new_name(name, taken, what="judge")
         record = JudgeProfileRecord(name=name, model=model)
     record.model = model
     record.api_base = api_base
@@ -96,7 +101,8 @@ def get_judge_profile(session: Session, *, name: str) -> JudgeProfileInfo:
 
 
 def _profile(session: Session, *, name: str) -> JudgeProfileRecord:
-    found = session.exec(select(JudgeProfileRecord).where(JudgeProfileRecord.name == name)).first()
+    query = select(JudgeProfileRecord).where(JudgeProfileRecord.name == normal_name(name))
+    found = session.exec(query).first()
     if found is None:
         raise not_found("judge profile", name, session.exec(select(JudgeProfileRecord.name)))
     return found
@@ -104,7 +110,7 @@ def _profile(session: Session, *, name: str) -> JudgeProfileRecord:
 
 def judge_profile_exists(session: Session, *, name: str) -> bool:
     """Whether a profile is called ``name`` (so creating a new one would overwrite it)."""
-    query = select(JudgeProfileRecord.id).where(JudgeProfileRecord.name == name)
+    query = select(JudgeProfileRecord.id).where(JudgeProfileRecord.name == normal_name(name))
     return session.exec(query).first() is not None
 
 

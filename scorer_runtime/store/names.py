@@ -1,13 +1,36 @@
 """Names by id of scorers, versions and datasets: the one read of them (small tables, read
-once; a results table shows thousands of ids, a picker offers the live scorers by name)."""
+once; a results table shows thousands of ids, a picker offers the live scorers by name); and
+the one check of a new name of a scorer, dataset or judge (:func:`checked_new_name`)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from sqlmodel import Session, col, select
 
+from scorer_runtime.names import look_alike, name_problem, normal_name
+from scorer_runtime.store.errors import ConflictError
 from scorer_runtime.store.tables import DatasetRecord, ScorerRecord, ScorerVersionRecord
+
+
+def checked_new_name(name: str, taken: Iterable[str], *, what: str) -> str:
+    """``name`` in NFC, once it can name a new ``what`` (a scorer, a dataset, a judge) beside
+    the names ``taken``; :class:`ConflictError` saying why not (a character it must not hold,
+    two alphabets mixed, or a name in ``taken`` that reads the same,
+    :mod:`scorer_runtime.names`)."""
+    name = normal_name(name)
+    problem = name_problem(name, what=f"{what}'s name")
+    if problem:
+        raise ConflictError(problem)
+    other = look_alike(name, taken)
+    if other is not None:
+        raise ConflictError(
+            f"the {what}'s name {name!r} reads the same as the {what} {other!r} already saved "
+            "(the letters differ only in their form or alphabet); choose a name that looks "
+            "different"
+        )
+    return name
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,9 +14,11 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
+from scorer_runtime.names import normal_name
 from scorer_runtime.store.canonical import content_hash
 from scorer_runtime.store.errors import ConflictError, not_found
 from scorer_runtime.store.info import info_of
+from scorer_runtime.store.names import checked_new_name
 from scorer_runtime.store.spec_read import read_stored_spec, stored_spec_data
 from scorer_runtime.store.tables import (
     RunRecord,
@@ -108,11 +110,13 @@ def save_scorer_version(
             f"save_scorer_version takes a ScorerSpec, not {type(spec).__name__}: "
             "check plain data with scorer_runtime.spec.load_spec first"
         )
-    scorer_name = name or spec.id
+    scorer_name = normal_name(name or spec.id)
     data = stored_spec_data(spec)
     digest = content_hash(data)
     scorer = session.exec(select(ScorerRecord).where(ScorerRecord.name == scorer_name)).first()
     if scorer is None:
+        taken = session.exec(select(ScorerRecord.name)).all()
+        scorer_name = checked_new_name(scorer_name, taken, what="scorer")
         desc = description if description is not None else spec.description
         scorer = ScorerRecord(name=scorer_name, description=desc)
         session.add(scorer)
@@ -175,7 +179,7 @@ def _scorer(session: Session, *, name: str | None = None, id: int | None = None)
     query = (
         query.where(ScorerRecord.id == id)
         if id is not None
-        else query.where(ScorerRecord.name == name)
+        else query.where(ScorerRecord.name == normal_name(name or ""))
     )
     found = session.exec(query).first()
     if found is None:
@@ -232,9 +236,8 @@ def list_scorers(session: Session, *, include_archived: bool = False) -> list[Sc
 
 def scorer_name_taken(session: Session, *, name: str) -> bool:
     """Whether a scorer (archived or not) is already called ``name``: names are unique."""
-    return (
-        session.exec(select(ScorerRecord.id).where(ScorerRecord.name == name)).first() is not None
-    )
+    query = select(ScorerRecord.id).where(ScorerRecord.name == normal_name(name))
+    return session.exec(query).first() is not None
 
 
 def free_scorer_name(session: Session, *, base: str) -> str:
@@ -298,8 +301,10 @@ def duplicate_scorer(
 
     The spec's ``id`` is renamed to ``new_name`` so the copy scores under its own name.
     """
+    new_name = normal_name(new_name)
     if scorer_name_taken(session, name=new_name):
         raise ConflictError(f"a scorer named {new_name!r} already exists; choose another name")
+    checked_new_name(new_name, session.exec(select(ScorerRecord.name)).all(), what="scorer")
     source = get_scorer(session, id=scorer_id)
     copied = get_version(session, scorer_id=scorer_id, version=version)
     if copied.problems:

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Mapping
+import re
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
 from scorer_runtime import safe_json
 from scorer_runtime.input_files import UnreadableFile, read_limited
+from scorer_runtime.input_text import NotText, decode_input, json_lines
 from scorer_runtime.limits import MAX_TRACE_FILE_BYTES, MAX_TRACE_NESTING
 from scorer_runtime.traces.errors import TraceImportError, TraceProblem
 from scorer_runtime.traces.expected import expected_in_spans
@@ -65,9 +67,18 @@ def read_traces(
         raise ValueError(f"format must be 'auto', 'otlp' or 'mastra', not {format!r}")
     problems: list[TraceProblem] = []
     spans: list[Span] = []
+    lines: dict[tuple[str, str], int | None] = {}
     for line, document in _documents(text, problems):
-        spans.extend(_spans_of(document, line, format, problems))
-    traces = _group(spans, problems)
+        found = _spans_of(document, line, format, problems)
+        for span in found:
+            lines.setdefault((span.trace_id, span.span_id), line)
+        spans.extend(found)
+
+    def line_of(span: Span) -> int | None:
+        line = lines.get((span.trace_id, span.span_id))
+        return line if line is not None else _span_line(text, span.span_id)
+
+    traces = _group(spans, problems, line_of)
     # JSON errors are found before span problems: list them all in file order.
     problems.sort(key=lambda p: (p.line is None, p.line or 0))
     return TraceImport(traces, problems, source)
@@ -87,15 +98,14 @@ def read_trace_file(path: str | os.PathLike[str], *, format: FormatOption = "aut
     out (a file that cannot be read, or is not UTF-8, is one problem and no traces)."""
     source = os.fspath(path)
     try:
-        text = read_limited(path, limit=MAX_TRACE_FILE_BYTES, what="trace file").decode("utf-8-sig")
+        text = decode_input(read_limited(path, limit=MAX_TRACE_FILE_BYTES, what="trace file"))
     except UnreadableFile as e:
         return TraceImport(problems=[TraceProblem(e.words)], source=source)
     except OSError as e:
         problem = TraceProblem(f"cannot read the file: {e.strerror or e}")
         return TraceImport(problems=[problem], source=source)
-    except UnicodeDecodeError as e:
-        problem = TraceProblem(f"the file is not UTF-8 text (byte {e.start}); save it as UTF-8")
-        return TraceImport(problems=[problem], source=source)
+    except NotText as e:
+        return TraceImport(problems=[TraceProblem(e.words, e.line)], source=source)
     return read_traces(text, format=format, source=source)
 
 
@@ -117,7 +127,7 @@ def group_traces(spans: Iterable[Span]) -> list[Trace]:
     or spans form a parent cycle.
     """
     problems: list[TraceProblem] = []
-    traces = _group(list(spans), problems)
+    traces = _group(list(spans), problems, lambda span: None)
     if problems:
         raise TraceImportError(problems)
     return traces
@@ -130,7 +140,7 @@ def _json_problem(error: json.JSONDecodeError, line: int | None) -> TraceProblem
 
 def _loads(text: str) -> Any:
     """JSON with the depth checked before parsing, and no NaN (see :mod:`safe_json`)."""
-    return safe_json.loads(text, max_depth=MAX_TRACE_NESTING)
+    return safe_json.loads(text, max_depth=MAX_TRACE_NESTING, unique_keys=True)
 
 
 def _is_document(line: str) -> bool:
@@ -143,7 +153,7 @@ def _is_document(line: str) -> bool:
 
 def _looks_like_json_lines(text: str) -> bool:
     """Several lines, one of which is a whole trace document on its own."""
-    lines = [line for line in text.splitlines() if line.strip()]
+    lines = [line for _, line in json_lines(text)]
     return len(lines) > 1 and any(map(_is_document, lines))
 
 
@@ -164,9 +174,7 @@ def _documents(text: str, problems: list[TraceProblem]) -> list[tuple[int | None
             problems.append(_json_problem(e, None))
             return []
     documents: list[tuple[int | None, Any]] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        if not raw.strip():
-            continue
+    for number, raw in json_lines(text):
         try:
             documents.append((number, _loads(raw)))
         except safe_json.JsonLimitError as e:
@@ -214,7 +222,11 @@ def _trace(trace_id: str, spans: tuple[Span, ...]) -> Trace:
     return trace if expected is None else Trace(trace_id, trace.spans, expected)
 
 
-def _group(spans: list[Span], problems: list[TraceProblem]) -> list[Trace]:
+def _group(
+    spans: list[Span], problems: list[TraceProblem], line_of: Callable[[Span], int | None]
+) -> list[Trace]:
+    """The spans by trace id, without the spans that name themselves or one another as parent
+    (each reported with its line): a cycle has no root, so such spans belong to no tree."""
     by_trace: dict[str, dict[str, Span]] = {}
     for span in spans:
         seen = by_trace.setdefault(span.trace_id, {})
@@ -226,19 +238,31 @@ def _group(spans: list[Span], problems: list[TraceProblem]) -> list[Trace]:
                 TraceProblem(
                     f"span id appears twice in trace {span.trace_id!r} with different "
                     "content; the second copy was left out",
+                    line_of(span),
                     span_id=span.span_id,
                 )
             )
-    traces = [_trace(trace_id, tuple(found.values())) for trace_id, found in by_trace.items()]
-    for trace in traces:
-        reached = {span.span_id for span in trace.walk()}
-        for span in trace.spans:
+    traces = []
+    for trace_id, found in by_trace.items():
+        whole = Trace(trace_id, tuple(found.values()))
+        reached = {span.span_id for span in whole.walk()}
+        for span in whole.spans:
             if span.span_id not in reached:
-                problems.append(
-                    TraceProblem(
-                        "its parent chain loops back to itself, so it has no root; "
-                        "check parentSpanId",
-                        span_id=span.span_id,
-                    )
-                )
+                problems.append(TraceProblem(_loop_words(span), line_of(span), span.span_id))
+        kept = tuple(span for span in whole.spans if span.span_id in reached)
+        if kept:
+            traces.append(_trace(trace_id, kept))
     return traces
+
+
+def _loop_words(span: Span) -> str:
+    if span.parent_span_id == span.span_id:
+        return "it names itself as its parent, so it has no root; check parentSpanId"
+    return "its parent chain loops back to itself, so it has no root; check parentSpanId"
+
+
+def _span_line(text: str, span_id: str) -> int | None:
+    """The line of the first ``"spanId"`` (OTLP) or ``"id"`` (Mastra) giving ``span_id``."""
+    pattern = r'"(?:spanId|id)"\s*:\s*"' + re.escape(span_id) + '"'
+    found = re.search(pattern, text)
+    return None if found is None else safe_json.line_at(text, found.start())

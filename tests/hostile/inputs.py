@@ -23,12 +23,14 @@ class Hostile:
     kind: Kind
     file_name: str
     make: Callable[[], bytes]
-    expect: str
-    """Words the message must contain (case-insensitive)."""
+    expect: str | tuple[str, ...]
+    """Words the message must contain (case-insensitive), each of them."""
     refused: bool = True
     """False: handled (the good rows imported with --skip-bad-rows, the bad ones listed)."""
     max_lines: int = 1
     """How many lines the message may take (a long problem list stops at 20)."""
+    never: tuple[str, ...] = ()
+    """Words the message must not hold (the file's content, a developer's hint)."""
 
     def __str__(self) -> str:
         return self.name

@@ -116,17 +116,22 @@ FORBIDDEN_WORDS = (
 """What a message for a person never holds: a traceback or an exception class's name."""
 
 
-def message_problems(text: str, *, expect: str, max_lines: int) -> list[str]:
-    """What is wrong with a message (empty when it is fine)."""
+def message_problems(
+    text: str, *, expect: str | tuple[str, ...], max_lines: int, never: tuple[str, ...] = ()
+) -> list[str]:
+    """What is wrong with a message (empty when it is fine): ``expect`` are words it must
+    say (any case), ``never`` words it must not (such as the first line of a file it
+    refuses)."""
     found = []
     lines = [line for line in text.strip().splitlines() if line.strip()]
     if not lines:
         found.append("no message at all")
     if len(lines) > max_lines:
         found.append(f"{len(lines)} lines, more than {max_lines}")
-    found += [f"holds {word!r}" for word in FORBIDDEN_WORDS if word in text]
-    if expect.lower() not in text.lower():
-        found.append(f"does not say {expect!r}")
+    found += [f"holds {word!r}" for word in (*FORBIDDEN_WORDS, *never) if word in text]
+    for words in (expect,) if isinstance(expect, str) else expect:
+        if words.lower() not in text.lower():
+            found.append(f"does not say {words!r}")
     return found
 
 

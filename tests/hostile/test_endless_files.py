@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import socket
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -93,3 +94,33 @@ def test_a_symlink_to_an_ordinary_file_is_read_as_that_file(url, tmp_path):
         process = cli_process(url, *command, str(path))
         out, err = process.communicate(timeout=60)
         assert process.returncode == 0, out + err
+
+
+SECRET_SUFFIXES = {
+    "scorers": (".yaml", ".json"),
+    "examples": (".csv", ".jsonl"),
+    "grades": (".csv",),
+    "traces": (".json", ".jsonl"),
+}
+
+
+@pytest.mark.parametrize(
+    ("reader", "suffix"),
+    [(reader, suffix) for reader, suffixes in SECRET_SUFFIXES.items() for suffix in suffixes],
+)
+def test_a_symlink_to_etc_passwd_is_refused_without_a_word_of_it(url, tmp_path, reader, suffix):
+    """An ordinary file that is no file of ours: refused by what it lacks, never by quoting
+    it (its first line once showed as the "columns"), and with no developer's hint."""
+    passwd = Path("/etc/passwd")
+    secret_lines = [line for line in passwd.read_text().splitlines() if len(line) >= 8]
+    assert secret_lines, "the machine's /etc/passwd is the file this test needs"
+    if reader == "grades":  # a scorer to grade, so the refusal is about the file
+        spec = write_spec(tmp_path, verdict_spec())
+        assert cli_process(url, "scorers", "import", str(spec)).wait(timeout=60) == 0
+    link = tmp_path / f"users{suffix}"
+    link.symlink_to(passwd)
+    said = _refused(url, reader, link)
+    leaked = [line for line in secret_lines if line in said or line.split(":")[0] + ":x" in said]
+    assert not leaked, said
+    assert "pathlib" not in said
+    assert "line 1" in said, said

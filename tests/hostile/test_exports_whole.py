@@ -8,6 +8,13 @@ import json
 import pytest
 
 from scorer_runtime.output_files import write_whole
+from scorer_runtime.store import (
+    ExampleData,
+    add_examples,
+    get_dataset,
+    make_engine,
+    session_scope,
+)
 from tests.cli.helpers import cli
 
 
@@ -37,9 +44,15 @@ def test_a_dataset_export_that_cannot_finish_keeps_the_file_it_would_replace(tmp
     url = f"sqlite:///{tmp_path / 'studio.db'}"
     rows = tmp_path / "rows.jsonl"
     good = [json.dumps({"input": f"q{i}", "output": f"a{i}"}) for i in range(3)]
-    # An escaped lone surrogate: valid JSON text, but no UTF-8 file can hold it.
-    rows.write_text("\n".join([*good, '{"input": "q", "output": "bad \\ud800"}']) + "\n")
+    rows.write_text("\n".join(good) + "\n")
     assert cli(url, "datasets", "import", str(rows), "--name", "odd").exit_code == 0
+    # A lone surrogate, as an import stored it before imports refused one (its line named):
+    # no UTF-8 file can hold it, so the export fails half-way.
+    engine = make_engine(url)
+    with session_scope(engine) as session:
+        dataset = get_dataset(session, name="odd")
+        add_examples(session, dataset_id=dataset.id, examples=[ExampleData("q", "bad \ud800")])
+    engine.dispose()
     target = tmp_path / "export.jsonl"
     target.write_text("what was there before\n", encoding="utf-8")
 

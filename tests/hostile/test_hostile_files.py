@@ -20,6 +20,7 @@ from scorer_runtime.store import (
     session_scope,
 )
 from tests.hostile.inputs import DATASETS, SPECS, TRACES, Hostile
+from tests.hostile.inputs_altered import ALTERED
 from tests.hostile.running import (
     CPU_LIMIT_S,
     MEMORY_LIMIT_MB,
@@ -31,7 +32,7 @@ from tests.hostile.running import (
     run_in_process,
 )
 
-ALL = [*SPECS, *DATASETS, *TRACES]
+ALL = [*SPECS, *DATASETS, *TRACES, *ALTERED]
 COMMANDS = {"spec": ["scorers", "import"], "dataset": ["datasets", "import"]}
 COMMANDS["traces"] = ["traces", "import"]
 # --skip-bad-rows: refusing a whole file must not depend on the option being off.
@@ -81,7 +82,9 @@ def _check_bounds(hostile: Hostile, watched: Watched) -> None:
     assert watched.code is not None, f"{hostile}: still running after the hang guard"
     assert watched.cpu_s <= CPU_LIMIT_S, f"{hostile}: {watched.cpu_s:.1f} s of CPU"
     assert watched.peak_mb <= MEMORY_LIMIT_MB, f"{hostile}: peak {watched.peak_mb:.0f} MB"
-    problems = message_problems(watched.text, expect=hostile.expect, max_lines=hostile.max_lines)
+    problems = message_problems(
+        watched.text, expect=hostile.expect, max_lines=hostile.max_lines, never=hostile.never
+    )
     assert not problems, f"{hostile}: message {problems}:\n{describe(watched.text)}"
 
 

@@ -59,7 +59,7 @@ def test_loads_from_a_dict_json_yaml_a_file_and_a_spec(tmp_path, registry):
     json_file.write_text(export_json(spec))
     assert load_spec(json_file, registry=registry) == spec
     # A file name given as text is text, never read from disk (text may come from a person).
-    with pytest.raises(SpecError, match=r"pass a pathlib\.Path"):
+    with pytest.raises(SpecError, match=r"a file.s name rather than a scorer"):
         load_spec(str(json_file), registry=registry)
     yaml_file = tmp_path / "kw.yaml"
     yaml_file.write_text(YAML)
@@ -254,12 +254,12 @@ def test_syntax_errors_name_the_line(tmp_path, registry):
 def test_files_that_cannot_be_read_or_are_not_specs(tmp_path, registry):
     with pytest.raises(SpecError, match=r"missing\.json has a problem: .*cannot read the file"):
         load_spec(tmp_path / "missing.json", registry=registry)
-    for text, kind in (("- a\n- b\n", "list"), ("", "nothing"), ("42", "int")):
+    for text, kind in (("- a\n- b\n", "a list"), ("", "nothing"), ("42", "a number")):
         with pytest.raises(
-            SpecError, match=f"an object with id, description and steps; got {kind}"
+            SpecError, match=f"an object with id, description and steps; this holds {kind}"
         ):
             load_spec(text, registry=registry)
-    with pytest.raises(SpecError, match=r"'data/scorers/tone' \(to load a file, pass a pathlib"):
+    with pytest.raises(SpecError, match=r"'data/scorers/tone', a file's name rather than a"):
         load_spec("data/scorers/tone", registry=registry)
     with pytest.raises(SpecError, match="an object with id"):
         load_spec("/etc/passwd", registry=registry)  # text, never a file to read

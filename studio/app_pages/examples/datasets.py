@@ -108,7 +108,8 @@ def _create() -> None:
     try:
         record = examples_data.create(name, description)
     except StoreError as error:
-        state.put(state.EXAMPLES_CREATE_ERROR, f"{str(error).capitalize()}.")
+        words = str(error)  # capitalize() would lower the name it quotes
+        state.put(state.EXAMPLES_CREATE_ERROR, f"{words[:1].upper()}{words[1:]}.")
         return
     state.reset(state.EXAMPLES_CREATE_ERROR)
     state.put(state.EXAMPLES_NEW_NAME, "")

@@ -34,8 +34,8 @@ FORMATS_HELP = (
     "ground_truth, request_context and tags are found by themselves; others you map below. "
     "A cell that starts with { or [ is read as JSON.\n\n"
     '**JSONL**: one JSON object per line, e.g. `{"input": "…", "output": "…"}`.\n\n'
-    "Every example needs an **output** (the answer to score). The file must be UTF-8 "
-    "(in Excel: *Save as → CSV UTF-8*)."
+    "Every example needs an **output** (the answer to score). The file must be text in "
+    "UTF-8 (in Excel: *Save as → CSV UTF-8*) or UTF-16 (Excel's *Unicode Text*)."
 )
 
 
@@ -46,13 +46,16 @@ class FileCheck:
     good: int
     issues: list[str]
     fatal: bool
+    left_out: tuple[str, ...] = ()
+    """What the file holds that no field reads (columns or keys), in sentences."""
 
 
 @st.cache_data(show_spinner=False, max_entries=4)
 def _check(data: bytes, filename: str, mapping: tuple[tuple[str, str], ...]) -> FileCheck:
     text = decode_upload(data, filename)
     parsed = check_file(text, file_format(filename), dict(mapping))
-    return FileCheck(len(parsed.examples), [str(i) for i in parsed.issues], parsed.fatal)
+    issues = [str(i) for i in parsed.issues]
+    return FileCheck(len(parsed.examples), issues, parsed.fatal, tuple(parsed.left_out))
 
 
 def _mapping(columns: list[str]) -> dict[str, str]:
@@ -138,6 +141,8 @@ def _show_check(check: FileCheck) -> None:
         )
         st.info("Fix the file (or the column choices above) and upload it again.")
         return
+    for sentence in check.left_out:  # said before importing, not only after
+        st.info(sentence, icon=":material/info:")
     bad = len(check.issues)
     message = f"{check.good:,} examples are ready to import"
     if not bad:

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
+from scorer_runtime.input_text import NotText, decode_input
 from scorer_runtime.limits import MAX_PROBLEMS_SHOWN
 from scorer_runtime.store import (
     ConflictError,
@@ -207,10 +208,10 @@ def check_import(
     from scorer_runtime.spec import load_spec, spec_problems
 
     try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        message = f"the file is not UTF-8 text (byte {e.start}); save it as UTF-8 and upload again"
-        return ImportCheck(file_name, problems=[ImportProblem("The file", "", None, message)])
+        text = decode_input(data)
+    except NotText as e:
+        problem = ImportProblem(f"Line {e.line} · The file", "", e.line, e.words)
+        return ImportCheck(file_name, problems=[problem])
     if not text.strip():
         message = "the file is empty; export a scorer as JSON or YAML and upload that file"
         return ImportCheck(file_name, problems=[ImportProblem("The file", "", None, message)])

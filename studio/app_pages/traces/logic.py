@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from scorer_runtime.input_text import NotText, decode_input
 from scorer_runtime.traces import Span, ToolCallCount, Trace, TraceProblem, read_traces
 from studio.words import format_duration, noun, plural
 
@@ -85,10 +86,9 @@ def _where(problem: TraceProblem) -> str:
 def read_upload(data: bytes, file_name: str) -> LoadedTraces:
     """The traces in an uploaded file, with every problem found (never raises for content)."""
     try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        message = f"the file is not UTF-8 text (byte {e.start}); save it as UTF-8"
-        problem = PlainTraceProblem("The file", message)
+        text = decode_input(data)
+    except NotText as e:
+        problem = PlainTraceProblem(f"Line {e.line}", e.words)
         return LoadedTraces(file_name, problems=[problem])
     found = read_traces(text, source=file_name)
     problems = [PlainTraceProblem(_where(p), p.message, p.path) for p in found.problems]

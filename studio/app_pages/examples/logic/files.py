@@ -20,10 +20,9 @@ from pathlib import Path
 from scorer_runtime import safe_json
 from scorer_runtime.datasets import (
     FileFormat,
-    ImportFailure,
-    ImportIssue,
     ImportResult,
     ParsedExamples,
+    decode_text,
     detect_format,
     import_examples,
     iter_dataset,
@@ -32,6 +31,7 @@ from scorer_runtime.datasets import (
 )
 from scorer_runtime.datasets.cells import format_cell
 from scorer_runtime.datasets.label_match import INPUT_COLUMN_NAMES, OUTPUT_COLUMN_NAMES
+from scorer_runtime.input_text import json_lines
 from scorer_runtime.store import EXAMPLE_FIELDS, Session
 
 JSONL_KEY_SCAN = 200
@@ -79,13 +79,9 @@ def file_format(filename: str) -> FileFormat:
 
 
 def decode_upload(data: bytes, filename: str) -> str:
-    """An uploaded file's text (UTF-8, a byte-order mark allowed); ImportFailure otherwise."""
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        line = data[: e.start].count(b"\n") + 1
-        message = "the file is not UTF-8 text; save it as UTF-8 (in Excel: CSV UTF-8) and retry"
-        raise ImportFailure([ImportIssue(line, message)], source=filename) from None
+    """An uploaded file's text (UTF-8 or UTF-16, a byte-order mark allowed, any line endings);
+    ImportFailure naming the line otherwise."""
+    return decode_text(data, source=filename)
 
 
 def preview_file(text: str, format: FileFormat, *, limit: int = 5) -> FilePreview:
@@ -103,7 +99,7 @@ def preview_file(text: str, format: FileFormat, *, limit: int = 5) -> FilePrevie
         return FilePreview(format, header, rows)
     columns: list[str] = []
     rows = []
-    lines = (line for line in text.splitlines() if line.strip())
+    lines = (line for _, line in json_lines(text))
     for line in itertools.islice(lines, max(limit, JSONL_KEY_SCAN)):
         try:  # the runtime's reader: a row nested 100,000 deep is skipped, not a crash
             obj = safe_json.loads(line)

@@ -149,7 +149,9 @@ def test_span_tree_depths_follow_parents():
 
 
 def test_unreadable_uploads_are_problems_not_crashes():
-    binary = read_upload(b"\xff\xfe\x00garbage", "x.json")
+    # Not UTF-8, and not UTF-16 either (an odd number of bytes after its byte-order mark):
+    # b"\xff\xfe" + an even number of bytes is UTF-16 text, read as such.
+    binary = read_upload(b"\xff\xfe\x00garbag", "x.json")
     assert binary.traces == []
     assert "not UTF-8" in binary.problems[0].message
     empty = read_upload(b"  ", "x.json")
