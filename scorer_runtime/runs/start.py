@@ -139,26 +139,16 @@ def plan_run(engine: Engine, request: RunRequest) -> StartPlan:
             raise RunRefusedError(str(said)) from None
     plan = StartPlan(request, scorer, source, allow_unpriced=request.allow_unpriced)
     if isinstance(request.max_cost, str) and resumed is not None and resumed.max_cost is not None:
-        return _with(plan, cap=resumed.max_cost, allow_unpriced=resumed.allow_unpriced, kept=True)
+        return replace(
+            plan, cap=resumed.max_cost, allow_unpriced=resumed.allow_unpriced, cap_kept=True
+        )
     if isinstance(request.max_cost, str):
-        plan = _with(plan, cap=default_cap(scorer), default=True)
+        plan = replace(plan, cap=default_cap(scorer), default_cap=True)
     else:
-        plan = _with(plan, cap=request.max_cost)
+        plan = replace(plan, cap=request.max_cost)
     if plan.cap is not None:
         _check_cap(engine, plan, run_id=request.resume, spent=spent)
     return plan
-
-
-def _with(
-    plan: StartPlan,
-    *,
-    cap: float | None,
-    allow_unpriced: bool | None = None,
-    kept: bool = False,
-    default: bool = False,
-) -> StartPlan:
-    unpriced = plan.allow_unpriced if allow_unpriced is None else allow_unpriced
-    return StartPlan(plan.request, plan.scorer, plan.source, cap, unpriced, kept, default)
 
 
 def _check_cap(engine: Engine, plan: StartPlan, *, run_id: int | None, spent: float) -> None:
