@@ -42,7 +42,10 @@ async def _score(api_base: str, per_minute: int, count: int) -> int:
             return await scorer.run(output=f"answer {i}")
 
     results = await asyncio.gather(*(one(i) for i in range(count)), return_exceptions=True)
-    return sum(isinstance(r, BaseException) for r in results)
+    failures = [r for r in results if isinstance(r, BaseException)]
+    for failure in failures:  # the test shows them when it fails
+        print(f"{type(failure).__name__}: {failure}", file=sys.stderr)
+    return len(failures)
 
 
 async def _main(url: str, api_base: str, per_minute: int, count: int) -> int:

@@ -60,7 +60,10 @@ def test_rows_older_than_a_minute_are_deleted(engine):
 
 
 def test_two_runner_processes_on_one_store_keep_one_limit_together(engine, db_url, fake_judge):
-    fake_judge.limit_rate(R)
+    # The provider's own limit: a token bucket of R a second holding one and a half seconds'
+    # worth. Two runners not sharing the limit send 2 R at once, and 0.5 R of them are
+    # refused; sharing it, none is, even when a loaded machine sends a second's grants late.
+    fake_judge.limit_rate(R, burst=1.5 * R)
     fake_judge.reply({"score": 1})
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     args = [db_url, fake_judge.base_url, str(R * 60), str(R)]
@@ -84,8 +87,7 @@ def test_two_runner_processes_on_one_store_keep_one_limit_together(engine, db_ur
         runner.stdin.flush()
     failed = [runner.communicate(timeout=120)[0].strip() for runner in runners]
 
-    assert failed == ["0", "0"]
+    assert failed == ["0", "0"]  # the runners print what failed, if anything did
     seconds = fake_judge.seconds()
     assert sum(s.received for s in seconds) == 2 * R
-    assert sum(s.refused for s in seconds) == 0
-    assert max(s.received for s in seconds) <= 1.2 * R, seconds
+    assert sum(s.refused for s in seconds) == 0, seconds
