@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from playwright.sync_api import expect
 
 from studio import state
 from tests.e2e.browser import StudioPage
@@ -172,6 +173,7 @@ def _edit_cell(
             break
         except PlaywrightTimeout:
             if attempt == 2:
+                studio.screenshot(f"cell {row} {column} never opened")  # for the CI's record
                 raise
             page.keyboard.press("Escape")
             studio.settle()
@@ -186,9 +188,12 @@ def _edit_cell(
 
 
 def _add_row(studio: StudioPage, editor: str) -> None:
+    """Press the grid's "Add row" and wait until the new row is drawn (its rerun ended)."""
     widget = studio.widget(editor)
+    rows = _row_count(studio, editor)
     widget.hover()
-    widget.get_by_role("button", name="Add row").click()
+    studio.act(lambda: widget.get_by_role("button", name="Add row").click())
+    expect(widget.locator("[role='row']")).to_have_count(rows + 2)  # the header is a row too
 
 
 def builtin(studio: StudioPage, slot: str, check: str, *, gen: int = 0) -> None:
