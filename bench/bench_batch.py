@@ -37,6 +37,7 @@ from sqlalchemy import text
 
 from scorer_runtime.batch import WorkerPool
 from scorer_runtime.runs import run_batch
+from scorer_runtime.saved_scorers import ScorerSource, scorer_source
 from scorer_runtime.spec import load_spec
 from scorer_runtime.store import (
     ExampleData,
@@ -47,7 +48,6 @@ from scorer_runtime.store import (
     save_scorer_version,
     session_scope,
 )
-from scorer_runtime.stored import ScorerSource, scorer_source
 
 LATENCY_S = 0.05
 KEY_ENV = "SCORER_BENCH_JUDGE_KEY"

@@ -26,9 +26,9 @@ from bench_judge import fake_server
 from common import Figure, print_table, size
 
 from scorer_runtime.runs import run_batch
+from scorer_runtime.saved_scorers import scorer_source
 from scorer_runtime.spec import load_spec
 from scorer_runtime.store import save_scorer_version, session_scope
-from scorer_runtime.stored import scorer_source
 
 CONCURRENCY = 32
 

@@ -42,6 +42,7 @@ from sqlalchemy import text
 from scorer_runtime.batch import BatchRunner, WorkerPool
 from scorer_runtime.judge.client import warm
 from scorer_runtime.runs import run_batch
+from scorer_runtime.saved_scorers import scorer_source
 from scorer_runtime.spec import load_spec
 from scorer_runtime.store import (
     ExampleData,
@@ -55,7 +56,6 @@ from scorer_runtime.store import (
     save_scorer_version,
     session_scope,
 )
-from scorer_runtime.stored import scorer_source
 
 HERE = Path(__file__).resolve().parent
 LATENCY_S = 0.05

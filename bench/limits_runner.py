@@ -14,8 +14,8 @@ import common  # noqa: F401 - the environment of the benchmarks
 
 from scorer_runtime.batch import BatchRunner
 from scorer_runtime.judge.client import warm
+from scorer_runtime.saved_scorers import compile_version
 from scorer_runtime.store import get_run, get_version_by_id, make_engine, read_session
-from scorer_runtime.stored import compile_version
 
 
 async def main(url: str, run_id: int) -> None:

@@ -3,7 +3,7 @@
 A judge call costs milliseconds of CPU in the model client, so a single process tops out
 at a few hundred calls a second whatever the concurrency. A :class:`WorkerPool` starts
 ``python -m scorer_runtime.batch.worker`` processes; for a run, each builds the scorer from
-its :class:`~scorer_runtime.stored.ScorerSource` and scores the examples the parent
+its :class:`~scorer_runtime.saved_scorers.ScorerSource` and scores the examples the parent
 sends it, with its share of the run's concurrency, and sends each outcome back. The parent
 alone reads and writes the store, so results, progress, cancel and resume work exactly as
 in one process (and SQLite keeps a single writer).
@@ -26,7 +26,7 @@ from typing import Any, Literal, TypeVar
 
 from scorer_runtime.batch.outcome import ExampleInput, ExampleScore
 from scorer_runtime.batch.wire import LINE_LIMIT, encode, example_message, receive, score_of
-from scorer_runtime.stored import ScorerSource
+from scorer_runtime.saved_scorers import ScorerSource
 
 T = TypeVar("T")
 _PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])

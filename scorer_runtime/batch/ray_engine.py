@@ -3,7 +3,7 @@
 One machine: worker processes (:class:`~scorer_runtime.batch.pool.WorkerPool`). Several
 machines: Ray. A :class:`RayPool` offers the pool's seam (``score(source, examples,
 deliver=…, concurrency=…, label=…)``): each actor is an async Ray actor with its own event
-loop that builds the scorer from its :class:`~scorer_runtime.stored.ScorerSource` once per
+loop that builds the scorer from its :class:`~scorer_runtime.saved_scorers.ScorerSource` once per
 run and scores the chunks of examples it is sent with its share of the run's concurrency.
 The process that runs the batch still reads the examples and writes every result, so
 progress, cancel, resume, verdict and cost are those of a run in one process; the actors
@@ -41,10 +41,10 @@ from scorer_runtime.batch.outcome import ExampleInput, ExampleScore, score_examp
 from scorer_runtime.batch.pool import WorkerCrashError, shares
 from scorer_runtime.judge.cache import CachedAnswer, using_cache
 from scorer_runtime.judge.rate import RateLedger, using_ledger
+from scorer_runtime.saved_scorers import ScorerSource
 from scorer_runtime.scorer import Scorer
 from scorer_runtime.store.answers import scorer_answers
 from scorer_runtime.store.engine import make_engine
-from scorer_runtime.stored import ScorerSource
 
 CONNECT_TIMEOUT_S = 8.0
 """How long joining a cluster may take before the run gives up (and stays not started)."""
@@ -87,8 +87,8 @@ class ScoringActor:
         problem in words when the scorer cannot run here."""
         from scorer_runtime.batch.sharding import asks_judge
         from scorer_runtime.judge.client import warm
+        from scorer_runtime.saved_scorers import check_judges
         from scorer_runtime.store.canonical import canonical_json
-        from scorer_runtime.stored import check_judges
 
         key = canonical_json(source)
         try:

@@ -34,6 +34,7 @@ from scorer_runtime.costs.cap import CapError, budget_words
 from scorer_runtime.judge.cache import using_cache
 from scorer_runtime.judge.client import warm
 from scorer_runtime.judge.rate import using_ledger
+from scorer_runtime.saved_scorers import ScorerSource
 from scorer_runtime.scorer import Scorer
 from scorer_runtime.store.aggregates import CostTotal, cost_total
 from scorer_runtime.store.answers import StoreAnswerCache
@@ -50,7 +51,6 @@ from scorer_runtime.store.runs import (
 from scorer_runtime.store.scores import ScoreFilter
 from scorer_runtime.store.stability import check_example_ids
 from scorer_runtime.store.tables import ExampleRecord, ScoreRecord
-from scorer_runtime.stored import ScorerSource
 from scorer_runtime.types import RunStatus
 
 _CHUNK = 200
@@ -111,7 +111,7 @@ class BatchRunner:
     :func:`scorer_runtime.store.request_cancel`, or cancel the task awaiting :meth:`run`;
     either way the finished results are committed and the run is marked cancelled.
 
-    ``source`` (see :func:`~scorer_runtime.stored.scorer_source`) is how worker
+    ``source`` (see :func:`~scorer_runtime.saved_scorers.scorer_source`) is how worker
     processes build the same scorer; with it, ``processes=None`` spreads a big run of a
     scorer with judge steps over one process per CPU core (see
     :func:`~scorer_runtime.batch.sharding.choose_processes`), ``processes=N`` forces N

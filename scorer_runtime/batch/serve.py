@@ -35,6 +35,7 @@ from scorer_runtime.batch.runner import BatchRunner
 from scorer_runtime.batch.sharding import Shards
 from scorer_runtime.judge.client import warm
 from scorer_runtime.process import this_runner
+from scorer_runtime.saved_scorers import check_judges, scorer_source
 from scorer_runtime.store.engine import read_session, session_scope
 from scorer_runtime.store.queue import (
     claim_queued,
@@ -47,7 +48,6 @@ from scorer_runtime.store.queue import (
 )
 from scorer_runtime.store.runs import finish_run, get_run
 from scorer_runtime.store.scorers import get_version_by_id
-from scorer_runtime.stored import check_judges, scorer_source
 
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 

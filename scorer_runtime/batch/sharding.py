@@ -13,8 +13,8 @@ from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from scorer_runtime.batch.outcome import ExampleInput, ExampleScore
+from scorer_runtime.saved_scorers import ScorerSource
 from scorer_runtime.scorer import Scorer
-from scorer_runtime.stored import ScorerSource
 
 
 class Shards(Protocol):

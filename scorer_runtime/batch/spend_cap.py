@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from scorer_runtime.costs.stored import check_dataset_cap
+from scorer_runtime.costs.dataset_estimate import check_dataset_cap
 from scorer_runtime.scorer import Scorer
 from scorer_runtime.store.engine import read_session
 from scorer_runtime.store.runs import RunInfo, get_run, run_counts

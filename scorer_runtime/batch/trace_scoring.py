@@ -146,9 +146,9 @@ def score_stored_traces(
     stays stored). ``api_base`` points every judge at another OpenAI-compatible server.
     """
     from scorer_runtime.judge.rate import using_ledger
+    from scorer_runtime.saved_scorers import check_judges, compile_version
     from scorer_runtime.store import get_traces, read_session, session_scope
     from scorer_runtime.store.rate_windows import ledger_for
-    from scorer_runtime.stored import check_judges, compile_version
     from scorer_runtime.traces import score_traces_sync
 
     version_id = version.id

@@ -62,8 +62,8 @@ class _Worker:
 
     async def _start(self, message: dict[str, Any]) -> None:
         from scorer_runtime.judge.client import warm
+        from scorer_runtime.saved_scorers import ScorerSource
         from scorer_runtime.store.canonical import canonical_json
-        from scorer_runtime.stored import ScorerSource
 
         key = canonical_json(message["source"])
         try:

@@ -39,7 +39,7 @@ def seed(
     ] = _DATA,
 ) -> None:
     """Load the demo scorers, datasets and agent traces, if the database has none yet."""
-    from scorer_runtime.stored import load_demo
+    from scorer_runtime.saved_scorers import load_demo
 
     with session(write=True) as opened:
         result = load_demo(opened, data_dir=data_dir, only_into_empty=True)

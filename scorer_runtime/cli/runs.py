@@ -247,8 +247,8 @@ def _print_estimate(
 ) -> None:
     """``run --estimate``: what the run would cost, printed; nothing is stored."""
     from scorer_runtime.cli.costs import estimate_for
+    from scorer_runtime.saved_scorers import scorer_source
     from scorer_runtime.store import session_scope
-    from scorer_runtime.stored import scorer_source
 
     made = engine()
     try:

@@ -81,10 +81,10 @@ def scorers_export(
     ] = None,
 ) -> None:
     """Export a scorer as runnable Python or Mastra TypeScript, or as a JSON/YAML spec."""
+    from scorer_runtime.saved_scorers import judge_profiles, load_stored_spec
     from scorer_runtime.spec import export_json, export_python, export_yaml
     from scorer_runtime.spec.mastra import export_mastra
     from scorer_runtime.store import get_scorer, get_version
-    from scorer_runtime.stored import judge_profiles, load_stored_spec
 
     with session() as opened:
         scorer = get_scorer(opened, name=name)
@@ -125,8 +125,8 @@ def scorers_import(
     note: str = typer.Option("", help="A note for this version."),
 ) -> None:
     """Check a spec file and save it as the scorer's next version (unchanged: no new version)."""
+    from scorer_runtime.saved_scorers import import_spec_file
     from scorer_runtime.store import get_scorer
-    from scorer_runtime.stored import import_spec_file
 
     with session(write=True) as opened:
         version = import_spec_file(opened, path=file, name=name, note=note)

@@ -105,8 +105,8 @@ def _needs_no_check(scorer: str, dataset: str, version: int, *, as_json: bool) -
 def _check_cost(made: Engine, plan: StabilityPlan, cap: CapOption) -> str:
     """The check's estimated cost (its sample times its repeats) and what stops a repeat."""
     from scorer_runtime.cli.costs import estimate_for
+    from scorer_runtime.saved_scorers import compile_version
     from scorer_runtime.store import get_version_by_id, read_session
-    from scorer_runtime.stored import compile_version
 
     with read_session(made) as session:
         version = get_version_by_id(session, version_id=plan.scorer_version_id)
@@ -253,8 +253,8 @@ def _runs_to_score(
     """For each version with no finished run of the dataset: that it is scored first, what
     that costs and what stops it."""
     from scorer_runtime.cli.costs import estimate_for
+    from scorer_runtime.saved_scorers import compile_version
     from scorer_runtime.store import get_version_by_id, read_session
-    from scorer_runtime.stored import compile_version
     from scorer_runtime.trust.ab import runs_to_compare
 
     with read_session(made) as session:

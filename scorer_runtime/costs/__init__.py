@@ -1,5 +1,6 @@
 """What a run costs: the estimate before it starts, and the spend cap it never passes."""
 
+from scorer_runtime.costs.dataset_estimate import estimate_dataset, sample_dataset
 from scorer_runtime.costs.estimate import (
     SAMPLE_SIZE,
     CostEstimate,
@@ -7,7 +8,6 @@ from scorer_runtime.costs.estimate import (
     estimate_cost,
     unpriced_words,
 )
-from scorer_runtime.costs.stored import estimate_dataset, sample_dataset
 
 __all__ = [
     "SAMPLE_SIZE",

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
-from scorer_runtime.spec.builtins.reading import is_messages
+from scorer_runtime.spec.builtins.context_values import is_messages
 from scorer_runtime.spec.models.scorer import ScorerSpec
 from scorer_runtime.spec.models.steps import (
     FieldScoreSpec,

@@ -13,8 +13,8 @@ from scorer_runtime.batch.runner import BatchRunner, ProgressCallback
 from scorer_runtime.batch.sharding import Shards, check_processes
 from scorer_runtime.batch.summary import BatchSummary
 from scorer_runtime.runs.start import RunRequest, StartPlan, start_run
+from scorer_runtime.saved_scorers import ScorerSource
 from scorer_runtime.scorer import Scorer
-from scorer_runtime.stored import ScorerSource
 
 
 async def run_batch(

@@ -29,14 +29,14 @@ from sqlalchemy import Engine
 from sqlmodel import Session
 
 from scorer_runtime.costs.cap import JUDGE_CAP, CapError, JudgeCap, default_cap
-from scorer_runtime.costs.stored import check_dataset_cap
+from scorer_runtime.costs.dataset_estimate import check_dataset_cap
+from scorer_runtime.saved_scorers import ScorerSource, check_judges, scorer_source
 from scorer_runtime.scorer import Scorer
 from scorer_runtime.store.caps import set_run_cap
 from scorer_runtime.store.engine import read_session, session_scope
 from scorer_runtime.store.queue import enqueue_again
 from scorer_runtime.store.runs import RunInfo, create_run, get_run, run_counts
 from scorer_runtime.store.scorers import get_version_by_id
-from scorer_runtime.stored import ScorerSource, check_judges, scorer_source
 
 Where = Literal["queue", "here"]
 """Who scores the run: a runner that claims it from the queue, or this process."""

@@ -26,7 +26,7 @@ from scorer_runtime.spec.models import (
 )
 from scorer_runtime.spec.models.checks import meaning_problems
 from scorer_runtime.spec.models.problems import add_lines, validation_problems
-from scorer_runtime.spec.reading import SpecText, parse_spec_text, text_problems
+from scorer_runtime.spec.spec_text import SpecText, parse_spec_text, text_problems
 
 if TYPE_CHECKING:
     from scorer_runtime.spec.registry import StepRegistry
@@ -107,7 +107,7 @@ def _read_file(path: Path) -> str:
 
 def parse_text(text: str, *, source: str | None = None) -> Any:
     """JSON or YAML text as plain data; :class:`SpecError` with the line when it cannot or
-    must not be read (see :func:`~scorer_runtime.spec.reading.parse_spec_text`)."""
+    must not be read (see :func:`~scorer_runtime.spec.spec_text.parse_spec_text`)."""
     return parse_spec_text(text, source=source)[0]
 
 

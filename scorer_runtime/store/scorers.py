@@ -18,8 +18,8 @@ from scorer_runtime.names import normal_name
 from scorer_runtime.store.canonical import content_hash
 from scorer_runtime.store.errors import ConflictError, not_found
 from scorer_runtime.store.info import info_of
+from scorer_runtime.store.lenient_spec import read_stored_spec, stored_spec_data
 from scorer_runtime.store.names import checked_new_name
-from scorer_runtime.store.spec_read import read_stored_spec, stored_spec_data
 from scorer_runtime.store.tables import (
     RunRecord,
     ScoreRecord,
@@ -51,7 +51,7 @@ class ScorerVersionInfo:
     ``spec`` is the typed spec that was saved. A row that no longer validates (saved before
     specs were checked on save, or before the format moved on) still reads: ``spec`` is then
     what could be read of it and ``problems`` says why it fell back; such a version cannot
-    be compiled or run (see :mod:`scorer_runtime.store.spec_read`).
+    be compiled or run (see :mod:`scorer_runtime.store.lenient_spec`).
     """
 
     id: int
@@ -99,7 +99,7 @@ def save_scorer_version(
     Only a :class:`~scorer_runtime.spec.ScorerSpec` is saved (valid by construction): a
     caller holding data checks it first with :func:`~scorer_runtime.spec.load_spec`, which
     reports every problem at once. It is stored with exactly the values it was written with
-    (:func:`~scorer_runtime.store.spec_read.stored_spec_data`). ``name`` defaults to the
+    (:func:`~scorer_runtime.store.lenient_spec.stored_spec_data`). ``name`` defaults to the
     spec's ``id``; the scorer is created on its first save.
     Returns the latest version unchanged when its spec is identical.
     """

@@ -10,8 +10,8 @@ from sqlalchemy import text
 from scorer_runtime.batch.outcome import ExampleScore
 from scorer_runtime.batch.pace import PaceMeter, RunPace, duration_words, pace_words
 from scorer_runtime.runs import run_batch
+from scorer_runtime.saved_scorers import compile_version
 from scorer_runtime.store import ExampleData, get_version_by_id, read_session
-from scorer_runtime.stored import compile_version
 from tests.store.fixtures import judge_step, make_dataset, make_version
 
 R = 20

@@ -30,6 +30,7 @@ from scorer_runtime.batch import (
 from scorer_runtime.batch.pool import shares
 from scorer_runtime.batch.wire import encode, example_message, result_message, score_of
 from scorer_runtime.runs import run_batch
+from scorer_runtime.saved_scorers import ScorerSource, scorer_source
 from scorer_runtime.spec import load_spec
 from scorer_runtime.store import (
     ExampleData,
@@ -44,7 +45,6 @@ from scorer_runtime.store import (
     save_scorer_version,
     session_scope,
 )
-from scorer_runtime.stored import ScorerSource, scorer_source
 from tests.store.fixtures import make_dataset
 
 in_module_loop = pytest.mark.asyncio(loop_scope="module")  # where the shared pool lives

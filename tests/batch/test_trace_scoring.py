@@ -189,8 +189,8 @@ def test_many_traces_are_read_and_scored_a_batch_at_a_time(engine, monkeypatch):
 def test_the_demo_judge_scorer_scores_the_demo_traces_against_their_expected_answers(
     engine, fake_judge, monkeypatch
 ):
+    from scorer_runtime.saved_scorers import load_demo
     from scorer_runtime.store import get_scorer, latest_version
-    from scorer_runtime.stored import load_demo
 
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     fake_judge.reply("The agent called the expected tools in order; one refund call failed.")

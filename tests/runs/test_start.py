@@ -9,6 +9,7 @@ import pytest
 from scorer_runtime.costs.cap import CapError
 from scorer_runtime.process import this_runner
 from scorer_runtime.runs import RunRefusedError, RunRequest, plan_run, start_run
+from scorer_runtime.saved_scorers import ScorerSource
 from scorer_runtime.store import (
     list_runs,
     make_engine,
@@ -16,7 +17,6 @@ from scorer_runtime.store import (
     session_scope,
     set_run_cap,
 )
-from scorer_runtime.stored import ScorerSource
 from tests.batch.test_queue_runner import _setup
 from tests.cli.helpers import KEY_ENV
 

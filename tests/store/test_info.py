@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from sqlmodel import update
 
+from scorer_runtime.saved_scorers import compile_version, scorer_source, spec_as_data
 from scorer_runtime.spec import ScorerSpec, SpecError, load_spec
 from scorer_runtime.store import (
     ScorerVersionInfo,
@@ -19,7 +20,6 @@ from scorer_runtime.store import (
     session_scope,
 )
 from scorer_runtime.store.tables import ScorerVersionRecord
-from scorer_runtime.stored import compile_version, scorer_source, spec_as_data
 from tests.store.fixtures import SCORE_ONE, valid_spec
 
 DEMO_SPEC = Path(__file__).parents[2] / "data" / "scorers" / "keyword-coverage.json"

@@ -8,6 +8,7 @@ import socket
 import pytest
 from sqlalchemy import select
 
+from scorer_runtime.saved_scorers import spec_as_data
 from scorer_runtime.spec import load_spec
 from scorer_runtime.spec.export import spec_data
 from scorer_runtime.store import (
@@ -44,7 +45,6 @@ from scorer_runtime.store import (
     update_example,
 )
 from scorer_runtime.store.tables import RunRecord, ScorerVersionRecord
-from scorer_runtime.stored import spec_as_data
 from tests.store.fixtures import make_dataset, make_version, valid_spec
 
 SPEC = valid_spec("tone", "Is it polite?")

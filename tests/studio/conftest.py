@@ -9,8 +9,8 @@ import pytest
 from sqlalchemy import Engine
 from streamlit.testing.v1 import AppTest
 
+from scorer_runtime.saved_scorers import load_demo
 from scorer_runtime.store import DATABASE_URL_ENV, ensure_schema, make_engine, session_scope
-from scorer_runtime.stored import load_demo
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = ROOT / "studio" / "app.py"

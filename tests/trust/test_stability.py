@@ -9,6 +9,7 @@ import pytest
 
 from scorer_runtime.batch import BatchRunner
 from scorer_runtime.runs import run_batch
+from scorer_runtime.saved_scorers import compile_version
 from scorer_runtime.store import (
     ScoreFilter,
     get_version_by_id,
@@ -19,7 +20,6 @@ from scorer_runtime.store import (
     read_session,
     repeat_runs,
 )
-from scorer_runtime.stored import compile_version
 from scorer_runtime.trust.stability import (
     check_report,
     flip_rates,

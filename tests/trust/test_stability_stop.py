@@ -10,6 +10,7 @@ import asyncio
 import pytest
 
 from scorer_runtime.batch import BatchRunner
+from scorer_runtime.saved_scorers import scorer_source
 from scorer_runtime.store import (
     claim_queued,
     finish_run,
@@ -21,7 +22,6 @@ from scorer_runtime.store import (
     runner_beat,
     session_scope,
 )
-from scorer_runtime.stored import scorer_source
 from scorer_runtime.trust.policy import version_trust
 from scorer_runtime.trust.stability import (
     flip_rates,

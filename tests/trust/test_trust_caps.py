@@ -12,6 +12,7 @@ from scorer_runtime.costs import estimate_dataset
 from scorer_runtime.costs.cap import CapError
 from scorer_runtime.money import format_dollars
 from scorer_runtime.runs import RunRefusedError
+from scorer_runtime.saved_scorers import compile_version
 from scorer_runtime.spec import load_spec
 from scorer_runtime.store import (
     get_run,
@@ -24,7 +25,6 @@ from scorer_runtime.store import (
     save_scorer_version,
     session_scope,
 )
-from scorer_runtime.stored import compile_version
 from scorer_runtime.trust.ab import compare_versions, queue_missing
 from scorer_runtime.trust.stability import check_report, plan_stability, run_check, start_check
 from tests.cli.helpers import verdict_spec

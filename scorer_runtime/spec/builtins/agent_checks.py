@@ -19,7 +19,7 @@ from scorer_runtime.spec.builtins.base import (
     StepParams,
     make_params,
 )
-from scorer_runtime.spec.builtins.reading import read, read_tool_calls
+from scorer_runtime.spec.builtins.context_values import read, read_tool_calls
 
 ToolName = Annotated[str, StringConstraints(min_length=1, max_length=200, strip_whitespace=True)]
 

@@ -13,7 +13,7 @@ from scorer_runtime.spec.builtins.base import (
     StepParams,
     make_params,
 )
-from scorer_runtime.spec.builtins.reading import read_number
+from scorer_runtime.spec.builtins.context_values import read_number
 from scorer_runtime.spec.context import CONTEXT_NAMES
 
 _NUMBER_FIELD = Field(

@@ -12,7 +12,7 @@ from typing import Any, Literal
 from pydantic import Field, field_validator
 
 from scorer_runtime.spec.builtins.base import BuiltinStep, FieldPath, StepParams, make_params
-from scorer_runtime.spec.builtins.reading import as_text, is_messages, read
+from scorer_runtime.spec.builtins.context_values import as_text, is_messages, read
 
 _FENCE = re.compile(r"^\s*```[A-Za-z0-9_-]*\s*\n(.*?)\n?\s*```\s*$", re.DOTALL)
 _NO_JSON = object()

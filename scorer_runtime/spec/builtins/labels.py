@@ -16,7 +16,7 @@ from scorer_runtime.spec.builtins.base import (
     StepParams,
     make_params,
 )
-from scorer_runtime.spec.builtins.reading import as_text, read
+from scorer_runtime.spec.builtins.context_values import as_text, read
 
 Label = Annotated[str, StringConstraints(min_length=1, max_length=200)]
 Scalar = str | float | bool

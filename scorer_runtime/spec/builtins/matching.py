@@ -9,7 +9,7 @@ from pydantic import Field, StringConstraints, field_validator
 
 from scorer_runtime.results import NotScorable, not_scorable
 from scorer_runtime.spec.builtins.base import BuiltinStep, FieldPath, StepParams, make_params
-from scorer_runtime.spec.builtins.reading import as_text, read_optional, read_text
+from scorer_runtime.spec.builtins.context_values import as_text, read_optional, read_text
 
 MAX_PATTERN_LENGTH = 500
 """Longest regular expression accepted (long patterns are where catastrophic ones hide)."""

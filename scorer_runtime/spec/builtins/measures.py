@@ -8,7 +8,12 @@ from pydantic import Field, model_validator
 
 from scorer_runtime.results import NotScorable, not_scorable
 from scorer_runtime.spec.builtins.base import BuiltinStep, FieldPath, StepParams, make_params
-from scorer_runtime.spec.builtins.reading import as_text, find_number, read_optional, read_text
+from scorer_runtime.spec.builtins.context_values import (
+    as_text,
+    find_number,
+    read_optional,
+    read_text,
+)
 
 _FIELD = Field("output", description="The text to check: usually the answer.")
 

@@ -11,7 +11,7 @@ from pydantic import Field
 
 from scorer_runtime.results import NotScorable, not_scorable
 from scorer_runtime.spec.builtins.base import BuiltinStep, FieldPath, StepParams, make_params
-from scorer_runtime.spec.builtins.reading import as_text, read_optional, read_text
+from scorer_runtime.spec.builtins.context_values import as_text, read_optional, read_text
 
 Method = Literal["ratio", "token_set_ratio", "token_sort_ratio", "partial_ratio"]
 

@@ -8,13 +8,13 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from scorer_runtime.spec.builtins.combine import ClampParams
+from scorer_runtime.spec.builtins.context_values import _NUMBER
 from scorer_runtime.spec.builtins.matching import (
     ExactMatchParams,
     KeywordCoverageParams,
     RegexMatchParams,
 )
 from scorer_runtime.spec.builtins.measures import NumericClosenessParams
-from scorer_runtime.spec.builtins.reading import _NUMBER
 from scorer_runtime.spec.mastra.regex_ts import SPACE, js_regex
 
 MATCHING_HELPERS: dict[str, str] = {

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from sqlmodel import Session, col, select
 
-from scorer_runtime.store.spec_read import read_stored_spec
+from scorer_runtime.store.lenient_spec import read_stored_spec
 from scorer_runtime.store.tables import ScorerRecord, ScorerVersionRecord
 
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from sqlalchemy import ColumnElement, func
 from sqlmodel import Session, col, select
 
-from scorer_runtime.store.spec_read import read_stored_spec
+from scorer_runtime.store.lenient_spec import read_stored_spec
 from scorer_runtime.store.tables import (
     DatasetRecord,
     ExampleRecord,

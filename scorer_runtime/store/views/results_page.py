@@ -17,9 +17,9 @@ from sqlmodel import Session, col, select
 from scorer_runtime.store.aggregates import mean_per_day, scored_clauses
 from scorer_runtime.store.datasets import ExampleInfo
 from scorer_runtime.store.info import info_of
+from scorer_runtime.store.lenient_spec import read_stored_spec
 from scorer_runtime.store.names import NameBook
 from scorer_runtime.store.scores import ScoreFilter, ScoreInfo, get_score
-from scorer_runtime.store.spec_read import read_stored_spec
 from scorer_runtime.store.tables import (
     ExampleRecord,
     ScoreRecord,

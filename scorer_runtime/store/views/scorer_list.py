@@ -15,7 +15,7 @@ from typing import cast
 from sqlalchemy import ColumnElement, func, or_
 from sqlmodel import Session, col, select
 
-from scorer_runtime.store.spec_read import read_stored_spec
+from scorer_runtime.store.lenient_spec import read_stored_spec
 from scorer_runtime.store.tables import RunRecord, ScoreRecord, ScorerRecord, ScorerVersionRecord
 from scorer_runtime.types import RunStatus
 

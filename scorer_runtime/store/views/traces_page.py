@@ -13,8 +13,8 @@ from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from scorer_runtime.store.errors import NotFoundError
+from scorer_runtime.store.lenient_spec import read_stored_spec
 from scorer_runtime.store.scores import ScoreInfo, get_score
-from scorer_runtime.store.spec_read import read_stored_spec
 from scorer_runtime.store.tables import ScoreRecord, ScorerRecord, ScorerVersionRecord
 from scorer_runtime.store.traces import get_trace
 from scorer_runtime.traces.model import Trace

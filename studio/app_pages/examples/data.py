@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 import streamlit as st
 
 from scorer_runtime.datasets import FileFormat, ImportResult
+from scorer_runtime.saved_scorers import load_demo
 from scorer_runtime.store import (
     DatasetInfo,
     archive_dataset,
@@ -20,7 +21,6 @@ from scorer_runtime.store import (
     update_dataset,
 )
 from scorer_runtime.store.views import DatasetRow, dataset_rows
-from scorer_runtime.stored import load_demo
 from studio import services
 from studio.app_pages.examples.logic import (
     ArchiveImpact,

@@ -105,10 +105,10 @@ def exported(version_id: int, format: ExportFormat) -> Exported:
 @st.cache_data(show_spinner=False, ttl=30)
 def _exported(url: str, version_id: int, format: ExportFormat) -> Exported:
     """A stored version exported (judge profiles written out in full)."""
+    from scorer_runtime.saved_scorers import judge_profiles, load_stored_spec
     from scorer_runtime.spec import SpecError
     from scorer_runtime.spec.mastra import MastraExportError
     from scorer_runtime.store import get_version_by_id
-    from scorer_runtime.stored import judge_profiles, load_stored_spec
 
     with services.reading() as session:
         profiles = judge_profiles(session)
@@ -135,7 +135,7 @@ def _exported(url: str, version_id: int, format: ExportFormat) -> Exported:
 
 def check(data: bytes, file_name: str) -> ImportCheck:
     """What an uploaded scorer file holds, checked against the saved judge profiles."""
-    from scorer_runtime.stored import judge_profiles
+    from scorer_runtime.saved_scorers import judge_profiles
 
     with services.reading() as session:
         profiles = judge_profiles(session)

@@ -234,8 +234,8 @@ def same_version(session: Session, *, scorer_id: int, spec: ScorerSpec) -> int |
 
     The spec's id is taken as the scorer's name, as :func:`save_import` saves it.
     """
+    from scorer_runtime.saved_scorers import spec_as_data
     from scorer_runtime.store import content_hash, list_versions
-    from scorer_runtime.stored import spec_as_data
 
     scorer = get_scorer(session, id=scorer_id)
     if spec.id != scorer.name and is_scorer_id(scorer.name):

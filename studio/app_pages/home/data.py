@@ -3,9 +3,9 @@ saved judges and scorers name (cached per database), and loading the demo data."
 
 from __future__ import annotations
 
+from scorer_runtime.saved_scorers import DemoLoadResult, load_demo
 from scorer_runtime.store import database_url
 from scorer_runtime.store.views import Overview, read_overview
-from scorer_runtime.stored import DemoLoadResult, load_demo
 from studio import services
 from studio.app_pages.home.logic import key_names_in_use
 

@@ -203,7 +203,7 @@ def _newest_answer(scorer_id: int) -> datetime | None:
 def _estimate(chosen: RunPlan, run_id: int | None, url: str, use_cache: bool) -> CostEstimate:
     # On the estimator's thread: the database is the one the estimate was asked for (``url``),
     # not whatever the setting says when the thread gets to it.
-    from scorer_runtime.stored import compile_version
+    from scorer_runtime.saved_scorers import compile_version
 
     engine = services.engine(url)
     with read_session(engine) as session:

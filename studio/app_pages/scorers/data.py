@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from scorer_runtime import stored
+from scorer_runtime import saved_scorers
+from scorer_runtime.saved_scorers import judge_profiles, use_judge_profile
 from scorer_runtime.spec import JudgeSpec, ScorerSpec
 from scorer_runtime.store import (
     archive_scorer,
@@ -19,7 +20,6 @@ from scorer_runtime.store import (
     list_judge_profiles,
 )
 from scorer_runtime.store.views import ScorerPage, scorer_page
-from scorer_runtime.stored import judge_profiles, use_judge_profile
 from studio import services
 from studio.app_pages.scorers.logic import (
     ArchiveImpact,
@@ -115,4 +115,4 @@ def use_judge(scorer_id: int, profile: str, *, keep_own: bool) -> int:
 def load_demo_scorers() -> list[str]:
     """Save the demo scorers whose names are free; their names."""
     with services.writing() as session:
-        return list(stored.load_demo(session, parts=["scorers"]).scorers)
+        return list(saved_scorers.load_demo(session, parts=["scorers"]).scorers)

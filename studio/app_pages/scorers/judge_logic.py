@@ -1,6 +1,6 @@
 """Which judge a scorer uses, in words, for the Scorers page's "Judge…" panel (Streamlit-free,
 unit-tested). Pointing the scorer at another judge is
-:func:`scorer_runtime.stored.use_judge_profile`."""
+:func:`scorer_runtime.saved_scorers.use_judge_profile`."""
 
 from __future__ import annotations
 

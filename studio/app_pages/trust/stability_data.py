@@ -70,7 +70,7 @@ def plan(version_id: int, dataset_id: int, sample: int, repeats: int) -> Stabili
 
 def _share_keys(version_ids: list[int]) -> None:
     # A key pasted in the studio after its runner started: the runner gets it now.
-    from scorer_runtime.stored import judge_profiles
+    from scorer_runtime.saved_scorers import judge_profiles
 
     with services.reading() as session:
         specs = [get_version_by_id(session, version_id=v).spec for v in version_ids]
@@ -159,7 +159,7 @@ def judge_cap(version_id: int) -> float | None:
 @services.cached(ttl=30)
 def _judge_cap(url: str, version_id: int) -> float | None:
     from scorer_runtime.costs.cap import default_cap
-    from scorer_runtime.stored import compile_version
+    from scorer_runtime.saved_scorers import compile_version
 
     try:
         with read_session(services.engine(url)) as session:
@@ -177,7 +177,7 @@ def cost(version_id: int, dataset_id: int, scorings: int | None = None) -> CostE
 
 @st.cache_data(ttl=30, show_spinner="Estimating the cost…")
 def _cost(url: str, version_id: int, dataset_id: int, scorings: int | None) -> CostEstimate | str:
-    from scorer_runtime.stored import compile_version
+    from scorer_runtime.saved_scorers import compile_version
 
     engine = services.engine(url)
     try:

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from scorer_runtime.runs import run_batch
+from scorer_runtime.saved_scorers import compile_version
 from scorer_runtime.spec import load_spec
 from scorer_runtime.store import (
     ExampleData,
@@ -23,7 +24,6 @@ from scorer_runtime.store import (
     save_scorer_version,
     session_scope,
 )
-from scorer_runtime.stored import compile_version
 from studio.widgets.score_view import load_score, score_detail
 
 KEY_ENV = "PARTIAL_TEST_JUDGE_KEY"

@@ -11,6 +11,7 @@ import pytest
 from scorer_runtime.batch import outcome_of_error
 from scorer_runtime.errors import ScorerRunError
 from scorer_runtime.runs import run_batch
+from scorer_runtime.saved_scorers import compile_version
 from scorer_runtime.spec import compile_spec, load_spec
 from scorer_runtime.store import (
     ExampleData,
@@ -24,7 +25,6 @@ from scorer_runtime.store import (
     save_scorer_version,
     session_scope,
 )
-from scorer_runtime.stored import compile_version
 from studio.widgets.score_view import load_score, score_detail
 from tests.studio.app_pages.results.test_results_seed import History, seed_history
 

@@ -79,7 +79,7 @@ def read_run_plan(session: Session, *, version_id: int, dataset_id: int) -> RunP
     """Read the version and dataset, compile the version, and list what the run needs."""
     from scorer_runtime.costs.cap import default_cap
     from scorer_runtime.datasets.fit import stored_fit_problems
-    from scorer_runtime.stored import compile_version
+    from scorer_runtime.saved_scorers import compile_version
 
     version = get_version_by_id(session, version_id=version_id)
     scorer = get_scorer(session, id=version.scorer_id)

@@ -14,6 +14,7 @@ import time
 from scorer_runtime.batch import BatchRunner, summarize_run
 from scorer_runtime.money import format_dollars
 from scorer_runtime.runs import run_batch
+from scorer_runtime.saved_scorers import compile_version
 from scorer_runtime.store import (
     create_run,
     get_run,
@@ -23,7 +24,6 @@ from scorer_runtime.store import (
     session_scope,
 )
 from scorer_runtime.store.views import run_line
-from scorer_runtime.stored import compile_version
 from studio.app_pages.runs.logic import run_cost_words
 
 from .test_runs_helpers import KEY_ENV, judge_spec, make_dataset, save_spec

@@ -111,9 +111,9 @@ def test_a_finished_run_with_a_failure_shows_no_success_mark(
     import asyncio
 
     from scorer_runtime.runs import run_batch
+    from scorer_runtime.saved_scorers import scorer_source
     from scorer_runtime.store import read_session
     from scorer_runtime.store.scorers import get_version_by_id
-    from scorer_runtime.stored import scorer_source
 
     monkeypatch.setenv(KEY_ENV, "sk-test")
     fake_judge.fault(status=400, when="Broken", times=None)  # this one's judge call fails

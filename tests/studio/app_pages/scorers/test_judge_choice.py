@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 
+from scorer_runtime.saved_scorers import compile_version
 from scorer_runtime.spec import JudgeSpec, load_spec
 from scorer_runtime.store import (
     get_scorer,
@@ -14,7 +15,6 @@ from scorer_runtime.store import (
     save_judge_profile,
     session_scope,
 )
-from scorer_runtime.stored import compile_version
 from studio import state
 from studio.app_pages.scorers.judge_logic import judge_now, key_words, profile_words
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from scorer_runtime.saved_scorers import compile_version, load_demo, use_judge_profile
 from scorer_runtime.store import (
     NotFoundError,
     get_scorer,
@@ -12,7 +13,6 @@ from scorer_runtime.store import (
     save_judge_profile,
     session_scope,
 )
-from scorer_runtime.stored import compile_version, load_demo, use_judge_profile
 from tests.store.fixtures import db_url, engine
 
 __all__ = ["db_url", "engine"]

@@ -177,7 +177,7 @@ def use_judge_profile(
 def spec_as_data(spec: ScorerSpec) -> dict[str, Any]:
     """A spec as the plain JSON the store keeps (the values it was written with; what a
     version's ``content_hash`` is computed from)."""
-    from scorer_runtime.store.spec_read import stored_spec_data
+    from scorer_runtime.store.lenient_spec import stored_spec_data
 
     return stored_spec_data(spec)
 

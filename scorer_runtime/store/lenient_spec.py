@@ -5,7 +5,7 @@ or before the spec format moved on, may no longer validate. Such a row must not 
 that lists it: :func:`read_stored_spec` gives the spec *as far as it can be read* (every
 part that is valid on its own; a placeholder id and description where those are not) and the
 problems that made it fall back. Nothing may run such a version: compiling it reports the
-problems (:func:`scorer_runtime.stored.scorer_source`).
+problems (:func:`scorer_runtime.saved_scorers.scorer_source`).
 """
 
 from __future__ import annotations

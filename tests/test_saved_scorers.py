@@ -6,10 +6,10 @@ from pathlib import Path
 
 from sqlmodel import Session
 
+from scorer_runtime.saved_scorers import load_demo
 from scorer_runtime.spec import load_spec
 from scorer_runtime.store import save_scorer_version, session_scope
 from scorer_runtime.store.views import dataset_rows
-from scorer_runtime.stored import load_demo
 from tests.store.fixtures import db_url, engine
 
 __all__ = ["db_url", "engine"]
