@@ -16,18 +16,19 @@ WIDGETS = STUDIO / "widgets"
 # A page may import another page's module where that page owns the concept. Each one is listed
 # here, so a new one is a decision rather than an accident. (page, module it imports)
 CROSS_PAGE_IMPORTS = {
+    # The builder's judge panel offers the Judges page's answer-format choices, in its words.
     ("builder", "studio.app_pages.judges.logic"),
+    # "Run it" in the builder opens Runs with the scorer chosen: Runs owns that choice's key.
     ("builder", "studio.app_pages.runs.start"),
-    ("compare", "studio.app_pages.results.csv_export"),
+    # Compare versions is the Results page's second view: it reads the same score rows through
+    # Results' cached reads and labels its choices with Results' words.
     ("compare", "studio.app_pages.results.data"),
     ("compare", "studio.app_pages.results.logic"),
+    # Export names a changed field and checks a scorer's name exactly as Scorers does.
     ("export", "studio.app_pages.scorers.diff"),
     ("export", "studio.app_pages.scorers.logic"),
-    ("results", "studio.app_pages.compare.logic"),
-    ("runs", "studio.app_pages.home.sections"),
     # The scorer's Judge… panel takes a pasted key exactly as the Judges page does.
     ("scorers", "studio.app_pages.judges.logic.keys"),
-    ("trust", "studio.app_pages.runs.runner"),
 }
 
 

@@ -6,8 +6,7 @@ in SQL by :mod:`scorer_runtime.store.views.compare`.
 from __future__ import annotations
 
 import itertools
-import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import IO, Any
 
 from scorer_runtime.store import Engine, Session, read_session
@@ -15,11 +14,9 @@ from scorer_runtime.store.views import (
     MISSING,
     CompareRow,
     RunPair,
-    example_inputs,
     iter_comparison,
 )
-from studio.app_pages.results.csv_export import CSV_CAP, CsvExport, csv_bytes, write_rows
-from studio.app_pages.results.logic import short_text
+from studio.widgets.csv_export import CSV_CAP, CsvExport, csv_bytes, write_rows
 
 # -- download --------------------------------------------------------------------------------
 
@@ -85,15 +82,3 @@ def change_words(row: CompareRow, outcome_labels: Mapping[str, str]) -> str:
         return "Now passes" if row.after.verdict == "pass" else "Now fails"
     before = verdict_words(row.before.verdict, outcome_labels)
     return f"{before} → {verdict_words(row.after.verdict, outcome_labels)}"
-
-
-def example_previews(session: Session, *, ids: Sequence[int], width: int = 80) -> dict[int, str]:
-    """A one-line preview of each example's input (for the comparison table)."""
-    inputs = example_inputs(session, ids=ids)
-    return {i: short_text(_as_text(value), width) for i, value in inputs.items()}
-
-
-def _as_text(value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    return json.dumps(value, ensure_ascii=False, default=str)

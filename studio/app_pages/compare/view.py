@@ -14,9 +14,9 @@ from studio import services, state
 from studio.app_pages.compare.logic import change_words, comparison_csv_file, verdict_words
 from studio.app_pages.compare.pick import run_caption
 from studio.app_pages.results import data
-from studio.app_pages.results.csv_export import cap_note
 from studio.app_pages.results.logic import PAGE_SIZE, score_range, short_text
 from studio.widgets.common import format_score
+from studio.widgets.csv_export import cap_note
 from studio.widgets.results_filter import ResultsFilter
 from studio.widgets.score_detail import render_score_detail
 from studio.words import OUTCOME_LABELS, outcome_label

@@ -3,7 +3,6 @@ saved judges and scorers name (cached per database), and loading the demo data."
 
 from __future__ import annotations
 
-from scorer_runtime.saved_scorers import DemoLoadResult, load_demo
 from scorer_runtime.store import database_url
 from scorer_runtime.store.views import Overview, read_overview
 from studio import services
@@ -30,9 +29,3 @@ def key_names() -> dict[str, list[str]]:
 def _key_names(url: str) -> dict[str, list[str]]:
     with services.reading() as session:
         return key_names_in_use(session)
-
-
-def load_demo_into_empty() -> DemoLoadResult:
-    """Load the demo scorers and datasets, only into an empty database."""
-    with services.writing() as session:
-        return load_demo(session, only_into_empty=True)

@@ -10,23 +10,9 @@ from scorer_runtime.store.views import Overview
 from studio import state
 from studio.app_pages.home import data
 from studio.app_pages.home.logic import KeyStatus, key_statuses
-from studio.widgets.common import empty_state, format_score, show_error
+from studio.widgets.common import empty_state, format_score
+from studio.widgets.demo_data import load_demo_data
 from studio.words import KEY_PLACE, noun, outcome_mix_words, run_status_label
-
-
-def load_demo_data() -> None:
-    """Load the demo scorers and datasets into an empty database, and say what was loaded."""
-    try:
-        result = data.load_demo_into_empty()
-    except Exception as error:  # shown in plain words; nothing was written
-        show_error(error)
-        return
-    if result.skipped_reason:
-        state.flash(f"Nothing loaded: {result.skipped_reason}.", icon=":material/info:")
-    else:
-        state.flash(
-            f"Loaded {len(result.scorers)} demo scorers and {len(result.datasets)} datasets."
-        )
 
 
 def render_overview() -> Overview:

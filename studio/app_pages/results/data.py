@@ -30,8 +30,7 @@ from scorer_runtime.store import (
 from scorer_runtime.store import views as cmp
 from scorer_runtime.store.views import Trends, scorer_titles, version_trends
 from studio import services
-from studio.app_pages.compare.logic import example_previews
-from studio.app_pages.results.logic import PAGE_SIZE, run_choices, version_title
+from studio.app_pages.results.logic import PAGE_SIZE, example_previews, run_choices, version_title
 from studio.widgets.results_filter import Choice, ResultsFilter
 from studio.widgets.score_view import load_score
 

@@ -8,6 +8,7 @@ only one page of 50 rows is ever read at a time.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -19,6 +20,7 @@ from scorer_runtime.store import (
     Session,
     list_runs,
 )
+from scorer_runtime.store.views import example_inputs
 from studio.widgets.results_filter import Choice
 
 PAGE_SIZE = 50
@@ -164,3 +166,15 @@ def row_label(
     outcome = outcome_labels.get(row.outcome, row.outcome)
     score = f" {row.score:.2f}" if row.score is not None else ""
     return f"“{asked}” · {outcome}{score} · result {row.id}"
+
+
+def example_previews(session: Session, *, ids: Sequence[int], width: int = 80) -> dict[int, str]:
+    """A one-line preview of each example's input (for the comparison table)."""
+    inputs = example_inputs(session, ids=ids)
+    return {i: short_text(_as_text(value), width) for i, value in inputs.items()}
+
+
+def _as_text(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, default=str)

@@ -13,8 +13,8 @@ import streamlit as st
 from scorer_runtime.store import ScorePage, ScoreStats
 from studio import services, state
 from studio.app_pages.results import data
-from studio.app_pages.results.csv_export import cap_note, scores_csv_file
 from studio.app_pages.results.logic import PAGE_SIZE, row_label, table_rows
+from studio.widgets.csv_export import cap_note, scores_csv_file
 from studio.widgets.results_filter import ResultsFilter
 from studio.widgets.score_detail import render_score_detail
 from studio.words import OUTCOME_LABELS

@@ -18,7 +18,6 @@ from datetime import datetime
 from scorer_runtime.batch import (
     BatchSummary,
     share_keys,
-    start_attached_runner,
     summarize_run,
 )
 from scorer_runtime.costs import CostEstimate, estimate_dataset
@@ -35,7 +34,6 @@ from scorer_runtime.store import (
     list_scorers,
     list_scores,
     list_versions,
-    live_runners,
     newest_answer_at,
     read_session,
     request_cancel,
@@ -260,17 +258,6 @@ def summary(run_id: int, threshold: float) -> BatchSummary:
     """The run's mean, median, pass rate, outcome mix and cost, with the verdict."""
     with services.reading() as session:
         return summarize_run(session, run_id=run_id, threshold=threshold)
-
-
-def runner_alive() -> bool:
-    """Whether a runner serves the studio's database right now, read now."""
-    with services.reading() as session:
-        return bool(live_runners(session))
-
-
-def start_runner() -> None:
-    """Start a runner beside the studio (it stops when the studio stops)."""
-    start_attached_runner(database_url())
 
 
 def _share_keys(chosen: RunPlan) -> None:

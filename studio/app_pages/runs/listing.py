@@ -19,6 +19,7 @@ from studio.app_pages.runs.logic import (
 )
 from studio.widgets.common import format_score
 from studio.widgets.results_links import open_results
+from studio.widgets.runner_notice import runner_alive
 from studio.words import format_duration
 
 _WIDTHS = [1.2, 5, 4.6, 2.6, 1.8, 4, 2, 2.6]
@@ -44,7 +45,7 @@ def _when(line: RunLine, phase: RunPhase) -> str:
 
 
 def _phase(line: RunLine) -> RunPhase:
-    return run_phase(line, runner_alive=data.runner_alive())
+    return run_phase(line, runner_alive=runner_alive())
 
 
 def _row(line: RunLine, phase: RunPhase, selected: int | None) -> None:

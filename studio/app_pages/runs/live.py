@@ -22,8 +22,8 @@ from studio.app_pages.runs.logic import (
     run_phase,
     share,
 )
-from studio.app_pages.runs.runner import render_runner_notice
 from studio.widgets.common import format_score, show_error
+from studio.widgets.runner_notice import render_runner_notice, runner_alive
 from studio.words import OUTCOME_LABELS, cost_caption, cost_help, cost_value, format_duration
 
 _NEWEST = 10
@@ -105,7 +105,7 @@ def live_progress(run_id: int) -> None:
         return
     if line is None:
         return
-    phase = run_phase(line, runner_alive=data.runner_alive())
+    phase = run_phase(line, runner_alive=runner_alive())
     if phase not in ACTIVE_PHASES:
         st.rerun()  # the whole page: it now shows the summary instead
     if phase == "waiting":

@@ -27,6 +27,7 @@ from studio.widgets.charts import outcome_chart, outcome_shares
 from studio.widgets.common import format_score, show_error
 from studio.widgets.current_scorer import work_on
 from studio.widgets.results_links import open_results
+from studio.widgets.runner_notice import runner_alive
 from studio.words import (
     OUTCOME_LABELS,
     cost_caption,
@@ -40,7 +41,7 @@ from studio.words import (
 def render_run(line: RunLine) -> None:
     """The run's header, then its live progress or its summary."""
     run_id = line.run_id
-    phase = run_phase(line, runner_alive=data.runner_alive())
+    phase = run_phase(line, runner_alive=runner_alive())
     with st.container(border=True):
         scorer = data.title(line.scorer_id, line.scorer)
         st.subheader(f"Run #{line.run_id}: {scorer}, version {line.version}")

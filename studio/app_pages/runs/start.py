@@ -12,12 +12,13 @@ from scorer_runtime.store.views import RunLine
 from studio import state
 from studio.app_pages.runs import data
 from studio.app_pages.runs.logic import Problem, RunPlan, estimate_text, key_checks
-from studio.app_pages.runs.runner import render_runner_notice
 from studio.app_pages.runs.spend import render_spend
 from studio.widgets.common import empty_state, show_error
 from studio.widgets.current_scorer import scorer_to_open, work_on
 from studio.widgets.dataset_choice import offer_suited, open_on_suited
+from studio.widgets.demo_data import load_demo_data
 from studio.widgets.judge_fix import fix_judge_link
+from studio.widgets.runner_notice import render_runner_notice
 from studio.widgets.trust_badge import scorer_badge
 
 JUDGES_PAGE = "app_pages/judges/page.py"
@@ -254,8 +255,6 @@ def render_empty() -> bool:
     has_scorers, has_datasets = bool(data.scorers()), bool(data.datasets())
     if has_scorers and has_datasets:
         return False
-    from studio.app_pages.home.sections import load_demo_data
-
     st.markdown(
         "**What is a run?** A run scores every example of a dataset with one version of a "
         "scorer, in the background: you see its progress as it goes, can cancel and resume "

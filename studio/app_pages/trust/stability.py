@@ -20,7 +20,6 @@ from scorer_runtime.trust.stability import (
     StabilityReport,
 )
 from studio import state
-from studio.app_pages.runs.runner import render_runner_notice
 from studio.app_pages.trust import stability_data as data
 from studio.app_pages.trust.stability_logic import (
     cap_words,
@@ -29,6 +28,7 @@ from studio.app_pages.trust.stability_logic import (
     flip_chart,
 )
 from studio.widgets.dataset_choice import open_on_suited, warn_if_unsuited
+from studio.widgets.runner_notice import render_runner_notice
 
 REFRESH_S = 1.0
 """How often a check under way is read again."""

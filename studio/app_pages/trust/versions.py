@@ -8,7 +8,6 @@ import streamlit as st
 
 from scorer_runtime.store import RunInfo
 from studio import state
-from studio.app_pages.runs.runner import render_runner_notice
 from studio.app_pages.trust import stability_data as data
 from studio.app_pages.trust.stability_logic import (
     cap_words,
@@ -18,6 +17,7 @@ from studio.app_pages.trust.stability_logic import (
 )
 from studio.widgets.dataset_choice import open_on_suited, warn_if_unsuited
 from studio.widgets.results_links import open_run
+from studio.widgets.runner_notice import render_runner_notice
 
 REFRESH_S = 1.0
 

@@ -13,10 +13,10 @@ from studio.app_pages.compare.logic import (
     COMPARE_CSV_COLUMNS,
     change_words,
     comparison_csv_file,
-    example_previews,
     verdict_words,
     write_comparison_csv,
 )
+from studio.app_pages.results.logic import example_previews
 from studio.words import OUTCOME_LABELS
 from tests.studio.app_pages.results.test_results_seed import History, seed_history
 

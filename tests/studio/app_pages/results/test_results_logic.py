@@ -17,14 +17,14 @@ from scorer_runtime.store import (
     score_stats,
     session_scope,
 )
-from studio.app_pages.results.csv_export import (
+from studio.app_pages.results.logic import row_label, run_choices, score_range, table_rows
+from studio.widgets.csv_export import (
     SCORE_CSV_COLUMNS,
     cap_note,
     safe_cell,
     scores_csv_file,
     write_scores_csv,
 )
-from studio.app_pages.results.logic import row_label, run_choices, score_range, table_rows
 from studio.widgets.results_filter import ResultsFilter
 from studio.words import OUTCOME_LABELS
 

@@ -1,17 +1,25 @@
 """Whether a runner will score the runs: said in words when none serves the studio's
-database, with a button that starts one beside the studio (it stops with the studio)."""
+database, with a button that starts one beside the studio (it stops with the studio).
+Shown by the Runs page and by the Trust page's checks, which start runs too."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from studio import state
-from studio.app_pages.runs import data
+from scorer_runtime.batch import start_attached_runner
+from scorer_runtime.store import database_url, live_runners
+from studio import services, state
+
+
+def runner_alive() -> bool:
+    """Whether a runner serves the studio's database right now, read now."""
+    with services.reading() as session:
+        return bool(live_runners(session))
 
 
 def _start() -> None:
     try:
-        data.start_runner()
+        start_attached_runner(database_url())
     except OSError as error:  # shown in plain words on the next render
         state.flash(f"Could not start a runner: {error.strerror or error}", icon=":material/error:")
     else:
@@ -24,7 +32,7 @@ def _start() -> None:
 def render_runner_notice(*, where: str) -> bool:
     """Say so, with a button to start one, when no runner serves the database. True when
     a runner is alive."""
-    if data.runner_alive():
+    if runner_alive():
         return True
     st.warning(
         "**No runner is running.** Runs are scored by a runner, a helper the studio "
