@@ -21,19 +21,16 @@ from scorer_runtime.store import (
     NameBook,
     add_label,
     database_url,
-    example_counts,
     examples_by_id,
     graded_scale,
     judge_verdicts,
     latest_labels,
     latest_version,
-    list_datasets,
     list_runs,
     list_scorers,
     load_names,
     review_example_ids,
 )
-from scorer_runtime.store.views import scorer_titles
 from scorer_runtime.trust import Scale
 from studio import services
 
@@ -60,19 +57,6 @@ class Source:
     dataset_id: int
 
 
-def scorers() -> dict[int, str]:
-    """Scorer id → what people call it (its display name), by that name."""
-    return _scorers(database_url())
-
-
-@_cached
-def _scorers(url: str) -> dict[int, str]:
-    with services.reading() as session:
-        titles = scorer_titles(session)
-        found = {s.id: titles.get(s.id, s.name) for s in list_scorers(session)}
-    return dict(sorted(found.items(), key=lambda item: item[1].casefold()))
-
-
 def stored_name(scorer_id: int) -> str:
     """The scorer's stored name (unique, no spaces: what a grades file is named after)."""
     return _stored_names(database_url()).get(scorer_id, str(scorer_id))
@@ -82,19 +66,6 @@ def stored_name(scorer_id: int) -> str:
 def _stored_names(url: str) -> dict[int, str]:
     with services.reading() as session:
         return {s.id: s.name for s in list_scorers(session)}
-
-
-def datasets() -> dict[int, str]:
-    """Datasets to grade, worded with their number of examples."""
-    return _datasets(database_url())
-
-
-@_cached
-def _datasets(url: str) -> dict[int, str]:
-    with services.reading() as session:
-        counts = example_counts(session)
-        found = list_datasets(session)
-    return {d.id: f"{d.name} ({counts.get(d.id, 0)} examples)" for d in found}
 
 
 def runs(scorer_id: int) -> dict[int, tuple[str, int]]:

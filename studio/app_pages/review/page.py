@@ -17,6 +17,7 @@ from studio.app_pages.review.grading import (
     render_progress,
 )
 from studio.app_pages.review.pick import render_picker
+from studio.widgets import pickers
 from studio.widgets.common import empty_state, page_header
 
 
@@ -64,7 +65,7 @@ page_header(
     "Grade examples yourself, one at a time, on the scorer's own scale. Your grades measure "
     "how far the judge can be trusted: the judge's verdict stays hidden until you have graded.",
 )
-scorers = data.scorers()
+scorers = pickers.scorer_choices()
 if not scorers:
     empty_state(
         "**No scorer to grade for yet.** You grade examples on a scorer's scale (pass or fail, "
@@ -73,7 +74,7 @@ if not scorers:
         key=state.REVIEW_GO_BUILDER,
     )
     st.stop()
-if not data.datasets():
+if not pickers.dataset_choices():
     empty_state(
         "**No examples to grade yet.** Import a dataset of inputs and answers on the Examples "
         "page, then come back to grade them.",

@@ -6,6 +6,7 @@ import streamlit as st
 
 from studio import state
 from studio.app_pages.review import data
+from studio.widgets import pickers
 from studio.widgets.current_scorer import scorer_to_open, work_on
 from studio.widgets.dataset_choice import open_on_suited
 
@@ -52,7 +53,7 @@ def render_picker(scorers: dict[int, str]) -> data.Source | None:
 
 
 def _pick_dataset(scorer_id: int) -> data.Source | None:
-    datasets = data.datasets()
+    datasets = {d.id: d.label for d in pickers.dataset_choices()}
     open_on_suited(state.REVIEW_DATASET, scorer_id=scorer_id, version_id=None, dataset_ids=datasets)
     dataset_id = st.selectbox(
         "Dataset",

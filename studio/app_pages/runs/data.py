@@ -26,11 +26,9 @@ from scorer_runtime.store import (
     ScoreFilter,
     ScoreRow,
     database_url,
-    example_counts,
     get_run,
     get_version_by_id,
     graded_scale,
-    list_datasets,
     list_scorers,
     list_scores,
     list_versions,
@@ -82,15 +80,6 @@ class VersionChoice:
     created_at: datetime
 
 
-@dataclass(frozen=True, slots=True)
-class DatasetChoice:
-    """A dataset to pick, with its number of examples."""
-
-    id: int
-    name: str
-    examples: int
-
-
 def scorers() -> list[ScorerChoice]:
     """Scorers that are not archived, by name."""
     return _scorers(database_url())
@@ -125,22 +114,6 @@ def _versions(url: str, scorer_id: int) -> list[VersionChoice]:
             VersionChoice(v.id, v.version, v.note, v.created_at)
             for v in list_versions(session, scorer_id=scorer_id)
             if v.id is not None
-        ]
-
-
-def datasets() -> list[DatasetChoice]:
-    """Datasets that are not archived, by name, with their example counts."""
-    return _datasets(database_url())
-
-
-@_cached
-def _datasets(url: str) -> list[DatasetChoice]:
-    with services.reading() as session:
-        counts = example_counts(session)
-        return [
-            DatasetChoice(d.id, d.name, counts.get(d.id, 0))
-            for d in list_datasets(session)
-            if d.id is not None
         ]
 
 

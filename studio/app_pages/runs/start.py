@@ -13,6 +13,7 @@ from studio import state
 from studio.app_pages.runs import data
 from studio.app_pages.runs.logic import Problem, RunPlan, estimate_text, key_checks
 from studio.app_pages.runs.spend import render_spend
+from studio.widgets import pickers
 from studio.widgets.common import empty_state, show_error
 from studio.widgets.current_scorer import scorer_to_open, work_on
 from studio.widgets.dataset_choice import offer_suited, open_on_suited
@@ -80,7 +81,7 @@ def _pick_version(scorer_id: int | None) -> int | None:
 
 
 def _pick_dataset(
-    counts: dict[int, data.DatasetChoice], scorer_id: int | None, version_id: int | None
+    counts: dict[int, pickers.DatasetChoice], scorer_id: int | None, version_id: int | None
 ) -> int | None:
     if scorer_id is not None and version_id is not None:
         open_on_suited(
@@ -124,7 +125,7 @@ def _pick_cache() -> bool:
 
 def _choose(prefer: RunLine | None) -> tuple[RunPlan, int] | None:
     """The four choices; the plan of the chosen version on the chosen dataset."""
-    scorers, datasets = data.scorers(), data.datasets()
+    scorers, datasets = data.scorers(), pickers.dataset_choices()
     names = {s.id: s for s in scorers}
     counts = {d.id: d for d in datasets}
     _follow_current(set(names))
@@ -164,7 +165,7 @@ def _offer_fitting_dataset(plan: RunPlan) -> None:
         scorer_id=plan.scorer_id,
         version_id=plan.version_id,
         dataset_id=plan.dataset_id,
-        datasets={d.id: d.name for d in data.datasets()},
+        datasets={d.id: d.name for d in pickers.dataset_choices()},
     )
 
 
@@ -252,7 +253,7 @@ def _start(
 def render_empty() -> bool:
     """When there is nothing to run yet: what a run is, and the next thing to do. True when
     the page has nothing else to show."""
-    has_scorers, has_datasets = bool(data.scorers()), bool(data.datasets())
+    has_scorers, has_datasets = bool(data.scorers()), bool(pickers.dataset_choices())
     if has_scorers and has_datasets:
         return False
     st.markdown(

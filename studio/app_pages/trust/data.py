@@ -9,11 +9,9 @@ from scorer_runtime.store import (
     ApprovalInfo,
     database_url,
     list_approvals,
-    list_scorers,
     list_versions,
     save_trust_policy,
 )
-from scorer_runtime.store.views import scorer_titles
 from scorer_runtime.trust.policy import TrustPolicy, VersionTrust, approve, policy_of, version_trust
 from studio import services
 
@@ -30,20 +28,6 @@ class VersionLine:
     version: int
     created_at: datetime
     note: str
-
-
-def scorers() -> dict[int, str]:
-    """Scorer id → what people call it (its display name, as the other pages' pickers show
-    it), of the scorers not archived, by that name."""
-    return _scorers(database_url())
-
-
-@_cached
-def _scorers(url: str) -> dict[int, str]:
-    with services.reading() as session:
-        titles = scorer_titles(session)
-        found = {s.id: titles.get(s.id, s.name) for s in list_scorers(session)}
-    return dict(sorted(found.items(), key=lambda item: item[1].casefold()))
 
 
 def versions(scorer_id: int) -> list[VersionLine]:

@@ -8,6 +8,7 @@ import streamlit as st
 from studio import state
 from studio.app_pages.trust import agreement, data, policy, stability, versions
 from studio.app_pages.trust.logic import STABILITY_HERE
+from studio.widgets import pickers
 from studio.widgets.common import empty_state, page_header
 from studio.widgets.current_scorer import scorer_to_open, work_on
 from studio.widgets.trust_badge import approved_versions, trust_badge
@@ -21,7 +22,7 @@ page_header(
     "their grades, how sure that measurement is, and whether each version meets your policy.",
 )
 
-names = data.scorers()
+names = pickers.scorer_choices()
 if not names:
     empty_state(
         "**No scorer yet.** Trust is measured per scorer: build one (or load the demo "

@@ -27,6 +27,7 @@ from studio.app_pages.trust.stability_logic import (
     example_rows,
     flip_chart,
 )
+from studio.widgets import pickers
 from studio.widgets.dataset_choice import open_on_suited, warn_if_unsuited
 from studio.widgets.runner_notice import render_runner_notice
 
@@ -209,7 +210,7 @@ def _ended_since_drawn(
 def render(scorer_id: int, drawn: Mapping[int, FlipEvidence | None]) -> None:
     """The Stability tab of the scorer ``scorer_id``; ``drawn`` is the flip evidence of each
     version whose verdict the page drew above the tabs."""
-    versions, datasets = data.versions(scorer_id), data.datasets()
+    versions, datasets = data.versions(scorer_id), _dataset_names()
     if not versions or not datasets:
         st.info(
             "A stability check needs a saved version of this scorer and a dataset of "
@@ -251,3 +252,7 @@ def render(scorer_id: int, drawn: Mapping[int, FlipEvidence | None]) -> None:
     if rates:
         st.markdown("**Flip rate per version** (the latest check of each, with its interval)")
         st.altair_chart(flip_chart(rates), width="stretch")
+
+
+def _dataset_names() -> dict[int, str]:
+    return {d.id: d.name for d in pickers.dataset_choices()}

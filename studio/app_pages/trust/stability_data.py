@@ -16,7 +16,6 @@ from scorer_runtime.store import (
     example_outputs,
     get_version_by_id,
     latest_stability_check,
-    list_datasets,
     list_runs,
     list_versions,
     read_session,
@@ -48,12 +47,6 @@ def asks_judge(version_id: int) -> bool:
     """Whether the version has a step that asks the judge (one that has none cannot flip)."""
     with services.reading() as session:
         return bool(get_version_by_id(session, version_id=version_id).spec.prompt_steps())
-
-
-def datasets() -> dict[int, str]:
-    """The datasets one can check on: id → name."""
-    with services.reading() as session:
-        return {d.id: d.name for d in list_datasets(session)}
 
 
 def plan(version_id: int, dataset_id: int, sample: int, repeats: int) -> StabilityPlan:

@@ -15,6 +15,7 @@ from studio.app_pages.trust.stability_logic import (
     difference_rows,
     side_rows,
 )
+from studio.widgets import pickers
 from studio.widgets.dataset_choice import open_on_suited, warn_if_unsuited
 from studio.widgets.results_links import open_run
 from studio.widgets.runner_notice import render_runner_notice
@@ -130,7 +131,7 @@ def _missing(scorer_id: int, names: dict[int, int], missing: list[int], dataset_
 
 def render(scorer_id: int) -> None:
     """The Compare-versions tab of the scorer ``scorer_id``."""
-    versions, datasets = data.versions(scorer_id), data.datasets()
+    versions, datasets = data.versions(scorer_id), {d.id: d.name for d in pickers.dataset_choices()}
     if len(versions) < 2 or not datasets:
         st.info(
             "Comparing needs two versions of this scorer and a dataset of examples: save a "
