@@ -16,6 +16,8 @@ if TYPE_CHECKING:
     from sqlalchemy import Engine
 
     from scorer_runtime.cli.costs import CapOption
+    from scorer_runtime.runs import StartPlan
+    from scorer_runtime.scorer import Scorer
     from scorer_runtime.store import Session
     from scorer_runtime.trust.ab import AbReport, VersionSide
     from scorer_runtime.trust.stability import StabilityPlan, StabilityReport
@@ -57,7 +59,7 @@ def stability(
     load_env_file()
     from scorer_runtime.cli.costs import CapOption
     from scorer_runtime.store import get_dataset, read_session
-    from scorer_runtime.trust.stability import load_report, plan_stability
+    from scorer_runtime.trust.stability import load_report, plan_repeats, plan_stability
 
     cap = CapOption.read(max_cost, allow_unpriced)  # a bad cap is refused before anything
     made = engine()
@@ -78,9 +80,10 @@ def stability(
         out = console(stderr=as_json)  # with --json, standard output is the JSON alone
         out.print(f"Stability check of scorer {scorer} v{plan.version} on dataset {dataset}:")
         out.print(plan.describe())
+        repeat = plan_repeats(made, plan, max_cost=cap.max_cost, allow_unpriced=cap.allow_unpriced)
         if plan.judge_calls:
-            out.print(_check_cost(made, plan, cap))
-        check_id = _run_with_progress(made, plan, out, cap)
+            out.print(_check_cost(made, plan, cap, repeat.scorer))
+        check_id = _run_with_progress(made, plan, repeat, out)
         report = load_report(made, check_id)
     finally:
         made.dispose()
@@ -102,21 +105,16 @@ def _needs_no_check(scorer: str, dataset: str, version: int, *, as_json: bool) -
     typer.echo(json.dumps({**found, "judge_calls": 0, "summary": said}, indent=2))
 
 
-def _check_cost(made: Engine, plan: StabilityPlan, cap: CapOption) -> str:
+def _check_cost(made: Engine, plan: StabilityPlan, cap: CapOption, scorer: Scorer[Any, Any]) -> str:
     """The check's estimated cost (its sample times its repeats) and what stops a repeat."""
     from scorer_runtime.cli.costs import estimate_for
-    from scorer_runtime.saved_scorers import compile_version
-    from scorer_runtime.store import get_version_by_id, read_session
 
-    with read_session(made) as session:
-        version = get_version_by_id(session, version_id=plan.scorer_version_id)
-        scorer = compile_version(session, version)
     found = estimate_for(made, scorer, dataset_id=plan.dataset_id, run_id=None)
     scaled = found.scaled(len(plan.example_ids) * plan.repeats)
     return f"{scaled.cost_words()}{cap.words(scorer, 'Each repeat')}"
 
 
-def _run_with_progress(made: Any, plan: StabilityPlan, out: Console, cap: CapOption) -> int:
+def _run_with_progress(made: Any, plan: StabilityPlan, repeat: StartPlan, out: Console) -> int:
     from scorer_runtime.batch import BatchProgress
     from scorer_runtime.cli.report import run_progress
     from scorer_runtime.money import describe_cost
@@ -133,13 +131,7 @@ def _run_with_progress(made: Any, plan: StabilityPlan, out: Console, cap: CapOpt
             task = tasks[repeat - 1]
             bar.update(task, completed=p.done, total=p.total, failures=p.failures, cost=cost)
 
-        checked = run_check(
-            made,
-            plan,
-            progress=progress,
-            max_cost=cap.max_cost,
-            allow_unpriced=cap.allow_unpriced,
-        )
+        checked = run_check(made, plan, repeat, progress=progress)
         return asyncio.run(checked)
 
 

@@ -26,7 +26,7 @@ from sqlmodel import Session
 from scorer_runtime.batch.runner import BatchProgress, BatchRunner
 from scorer_runtime.costs.cap import JUDGE_CAP, JudgeCap
 from scorer_runtime.money import format_dollars
-from scorer_runtime.runs.start import RunRequest, plan_run, store_run
+from scorer_runtime.runs.start import RunRequest, StartPlan, plan_run, store_run
 from scorer_runtime.store.engine import read_session, session_scope
 from scorer_runtime.store.runs import RunInfo, request_cancel
 from scorer_runtime.store.scorers import get_version_by_id, list_versions
@@ -172,25 +172,21 @@ RepeatProgress = Callable[[int, BatchProgress], None]
 """Told the repeat (1, 2, …) and its progress after every example."""
 
 
-async def run_check(
+def plan_repeats(
     engine: Engine,
     plan: StabilityPlan,
     *,
     options: RepeatRunOptions = REPEAT_RUNS,
     api_base: str | None = None,
-    progress: RepeatProgress | None = None,
     max_cost: float | JudgeCap | None = JUDGE_CAP,
     allow_unpriced: bool = True,
-) -> int:
-    """Store the check and score its repeats here, one after another; the check's id.
-
-    Each repeat stops at ``max_cost`` dollars (by default the judge's default cap, as in the
-    studio; None: no cap). A cap no repeat could keep (below one example's worst case, or on
-    a model without a price unless ``allow_unpriced``) raises
-    :class:`~scorer_runtime.costs.cap.CapError` before anything is stored. Each repeat's run
-    is stored as this process's own (never queued), so a runner serving the queue never
-    picks up a repeat this process scores.
-    """
+) -> StartPlan:
+    """The run each repeat of ``plan`` is, scored in this process: the version compiled once
+    and its cap checked, before anything is stored (a missing key, or a cap no repeat could
+    keep, fails here: :class:`~scorer_runtime.costs.cap.CapError`, below one example's worst
+    case or on a model without a price unless ``allow_unpriced``). Each repeat stops at
+    ``max_cost`` dollars (by default the judge's default cap, as in the studio; None: no
+    cap)."""
     request = RunRequest(
         plan.scorer_version_id,
         plan.dataset_id,
@@ -199,8 +195,24 @@ async def run_check(
         allow_unpriced=allow_unpriced,
         api_base=api_base,
     )
-    # Before anything is stored: a missing key or a cap no repeat could keep fails at once.
-    repeat = await asyncio.to_thread(plan_run, engine, request)
+    return plan_run(engine, request)
+
+
+async def run_check(
+    engine: Engine,
+    plan: StabilityPlan,
+    repeat: StartPlan | None = None,
+    *,
+    progress: RepeatProgress | None = None,
+) -> int:
+    """Store the check and score its repeats here, one after another; the check's id.
+
+    ``repeat`` is what :func:`plan_repeats` planned (None: planned here with its defaults).
+    Each repeat's run is stored as this process's own (never queued), so a runner serving
+    the queue never picks up a repeat this process scores.
+    """
+    if repeat is None:
+        repeat = await asyncio.to_thread(plan_repeats, engine, plan)
     with session_scope(engine) as session:
         check = _new_check(session, plan)
     for number in range(1, plan.repeats + 1):

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from scipy.stats import binomtest
 
+from scorer_runtime.saved_scorers import ScorerSource
 from scorer_runtime.store import list_runs, make_engine, read_session
 from tests.cli.helpers import KEY_ENV, cli, verdict_spec, write_examples, write_spec
 
@@ -50,6 +51,19 @@ def test_stability_says_the_flip_rate_in_words(loaded, fake_judge):
     assert result.exit_code == 0, result.output
     assert "3 examples × 2 repeats × 1 judge step = 6 judge calls." in result.output
     assert "0 of 3 examples changed verdict between repeats: a flip rate of 0%" in result.output
+
+
+def test_stability_compiles_the_version_once_for_its_estimate_and_every_repeat(
+    loaded, fake_judge, monkeypatch
+):
+    fake_judge.reply({"verdict": "good"})
+    built = []
+    original = ScorerSource.build
+    monkeypatch.setattr(ScorerSource, "build", lambda self: built.append(1) or original(self))
+    result = cli(loaded, "stability", "verdict", "answers", "--repeats", "3", "--sample", "2")
+    assert result.exit_code == 0, result.output
+    assert "an unpriced model" in result.output  # the estimate was said, from the same build
+    assert len(built) == 1
 
 
 def test_stability_refuses_a_single_repeat_in_words(loaded):
