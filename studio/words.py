@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from scorer_runtime.counts import noun, plural
 from scorer_runtime.money import CostWords, cost_words, describe_cost, format_dollars
 from scorer_runtime.types import STEP_ORDER, Outcome, RunStatus
 
@@ -96,16 +97,7 @@ def cost_caption(words: CostWords, *, so_far: bool = False) -> str | None:
 # -- plurals ---------------------------------------------------------------------------------
 
 
-def noun(count: int, singular: str, many: str | None = None) -> str:
-    """The word alone, matching ``count``: ``noun(1, "row has", "rows have")`` is "row has".
-    ``many`` defaults to ``singular`` + "s"."""
-    return singular if count == 1 else (many if many is not None else singular + "s")
-
-
-def plural(count: int, singular: str, many: str | None = None) -> str:
-    """A count and its noun: ``plural(1, "trace")`` is "1 trace", ``plural(3, "trace")`` is
-    "3 traces", ``plural(1200, "row")`` is "1,200 rows"; ``many`` for irregular plurals."""
-    return f"{count:,} {noun(count, singular, many)}"
+# noun() and plural() live in scorer_runtime.counts: the command line says counts alike.
 
 
 # -- labels ----------------------------------------------------------------------------------

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from scorer_runtime.cli.support import console, engine, friendly, load_env_file
+from scorer_runtime.counts import plural
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -212,6 +214,7 @@ def compare_versions(
     from scorer_runtime.cli.costs import CapOption
     from scorer_runtime.store import get_dataset, read_session
     from scorer_runtime.trust.ab import compare_versions as compare
+    from scorer_runtime.trust.ab import plan_missing
 
     cap = CapOption.read(max_cost, allow_unpriced)  # a bad cap is refused before anything
     made = engine()
@@ -220,15 +223,17 @@ def compare_versions(
             dataset_id = get_dataset(session, name=dataset).id
             version_a = _version_id(session, scorer, a)
             version_b = _version_id(session, scorer, b)
-        for said in _runs_to_score(made, (version_a, version_b), dataset_id, cap):
-            console(stderr=as_json).print(said)
-        compared = compare(
+        planned = plan_missing(
             made,
-            version_a=version_a,
-            version_b=version_b,
+            version_ids=(version_a, version_b),
             dataset_id=dataset_id,
             max_cost=cap.max_cost,
             allow_unpriced=cap.allow_unpriced,
+        )
+        for said in _runs_to_score(made, planned, dataset_id, cap):
+            console(stderr=as_json).print(said)
+        compared = compare(
+            made, version_a=version_a, version_b=version_b, dataset_id=dataset_id, planned=planned
         )
         report = asyncio.run(compared)
     finally:
@@ -240,31 +245,21 @@ def compare_versions(
 
 
 def _runs_to_score(
-    made: Engine, version_ids: tuple[int, int], dataset_id: int, cap: CapOption
+    made: Engine, planned: Mapping[int, StartPlan], dataset_id: int, cap: CapOption
 ) -> list[str]:
     """For each version with no finished run of the dataset: that it is scored first, what
     that costs and what stops it."""
     from scorer_runtime.cli.costs import estimate_for
-    from scorer_runtime.saved_scorers import compile_version
     from scorer_runtime.store import get_version_by_id, read_session
-    from scorer_runtime.trust.ab import runs_to_compare
 
-    with read_session(made) as session:
-        found = runs_to_compare(
-            session, version_a=version_ids[0], version_b=version_ids[1], dataset_id=dataset_id
-        )
-        missing = [
-            get_version_by_id(session, version_id=version_id)
-            for version_id, run in zip(version_ids, found, strict=True)
-            if run is None
-        ]
-        scorers = [compile_version(session, version) for version in missing]
     said = []
-    for version, scorer in zip(missing, scorers, strict=True):
-        estimate = estimate_for(made, scorer, dataset_id=dataset_id, run_id=None)
+    for version_id, plan in planned.items():
+        with read_session(made) as session:
+            version = get_version_by_id(session, version_id=version_id).version
+        estimate = estimate_for(made, plan.scorer, dataset_id=dataset_id, run_id=None)
         said.append(
-            f"Version {version.version} has no finished run of the dataset: it is scored "
-            f"first. {estimate.describe()}{cap.words(scorer, 'Its run')}"
+            f"Version {version} has no finished run of the dataset: it is scored "
+            f"first. {estimate.describe()}{cap.words(plan.scorer, 'Its run')}"
         )
     return said
 
@@ -340,7 +335,7 @@ def _print_ab(scorer: str, dataset: str, report: AbReport, out: Console) -> None
     for name, side in (("A", a), ("B", b)):
         if side.agreement is not None:
             out.print(f"Version {side.version} ({name}) {side.agreement.words()}.")
-    out.print(f"{len(report.differences)} example(s) got a different verdict.")
+    out.print(f"{plural(len(report.differences), 'example')} got a different verdict.")
     for d in report.differences:
         out.print(f"  example {d.example_id}: A says {d.verdict_a}, B says {d.verdict_b}")
     out.print(report.test.words())

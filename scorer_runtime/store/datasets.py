@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy import func, insert
 from sqlmodel import Session, col, select
 
+from scorer_runtime.counts import plural
 from scorer_runtime.names import normal_name
 from scorer_runtime.store.canonical import canonical_json, jsonable
 from scorer_runtime.store.errors import ConflictError, not_found
@@ -282,7 +283,7 @@ def delete_example(session: Session, *, example_id: int) -> None:
     ).one()
     if scored:
         raise ConflictError(
-            f"example {example_id} has {scored} stored score(s) and cannot be deleted; "
+            f"example {example_id} has {plural(scored, 'stored score')} and cannot be deleted; "
             "archive the dataset and make a new one instead"
         )
     session.delete(example)

@@ -269,34 +269,31 @@ def runs_to_compare(
     )
 
 
-async def compare_versions(
+def plan_missing(
     engine: Engine,
     *,
-    version_a: int,
-    version_b: int,
+    version_ids: Sequence[int],
     dataset_id: int,
     api_base: str | None = None,
     max_cost: float | JudgeCap | None = JUDGE_CAP,
     allow_unpriced: bool = True,
-) -> AbReport:
-    """The A/B, scoring here (one version after the other) a version that has no finished
-    run of the dataset yet.
+) -> dict[int, StartPlan]:
+    """The run of each version in ``version_ids`` that has no finished run of the dataset,
+    to be scored here: compiled once, keys and cap checked, before any judge call.
 
     Such a run stops at ``max_cost`` dollars (by default its judge's default cap, as in the
     studio; None: no cap). A cap a run could not keep (below one example's worst case, or on
     a model without a price unless ``allow_unpriced``) raises
-    :class:`~scorer_runtime.costs.cap.CapError` before either version is scored.
+    :class:`~scorer_runtime.costs.cap.CapError`.
     """
-    if version_a == version_b:
-        raise ValueError("pick two different versions to compare")
     with read_session(engine) as session:
-        found = runs_to_compare(
-            session, version_a=version_a, version_b=version_b, dataset_id=dataset_id
-        )
-    # Every version to score planned (compiled, keys and cap checked) before any judge call.
-    plans = {
-        version_id: await asyncio.to_thread(
-            plan_run,
+        missing = [
+            version_id
+            for version_id in version_ids
+            if latest_full_run(session, scorer_version_id=version_id, dataset_id=dataset_id) is None
+        ]
+    return {
+        version_id: plan_run(
             engine,
             RunRequest(
                 version_id,
@@ -306,11 +303,38 @@ async def compare_versions(
                 api_base=api_base,
             ),
         )
-        for version_id, run in zip((version_a, version_b), found, strict=True)
-        if run is None
+        for version_id in missing
     }
+
+
+async def compare_versions(
+    engine: Engine,
+    *,
+    version_a: int,
+    version_b: int,
+    dataset_id: int,
+    planned: Mapping[int, StartPlan] | None = None,
+) -> AbReport:
+    """The A/B, scoring here (one version after the other) a version that has no finished
+    run of the dataset yet, as ``planned`` by :func:`plan_missing` (None: planned here with
+    its defaults, before either version is scored)."""
+    if version_a == version_b:
+        raise ValueError("pick two different versions to compare")
+    pair = (version_a, version_b)
+    plans = dict(planned) if planned is not None else None
+    if plans is None:
+        plans = await asyncio.to_thread(
+            plan_missing, engine, version_ids=pair, dataset_id=dataset_id
+        )
+    with read_session(engine) as session:
+        found = runs_to_compare(
+            session, version_a=version_a, version_b=version_b, dataset_id=dataset_id
+        )
+    for version_id, run in zip(pair, found, strict=True):
+        if run is None and version_id not in plans:  # its run went since it was planned
+            plans.update(plan_missing(engine, version_ids=[version_id], dataset_id=dataset_id))
     runs: list[RunInfo] = []
-    for version_id, run in zip((version_a, version_b), found, strict=True):
+    for version_id, run in zip(pair, found, strict=True):
         runs.append(run if run is not None else await _score_here(engine, plans[version_id]))
     with read_session(engine) as session:
         return ab_report(session, run_a=runs[0], run_b=runs[1])

@@ -25,6 +25,7 @@ from sqlmodel import Session
 
 from scorer_runtime.batch.runner import BatchProgress, BatchRunner
 from scorer_runtime.costs.cap import JUDGE_CAP, JudgeCap
+from scorer_runtime.counts import plural
 from scorer_runtime.money import format_dollars
 from scorer_runtime.runs.start import RunRequest, StartPlan, plan_run, store_run
 from scorer_runtime.store.engine import read_session, session_scope
@@ -303,7 +304,7 @@ class StabilityReport:
             f"rate of {f.rate:.0%} (95 % interval {f.ci_low:.0%} to {f.ci_high:.0%})."
         )
         if f.not_compared:
-            said += f" {f.not_compared} example(s) had a score in fewer than two repeats."
+            said += f" {plural(f.not_compared, 'example')} had a score in fewer than two repeats."
         return said
 
     def _stopped_words(self) -> str:

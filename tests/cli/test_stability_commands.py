@@ -78,7 +78,7 @@ def test_compare_versions_lists_differences_and_tests_them(loaded, fake_judge):
     result = cli(loaded, "compare-versions", "verdict", "answers", "--a", "1", "--b", "2")
     assert result.exit_code == 0, result.output
     assert "5 examples scored by both" in result.output
-    assert "1 example(s) got a different verdict." in result.output
+    assert "1 example got a different verdict." in result.output
     assert "A says good, B says bad" in result.output
     assert "The difference could be chance (McNemar's exact test, p = 1)" in result.output
     # The fake judge's model has no price: its cost is unknown, not "$0".
@@ -93,6 +93,17 @@ def test_compare_versions_lists_differences_and_tests_them(loaded, fake_judge):
     assert found["b"]["mean_score"] == pytest.approx(0.8)
     assert found["a"]["percent_agreement"] is None
     assert (found["a"]["priced"], found["a"]["unpriced"]) == (0, 5)
+
+
+def test_compare_versions_compiles_each_version_it_scores_once(loaded, fake_judge, monkeypatch):
+    fake_judge.reply({"verdict": "good"})
+    built = []
+    original = ScorerSource.build
+    monkeypatch.setattr(ScorerSource, "build", lambda self: built.append(1) or original(self))
+    result = cli(loaded, "compare-versions", "verdict", "answers", "--a", "1", "--b", "2")
+    assert result.exit_code == 0, result.output
+    assert result.output.count("has no finished run of the dataset: it is scored first") == 2
+    assert len(built) == 2  # one build per version, for its estimate and its run
 
 
 def test_compare_versions_of_an_unknown_version_fails_in_words(loaded):
