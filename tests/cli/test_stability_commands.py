@@ -53,13 +53,19 @@ def test_stability_says_the_flip_rate_in_words(loaded, fake_judge):
     assert "0 of 3 examples changed verdict between repeats: a flip rate of 0%" in result.output
 
 
+@pytest.fixture
+def built(monkeypatch) -> list[int]:
+    """One item for every time a stored version is built into a scorer."""
+    found: list[int] = []
+    original = ScorerSource.build
+    monkeypatch.setattr(ScorerSource, "build", lambda self: found.append(1) or original(self))
+    return found
+
+
 def test_stability_compiles_the_version_once_for_its_estimate_and_every_repeat(
-    loaded, fake_judge, monkeypatch
+    loaded, fake_judge, built
 ):
     fake_judge.reply({"verdict": "good"})
-    built = []
-    original = ScorerSource.build
-    monkeypatch.setattr(ScorerSource, "build", lambda self: built.append(1) or original(self))
     result = cli(loaded, "stability", "verdict", "answers", "--repeats", "3", "--sample", "2")
     assert result.exit_code == 0, result.output
     assert "an unpriced model" in result.output  # the estimate was said, from the same build
@@ -95,11 +101,8 @@ def test_compare_versions_lists_differences_and_tests_them(loaded, fake_judge):
     assert (found["a"]["priced"], found["a"]["unpriced"]) == (0, 5)
 
 
-def test_compare_versions_compiles_each_version_it_scores_once(loaded, fake_judge, monkeypatch):
+def test_compare_versions_compiles_each_version_it_scores_once(loaded, fake_judge, built):
     fake_judge.reply({"verdict": "good"})
-    built = []
-    original = ScorerSource.build
-    monkeypatch.setattr(ScorerSource, "build", lambda self: built.append(1) or original(self))
     result = cli(loaded, "compare-versions", "verdict", "answers", "--a", "1", "--b", "2")
     assert result.exit_code == 0, result.output
     assert result.output.count("has no finished run of the dataset: it is scored first") == 2
