@@ -130,11 +130,14 @@ def _disagreements(scorer_id: int, found: VersionTrust) -> None:
         st.caption("People and the judge gave the same verdict on every graded example.")
         return
     st.caption("Open one to see each step's result, the prompt the judge got and its answer.")
-    for row in rows[:SHOWN_DISAGREEMENTS]:
+    shown = rows[:SHOWN_DISAGREEMENTS]
+    numbers = data.example_numbers(tuple(row["example_id"] for row in shown))
+    for row in shown:
         text, button = st.columns([5, 1], vertical_alignment="center")
         note = f" — “{row['note']}”" if row["note"] else ""
+        number = numbers.get(row["example_id"], row["example_id"])
         text.markdown(
-            f"Example {row['example_id']}: people said **{row['people']}** ({row['by']}), the "
+            f"Example {number}: people said **{row['people']}** ({row['by']}), the "
             f"judge said **{row['judge']}**{note}"
         )
         if button.button("Open", key=state.TRUST_OPEN.child(row["score_id"]).name):

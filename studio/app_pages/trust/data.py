@@ -12,6 +12,7 @@ from scorer_runtime.store import (
     list_versions,
     save_trust_policy,
 )
+from scorer_runtime.store.views import example_numbers as read_example_numbers
 from scorer_runtime.trust.policy import TrustPolicy, VersionTrust, approve, policy_of, version_trust
 from studio import services
 
@@ -92,3 +93,14 @@ def approve_version(version_id: int, approver: str, reason: str) -> None:
     """Approve a version (raises StoreError with words when the policy asks for a reason)."""
     with services.writing() as session:
         approve(session, scorer_version_id=version_id, approver=approver, override_reason=reason)
+
+
+def example_numbers(example_ids: tuple[int, ...]) -> dict[int, int]:
+    """Each example's number in its dataset, as the Examples and Results pages number it."""
+    return _example_numbers(database_url(), example_ids)
+
+
+@_cached
+def _example_numbers(url: str, example_ids: tuple[int, ...]) -> dict[int, int]:
+    with services.reading() as session:
+        return read_example_numbers(session, ids=example_ids)

@@ -7,9 +7,10 @@ import json
 
 from scipy.stats import binomtest
 
-from scorer_runtime.store import list_approvals, read_session
+from scorer_runtime.store import ExampleData, list_approvals, read_session
 from scorer_runtime.trust.policy import policy_of
 from studio import state
+from tests.store.fixtures import make_dataset
 from tests.trust.graded import graded
 
 MOSTLY_AGREEING = [(float(i % 2), float(i % 2) if i % 10 else 1.0 - i % 2) for i in range(40)]
@@ -46,6 +47,20 @@ def test_a_graded_version_shows_its_badge_agreement_and_disagreements(studio_db,
     specs = [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")]
     marks = [[layer["mark"]["type"] for layer in spec["layer"]] for spec in specs]
     assert marks == [["rect", "text"], ["rule", "point", "text", "rule"]]  # heat map, over time
+
+
+def test_disagreements_name_examples_by_their_number_in_the_dataset(studio_db, open_page):
+    make_dataset(studio_db, "earlier", [ExampleData(input=f"e{i}") for i in range(7)])
+    made = graded(studio_db, MOSTLY_AGREEING)  # its examples' ids start after the 7 above
+    assert made.example_ids[0] == 8
+    at = open_page("trust")
+    said = [m.value for m in at.markdown if ": people said" in m.value]
+    assert [s.split(":")[0] for s in said] == [
+        "Example 1",
+        "Example 11",
+        "Example 21",
+        "Example 31",
+    ]
 
 
 def test_a_disagreement_opens_its_score_in_results(studio_db, open_page):
