@@ -21,28 +21,27 @@ import pytest_asyncio
 import ray
 from sqlmodel import select
 
-from scorer_runtime.batch import BatchRunner
 from scorer_runtime.batch.ray_engine import RayPool
 from scorer_runtime.batch.serve import QueueRunner
 from scorer_runtime.runs import RunRequest, plan_run, run_batch, start_run
 from scorer_runtime.store import (
-    ScoreFilter,
-    create_run,
     ensure_schema,
     get_run,
     list_runs,
-    list_scores,
     make_engine,
     read_session,
-    request_cancel,
-    session_scope,
 )
 from scorer_runtime.store.tables import ScoreRecord
-from tests.batch.test_sharded import FORMULA_SPEC, _judge_spec, _stored_version
+from tests.batch.engine_cases import (
+    FORMULA_SPEC,
+    KEY_ENV,
+    cancel_then_resume,
+    judge_spec,
+    score_rows,
+    stored_version,
+)
 
 in_module_loop = pytest.mark.asyncio(loop_scope="module")  # where the shared pool lives
-
-KEY_ENV = "SCORER_TEST_SHARD_KEY"  # the key variable the judge spec of test_sharded names
 
 
 @pytest.fixture(scope="session")
@@ -74,16 +73,6 @@ def sqlite(tmp_path):
     made.dispose()
 
 
-def _rows(engine, run_id):
-    with read_session(engine) as session:
-        rows, cursor = [], None
-        while True:
-            page = list_scores(session, filter=ScoreFilter(run_id=run_id), after=cursor, limit=500)
-            rows += page.rows
-            if (cursor := page.next_cursor) is None:
-                return rows
-
-
 _TIMING = {"id", "run_id", "created_at", "latency_ms", "judge"}
 
 
@@ -103,7 +92,7 @@ async def test_a_ray_run_stores_the_same_scores_as_the_local_engine(engine, fake
     fake_judge.reply({"score": 0.25}, when="low-")
     fake_judge.reply({"score": 0.75})
     outputs = [f"{'low' if i % 3 == 0 else 'high'}-{i}" for i in range(60)]
-    version_id, dataset_id, source = _stored_version(engine, _judge_spec(fake_judge), outputs)
+    version_id, dataset_id, source = stored_version(engine, judge_spec(fake_judge), outputs)
     runs = {}
     before = pool.delivered or [0, 0]  # the actors start on first use
     for name, options in (("local", {"processes": 1}), ("ray", {"pool": pool})):
@@ -146,7 +135,7 @@ async def _asked_and_stored(engine, fake_judge, stored, **options):
         source=source,
         **options,
     )
-    rows = _rows(engine, summary.run_id)
+    rows = score_rows(engine, summary.run_id)
     with read_session(engine) as session:
         run = get_run(session, run_id=summary.run_id)
     assert summary.status == "done"
@@ -156,7 +145,7 @@ async def _asked_and_stored(engine, fake_judge, stored, **options):
 def _priced_spec(fake_judge):
     fake_judge.reply({"score": 0.25}, when="low-")
     fake_judge.reply({"score": 0.75})
-    spec = _judge_spec(fake_judge)
+    spec = judge_spec(fake_judge)
     spec["judge"]["model"] = PRICED
     return spec
 
@@ -166,7 +155,7 @@ async def test_a_repeated_ray_run_takes_every_answer_from_the_cache_unless_told_
     sqlite, fake_judge, pool
 ):
     outputs = [f"{'low' if i % 3 == 0 else 'high'}-{i}" for i in range(24)]
-    stored = _stored_version(sqlite, _priced_spec(fake_judge), outputs)
+    stored = stored_version(sqlite, _priced_spec(fake_judge), outputs)
     first = await _asked_and_stored(sqlite, fake_judge, stored, pool=pool)
     again = await _asked_and_stored(sqlite, fake_judge, stored, pool=pool)
     fresh = await _asked_and_stored(sqlite, fake_judge, stored, pool=pool, use_cache=False)
@@ -189,7 +178,7 @@ async def test_a_repeated_ray_run_takes_every_answer_from_the_cache_unless_told_
 @in_module_loop
 async def test_a_ray_run_after_a_local_run_reuses_its_answers(sqlite, fake_judge, pool):
     outputs = [f"{'low' if i % 2 == 0 else 'high'}-{i}" for i in range(16)]
-    stored = _stored_version(sqlite, _priced_spec(fake_judge), outputs)
+    stored = stored_version(sqlite, _priced_spec(fake_judge), outputs)
     local = await _asked_and_stored(sqlite, fake_judge, stored, processes=1)
     on_ray = await _asked_and_stored(sqlite, fake_judge, stored, pool=pool)
     assert (local[0], on_ray[0]) == (16, 0)
@@ -203,7 +192,7 @@ async def test_an_actor_killed_mid_run_loses_and_doubles_nothing(sqlite, fake_ju
     fake_judge.reply({"score": 0.5})
     fake_judge.hold(after=60)  # 60 answers come back, then every judge call waits
     outputs = [f"answer {i}" for i in range(400)]
-    version_id, dataset_id, source = _stored_version(sqlite, _judge_spec(fake_judge), outputs)
+    version_id, dataset_id, source = stored_version(sqlite, judge_spec(fake_judge), outputs)
     killed = []
 
     def progress(p):
@@ -222,7 +211,7 @@ async def test_an_actor_killed_mid_run_loses_and_doubles_nothing(sqlite, fake_ju
         source=source,
         pool=pool,
     )
-    rows = _rows(sqlite, summary.run_id)
+    rows = score_rows(sqlite, summary.run_id)
     assert killed
     assert killed[0] not in pool.actors  # its place has a new actor
     assert (summary.status, summary.done, summary.scored) == ("done", 400, 400)
@@ -231,47 +220,12 @@ async def test_an_actor_killed_mid_run_loses_and_doubles_nothing(sqlite, fake_ju
 
 @in_module_loop
 async def test_cancel_stops_the_actors_and_resume_scores_only_the_rest(sqlite, fake_judge, pool):
-    fake_judge.reply({"score": 0.5})
-    fake_judge.hold(after=10)  # 10 answers come back, then every judge call waits
-    outputs = [f"answer {i}" for i in range(80)]
-    version_id, dataset_id, source = _stored_version(sqlite, _judge_spec(fake_judge), outputs)
-    with session_scope(sqlite) as session:
-        run_id = create_run(session, scorer_version_id=version_id, dataset_id=dataset_id).id
-
-    def progress(p):
-        if p.done >= 10:  # another "process" asks to stop
-            with session_scope(sqlite) as session:
-                request_cancel(session, run_id=run_id)
-
-    first = await BatchRunner(
-        sqlite,
-        source.build(),
-        run_id=run_id,
-        concurrency=4,
-        progress=progress,
-        flush_interval_s=0.05,
-        source=source,
-        pool=pool,
-    ).run()
-    assert first.status == "cancelled"
-    assert first.done == 10  # nothing held was answered
-    assert len(_rows(sqlite, run_id)) == first.done
-    requests_at_cancel = fake_judge.request_count
-    fake_judge.release()
-
-    second = await BatchRunner(
-        sqlite, source.build(), run_id=run_id, source=source, pool=pool
-    ).run()
-    rows = _rows(sqlite, run_id)
-    assert (second.status, second.done) == ("done", 80)
-    assert len(rows) == len({r.example_id for r in rows}) == 80
-    # The resume asks once per example left; no call of the cancelled run came late.
-    assert fake_judge.request_count == requests_at_cancel + 70
+    await cancel_then_resume(sqlite, fake_judge, pool)
 
 
 @in_module_loop
 async def test_a_formula_scorer_runs_on_the_actors_too(sqlite, pool):
-    version_id, dataset_id, source = _stored_version(sqlite, FORMULA_SPEC, ["short", "a long one"])
+    version_id, dataset_id, source = stored_version(sqlite, FORMULA_SPEC, ["short", "a long one"])
     before = sum(pool.delivered)
     summary = await run_batch(
         sqlite,
@@ -283,7 +237,7 @@ async def test_a_formula_scorer_runs_on_the_actors_too(sqlite, pool):
     )
     assert (summary.status, summary.scored) == ("done", 2)
     assert sum(pool.delivered) == before + 2
-    assert sorted(r.score for r in _rows(sqlite, summary.run_id)) == [0.5, 1.0]
+    assert sorted(r.score for r in score_rows(sqlite, summary.run_id)) == [0.5, 1.0]
 
 
 @in_module_loop
@@ -291,7 +245,7 @@ async def test_a_warm_runner_on_ray_scores_its_claimed_runs_on_the_actors(sqlite
     fake_judge.reply({"score": 0.25}, when="low-")
     fake_judge.reply({"score": 0.75}, latency_s=0.02)
     outputs = [f"{'low' if i % 2 == 0 else 'high'}-{i}" for i in range(12)]
-    version_id, dataset_id, _ = _stored_version(sqlite, _judge_spec(fake_judge), outputs)
+    version_id, dataset_id, _ = stored_version(sqlite, judge_spec(fake_judge), outputs)
     before = sum(pool.delivered)
     runner = QueueRunner(sqlite, pool=pool, poll_s=0.05, say=False)
     serving = asyncio.create_task(runner.serve())
@@ -313,7 +267,7 @@ async def test_a_warm_runner_on_ray_scores_its_claimed_runs_on_the_actors(sqlite
     await serving
     assert [(run.status, run.runner) for run in runs] == [("done", runner.name)] * 2
     for run in runs:
-        rows = _rows(sqlite, run.id)
+        rows = score_rows(sqlite, run.id)
         assert len(rows) == len({r.example_id for r in rows}) == 12
         assert sorted(r.score for r in rows) == [0.25] * 6 + [0.75] * 6
     assert sum(pool.delivered) == before + 24  # every example was scored by the actors
@@ -334,7 +288,7 @@ def _cli(db_url, *args, command=("run", "length", "answers"), env=None):
 
 def test_a_cluster_that_does_not_answer_is_said_in_words_and_no_run_starts(sqlite, tmp_path):
     url = str(sqlite.url)
-    _stored_version(sqlite, FORMULA_SPEC, ["short"])
+    stored_version(sqlite, FORMULA_SPEC, ["short"])
     with socket.socket() as refused, socket.socket() as silent:
         refused.bind(("127.0.0.1", 0))  # bound, not listening: connecting is refused
         silent.bind(("127.0.0.1", 0))
@@ -367,7 +321,7 @@ def test_without_an_address_a_run_starts_its_own_cluster_whatever_ray_address_na
     """Ray itself, given no address, joins the cluster RAY_ADDRESS (or the last `ray start`
     of this machine) names: here one that never answers, which the run must not wait for."""
     url = str(sqlite.url)
-    _stored_version(sqlite, FORMULA_SPEC, ["short", "a longer answer"])
+    stored_version(sqlite, FORMULA_SPEC, ["short", "a longer answer"])
     with socket.socket() as silent:
         silent.bind(("127.0.0.1", 0))
         silent.listen()  # accepts, never answers
@@ -381,4 +335,4 @@ def test_without_an_address_a_run_starts_its_own_cluster_whatever_ray_address_na
     with read_session(sqlite) as session:
         (run,) = list_runs(session)
     assert run.status == "done"
-    assert sorted(r.score for r in _rows(sqlite, run.id)) == [0.5, 1.0]
+    assert sorted(r.score for r in score_rows(sqlite, run.id)) == [0.5, 1.0]

@@ -30,26 +30,25 @@ from scorer_runtime.batch import (
 from scorer_runtime.batch.pool import shares
 from scorer_runtime.batch.wire import encode, example_message, result_message, score_of
 from scorer_runtime.runs import run_batch
-from scorer_runtime.saved_scorers import ScorerSource, scorer_source
-from scorer_runtime.spec import load_spec
+from scorer_runtime.saved_scorers import ScorerSource
 from scorer_runtime.store import (
-    ExampleData,
-    ScoreFilter,
     create_run,
     get_run,
     list_examples,
     list_runs,
-    list_scores,
     read_session,
-    request_cancel,
-    save_scorer_version,
     session_scope,
 )
-from tests.store.fixtures import make_dataset
+from tests.batch.engine_cases import (
+    FORMULA_SPEC,
+    KEY_ENV,
+    cancel_then_resume,
+    judge_spec,
+    score_rows,
+    stored_version,
+)
 
 in_module_loop = pytest.mark.asyncio(loop_scope="module")  # where the shared pool lives
-
-KEY_ENV = "SCORER_TEST_SHARD_KEY"
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -65,65 +64,12 @@ async def pool(_judge_key):
         yield started
 
 
-def _judge_spec(server):
-    return {
-        "id": "rate",
-        "description": "the judge's number is the score",
-        "judge": {
-            "model": "openai/fake-judge",
-            "instructions": "You grade answers.",
-            "api_base": server.base_url,
-            "api_key_env": KEY_ENV,
-            "json_prompt_injection": "system",
-            "timeout_s": 10,
-        },
-        "steps": [
-            {
-                "step": "generate_score",
-                "description": "Rate it",
-                "template": "Rate this answer: {{ output }}",
-                "output_schema": {
-                    "type": "object",
-                    "properties": {"score": {"type": "number"}},
-                    "required": ["score"],
-                },
-                "calculate_score": {"field": "score"},
-            }
-        ],
-    }
-
-
-FORMULA_SPEC = {
-    "id": "length",
-    "description": "longer is better",
-    "steps": [{"step": "generate_score", "formula": "min(len(output) / 10, 1)"}],
-}
-
-
-def _stored_version(engine, spec, outputs):
-    dataset_id = make_dataset(engine, "answers", [ExampleData(output=o) for o in outputs])
-    with session_scope(engine) as session:
-        version = save_scorer_version(session, spec=load_spec(spec))
-        source = scorer_source(session, version)
-    return version.id, dataset_id, source
-
-
-def _rows(engine, run_id):
-    with read_session(engine) as session:
-        rows, cursor = [], None
-        while True:
-            page = list_scores(session, filter=ScoreFilter(run_id=run_id), after=cursor, limit=500)
-            rows += page.rows
-            if (cursor := page.next_cursor) is None:
-                return rows
-
-
 @in_module_loop
 async def test_a_sharded_run_stores_one_judged_score_per_example(engine, fake_judge, pool):
     fake_judge.reply({"score": 0.25}, when="low-")
     fake_judge.reply({"score": 0.75})
     outputs = [f"{'low' if i % 3 == 0 else 'high'}-{i}" for i in range(60)]
-    version_id, dataset_id, source = _stored_version(engine, _judge_spec(fake_judge), outputs)
+    version_id, dataset_id, source = stored_version(engine, judge_spec(fake_judge), outputs)
     seen = []
     before = dict.fromkeys(pool.pids, 0) | pool.delivered
     summary = await run_batch(
@@ -136,7 +82,7 @@ async def test_a_sharded_run_stores_one_judged_score_per_example(engine, fake_ju
         source=source,
         pool=pool,
     )
-    rows = _rows(engine, summary.run_id)
+    rows = score_rows(engine, summary.run_id)
     assert (summary.status, summary.total, summary.done, summary.scored) == ("done", 60, 60, 60)
     assert len(rows) == len({r.example_id for r in rows}) == 60
     with read_session(engine) as session:
@@ -156,42 +102,7 @@ async def test_a_sharded_run_stores_one_judged_score_per_example(engine, fake_ju
 
 @in_module_loop
 async def test_cancel_stops_the_workers_and_resume_scores_only_the_rest(engine, fake_judge, pool):
-    fake_judge.reply({"score": 0.5})
-    fake_judge.hold(after=10)  # 10 answers come back, then every judge call waits
-    outputs = [f"answer {i}" for i in range(80)]
-    version_id, dataset_id, source = _stored_version(engine, _judge_spec(fake_judge), outputs)
-    with session_scope(engine) as session:
-        run_id = create_run(session, scorer_version_id=version_id, dataset_id=dataset_id).id
-
-    def progress(p):
-        if p.done >= 10:  # another "process" asks to stop
-            with session_scope(engine) as session:
-                request_cancel(session, run_id=run_id)
-
-    first = await BatchRunner(
-        engine,
-        source.build(),
-        run_id=run_id,
-        concurrency=4,
-        progress=progress,
-        flush_interval_s=0.05,
-        source=source,
-        pool=pool,
-    ).run()
-    assert first.status == "cancelled"
-    assert first.done == 10  # nothing held was answered
-    assert len(_rows(engine, run_id)) == first.done
-    requests_at_cancel = fake_judge.request_count
-    fake_judge.release()
-
-    second = await BatchRunner(
-        engine, source.build(), run_id=run_id, source=source, pool=pool
-    ).run()
-    rows = _rows(engine, run_id)
-    assert (second.status, second.done) == ("done", 80)
-    assert len(rows) == len({r.example_id for r in rows}) == 80
-    # The resume asks once per example left; no call of the cancelled run came late.
-    assert fake_judge.request_count == requests_at_cancel + 70
+    await cancel_then_resume(engine, fake_judge, pool)
 
 
 @in_module_loop
@@ -201,7 +112,7 @@ async def test_a_worker_crash_fails_the_run_keeps_its_results_and_resume_finishe
     fake_judge.reply({"score": 0.5})
     fake_judge.hold(after=8)  # 8 answers come back, then every judge call waits for the test
     outputs = [f"answer {i}" for i in range(40)]
-    version_id, dataset_id, source = _stored_version(engine, _judge_spec(fake_judge), outputs)
+    version_id, dataset_id, source = stored_version(engine, judge_spec(fake_judge), outputs)
     with session_scope(engine) as session:
         run_id = create_run(session, scorer_version_id=version_id, dataset_id=dataset_id).id
     eight_in = asyncio.Event()
@@ -232,7 +143,7 @@ async def test_a_worker_crash_fails_the_run_keeps_its_results_and_resume_finishe
                 await running
             with read_session(engine) as session:
                 run = get_run(session, run_id=run_id)
-            stored = _rows(engine, run_id)
+            stored = score_rows(engine, run_id)
             assert run.status == "failed"
             assert f"batch worker process {killed} stopped unexpectedly" in run.error
             assert "resume the run" in run.error
@@ -245,7 +156,7 @@ async def test_a_worker_crash_fails_the_run_keeps_its_results_and_resume_finishe
             assert killed not in own.pids  # the pool started afresh
     finally:
         fake_judge.release()
-    rows = _rows(engine, run_id)
+    rows = score_rows(engine, run_id)
     assert (again.status, again.done) == ("done", 40)
     assert len(rows) == len({r.example_id for r in rows}) == 40
     assert {r.score for r in rows} == {0.5}
@@ -255,7 +166,7 @@ async def test_a_worker_crash_fails_the_run_keeps_its_results_and_resume_finishe
 @in_module_loop
 async def test_a_run_starts_and_stops_its_own_workers(engine):
     outputs = ["", "abc", "a much longer answer", "abcdefgh"] * 5
-    version_id, dataset_id, source = _stored_version(engine, FORMULA_SPEC, outputs)
+    version_id, dataset_id, source = stored_version(engine, FORMULA_SPEC, outputs)
     seen = []
     summary = await run_batch(
         engine,
@@ -267,7 +178,7 @@ async def test_a_run_starts_and_stops_its_own_workers(engine):
         source=source,
         progress=seen.append,
     )
-    rows = _rows(engine, summary.run_id)
+    rows = score_rows(engine, summary.run_id)
     assert sorted(r.score for r in rows) == sorted([0.0, 0.3, 1.0, 0.8] * 5)
     assert seen[-1].done == 20
     assert summary.mean == pytest.approx(0.525)
@@ -275,7 +186,7 @@ async def test_a_run_starts_and_stops_its_own_workers(engine):
 
 @in_module_loop
 async def test_a_worker_that_cannot_build_the_scorer_fails_the_run_clearly(engine):
-    version_id, dataset_id, source = _stored_version(engine, FORMULA_SPEC, ["a", "b"])
+    version_id, dataset_id, source = stored_version(engine, FORMULA_SPEC, ["a", "b"])
     broken = ScorerSource({**FORMULA_SPEC, "steps": [{"step": "generate_score", "use": "nope"}]})
     with pytest.raises(WorkerError, match="a worker process could not build the scorer"):
         await run_batch(
@@ -301,7 +212,7 @@ def test_processes_need_a_source_and_are_counted_sensibly(engine):
 
 def test_only_big_judge_runs_are_spread_over_cpu_cores(monkeypatch, fake_judge):
     monkeypatch.setattr(os, "cpu_count", lambda: 6)
-    judge = ScorerSource(_judge_spec(fake_judge))
+    judge = ScorerSource(judge_spec(fake_judge))
     formula = ScorerSource(FORMULA_SPEC)
 
     def choose(source, *, build=None, processes=None, pool=None, concurrency=8, pending=5000):
@@ -392,7 +303,7 @@ async def test_a_repeated_sharded_run_takes_every_answer_from_the_cache(engine, 
     fake_judge.reply({"score": 0.25}, when="low-")
     fake_judge.reply({"score": 0.75})
     outputs = [f"{'low' if i % 3 == 0 else 'high'}-{i}" for i in range(30)]
-    version_id, dataset_id, source = _stored_version(engine, _judge_spec(fake_judge), outputs)
+    version_id, dataset_id, source = stored_version(engine, judge_spec(fake_judge), outputs)
     summaries = []
     for _ in range(2):
         summaries.append(
@@ -407,7 +318,7 @@ async def test_a_repeated_sharded_run_takes_every_answer_from_the_cache(engine, 
             )
         )
     assert fake_judge.request_count == 30  # the first run's only
-    first, again = (_rows(engine, s.run_id) for s in summaries)
+    first, again = (score_rows(engine, s.run_id) for s in summaries)
     assert sorted((r.example_id, r.score) for r in again) == sorted(
         (r.example_id, r.score) for r in first
     )
