@@ -21,7 +21,11 @@ from scorer_runtime.store.tables import (
     ScoreRecord,
     ScorerVersionRecord,
 )
-from scorer_runtime.trust.sway import FamilyScore
+from scorer_runtime.store.trust import graded_scale
+from scorer_runtime.trust.sway import FamilyScore, SwayEvidence, sway_of
+
+_COUNTED = ("done", "failed")
+"""A run that ended without being cut short (a failed run's scores are its evidence)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,3 +137,24 @@ def health_scores(session: Session, *, check_id: int) -> list[FamilyScore]:
         for perturbation, score_id, example_id, score, reason in session.execute(query).all()
         if example_id is not None and score_id is not None
     ]
+
+
+def health_check_counts(session: Session, *, check: HealthCheckInfo) -> bool:
+    """Whether the check is evidence: every run made (the baseline and one per family) and
+    ended, none cut short (cancelled, or stopped at its cap)."""
+    runs = health_runs(session, check_id=check.id)
+    made = len(runs) == 1 + len(check.families)
+    return made and all(r.status in _COUNTED for r in runs)
+
+
+def latest_sway_evidence(session: Session, scorer_version_id: int) -> SwayEvidence | None:
+    """Each family's changed verdicts in the version's latest health check that counts
+    (:func:`health_check_counts`); None when it has none."""
+    for check in health_checks_of(session, scorer_version_id=scorer_version_id):
+        if not health_check_counts(session, check=check):
+            continue
+        scale = graded_scale(session, scorer_version_id=scorer_version_id)
+        scores = health_scores(session, check_id=check.id)
+        families = sway_of(scale, families=check.families, scores=scores)
+        return SwayEvidence(check.id, len(check.example_ids), families)
+    return None

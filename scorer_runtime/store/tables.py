@@ -408,6 +408,9 @@ class TrustPolicyRecord(SQLModel, table=True):
     """The lower end of kappa's 95 % interval at least."""
     max_flip_rate: float
     """Share of examples whose verdict flips between repeats at most."""
+    max_swayed_rate: float | None = None
+    """Share of verdicts a health check's perturbation family may change, at most, in every
+    family (None: the policy asks for no health check)."""
     pass_mark: float | None = None
     """The score at and above which a number scale passes (None: the scale's own)."""
     updated_at: datetime = _created()

@@ -70,6 +70,15 @@ class FamilySway:
         return self.toward_best > 0
 
 
+@dataclass(frozen=True, slots=True)
+class SwayEvidence:
+    """What the trust policy weighs: the version's latest complete health check."""
+
+    check_id: int
+    examples: int
+    families: tuple[FamilySway, ...]
+
+
 def sway_of(
     scale: Scale, *, families: Sequence[str], scores: Iterable[FamilyScore]
 ) -> tuple[FamilySway, ...]:

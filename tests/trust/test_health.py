@@ -182,3 +182,45 @@ def test_a_scorer_whose_prompt_shows_one_value_skips_the_order(engine, fake_judg
     assert plan.describe() == (
         "1 example scored as they are and under 5 perturbations (6 runs) = 6 judge calls."
     )
+
+
+def _policy(engine, version_id: int, max_swayed_rate: float | None) -> None:
+    from scorer_runtime.store import save_trust_policy
+
+    with session_scope(engine) as session:
+        scorer_id = get_version_by_id(session, version_id=version_id).scorer_id
+        save_trust_policy(
+            session,
+            scorer_id=scorer_id,
+            min_graded=2,
+            min_kappa_low=0.0,
+            max_flip_rate=1.0,
+            max_swayed_rate=max_swayed_rate,
+        )
+
+
+def _reasons(engine, version_id: int) -> tuple[str, ...]:
+    from scorer_runtime.trust.policy import version_trust
+
+    with read_session(engine) as session:
+        return version_trust(session, scorer_version_id=version_id).verdict.reasons
+
+
+def test_the_policy_weighs_the_health_check_only_when_it_asks_for_one(engine, fake_judge) -> None:
+    version_id, dataset_id = _setup(engine, fake_judge.base_url, count=4)
+    fake_judge.reply_by(gullible_judge)
+    _policy(engine, version_id, None)
+    assert not any("health check" in r for r in _reasons(engine, version_id))
+    _policy(engine, version_id, 0.1)
+    assert any(r.startswith("No complete health check yet") for r in _reasons(engine, version_id))
+
+    asyncio.run(run_health(engine, _plan(engine, version_id, dataset_id)))
+
+    reasons = _reasons(engine, version_id)
+    assert (
+        "Direct injection changed 100% of verdicts in the health check (4 of 4); the policy "
+        "allows at most 10%."
+    ) in reasons
+    assert not any("Padding changed" in r for r in reasons)
+    _policy(engine, version_id, 1.0)
+    assert not any("health check" in r for r in _reasons(engine, version_id))

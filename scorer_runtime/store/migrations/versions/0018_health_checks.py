@@ -1,6 +1,7 @@
 """Health checks: a seeded sample of a dataset that a scorer version scores once as it is and
 once per perturbation family (an injected instruction, a forged verdict, …); each of those
-runs is tagged with its check and says which perturbation it applied.
+runs is tagged with its check and says which perturbation it applied. A trust policy may
+allow at most a share of verdicts swayed per family (``trust_policies.max_swayed_rate``).
 
 Revision ID: 0018_health_checks
 Revises: 0016_judge_rate_windows
@@ -51,9 +52,12 @@ def upgrade() -> None:
     )
     op.add_column("runs", sa.Column("perturbation", _JSON, nullable=True))
     op.create_index("ix_runs_health_check_id", "runs", ["health_check_id"])
+    op.add_column("trust_policies", sa.Column("max_swayed_rate", sa.Float(), nullable=True))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("trust_policies") as batch:
+        batch.drop_column("max_swayed_rate")
     op.drop_index("ix_runs_health_check_id", table_name="runs")
     with op.batch_alter_table("runs") as batch:  # its foreign key goes with it
         batch.drop_column("perturbation")
