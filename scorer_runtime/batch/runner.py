@@ -40,6 +40,7 @@ from scorer_runtime.store.aggregates import CostTotal, cost_total
 from scorer_runtime.store.answers import StoreAnswerCache
 from scorer_runtime.store.datasets import count_examples
 from scorer_runtime.store.engine import read_session, session_scope
+from scorer_runtime.store.health import health_example_ids
 from scorer_runtime.store.rate_windows import ledger_for
 from scorer_runtime.store.runs import (
     RunInfo,
@@ -51,6 +52,7 @@ from scorer_runtime.store.runs import (
 from scorer_runtime.store.scores import ScoreFilter
 from scorer_runtime.store.stability import check_example_ids
 from scorer_runtime.store.tables import ExampleRecord, ScoreRecord
+from scorer_runtime.trust.perturb import Perturbation, perturbed_values
 from scorer_runtime.types import RunStatus
 
 _CHUNK = 200
@@ -97,10 +99,27 @@ def _pending_chunk(engine: Engine, run: RunInfo, after_id: int) -> list[ExampleI
         if run.stability_check_id is not None:  # a repeat of a stability check: its sample
             sample = check_example_ids(session, check_id=run.stability_check_id)
             query = query.where(col(ExampleRecord.id).in_(sample))
-        return [
+        if run.health_check_id is not None:  # a health check's run: its sample
+            sample = health_example_ids(session, check_id=run.health_check_id)
+            query = query.where(col(ExampleRecord.id).in_(sample))
+        examples = [
             ExampleInput(e.id, e.input, e.output, e.ground_truth, e.request_context)
             for e in session.exec(query).all()
         ]
+    if run.perturbation is None:
+        return examples
+    return [_perturbed(Perturbation.from_json(run.perturbation), e) for e in examples]
+
+
+def _perturbed(perturbation: Perturbation, example: ExampleInput) -> ExampleInput:
+    """The example as a health check's run scores it (changed before any prompt is built)."""
+    output, ground_truth = perturbed_values(
+        perturbation,
+        example_id=example.example_id or 0,
+        output=example.output,
+        ground_truth=example.ground_truth,
+    )
+    return replace(example, output=output, ground_truth=ground_truth)
 
 
 class BatchRunner:
@@ -199,8 +218,8 @@ class BatchRunner:
         with read_session(self.engine) as session:
             run = get_run(session, run_id=self.run_id)
             done, _, _ = run_counts(session, run_id=self.run_id)
-            total = run.total  # a stability repeat scores its sample, not the dataset
-            if run.stability_check_id is None:
+            total = run.total  # a trust check's run scores its sample, not the dataset
+            if not run.of_check:
                 total = count_examples(session, dataset_id=run.dataset_id)
         return choose_processes(
             self.scorer,

@@ -19,6 +19,7 @@ import typer
 from scorer_runtime.cli.cache import cache_app
 from scorer_runtime.cli.database import db_app, seed
 from scorer_runtime.cli.datasets import datasets_app
+from scorer_runtime.cli.health import health
 from scorer_runtime.cli.labels import labels_app
 from scorer_runtime.cli.runs import history, run
 from scorer_runtime.cli.scorers import scorers_app
@@ -127,6 +128,7 @@ app.command("history")(history)
 app.command("worker")(worker)
 add_trust_commands(app)
 app.command("stability")(stability)
+app.command("health")(health)
 app.command("compare-versions")(compare_versions)
 
 

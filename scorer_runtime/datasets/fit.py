@@ -194,7 +194,7 @@ def suited_dataset(
         return None
     latest = dataset_activity(session, dataset_ids=list(ranks))
     for run in list_runs(session, scorer_id=scorer_id, limit=20):
-        if run.stability_check_id is None and run.dataset_id in latest:
+        if not run.of_check and run.dataset_id in latest:
             ran = run.created_at if run.created_at.tzinfo else run.created_at.replace(tzinfo=UTC)
             latest[run.dataset_id] = max(latest[run.dataset_id], ran)
     suited = [d for d, rank in ranks.items() if rank == best]

@@ -55,7 +55,9 @@ class RunRequest:
     None for no cap; ``allow_unpriced`` lets a model without a price run under it.
     ``api_base`` sends every judge request to another URL (a run scored ``here`` only: a
     runner knows nothing of it). ``stability_check_id`` makes the run a repeat of that
-    check: it scores the check's sample and asks the judge afresh (no answer cache).
+    check: it scores the check's sample and asks the judge afresh (no answer cache);
+    ``health_check_id`` makes it a run of that health check, each example of the check's
+    sample changed as ``perturbation`` says (None: scored as it is), also asked afresh.
     """
 
     scorer_version_id: int
@@ -68,6 +70,8 @@ class RunRequest:
     api_base: str | None = None
     resume: int | None = None
     stability_check_id: int | None = None
+    health_check_id: int | None = None
+    perturbation: dict[str, Any] | None = None
 
     @classmethod
     def resuming(cls, run: RunInfo, **how: Any) -> RunRequest:
@@ -78,6 +82,8 @@ class RunRequest:
             concurrency=run.concurrency,
             use_cache=run.use_cache,
             stability_check_id=run.stability_check_id,
+            health_check_id=run.health_check_id,
+            perturbation=run.perturbation,
         )
         return cls(**{**kept, **how, "resume": run.id})
 
@@ -111,6 +117,14 @@ class StartPlan:
         """The same run as one repeat of stability check ``check_id``: it scores the check's
         sample and asks the judge afresh (:func:`store_run`)."""
         request = replace(self.request, stability_check_id=check_id, use_cache=False)
+        return replace(self, request=request)
+
+    def perturbed(self, check_id: int, perturbation: dict[str, Any] | None) -> StartPlan:
+        """The same run as one run of health check ``check_id``: it scores the check's sample,
+        each example changed as ``perturbation`` says, and asks the judge afresh."""
+        request = replace(
+            self.request, health_check_id=check_id, perturbation=perturbation, use_cache=False
+        )
         return replace(self, request=request)
 
 
@@ -197,8 +211,12 @@ def store_run(session: Session, plan: StartPlan) -> RunInfo:
             dataset_id=request.dataset_id,
             concurrency=request.concurrency,
             stability_check_id=request.stability_check_id,
-            # A repeat of a stability check must ask the judge afresh.
-            use_cache=request.use_cache and request.stability_check_id is None,
+            health_check_id=request.health_check_id,
+            perturbation=request.perturbation,
+            # A trust check's run must ask the judge afresh.
+            use_cache=request.use_cache
+            and request.stability_check_id is None
+            and request.health_check_id is None,
             here=request.where == "here",
         )
     if plan.cap_kept:

@@ -20,6 +20,7 @@ from sqlmodel import Session, col, select
 from scorer_runtime.store.datasets import ExampleInfo
 from scorer_runtime.store.errors import ConflictError, not_found
 from scorer_runtime.store.info import info_of
+from scorer_runtime.store.runs import check_runs
 from scorer_runtime.store.tables import ExampleRecord, LabelRecord, RunRecord, ScoreRecord
 from scorer_runtime.types import Outcome
 
@@ -220,7 +221,7 @@ def outside_repeats() -> ColumnElement[bool]:
     """Scores that no stability check's repeat made: what a version's judge said of an
     example is what its runs said. A repeat asks the judge again only to see whether it
     changes its mind; it never replaces the run's verdict that agreement is measured on."""
-    repeats = select(RunRecord.id).where(col(RunRecord.stability_check_id).is_not(None))
+    repeats = select(RunRecord.id).where(check_runs())  # a health check's too
     return or_(col(ScoreRecord.run_id).is_(None), col(ScoreRecord.run_id).not_in(repeats))
 
 

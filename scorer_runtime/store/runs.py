@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
-from sqlalchemy import case, func, update
+from sqlalchemy import ColumnElement, and_, case, func, update
 from sqlmodel import Session, col, select
 
 from scorer_runtime.process import runner_is_gone, this_runner
@@ -21,6 +21,7 @@ from scorer_runtime.store.datasets import count_examples
 from scorer_runtime.store.errors import ConflictError, not_found
 from scorer_runtime.store.info import info_of
 from scorer_runtime.store.tables import (
+    HealthCheckRecord,
     RunRecord,
     ScoreRecord,
     ScorerVersionRecord,
@@ -32,6 +33,19 @@ from scorer_runtime.types import RUN_STATUSES, RunStatus
 STALE_AFTER = timedelta(seconds=30)
 """A running run whose heartbeat is older than this is taken as crashed."""
 _FAILED = ("step_error", "provider_error", "judge_format_error")
+
+
+def people_runs() -> ColumnElement[bool]:
+    """The runs people started: not a repeat of a stability check, not a run of a health
+    check (those belong to their check). Every list, count and pick of runs filters by it."""
+    return and_(
+        col(RunRecord.stability_check_id).is_(None), col(RunRecord.health_check_id).is_(None)
+    )
+
+
+def check_runs() -> ColumnElement[bool]:
+    """The runs a trust check made (stability repeats, health check runs): not people's."""
+    return ~people_runs()
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,12 +76,22 @@ class RunInfo:
     saved_cost: float
     stability_check_id: int | None = None
     """The stability check this run is a repeat of (it scores the check's sample only)."""
+    health_check_id: int | None = None
+    """The health check this run is part of (it scores the check's sample only)."""
+    perturbation: dict[str, Any] | None = None
+    """How the health check's run changes each example before scoring it (None: not at all)."""
     max_cost: float | None = None
     allow_unpriced: bool = False
     running_since: datetime | None = None
     active_s: float = 0.0
     pace: dict[str, Any] | None = None
     """While it runs: its pace as its runner last measured it (see ``batch.pace``)."""
+
+    @property
+    def of_check(self) -> bool:
+        """Whether a trust check made the run (a stability repeat, a health check's run):
+        it belongs to its check, not among the runs people started."""
+        return self.stability_check_id is not None or self.health_check_id is not None
 
 
 class Timed(Protocol):
@@ -108,11 +132,14 @@ def create_run(
     dataset_id: int,
     concurrency: int = 4,
     stability_check_id: int | None = None,
+    health_check_id: int | None = None,
+    perturbation: dict[str, Any] | None = None,
     use_cache: bool = True,
     here: bool = False,
 ) -> RunInfo:
     """A queued run of a scorer version over a dataset (over the sample of a stability
-    check when ``stability_check_id`` is given; ``use_cache``: whether its judge answers may
+    check when ``stability_check_id`` is given, of a health check, changed as
+    ``perturbation`` says, when ``health_check_id`` is; ``use_cache``: whether its judge answers may
     come from the judge answer cache).
 
     ``here=True`` makes a run this process scores itself (the command line's ``run``, a
@@ -131,6 +158,8 @@ def create_run(
         dataset_id=dataset_id,
         concurrency=concurrency,
         stability_check_id=stability_check_id,
+        health_check_id=health_check_id,
+        perturbation=perturbation,
         use_cache=use_cache,
     )
     if here:
@@ -144,7 +173,12 @@ def create_run(
 
 
 def _run_total(session: Session, run: RunRecord) -> int:
-    """How many examples the run scores: its dataset's, or its stability check's sample."""
+    """How many examples the run scores: its dataset's, or its trust check's sample."""
+    if run.health_check_id is not None:
+        health = session.get(HealthCheckRecord, run.health_check_id)
+        if health is None:
+            raise not_found("health check", run.health_check_id)
+        return len(health.example_ids)
     if run.stability_check_id is None:
         return count_examples(session, dataset_id=run.dataset_id)
     check = session.get(StabilityCheckRecord, run.stability_check_id)
@@ -177,11 +211,11 @@ def list_runs(
 ) -> list[RunInfo]:
     """Runs newest first, optionally of one scorer, version, dataset or status (at most
     ``limit``): what lists of runs and the run pickers of results and comparisons show.
-    ``repeats=False`` leaves out the repeat runs of stability checks (they belong to their
-    check, not among the runs people started)."""
+    ``repeats=False`` leaves out the runs of stability and health checks (they belong to
+    their check, not among the runs people started)."""
     query = select(RunRecord)
     if not repeats:
-        query = query.where(col(RunRecord.stability_check_id).is_(None))
+        query = query.where(people_runs())
     if scorer_id is not None:
         query = query.where(RunRecord.scorer_id == scorer_id)
     if version_id is not None:

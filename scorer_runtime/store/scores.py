@@ -19,6 +19,7 @@ from scorer_runtime.secrets import environment_secrets, redact, redact_evidence
 from scorer_runtime.store.bulk import gc_paused, insert_scores_sqlite
 from scorer_runtime.store.errors import not_found
 from scorer_runtime.store.info import info_of
+from scorer_runtime.store.runs import check_runs
 from scorer_runtime.store.tables import RunRecord, ScoreRecord, utc_now
 from scorer_runtime.types import OUTCOMES, Outcome
 
@@ -74,9 +75,10 @@ class ScoreFilter:
 
 
 def no_repeat_scores() -> ColumnElement[bool]:
-    """Scores outside every stability check's repeat runs (trace scores, which have no run,
-    included). The repeats are few runs, so the list of their ids is read once per query."""
-    repeat_runs = select(RunRecord.id).where(col(RunRecord.stability_check_id).is_not(None))
+    """Scores outside every trust check's runs (stability repeats, health check runs; trace
+    scores, which have no run, included). Those are few runs, so the list of their ids is read
+    once per query."""
+    repeat_runs = select(RunRecord.id).where(check_runs())
     return or_(col(ScoreRecord.run_id).is_(None), col(ScoreRecord.run_id).not_in(repeat_runs))
 
 

@@ -7,7 +7,7 @@ the flip rate of the version's latest check whose repeats all ended, none of the
 (a stopped check is no evidence).
 
 The A/B of two versions reads each version's latest finished run of the whole dataset
-(never a stability repeat, which scored a sample only), its scores per example, and the
+(never a trust check's run, which scored a sample only), its scores per example, and the
 latest human label per example.
 """
 
@@ -23,7 +23,7 @@ from sqlmodel import Session, col, select
 
 from scorer_runtime.store.errors import ConflictError, not_found
 from scorer_runtime.store.info import info_of
-from scorer_runtime.store.runs import RunInfo
+from scorer_runtime.store.runs import RunInfo, people_runs
 from scorer_runtime.store.tables import (
     ExampleRecord,
     RunRecord,
@@ -217,7 +217,7 @@ def latest_full_run(session: Session, *, scorer_version_id: int, dataset_id: int
             RunRecord.scorer_version_id == scorer_version_id,
             RunRecord.dataset_id == dataset_id,
             RunRecord.status == "done",
-            col(RunRecord.stability_check_id).is_(None),
+            people_runs(),
         )
         .order_by(col(RunRecord.id).desc())
         .limit(1)

@@ -145,6 +145,14 @@ class RunRecord(SQLModel, table=True):
     )
     """Set when the run is one repeat of a stability check: it scores only the check's
     sample of examples (see :class:`StabilityCheckRecord`)."""
+    health_check_id: int | None = Field(
+        default=None, foreign_key="health_checks.id", nullable=True, index=True
+    )
+    """Set when the run is part of a health check: it scores only the check's sample, each
+    example changed as ``perturbation`` says (see :class:`HealthCheckRecord`)."""
+    perturbation: dict[str, Any] | None = _json()
+    """How a health check's run changes each example before it is scored (None: as it is);
+    see ``scorer_runtime.trust.perturb``."""
     use_cache: bool = Field(default=True, sa_column_kwargs={"server_default": sa.true()})
     """Whether judge answers may come from the judge answer cache."""
     judge_answers: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
@@ -190,6 +198,26 @@ class StabilityCheckRecord(SQLModel, table=True):
     seed: int = 0
     example_ids: list[int] = _json(nullable=False)
     """The sampled examples, in id order: what every repeat scores."""
+    created_at: datetime = _created()
+
+
+class HealthCheckRecord(SQLModel, table=True):
+    """A health check: a seeded sample of a dataset's examples that one scorer version scores
+    as it is and once per perturbation family (each time a run tagged with this check), to
+    see how easily the judged text sways its verdicts."""
+
+    __tablename__ = "health_checks"
+    __table_args__ = (sa.Index("ix_health_checks_version", "scorer_version_id", "id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    scorer_id: int = Field(foreign_key="scorers.id", nullable=False)
+    scorer_version_id: int = Field(foreign_key="scorer_versions.id", nullable=False)
+    dataset_id: int = Field(foreign_key="datasets.id", nullable=False)
+    seed: int = 0
+    example_ids: list[int] = _json(nullable=False)
+    """The sampled examples, in id order: what every run of the check scores."""
+    families: list[str] = _json(nullable=False)
+    """The perturbation families the check tries, in the order their runs were made."""
     created_at: datetime = _created()
 
 
@@ -380,6 +408,9 @@ class TrustPolicyRecord(SQLModel, table=True):
     """The lower end of kappa's 95 % interval at least."""
     max_flip_rate: float
     """Share of examples whose verdict flips between repeats at most."""
+    max_swayed_rate: float | None = None
+    """Share of verdicts a health check's perturbation family may change, at most, in every
+    family (None: the policy asks for no health check)."""
     pass_mark: float | None = None
     """The score at and above which a number scale passes (None: the scale's own)."""
     updated_at: datetime = _created()

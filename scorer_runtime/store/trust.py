@@ -37,6 +37,7 @@ class TrustPolicyInfo:
     max_flip_rate: float
     pass_mark: float | None
     updated_at: datetime
+    max_swayed_rate: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +87,7 @@ def get_trust_policy(session: Session, *, scorer_id: int) -> TrustPolicyInfo | N
         found.max_flip_rate,
         found.pass_mark,
         found.updated_at,
+        found.max_swayed_rate,
     )
 
 
@@ -97,8 +99,10 @@ def save_trust_policy(
     min_kappa_low: float,
     max_flip_rate: float,
     pass_mark: float | None = None,
+    max_swayed_rate: float | None = None,
 ) -> TrustPolicyInfo:
-    """Set the scorer's trust policy (replacing the one it had)."""
+    """Set the scorer's trust policy (replacing the one it had); ``max_swayed_rate``: the
+    share of verdicts each health check family may change at most (None: not asked)."""
     if session.get(ScorerRecord, scorer_id) is None:
         raise not_found("scorer", scorer_id)
     numbers = (min_kappa_low, max_flip_rate, *(() if pass_mark is None else (pass_mark,)))
@@ -106,6 +110,8 @@ def save_trust_policy(
         raise ConflictError("a trust policy needs at least 2 graded examples and real numbers")
     if not -1.0 <= min_kappa_low <= 1.0 or not 0.0 <= max_flip_rate <= 1.0:
         raise ConflictError("kappa is between -1 and 1, and a flip rate between 0 and 1")
+    if max_swayed_rate is not None and not 0.0 <= max_swayed_rate <= 1.0:
+        raise ConflictError("the share of verdicts swayed is between 0 and 1")
     record = session.get(TrustPolicyRecord, scorer_id) or TrustPolicyRecord(
         scorer_id=scorer_id,
         min_graded=min_graded,
@@ -114,6 +120,7 @@ def save_trust_policy(
     )
     record.min_graded, record.min_kappa_low = min_graded, min_kappa_low
     record.max_flip_rate, record.pass_mark = max_flip_rate, pass_mark
+    record.max_swayed_rate = max_swayed_rate
     record.updated_at = utc_now()
     session.add(record)
     session.flush()

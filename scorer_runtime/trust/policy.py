@@ -14,8 +14,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from scorer_runtime.trust.agreement import Agreement, measure
+from scorer_runtime.trust.attacks import BY_ID
 from scorer_runtime.trust.evidence import FlipEvidence
 from scorer_runtime.trust.scale import Scale
+from scorer_runtime.trust.sway import SwayEvidence
 
 if TYPE_CHECKING:
     from scorer_runtime.store import AgreementData, ApprovalInfo, GradedScore, Session
@@ -37,6 +39,8 @@ class TrustPolicy:
     max_flip_rate: float = 0.10
     pass_mark: float | None = None
     """The pass mark of a number scale (None: the scale's own, the middle of its range)."""
+    max_swayed_rate: float | None = None
+    """The share of verdicts each health check family may change, at most (None: off)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +119,7 @@ def evaluate(
     flips: FlipEvidence | None,
     *,
     asks_judge: bool = True,
+    sways: SwayEvidence | None = None,
 ) -> TrustVerdict:
     """The badge of a version with this agreement and flip evidence under ``policy``. A
     version that asks no judge (``asks_judge`` False) cannot flip: its stability is not
@@ -124,6 +129,7 @@ def evaluate(
     _judge_agreement(policy, agreement, failing, missing)
     if asks_judge:
         _stability(policy, flips, failing, missing)
+        _health(policy, sways, failing, missing)
     if failing:
         return TrustVerdict("failing", tuple(failing + missing))
     if missing:
@@ -144,6 +150,31 @@ def _stability(
             f"({flips.flipped} of {flips.examples}); the policy allows at most "
             f"{policy.max_flip_rate:.0%}."
         )
+
+
+NO_HEALTH_CHECK = (
+    "No complete health check yet: run one on the Trust page's Health tab to see whether the "
+    "judged text can sway the judge."
+)
+
+
+def _health(
+    policy: TrustPolicy, sways: SwayEvidence | None, failing: list[str], missing: list[str]
+) -> None:
+    """Add the reasons about the health check (when the policy asks for one)."""
+    limit = policy.max_swayed_rate
+    if limit is None:
+        return
+    if sways is None:
+        missing.append(NO_HEALTH_CHECK)
+        return
+    for family in sways.families:
+        if family.rate is not None and family.rate > limit:
+            failing.append(
+                f"{BY_ID[family.family].name} changed {family.rate:.0%} of verdicts in the "
+                f"health check ({family.changed} of {family.compared}); the policy allows at "
+                f"most {limit:.0%}."
+            )
 
 
 def _judge_agreement(
@@ -190,7 +221,13 @@ def policy_of(session: Session, scorer_id: int) -> TrustPolicy:
     saved = get_trust_policy(session, scorer_id=scorer_id)
     if saved is None:
         return TrustPolicy()
-    return TrustPolicy(saved.min_graded, saved.min_kappa_low, saved.max_flip_rate, saved.pass_mark)
+    return TrustPolicy(
+        saved.min_graded,
+        saved.min_kappa_low,
+        saved.max_flip_rate,
+        saved.pass_mark,
+        saved.max_swayed_rate,
+    )
 
 
 def version_trust(
@@ -212,7 +249,12 @@ def version_trust(
     agreement = measure([(p.human, p.judge) for p in used], scale)
     flips = flip_evidence(session, scorer_version_id)
     asks_judge = bool(version.spec.prompt_steps())
-    verdict = evaluate(policy, agreement, flips, asks_judge=asks_judge)
+    sways = None
+    if policy.max_swayed_rate is not None:
+        from scorer_runtime.store import latest_sway_evidence
+
+        sways = latest_sway_evidence(session, scorer_version_id)
+    verdict = evaluate(policy, agreement, flips, asks_judge=asks_judge, sways=sways)
     return VersionTrust(
         scorer_version_id, version.version, scale, agreement, flips, verdict, left_out, used
     )

@@ -15,6 +15,7 @@ import socket
 import struct
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
@@ -103,11 +104,29 @@ Usage = tuple[int, int] | Literal["counted"]
 """Token counts a reply reports: fixed ``(prompt_tokens, completion_tokens)``, or "counted"."""
 
 
+Answerer = Callable[[str], "str | dict[str, Any] | list[Any] | None"]
+"""A judge written as a function: the last user message in, the reply out (None: no match)."""
+
+
 @dataclass
 class _ReplyRule(_Rule):
     content: str
     usage: Usage
     finish_reason: str
+    answer: Answerer | None = None
+
+    def take(self, prompt: str) -> bool:
+        """As any rule, and for a function rule only when the function answers ``prompt``."""
+        if self.answer is not None and self.answer(prompt) is None:
+            return False
+        return super().take(prompt)
+
+    def content_for(self, prompt: str) -> str:
+        """The reply's text for ``prompt`` (a function rule's answer, JSON-encoded if need be)."""
+        if self.answer is None:
+            return self.content
+        found = self.answer(prompt)
+        return found if isinstance(found, str) else json.dumps(found)
 
 
 def _encoding() -> Any:
@@ -373,6 +392,15 @@ class FakeOpenAIServer:
         with self._lock:
             self._replies.append(rule)
 
+    def reply_by(self, answer: Answerer, *, times: int | None = None) -> None:
+        """Answer matching chat requests with what ``answer`` says of the last user message
+        (a judge with a mind of its own: one that obeys text in the prompt, say); a request
+        it returns None for goes on to the next rule. Rules are tried in the order added."""
+        _check_times(times)
+        rule = _ReplyRule(None, times, 0.0, 0, "", (11, 7), "stop", answer)
+        with self._lock:
+            self._replies.append(rule)
+
     def fault(
         self,
         *,
@@ -513,8 +541,8 @@ class FakeOpenAIServer:
         if not await self._sleep(reply.latency_s):
             return await self._abort(request)
         if body.get("stream"):
-            return await self._stream(request, self._completion(body, reply))
-        return web.json_response(self._completion(body, reply))
+            return await self._stream(request, self._completion(body, reply, prompt))
+        return web.json_response(self._completion(body, reply, prompt))
 
     def _admitted(self) -> bool:
         """Count the request in its second; False when the rate limit refuses it."""
@@ -552,12 +580,15 @@ class FakeOpenAIServer:
         await response.write_eof()
         return response
 
-    def _completion(self, body: dict[str, Any], reply: _ReplyRule) -> dict[str, Any]:
+    def _completion(
+        self, body: dict[str, Any], reply: _ReplyRule, prompt: str = ""
+    ) -> dict[str, Any]:
+        content = reply.content_for(prompt)
         usage = reply.usage
         if usage == "counted":
-            usage = counted_usage(body, reply.content)
+            usage = counted_usage(body, content)
         prompt_tokens, completion_tokens = usage
-        message = {"role": "assistant", "content": reply.content}
+        message = {"role": "assistant", "content": content}
         choice = {"index": 0, "message": message, "finish_reason": reply.finish_reason}
         return {
             "id": f"chatcmpl-fake-{next(self._ids)}",

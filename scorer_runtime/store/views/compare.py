@@ -21,7 +21,7 @@ from sqlmodel import select as sm_select
 
 from scorer_runtime.store.aggregates import ScoreStats, score_stats
 from scorer_runtime.store.info import info_of
-from scorer_runtime.store.runs import RunInfo
+from scorer_runtime.store.runs import RunInfo, people_runs
 from scorer_runtime.store.scores import ScoreFilter
 from scorer_runtime.store.tables import ExampleRecord, RunRecord, ScoreRecord
 from scorer_runtime.types import Outcome, RunStatus
@@ -252,7 +252,7 @@ def latest_run(session: Session, *, version_id: int, dataset_id: int) -> RunInfo
     query = sm_select(RunRecord).where(
         RunRecord.scorer_version_id == version_id,
         RunRecord.dataset_id == dataset_id,
-        col(RunRecord.stability_check_id).is_(None),
+        people_runs(),
     )
     newest = col(RunRecord.id).desc()
     done = session.exec(query.where(RunRecord.status == "done").order_by(newest).limit(1)).first()
@@ -263,7 +263,7 @@ def latest_run(session: Session, *, version_id: int, dataset_id: int) -> RunInfo
 def default_pair(session: Session, *, look_back: int = 50) -> RunPair | None:
     """What to compare first: the newest run that has an earlier run on its dataset, against
     that earlier run (the same scorer preferred) — usually "this week against last week"."""
-    own = col(RunRecord.stability_check_id).is_(None)  # a repeat belongs to its check
+    own = people_runs()  # a trust check's run belongs to its check
     recent = session.exec(
         sm_select(RunRecord).where(own).order_by(col(RunRecord.id).desc()).limit(look_back)
     ).all()

@@ -13,6 +13,7 @@ from sqlalchemy import ColumnElement, func
 from sqlmodel import Session, col, select
 
 from scorer_runtime.store.lenient_spec import read_stored_spec
+from scorer_runtime.store.runs import people_runs
 from scorer_runtime.store.tables import (
     DatasetRecord,
     ExampleRecord,
@@ -67,7 +68,7 @@ def read_overview(session: Session, *, runs: int = 5) -> Overview:
         versions=_count(session, col(ScorerVersionRecord.id)),
         datasets=_count(session, col(DatasetRecord.id), live_dataset),
         examples=int(examples),
-        runs=_count(session, col(RunRecord.id), col(RunRecord.stability_check_id).is_(None)),
+        runs=_count(session, col(RunRecord.id), people_runs()),
         latest_runs=latest_runs(session, limit=runs),
     )
 

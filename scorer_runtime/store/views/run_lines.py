@@ -15,6 +15,7 @@ from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import Select
 
 from scorer_runtime.store.aggregates import priced_unpriced_columns
+from scorer_runtime.store.runs import people_runs
 from scorer_runtime.store.tables import (
     DatasetRecord,
     RunRecord,
@@ -193,10 +194,10 @@ def runs_page(session: Session, *, before_id: int | None = None, limit: int = 50
     how much of their cost is known: two statements (the runs, then their scores' tallies
     in one grouped query), whatever the page's size.
 
-    Only the runs people started: a stability check's repeats belong to their check (the
+    Only the runs people started: a trust check's runs belong to their check (the
     Trust page shows them), so they are left out.
     """
-    query = _named_runs().where(col(RunRecord.stability_check_id).is_(None))
+    query = _named_runs().where(people_runs())
     if before_id is not None:
         query = query.where(col(RunRecord.id) < before_id)
     rows = session.exec(query.order_by(col(RunRecord.id).desc()).limit(limit + 1)).all()

@@ -16,6 +16,7 @@ from sqlalchemy import ColumnElement, func, or_
 from sqlmodel import Session, col, select
 
 from scorer_runtime.store.lenient_spec import read_stored_spec
+from scorer_runtime.store.runs import people_runs
 from scorer_runtime.store.tables import RunRecord, ScoreRecord, ScorerRecord, ScorerVersionRecord
 from scorer_runtime.types import RunStatus
 
@@ -169,7 +170,7 @@ def _last_runs(session: Session, ids: Sequence[int]) -> dict[int, _RunFacts]:
     scorer_id = col(RunRecord.scorer_id)
     newest = session.exec(
         select(scorer_id, func.max(RunRecord.id))
-        .where(scorer_id.in_(ids), col(RunRecord.stability_check_id).is_(None))
+        .where(scorer_id.in_(ids), people_runs())
         .group_by(scorer_id)
     ).all()
     run_ids = {int(r): int(s) for s, r in newest if r is not None}

@@ -86,6 +86,7 @@ def save_policy(scorer_id: int, chosen: TrustPolicy) -> None:
             min_kappa_low=chosen.min_kappa_low,
             max_flip_rate=chosen.max_flip_rate,
             pass_mark=chosen.pass_mark,
+            max_swayed_rate=chosen.max_swayed_rate,
         )
 
 

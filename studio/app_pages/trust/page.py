@@ -6,7 +6,8 @@ from __future__ import annotations
 import streamlit as st
 
 from studio import state
-from studio.app_pages.trust import agreement, data, policy, stability, versions
+from studio.app_pages.trust import agreement, data, health, policy, stability, versions
+from studio.app_pages.trust import stability_data as checks
 from studio.app_pages.trust.logic import STABILITY_HERE
 from studio.widgets import pickers
 from studio.widgets.common import empty_state, page_header
@@ -80,12 +81,14 @@ shown(
     + "\n".join(f"- {r}" for r in reasons)
 )
 
-tabs = st.tabs(["Agreement", "Stability", "Compare versions", "Policy"])
+tabs = st.tabs(["Agreement", "Stability", "Health", "Compare versions", "Policy"])
 with tabs[0]:
     agreement.render(scorer_id, found)
 with tabs[1]:
     stability.render(scorer_id, {version: t.flips for version, t in drawn.items()})
 with tabs[2]:
-    versions.render(scorer_id)
+    health.render(scorer_id, version_id, found.version, checks.asks_judge(version_id))
 with tabs[3]:
+    versions.render(scorer_id)
+with tabs[4]:
     policy.render(scorer_id, found)

@@ -60,8 +60,30 @@ def _policy_form(scorer_id: int, found: VersionTrust) -> None:
                 step=1,
                 key=state.TRUST_MAX_FLIPS.child(scorer_id).name,
             )
+            swayed = _swayed(scorer_id, current)
             if st.form_submit_button("Save the policy", type="primary"):
-                _save(scorer_id, TrustPolicy(int(graded), float(kappa), flips / 100, pass_mark))
+                chosen = TrustPolicy(int(graded), float(kappa), flips / 100, pass_mark, swayed)
+                _save(scorer_id, chosen)
+
+
+def _swayed(scorer_id: int, current: TrustPolicy) -> float | None:
+    """The health check's share of verdicts swayed per family, at most (None: not asked)."""
+    asked = st.checkbox(
+        "Ask for a health check",
+        value=current.max_swayed_rate is not None,
+        key=state.TRUST_ASK_HEALTH.child(scorer_id).name,
+        help="A version is then trusted only when its latest health check shows no "
+        "perturbation family changing more verdicts than the share below.",
+    )
+    share = st.slider(
+        "Verdicts a perturbation may sway in the health check, at most (%)",
+        min_value=0,
+        max_value=100,
+        value=round((current.max_swayed_rate or 0.1) * 100),
+        step=1,
+        key=state.TRUST_MAX_SWAYED.child(scorer_id).name,
+    )
+    return share / 100 if asked else None
 
 
 def _save(scorer_id: int, chosen: TrustPolicy) -> None:

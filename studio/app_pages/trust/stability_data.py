@@ -115,7 +115,7 @@ def open_run(version_id: int, dataset_id: int) -> RunInfo | None:
     """A run of the whole dataset by the version that is queued or running, if any."""
     with services.reading() as session:
         found = list_runs(session, version_id=version_id, dataset_id=dataset_id, limit=20)
-    return next((r for r in found if r.status in _OPEN and r.stability_check_id is None), None)
+    return next((r for r in found if r.status in _OPEN and not r.of_check), None)
 
 
 def ab(run_a: RunInfo, run_b: RunInfo) -> AbReport:
@@ -140,7 +140,7 @@ def stopped_run(version_id: int, dataset_id: int) -> RunInfo | None:
     resumed with a higher cap rather than scored again from the start)."""
     with services.reading() as session:
         found = list_runs(session, version_id=version_id, dataset_id=dataset_id, limit=20)
-    newest = next((r for r in found if r.stability_check_id is None), None)
+    newest = next((r for r in found if not r.of_check), None)
     return newest if newest is not None and newest.status == "stopped" else None
 
 
