@@ -40,6 +40,7 @@ from scorer_runtime.store.answers import StoreAnswerCache
 from scorer_runtime.store.datasets import count_examples
 from scorer_runtime.store.engine import read_session, session_scope
 from scorer_runtime.store.rate_windows import ledger_for
+from scorer_runtime.store.reservations import mark_lost
 from scorer_runtime.store.runs import (
     RunInfo,
     finish_run,
@@ -174,6 +175,7 @@ class BatchRunner:
             flush_every=self.flush_every,
             flush_interval_s=self.flush_interval_s,
             pace=live.pace_data,
+            spend=self.spend_cap,
         )
         status: RunStatus = "done"
         try:
@@ -188,8 +190,9 @@ class BatchRunner:
             await self._close(writer, "failed", f"the run stopped: {e}")
             raise
         error = None
-        if self.spend_cap is not None and self.spend_cap.reached:
-            status, error = "stopped", budget_words(self.spend_cap.spent, self.spend_cap.cap)
+        cap = self.spend_cap
+        if cap is not None and cap.reached:
+            status, error = "stopped", budget_words(cap.spent, cap.cap, lost=cap.lost_words())
         await self._close(writer, status, error)
         summary = await asyncio.to_thread(self._summary)
         return replace(summary, wall_time_s=time.perf_counter() - started)
@@ -214,6 +217,8 @@ class BatchRunner:
     def _start(self) -> tuple[RunInfo, RunCounters, CostTotal]:
         with session_scope(self.engine) as session:
             run = mark_running(session, run_id=self.run_id)
+            # What an earlier runner set aside and never stored is lost: it counts as spent.
+            mark_lost(session, run_id=self.run_id)
             done, failed, cost = run_counts(session, run_id=self.run_id)
             # What a resumed run already stored, so progress counts the whole run.
             known = cost_total(session, filter=ScoreFilter(run_id=self.run_id))
@@ -235,9 +240,17 @@ class BatchRunner:
     def _finish(self, status: RunStatus, error: str | None) -> None:
         with session_scope(self.engine) as session:
             finish_run(session, run_id=self.run_id, status=status, error=error)
+            # Examples this runner set aside and did not store (a cancel, an error) may have
+            # been paid for: they stay counted as spent.
+            mark_lost(session, run_id=self.run_id)
+
+    def _queue_size(self) -> int:
+        """How many admitted examples may wait for a worker: under a cap, one (each holds
+        its worst case in the store until it is scored; a crash counts it as spent)."""
+        return _CHUNK if self.spend_cap is None else 1
 
     async def _score_all(self, run: RunInfo, writer: ResultWriter, live: _Live) -> RunStatus:
-        queue: asyncio.Queue[ExampleInput | None] = asyncio.Queue(maxsize=_CHUNK)
+        queue: asyncio.Queue[ExampleInput | None] = asyncio.Queue(maxsize=self._queue_size())
         width = self.concurrency or run.concurrency
         tasks = [asyncio.create_task(self._feed(run, queue, width), name="batch-feed")]
         cache = StoreAnswerCache(self.engine, scorer_id=run.scorer_id) if run.use_cache else None
@@ -257,7 +270,7 @@ class BatchRunner:
     ) -> RunStatus:
         source = self.source
         assert source is not None
-        examples: asyncio.Queue[ExampleInput | None] = asyncio.Queue(maxsize=_CHUNK)
+        examples: asyncio.Queue[ExampleInput | None] = asyncio.Queue(maxsize=self._queue_size())
         results: asyncio.Queue[ExampleScore | None] = asyncio.Queue()
         pool = self.pool or WorkerPool(processes)
 
@@ -333,7 +346,8 @@ class BatchRunner:
         """Queue ``chunk``'s examples, each once the spend cap lets it start; False when the
         cap stops the run first (see :class:`~scorer_runtime.batch.spend_cap.SpendCap`)."""
         for example in chunk:
-            if self.spend_cap is not None and not await self.spend_cap.admit():
+            assert example.example_id is not None  # a run's examples are stored ones
+            if self.spend_cap is not None and not await self.spend_cap.admit(example.example_id):
                 return False
             await queue.put(example)
         return True
@@ -371,9 +385,7 @@ class BatchRunner:
             scorer_version_id=run.scorer_version_id,
             dataset_id=run.dataset_id,
         )
-        full = writer.add(row, failed=result.failed)
-        if self.spend_cap is not None:
-            self.spend_cap.settle(result.cost)
+        full = writer.add(row, failed=result.failed)  # its commit settles the spend cap
         live.count(result)
         if self.progress is not None:
             self.progress(live.progress(self.run_id, run.total))
