@@ -252,7 +252,9 @@ class BatchRunner:
     async def _score_all(self, run: RunInfo, writer: ResultWriter, live: _Live) -> RunStatus:
         queue: asyncio.Queue[ExampleInput | None] = asyncio.Queue(maxsize=self._queue_size())
         width = self.concurrency or run.concurrency
-        tasks = [asyncio.create_task(self._feed(run, queue, width), name="batch-feed")]
+        idle = asyncio.Semaphore(0)  # workers waiting for an example
+        feed = self._feed(run, queue, width, idle=idle)
+        tasks = [asyncio.create_task(feed, name="batch-feed")]
         cache = StoreAnswerCache(self.engine, scorer_id=run.scorer_id) if run.use_cache else None
         if cache is not None:
             await asyncio.to_thread(cache.preload)
@@ -260,7 +262,9 @@ class BatchRunner:
         # store's rate ledger with every other run and runner of the store.
         with using_cache(cache), using_ledger(ledger_for(self.engine)):
             tasks += [
-                asyncio.create_task(self._work(run, queue, writer, live), name=f"batch-worker-{i}")
+                asyncio.create_task(
+                    self._work(run, queue, writer, live, idle), name=f"batch-worker-{i}"
+                )
                 for i in range(width)
             ]
         return await self._until_done(asyncio.gather(*tasks), tasks, writer)
@@ -330,22 +334,34 @@ class BatchRunner:
             await asyncio.gather(work, *tasks, ticker, cancel, return_exceptions=True)
 
     async def _feed(
-        self, run: RunInfo, queue: asyncio.Queue[ExampleInput | None], width: int
+        self,
+        run: RunInfo,
+        queue: asyncio.Queue[ExampleInput | None],
+        width: int,
+        *,
+        idle: asyncio.Semaphore | None = None,
     ) -> None:
         after = 0
         while chunk := await asyncio.to_thread(_pending_chunk, self.engine, run, after):
-            if not await self._hand_out(chunk, queue):
+            if not await self._hand_out(chunk, queue, idle):
                 break  # the cap is reached: what is in flight finishes, nothing starts
             after = chunk[-1].example_id or after
         for _ in range(width):
             await queue.put(None)
 
     async def _hand_out(
-        self, chunk: list[ExampleInput], queue: asyncio.Queue[ExampleInput | None]
+        self,
+        chunk: list[ExampleInput],
+        queue: asyncio.Queue[ExampleInput | None],
+        idle: asyncio.Semaphore | None,
     ) -> bool:
         """Queue ``chunk``'s examples, each once the spend cap lets it start; False when the
-        cap stops the run first (see :class:`~scorer_runtime.batch.spend_cap.SpendCap`)."""
+        cap stops the run first (see :class:`~scorer_runtime.batch.spend_cap.SpendCap`).
+        Under a cap, with ``idle`` (workers waiting), an example is admitted only once a
+        worker waits for it: what a crash leaves set aside is then what was being scored."""
         for example in chunk:
+            if self.spend_cap is not None and idle is not None:
+                await idle.acquire()
             assert example.example_id is not None  # a run's examples are stored ones
             if self.spend_cap is not None and not await self.spend_cap.admit(example.example_id):
                 return False
@@ -358,8 +374,12 @@ class BatchRunner:
         queue: asyncio.Queue[ExampleInput | None],
         writer: ResultWriter,
         live: _Live,
+        idle: asyncio.Semaphore,
     ) -> None:
-        while (example := await queue.get()) is not None:
+        while True:
+            idle.release()  # this worker waits: the feed may admit an example for it
+            if (example := await queue.get()) is None:
+                return
             result = await score_example(self.scorer, example, run_id=_label(run, example))
             if self._record(run, result, writer, live):
                 await writer.flush()
