@@ -42,6 +42,7 @@ from scorer_runtime.store.datasets import count_examples
 from scorer_runtime.store.engine import read_session, session_scope
 from scorer_runtime.store.health import health_example_ids
 from scorer_runtime.store.rate_windows import ledger_for
+from scorer_runtime.store.reservations import mark_lost
 from scorer_runtime.store.runs import (
     RunInfo,
     finish_run,
@@ -193,6 +194,7 @@ class BatchRunner:
             flush_every=self.flush_every,
             flush_interval_s=self.flush_interval_s,
             pace=live.pace_data,
+            spend=self.spend_cap,
         )
         status: RunStatus = "done"
         try:
@@ -207,8 +209,9 @@ class BatchRunner:
             await self._close(writer, "failed", f"the run stopped: {e}")
             raise
         error = None
-        if self.spend_cap is not None and self.spend_cap.reached:
-            status, error = "stopped", budget_words(self.spend_cap.spent, self.spend_cap.cap)
+        cap = self.spend_cap
+        if cap is not None and cap.reached:
+            status, error = "stopped", budget_words(cap.spent, cap.cap, lost=cap.lost_words())
         await self._close(writer, status, error)
         summary = await asyncio.to_thread(self._summary)
         return replace(summary, wall_time_s=time.perf_counter() - started)
@@ -233,6 +236,8 @@ class BatchRunner:
     def _start(self) -> tuple[RunInfo, RunCounters, CostTotal]:
         with session_scope(self.engine) as session:
             run = mark_running(session, run_id=self.run_id)
+            # What an earlier runner set aside and never stored is lost: it counts as spent.
+            mark_lost(session, run_id=self.run_id)
             done, failed, cost = run_counts(session, run_id=self.run_id)
             # What a resumed run already stored, so progress counts the whole run.
             known = cost_total(session, filter=ScoreFilter(run_id=self.run_id))
@@ -254,11 +259,21 @@ class BatchRunner:
     def _finish(self, status: RunStatus, error: str | None) -> None:
         with session_scope(self.engine) as session:
             finish_run(session, run_id=self.run_id, status=status, error=error)
+            # Examples this runner set aside and did not store (a cancel, an error) may have
+            # been paid for: they stay counted as spent.
+            mark_lost(session, run_id=self.run_id)
+
+    def _queue_size(self) -> int:
+        """How many admitted examples may wait for a worker: under a cap, one (each holds
+        its worst case in the store until it is scored; a crash counts it as spent)."""
+        return _CHUNK if self.spend_cap is None else 1
 
     async def _score_all(self, run: RunInfo, writer: ResultWriter, live: _Live) -> RunStatus:
-        queue: asyncio.Queue[ExampleInput | None] = asyncio.Queue(maxsize=_CHUNK)
+        queue: asyncio.Queue[ExampleInput | None] = asyncio.Queue(maxsize=self._queue_size())
         width = self.concurrency or run.concurrency
-        tasks = [asyncio.create_task(self._feed(run, queue, width), name="batch-feed")]
+        idle = asyncio.Semaphore(0)  # workers waiting for an example
+        feed = self._feed(run, queue, width, idle=idle)
+        tasks = [asyncio.create_task(feed, name="batch-feed")]
         cache = StoreAnswerCache(self.engine, scorer_id=run.scorer_id) if run.use_cache else None
         if cache is not None:
             await asyncio.to_thread(cache.preload)
@@ -266,7 +281,9 @@ class BatchRunner:
         # store's rate ledger with every other run and runner of the store.
         with using_cache(cache), using_ledger(ledger_for(self.engine)):
             tasks += [
-                asyncio.create_task(self._work(run, queue, writer, live), name=f"batch-worker-{i}")
+                asyncio.create_task(
+                    self._work(run, queue, writer, live, idle), name=f"batch-worker-{i}"
+                )
                 for i in range(width)
             ]
         return await self._until_done(asyncio.gather(*tasks), tasks, writer)
@@ -276,7 +293,7 @@ class BatchRunner:
     ) -> RunStatus:
         source = self.source
         assert source is not None
-        examples: asyncio.Queue[ExampleInput | None] = asyncio.Queue(maxsize=_CHUNK)
+        examples: asyncio.Queue[ExampleInput | None] = asyncio.Queue(maxsize=self._queue_size())
         results: asyncio.Queue[ExampleScore | None] = asyncio.Queue()
         pool = self.pool or WorkerPool(processes)
 
@@ -336,23 +353,36 @@ class BatchRunner:
             await asyncio.gather(work, *tasks, ticker, cancel, return_exceptions=True)
 
     async def _feed(
-        self, run: RunInfo, queue: asyncio.Queue[ExampleInput | None], width: int
+        self,
+        run: RunInfo,
+        queue: asyncio.Queue[ExampleInput | None],
+        width: int,
+        *,
+        idle: asyncio.Semaphore | None = None,
     ) -> None:
         after = 0
         while chunk := await asyncio.to_thread(_pending_chunk, self.engine, run, after):
-            if not await self._hand_out(chunk, queue):
+            if not await self._hand_out(chunk, queue, idle):
                 break  # the cap is reached: what is in flight finishes, nothing starts
             after = chunk[-1].example_id or after
         for _ in range(width):
             await queue.put(None)
 
     async def _hand_out(
-        self, chunk: list[ExampleInput], queue: asyncio.Queue[ExampleInput | None]
+        self,
+        chunk: list[ExampleInput],
+        queue: asyncio.Queue[ExampleInput | None],
+        idle: asyncio.Semaphore | None,
     ) -> bool:
         """Queue ``chunk``'s examples, each once the spend cap lets it start; False when the
-        cap stops the run first (see :class:`~scorer_runtime.batch.spend_cap.SpendCap`)."""
+        cap stops the run first (see :class:`~scorer_runtime.batch.spend_cap.SpendCap`).
+        Under a cap, with ``idle`` (workers waiting), an example is admitted only once a
+        worker waits for it: what a crash leaves set aside is then what was being scored."""
         for example in chunk:
-            if self.spend_cap is not None and not await self.spend_cap.admit():
+            if self.spend_cap is not None and idle is not None:
+                await idle.acquire()
+            assert example.example_id is not None  # a run's examples are stored ones
+            if self.spend_cap is not None and not await self.spend_cap.admit(example.example_id):
                 return False
             await queue.put(example)
         return True
@@ -363,8 +393,12 @@ class BatchRunner:
         queue: asyncio.Queue[ExampleInput | None],
         writer: ResultWriter,
         live: _Live,
+        idle: asyncio.Semaphore,
     ) -> None:
-        while (example := await queue.get()) is not None:
+        while True:
+            idle.release()  # this worker waits: the feed may admit an example for it
+            if (example := await queue.get()) is None:
+                return
             result = await score_example(self.scorer, example, run_id=_label(run, example))
             if self._record(run, result, writer, live):
                 await writer.flush()
@@ -390,9 +424,7 @@ class BatchRunner:
             scorer_version_id=run.scorer_version_id,
             dataset_id=run.dataset_id,
         )
-        full = writer.add(row, failed=result.failed)
-        if self.spend_cap is not None:
-            self.spend_cap.settle(result.cost)
+        full = writer.add(row, failed=result.failed)  # its commit settles the spend cap
         live.count(result)
         if self.progress is not None:
             self.progress(live.progress(self.run_id, run.total))

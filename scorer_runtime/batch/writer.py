@@ -10,7 +10,9 @@ stops a run: within half a second.
 
 New judge answers (an execution in the evidence carrying a ``cache_key``) are kept in the
 judge answer cache in the same commit as their scores, and the run counts its judge
-answers, those from the cache and the cost they saved.
+answers, those from the cache and the cost they saved. Under a spend cap the same commit
+gives back what the run set aside for those examples (``store.reservations``): their actual
+cost counts instead, and a result lost in a crash leaves its worst case counted.
 """
 
 from __future__ import annotations
@@ -19,14 +21,18 @@ import asyncio
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine
 
 from scorer_runtime.store.answers import store_answers
 from scorer_runtime.store.engine import session_scope
+from scorer_runtime.store.reservations import settle_spend
 from scorer_runtime.store.runs import beat
 from scorer_runtime.store.scores import add_scores
+
+if TYPE_CHECKING:
+    from scorer_runtime.batch.spend_cap import SpendCap
 
 BACKLOG = 8
 """Commits' worth of rows buffered behind a commit under way before the workers wait."""
@@ -92,6 +98,7 @@ class ResultWriter:
         flush_interval_s: float = 0.2,
         beat_interval_s: float = 0.5,
         pace: Callable[[], dict[str, Any] | None] | None = None,
+        spend: SpendCap | None = None,
     ) -> None:
         self.engine = engine
         self.run_id = run_id
@@ -109,6 +116,8 @@ class ResultWriter:
         """The run's pace as plain data, read on the loop before each commit and stored
         with its heartbeat (see ``batch.pace``)."""
         self._pace_now: dict[str, Any] | None = None
+        self.spend = spend
+        """The run's spend cap, whose reservations each commit settles (None: no cap)."""
 
     def add(self, row: dict[str, Any], *, failed: bool) -> bool:
         """Buffer a row; returns True when it should be flushed now: the buffer is full, the
@@ -144,18 +153,34 @@ class ResultWriter:
                 await asyncio.wait([write])
                 if write.exception() is not None:
                     self._buffer = rows + self._buffer
+                else:
+                    self._settled(rows)
                 raise
             except BaseException:
                 self._buffer = rows + self._buffer  # keep them for a last attempt
                 raise
+            self._settled(rows)
             if cancel:
                 self.cancel_requested.set()
+
+    def _settled(self, rows: list[tuple[dict[str, Any], bool]]) -> None:
+        """Tell the spend cap that ``rows`` are stored (their reservations given back)."""
+        if self.spend is not None and rows:
+            self.spend.settled(row["cost"] for row, _ in rows)
 
     def _write(self, rows: list[tuple[dict[str, Any], bool]]) -> bool:
         counters = self.counters
         keep, use = answers_to_keep(row for row, _ in rows)
         with session_scope(self.engine) as session:
             add_scores(session, rows=[row for row, _ in rows])
+            if self.spend is not None:
+                example_ids = [row["example_id"] for row, _ in rows]
+                settle_spend(
+                    session,
+                    run_id=self.run_id,
+                    runner_token=self.spend.token,
+                    example_ids=example_ids,
+                )
             store_answers(session, rows=keep)
             done = counters.done + len(rows)
             failed = counters.failed + sum(1 for _, f in rows if f)

@@ -65,6 +65,20 @@ def say_default_cap(plan: StartPlan) -> None:
     )
 
 
+def say_lost(made: Engine, run_id: int) -> None:
+    """When a resumed run counts answers an earlier runner of it lost (killed with answers
+    on their way), say so on the terminal: they count against its cap."""
+    from scorer_runtime.cli.support import console
+    from scorer_runtime.costs.cap import lost_words
+    from scorer_runtime.store import read_session
+    from scorer_runtime.store.reservations import held_spend
+
+    with read_session(made) as session:
+        held = held_spend(session, run_id=run_id)
+    if held.answers:
+        console().print(f"Counted as spent: {lost_words(held.answers, held.cost)}.")
+
+
 @dataclass(frozen=True, slots=True)
 class CapOption:
     """``--max-cost`` and ``--allow-unpriced`` of a trust check as typed: the cap each run

@@ -127,7 +127,7 @@ def run(
         return
     shards = join_engine(engine_name, address, processes)  # before a run is stored
     from scorer_runtime.batch import BatchRunner
-    from scorer_runtime.cli.costs import end_if_stopped, say_default_cap
+    from scorer_runtime.cli.costs import end_if_stopped, say_default_cap, say_lost
     from scorer_runtime.cli.report import summary_table
     from scorer_runtime.runs import RunRequest, plan_run, start_run
     from scorer_runtime.store import session_scope
@@ -156,6 +156,7 @@ def run(
         f"Run {run_id}: scorer {scorer} v{version_record.version} on dataset {dataset} "
         f"(concurrency {concurrency})"
     )
+    say_lost(made, run_id)  # whatever the run holds set aside now, an earlier runner lost
     runner = BatchRunner(
         made,
         plan.scorer,

@@ -75,9 +75,22 @@ RESERVATION_WORDS = (
 """Why a run under a cap stops before it has spent the whole cap, in words."""
 
 
-def budget_words(spent: float, cap: float) -> str:
+def lost_words(answers: int, cost: float) -> str:
+    """What a resumed run counts for answers lost when an earlier runner of it stopped, in
+    words ("" when none was lost)."""
+    if answers <= 0:
+        return ""
+    noun = "answer" if answers == 1 else "answers"
+    return (
+        f"{format_dollars(cost)} counted for {answers} judge {noun} lost when the run stopped "
+        "(they may have been paid for, so they count at their worst case)"
+    )
+
+
+def budget_words(spent: float, cap: float, *, lost: str = "") -> str:
     """What a run stopped by its cap says (its error text, shown with the run); a run that
-    stopped well below its cap says why (the worst case of the next example did not fit)."""
+    stopped well below its cap says why (the worst case of the next example did not fit).
+    ``lost`` (see :func:`lost_words`) says what of ``spent`` is answers lost in a crash."""
     below = ""
     if cap > 0 and spent < cap * 0.95:
         below = (
@@ -85,9 +98,10 @@ def budget_words(spent: float, cap: float) -> str:
             f"{RESERVATION_WORDS[0].lower()}{RESERVATION_WORDS[1:]}, so it stops as soon as "
             "the next example's worst case no longer fits in what is left."
         )
+    counted = f", of which {lost}" if lost else ""
     return (
         f"{BUDGET_REACHED}: {format_dollars(spent)} spent of the "
-        f"{format_dollars(cap)} cap.{below} Resume it with a higher cap to score the rest."
+        f"{format_dollars(cap)} cap{counted}.{below} Resume it with a higher cap to score the rest."
     )
 
 

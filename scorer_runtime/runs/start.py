@@ -35,6 +35,7 @@ from scorer_runtime.scorer import Scorer
 from scorer_runtime.store.caps import set_run_cap
 from scorer_runtime.store.engine import read_session, session_scope
 from scorer_runtime.store.queue import enqueue_again
+from scorer_runtime.store.reservations import held_spend
 from scorer_runtime.store.runs import RunInfo, create_run, get_run, run_counts
 from scorer_runtime.store.scorers import get_version_by_id
 
@@ -141,7 +142,7 @@ def plan_run(engine: Engine, request: RunRequest) -> StartPlan:
     with read_session(engine) as session:
         version = get_version_by_id(session, version_id=request.scorer_version_id)
         resumed = None if request.resume is None else get_run(session, run_id=request.resume)
-        spent = 0.0 if resumed is None else run_counts(session, run_id=resumed.id)[2]
+        spent = 0.0 if resumed is None else _spent(session, run_id=resumed.id)
         try:
             source = scorer_source(session, version, api_base=request.api_base)
             scorer = source.build()  # compiled once for the whole start
@@ -163,6 +164,12 @@ def plan_run(engine: Engine, request: RunRequest) -> StartPlan:
     if plan.cap is not None:
         _check_cap(engine, plan, run_id=request.resume, spent=spent)
     return plan
+
+
+def _spent(session: Session, *, run_id: int) -> float:
+    """What run ``run_id`` has spent: its stored results' cost, and the worst case of the
+    answers a runner of it set aside and lost when it stopped (see ``store.reservations``)."""
+    return run_counts(session, run_id=run_id)[2] + held_spend(session, run_id=run_id).cost
 
 
 def _check_cap(engine: Engine, plan: StartPlan, *, run_id: int | None, spent: float) -> None:

@@ -472,3 +472,26 @@ class JudgeRateWindowRecord(SQLModel, table=True):
     unix_second: int = Field(primary_key=True, sa_type=sa.BigInteger)
     requests: int = 0
     tokens: int = Field(default=0, sa_type=sa.BigInteger)
+
+
+class SpendReservationRecord(SQLModel, table=True):
+    """The worst-case cost of one example of a capped run, set aside before its judge calls.
+
+    A runner writes it in the same transaction as the cap check (``store.reservations``) and
+    deletes it in the commit that stores the example's result, whose actual cost then counts
+    instead. One left behind belongs to a runner that stopped (killed, crashed, cancelled)
+    with the answers on their way: the provider may have charged for them, so it keeps
+    counting as spent, at its worst case (``lost`` once the run has been resumed or ended).
+    """
+
+    __tablename__ = "spend_reservations"
+
+    run_id: int = Field(foreign_key="runs.id", primary_key=True)
+    runner_token: str = Field(primary_key=True, max_length=32)
+    """The runner that set it aside (a new token each time a run starts or resumes)."""
+    example_id: int = Field(primary_key=True)
+    amount: float
+    """Dollars: what the example's judge calls could cost at worst."""
+    lost: bool = False
+    """Its runner ended without storing the result: it counts as spent for good."""
+    created_at: datetime = _created()

@@ -20,6 +20,8 @@ from scorer_runtime.store import (
     session_scope,
     set_run_cap,
 )
+from scorer_runtime.store.reservations import held_spend, settle_spend
+from scorer_runtime.store.runs import beat
 from tests.batch.judged import verdict_scorer
 from tests.store.fixtures import make_dataset, make_version
 
@@ -129,16 +131,30 @@ def test_a_cap_is_read_from_what_a_person_types():
     assert read_cap(2) == 2.0
 
 
-async def test_the_budget_admits_only_what_fits_and_waits_for_calls_in_flight():
-    budget = SpendCap(cap=1.0, reserve=0.3)
-    assert [await budget.admit() for _ in range(3)] == [True, True, True]
-    waiting = asyncio.create_task(budget.admit())
-    await asyncio.sleep(0.01)
-    assert not waiting.done()  # a fourth would risk 1.2 > 1.0
-    budget.settle(0.1)
-    assert await waiting  # 0.1 spent + 3 x 0.3 in flight = 1.0
-    for _ in range(3):
-        budget.settle(0.3)
+async def test_the_cap_admits_only_what_fits_and_waits_for_results_in_flight(engine):
+    run_id, _ = _run(engine, examples=5, cap=1.0)
+    budget = SpendCap(engine, run_id, cap=1.0, reserve=0.3)
+    assert [await budget.admit(n) for n in (1, 2, 3)] == [True, True, True]
+    other = SpendCap(engine, run_id, cap=1.0, reserve=0.3)  # a second runner of the run
+    assert not await other.admit(4)  # 0.9 set aside by the first: a fourth would risk 1.2
+    assert other.reached
+    waiting = asyncio.create_task(budget.admit(4))
+    _store_result(engine, budget, run_id, example_id=1, cost=0.1)
+    assert await waiting  # 0.1 spent + 3 x 0.3 set aside = 1.0
+    for n in (2, 3, 4):
+        _store_result(engine, budget, run_id, example_id=n, cost=0.3)
     assert budget.spent == pytest.approx(1.0)
-    assert not await budget.admit()
+    assert not await budget.admit(5)
     assert budget.reached
+    with read_session(engine) as session:
+        assert held_spend(session, run_id=run_id).answers == 0  # every result gave its back
+
+
+def _store_result(engine, budget, run_id, *, example_id, cost):
+    """What the writer does for one result: settle its reservation in the commit that adds
+    its cost to the run's, then tell the cap."""
+    with session_scope(engine) as session:
+        settle_spend(session, run_id=run_id, runner_token=budget.token, example_ids=[example_id])
+        spent = get_run(session, run_id=run_id).cost
+        beat(session, run_id=run_id, done=example_id, failed=0, cost=spent + cost)
+    budget.settled([cost])

@@ -22,6 +22,7 @@ from scorer_runtime.store.tables import (
     ScoreRecord,
     ScorerRecord,
     ScorerVersionRecord,
+    SpendReservationRecord,
 )
 from scorer_runtime.types import OUTCOMES, RunStatus
 
@@ -75,6 +76,18 @@ class RunLine:
     """Seconds spent running in the stretches that ended (see ``time_running``)."""
     pace: dict[str, Any] | None = None
     """While it runs: its pace as its runner last measured it (see ``batch.pace``)."""
+    set_aside: int = 0
+    """Judge answers its cap set aside and no stored result gave back: in flight while it
+    runs; once it has stopped, answers lost when a runner stopped (``store.reservations``),
+    counted as spent at their worst case."""
+    set_aside_cost: float = 0.0
+    """What those answers count for, at their worst case (dollars)."""
+
+    @property
+    def spent(self) -> float:
+        """What counts against its cap: its results' cost, and what it set aside and did
+        not get back (answers lost when a runner stopped, at their worst case)."""
+        return self.cost + self.set_aside_cost
 
     @property
     def remaining(self) -> int:
@@ -144,13 +157,33 @@ def _tallies(session: Session, run_ids: Sequence[int]) -> dict[int, _Tally]:
     return tallies
 
 
+def _set_aside(session: Session, run_ids: Sequence[int]) -> dict[int, tuple[int, float]]:
+    """Per run: the reservations its cap holds (how many, their dollars), in one query."""
+    if not run_ids:
+        return {}
+    run_id = col(SpendReservationRecord.run_id)
+    query = (
+        sa_select(run_id, func.count(), func.sum(SpendReservationRecord.amount))
+        .where(run_id.in_(run_ids))
+        .group_by(run_id)
+    )
+    return {int(r): (int(n), float(c or 0.0)) for r, n, c in session.execute(query).all()}
+
+
 def _outcome_counts(session: Session, run_id: int) -> dict[str, int]:
     outcome = col(ScoreRecord.outcome)
     query = select(outcome, func.count()).where(ScoreRecord.run_id == run_id).group_by(outcome)
     return {str(o): int(c) for o, c in session.exec(query).all()}
 
 
-def _line(run: RunRecord, scorer: str, version: int, dataset: str, tally: _Tally) -> RunLine:
+def _line(
+    run: RunRecord,
+    scorer: str,
+    version: int,
+    dataset: str,
+    tally: _Tally,
+    held: tuple[int, float] = (0, 0.0),
+) -> RunLine:
     assert run.id is not None
     return RunLine(
         run_id=run.id,
@@ -186,13 +219,15 @@ def _line(run: RunRecord, scorer: str, version: int, dataset: str, tally: _Tally
         running_since=run.running_since,
         active_s=run.active_s,
         pace=run.pace,
+        set_aside=held[0],
+        set_aside_cost=held[1],
     )
 
 
 def runs_page(session: Session, *, before_id: int | None = None, limit: int = 50) -> RunsPage:
     """Up to ``limit`` runs older than ``before_id`` (newest first), with names, means and
-    how much of their cost is known: two statements (the runs, then their scores' tallies
-    in one grouped query), whatever the page's size.
+    how much of their cost is known: three statements (the runs, their scores' tallies
+    and their caps' reservations, each in one grouped query), whatever the page's size.
 
     Only the runs people started: a trust check's runs belong to their check (the
     Trust page shows them), so they are left out.
@@ -203,8 +238,12 @@ def runs_page(session: Session, *, before_id: int | None = None, limit: int = 50
     rows = session.exec(query.order_by(col(RunRecord.id).desc()).limit(limit + 1)).all()
     more = len(rows) > limit
     rows = rows[:limit]
-    tallies = _tallies(session, [run.id for run, *_ in rows if run.id is not None])
-    lines = [_line(r, s, v, d, tallies.get(r.id or 0, _Tally())) for r, s, v, d in rows]
+    ids = [run.id for run, *_ in rows if run.id is not None]
+    tallies, held = _tallies(session, ids), _set_aside(session, ids)
+    lines = [
+        _line(r, s, v, d, tallies.get(r.id or 0, _Tally()), held.get(r.id or 0, (0, 0.0)))
+        for r, s, v, d in rows
+    ]
     return RunsPage(lines, lines[-1].run_id if more and lines else None)
 
 
@@ -215,7 +254,8 @@ def run_line(session: Session, *, run_id: int) -> RunLine | None:
         return None
     run, scorer, version, dataset = row
     tally = _tallies(session, [run_id]).get(run_id, _Tally())
-    return _line(run, scorer, version, dataset, tally)
+    held = _set_aside(session, [run_id]).get(run_id, (0, 0.0))
+    return _line(run, scorer, version, dataset, tally, held)
 
 
 def cached_answer_counts(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from scorer_runtime.batch import BatchSummary
-from scorer_runtime.costs.cap import BUDGET_REACHED
+from scorer_runtime.costs.cap import BUDGET_REACHED, lost_words
 from scorer_runtime.store.views import RunLine
 from studio import state
 from studio.app_pages.runs import data
@@ -53,6 +53,7 @@ def render_run(line: RunLine) -> None:
             live_progress(run_id)
             return
         _render_ending(line, phase)
+        _render_lost(line)
         if line.done:
             _render_summary(line)
         _render_actions(line, phase)
@@ -101,6 +102,16 @@ def _render_ending(line: RunLine, phase: RunPhase) -> None:
             f"What finished is saved; {left}. If the message names the database, check it "
             "is reachable; then resume the run.",
             icon=":material/lightbulb:",
+        )
+
+
+def _render_lost(line: RunLine) -> None:
+    """What a stopped run counts as spent for judge answers lost when its runner stopped."""
+    if line.set_aside:
+        st.info(
+            f"**Counted as spent:** {lost_words(line.set_aside, line.set_aside_cost)}. "
+            "They count against the run's cap when it resumes.",
+            icon=":material/savings:",
         )
 
 
@@ -204,7 +215,7 @@ def _render_actions(line: RunLine, phase: RunPhase) -> None:
             # A run its cap stopped needs a higher one typed; others start from the judge's.
             default=None if phase == "stopped" else chosen.default_cap,
             run_id=line.run_id,
-            spent=line.cost,
+            spent=line.spent,
             estimate=not problems,
         )
     see = line.done > 0

@@ -1,5 +1,6 @@
 """Runs as a list reads them: pages newest first, each run with its scorer's and dataset's
-names, its scored count and mean, and how much of its cost is known — in two statements."""
+names, its scored count and mean, how much of its cost is known, and what its cap counts for
+answers lost in a crash — in three statements."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from scorer_runtime.store import (
     score_stats,
     session_scope,
 )
+from scorer_runtime.store.reservations import mark_lost, reserve_spend
 from scorer_runtime.store.tables import RunRecord
 from scorer_runtime.store.views import run_line, runs_page
 from tests.store.fixtures import counting_selects, make_dataset, make_version
@@ -69,7 +71,7 @@ def test_runs_come_a_page_at_a_time_newest_first(engine, runs):
         while True:
             with counting_selects(engine) as selects:
                 page = runs_page(session, before_id=before, limit=10)
-            assert len(selects) == 2  # the runs with their names, then their tallies
+            assert len(selects) == 3  # the runs with their names, their tallies, reservations
             assert 0 < len(page.lines) <= 10
             seen += [line.run_id for line in page.lines]
             if page.older_than is None:
@@ -103,6 +105,24 @@ def test_a_run_line_has_its_names_mean_and_known_cost(engine, runs):
         0,
     )
     assert (untouched.status, untouched.remaining) == ("queued", 5)
+
+
+def test_a_run_line_counts_what_its_cap_set_aside_and_never_got_back(engine, runs):
+    with session_scope(engine) as session:
+        for example_id, amount in ((1, 0.25), (2, 0.5)):
+            reserve_spend(
+                session, run_id=runs[3], runner_token="killed", example_id=example_id, amount=amount
+            )
+        mark_lost(session, run_id=runs[3])
+    with read_session(engine) as session:
+        line = run_line(session, run_id=runs[3])
+        page = runs_page(session, limit=50)
+    assert line is not None
+    assert (line.set_aside, line.set_aside_cost) == (2, pytest.approx(0.75))
+    assert line.spent == pytest.approx(line.cost + 0.75)  # what counts against its cap
+    on_page = {one.run_id: (one.set_aside, one.set_aside_cost) for one in page.lines}
+    assert on_page[runs[3]] == (2, pytest.approx(0.75))
+    assert on_page[runs[4]] == (0, 0.0)
 
 
 def test_an_empty_page(engine, runs):

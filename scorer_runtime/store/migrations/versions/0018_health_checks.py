@@ -15,7 +15,7 @@ from alembic import op
 from sqlalchemy.dialects.postgresql import JSONB
 
 revision = "0018_health_checks"
-down_revision: str | None = "0016_judge_rate_windows"
+down_revision: str | None = "0017_spend_reservations"
 branch_labels = None
 depends_on = None
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from scorer_runtime.costs.cap import budget_words
 from scorer_runtime.store import create_run, finish_run, save_judge_profile, session_scope
+from scorer_runtime.store.reservations import mark_lost, reserve_spend
 from studio import state
 
 from .test_runs_helpers import KEY_ENV, judge_spec, make_dataset, save_spec
@@ -141,3 +142,23 @@ def test_a_finished_run_with_a_failure_shows_no_success_mark(
     assert "**Finished, 1 failed.** Every example was tried, but 1 of 3 could not be" in text
     # No green check on how it ended (the pass-mark verdict of the scored ones is apart).
     assert [s.icon for s in at.success] == [":material/thumb_up:"]
+
+
+def test_a_stopped_run_says_what_it_counts_for_answers_lost_when_it_stopped(
+    studio_db, open_page, fake_judge
+):
+    run_id = _stopped_run(studio_db, fake_judge.base_url, status="cancelled")
+    with session_scope(studio_db) as session:
+        for example_id in (1, 2, 3):  # a runner killed with three answers on their way
+            reserve_spend(
+                session, run_id=run_id, runner_token="killed", example_id=example_id, amount=0.0004
+            )
+        mark_lost(session, run_id=run_id)
+    at = open_page("runs")
+    at.button(key=state.RUNS_OPEN.child(run_id).name).click().run()
+    assert not at.exception, at.exception
+    assert (
+        "**Counted as spent:** $0.0012 counted for 3 judge answers lost when the run stopped "
+        "(they may have been paid for, so they count at their worst case). They count against "
+        "the run's cap when it resumes."
+    ) in _texts(at)
