@@ -17,6 +17,7 @@ from scorer_runtime.trust.health import (
 )
 from scorer_runtime.trust.policy import NO_JUDGE_WORDS
 from studio import state
+from studio.app_pages.trust import data as trust_data
 from studio.app_pages.trust import health_data as data
 from studio.app_pages.trust import stability_data
 from studio.app_pages.trust.health_logic import change_rows, family_rows
@@ -119,12 +120,13 @@ def _results(report: HealthReport) -> None:
         return
     st.dataframe(family_rows(report.families), hide_index=True)
     outputs = data.outputs(list(report.check.example_ids))
+    numbers = trust_data.example_numbers(tuple(report.check.example_ids))
     for family in report.families:
         name = BY_ID[family.family].name
         with st.expander(f"{name}: {family_words(family)}", expanded=family.worked):
             st.caption(BY_ID[family.family].what)
             if family.changes:
-                st.dataframe(change_rows(family, outputs), hide_index=True)
+                st.dataframe(change_rows(family, outputs, numbers), hide_index=True)
             else:
                 st.write("No verdict changed.")
 

@@ -21,7 +21,6 @@ def family_rows(families: Sequence[FamilySway]) -> list[dict[str, Any]]:
         rows.append(
             {
                 "Perturbation": BY_ID[f.family].name,
-                "What it is": BY_ID[f.family].what,
                 "Verdicts changed": f"{f.changed} of {f.compared}",
                 "Rate": f"{f.rate:.0%}" if known else "—",
                 "95 % interval": f"{f.ci_low:.0%} to {f.ci_high:.0%}" if known else "—",
@@ -32,20 +31,22 @@ def family_rows(families: Sequence[FamilySway]) -> list[dict[str, Any]]:
     return rows
 
 
-def change_rows(family: FamilySway, outputs: Mapping[int, object]) -> list[dict[str, Any]]:
-    """One row per example whose verdict the family changed: before and after (the judge's
-    reason when the scorer gives one), and the two results' numbers to open them by."""
+def change_rows(
+    family: FamilySway, outputs: Mapping[int, object], numbers: Mapping[int, int]
+) -> list[dict[str, Any]]:
+    """One row per example whose verdict the family changed, named by its number in its
+    dataset (as Examples and Results number it): before and after, and the judge's reason
+    when the scorer gives one."""
     reasons = any(c.after_reason for c in family.changes)
     rows = []
     for c in family.changes:
         row: dict[str, Any] = {
-            "Example": f"#{c.example_id}",
+            "Example": f"Example {numbers.get(c.example_id, c.example_id)}",
             "Answer": preview(outputs.get(c.example_id)),
             "As it is": f"{c.before} ({c.before_score:g})",
             "Perturbed": f"{c.after} ({c.after_score:g})",
         }
         if reasons:
             row["Judge's reason, perturbed"] = c.after_reason or ""
-        row["Results (as it is, perturbed)"] = f"#{c.before_id}, #{c.after_id}"
         rows.append(row)
     return rows
