@@ -89,7 +89,7 @@ def _injection_mode(request: JudgeRequest) -> str:
 def _messages(request: JudgeRequest, mode: str, *, reask: bool) -> list[JudgeMessage]:
     system, user = request.judge.instructions, request.prompt
     if request.judge.harden_prompt:
-        system = fence.hardened_instructions(system, answer_is_json=request.output is not None)
+        system = fence.hardened_instructions(system)
     if request.output is not None:
         instruction = request.output.instruction()
         if mode == "system" or reask:

@@ -40,13 +40,16 @@ DATA_RULE = (
 )
 """What a hardened judge's instructions end with (the same text for every call)."""
 
-ONE_JSON_RULE = "Answer with exactly one JSON document and nothing before or after it."
-"""Added after :data:`DATA_RULE` when the step's answer is JSON (not a plain-text reason)."""
 
 _OPEN_SHAPE = re.compile(r"[<\uff1c\ufe64\u2039\u00ab]{3,}([ \t]*)(data)", re.IGNORECASE)
 _CLOSE_SHAPE = re.compile(
-    r"(data)([ \t]*[\w-]{0,64}[ \t]*)[>\uff1e\ufe65\u203a\u00bb]{3,}", re.IGNORECASE
+    r"(data)([ \t]*[A-Za-z0-9_-]{0,64}[ \t]*)[>\uff1e\ufe65\u203a\u00bb]{3,}", re.IGNORECASE
 )
+_PLAIN_VALUE = re.compile(
+    r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|true|false|-?inf|nan|"
+)
+"""Printed values that cannot carry words (numbers, yes/no, nothing): a template leaves them
+unfenced. The Mastra export's ``dataFence`` uses the same expressions."""
 
 _FENCING: ContextVar[bool] = ContextVar("scorer_runtime_fencing", default=False)
 
@@ -68,6 +71,11 @@ def fence(text: str) -> str:
     return f"<<<DATA {PLACEHOLDER}\n{neutralise(text)}\nDATA {PLACEHOLDER}>>>"
 
 
+def fence_printed(text: str) -> str:
+    """A value a template prints: fenced, unless it reads as a number, true/false or nothing."""
+    return text if _PLAIN_VALUE.fullmatch(text) else fence(text)
+
+
 def with_nonce(messages: Sequence[JudgeMessage], nonce: str) -> list[JudgeMessage]:
     """The messages as sent: the stand-in code of every marker replaced by ``nonce``.
 
@@ -83,11 +91,12 @@ def with_nonce(messages: Sequence[JudgeMessage], nonce: str) -> list[JudgeMessag
     ]
 
 
-def hardened_instructions(instructions: str, *, answer_is_json: bool) -> str:
-    """A hardened judge's system message: its own instructions, then :data:`DATA_RULE` (and
-    :data:`ONE_JSON_RULE` when the answer is JSON)."""
-    rule = f"{DATA_RULE} {ONE_JSON_RULE}" if answer_is_json else DATA_RULE
-    return f"{instructions}\n\n{rule}"
+def hardened_instructions(instructions: str) -> str:
+    """A hardened judge's system message: its own instructions, then :data:`DATA_RULE`.
+
+    It says nothing of the answer's form: a step's schema is asked for as without hardening,
+    and an answer that is not one JSON document alone is refused and asked again."""
+    return f"{instructions}\n\n{DATA_RULE}"
 
 
 def fencing_now() -> bool:

@@ -8,7 +8,7 @@ import pytest
 
 from scorer_runtime import Judge, PromptStep, ScorerRunError, as_data, create_scorer
 from scorer_runtime.judge.cache import CachedAnswer, using_cache
-from scorer_runtime.judge.fence import DATA_RULE, ONE_JSON_RULE, neutralise
+from scorer_runtime.judge.fence import DATA_RULE, neutralise
 from scorer_runtime.results import Usage
 from scorer_runtime.spec.templates import template
 
@@ -67,7 +67,7 @@ def test_each_judged_value_is_fenced_with_a_code_and_the_judge_told_it_is_data(f
     fake_judge.reply({"label": "no"})
     template_scorer(fake_judge).run_sync(input="Where is my parcel?", output="It ships today.")
     system, user = sent(fake_judge)
-    assert system.startswith(f"You are a strict grader.\n\n{DATA_RULE} {ONE_JSON_RULE}\n\n")
+    assert system.startswith(f"You are a strict grader.\n\n{DATA_RULE}\n\n")
     (nonce,) = set(OPENING.findall(user))
     assert blocks(user, nonce) == ["Where is my parcel?", "It ships today."]
     assert user.endswith("\nTries: 2")  # a number cannot carry instructions: not fenced
@@ -111,7 +111,7 @@ def test_a_retried_call_gets_a_new_code_too(fake_judge):
     assert len(codes) == 2
 
 
-def test_a_reason_asked_as_text_is_not_told_to_answer_in_json(fake_judge):
+def test_a_reason_asked_as_text_is_fenced_too(fake_judge):
     fake_judge.reply("Polite and clear.", when="Why is")
     fake_judge.reply({"label": "yes"})
     reason = PromptStep(description="Why?", create_prompt=template("Why is {{ output }} polite?"))
