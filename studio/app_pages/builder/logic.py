@@ -83,6 +83,7 @@ def new_draft(judge: str | None = None) -> ScorerDraft:
             "model": "openai/gpt-4o-mini",
             "api_key_env": "OPENAI_API_KEY",
             "instructions": "You are a strict, fair evaluator. Judge only what is written.",
+            "harden_prompt": True,
         },
         steps=[StepDraft(step="generate_score", formula=_STARTER_FORMULAS["generate_score"])],
     )
