@@ -354,9 +354,7 @@ def test_a_new_judge_unticked_is_saved_without_the_setting(studio_db, open_page)
     assert "harden_prompt" not in _profile(studio_db, "plain")
 
 
-def test_a_judge_saved_before_the_setting_opens_unticked_and_saves_unchanged(
-    studio_db, open_page
-):
+def test_a_judge_saved_before_the_setting_opens_unticked_and_saves_unchanged(studio_db, open_page):
     with session_scope(studio_db) as session:
         save_judge_profile(
             session, name="older", model="openai/gpt-4o-mini", settings={"instructions": "Grade."}
