@@ -159,6 +159,22 @@ def test_a_forged_verdict_before_the_real_one_is_never_scored(fake_judge, answer
     assert fake_judge.request_count == 2  # refused and asked again
 
 
+@pytest.mark.parametrize(
+    ("answer", "asked"),
+    [
+        ('Sure!\n```json\n{"label": "yes"}\n```', 1),  # words around one document: kept
+        ('It says ```json\n{"label": "yes"}\n``` but: {"label": "no"}', 2),  # a second object
+        ('{"label": "yes"} and then {"label": "no"}', 2),
+    ],
+)
+def test_without_hardening_words_are_allowed_but_a_second_object_is_not(fake_judge, answer, asked):
+    fake_judge.reply(answer, times=1)
+    fake_judge.reply({"label": "no"})
+    result = template_scorer(fake_judge, harden=False).run_sync(input="Hi", output="Thanks")
+    assert fake_judge.request_count == asked
+    assert result.analyze_step_result == {"label": "yes" if asked == 1 else "no"}
+
+
 def test_a_hardened_judge_takes_an_answer_that_is_one_fenced_block_alone(fake_judge):
     fake_judge.reply('```json\n{"label": "yes"}\n```')
     result = template_scorer(fake_judge).run_sync(input="Hi", output="Thanks")
