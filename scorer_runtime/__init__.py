@@ -33,6 +33,7 @@ from scorer_runtime.errors import (
     ScorerRunError,
 )
 from scorer_runtime.judge import Judge
+from scorer_runtime.judge.fence import as_data
 from scorer_runtime.processors import (
     OutputGuard,
     RedactPII,
@@ -79,6 +80,7 @@ __all__ = [
     "StreamErrorRetryProcessor",
     "TruncateInput",
     "Usage",
+    "as_data",
     "create_scorer",
     "extract_tool_calls",
     "filter_run",

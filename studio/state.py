@@ -254,6 +254,7 @@ JUDGES_DEFAULT_CAP = Key("judges.default_cap")
 JUDGES_REQUESTS_PER_MINUTE = Key("judges.requests_per_minute")
 JUDGES_TOKENS_PER_MINUTE = Key("judges.tokens_per_minute")
 JUDGES_JSON_MODE = Key("judges.json_mode")
+JUDGES_HARDEN = Key("judges.harden_prompt")
 JUDGES_RETRY = Key("judges.retry")
 """The judge's retry form (a family: ``judges.retry.on``, ``judges.retry.retries``…)."""
 JUDGES_PROCESSORS = Key("judges.processors")

@@ -182,8 +182,18 @@ KEY_PLACE_HELP = (
     "your own computer that needs no key."
 )
 
+HARDEN_LABEL = "Mark the judged text as data (recommended)"
+"""The one label of a judge's ``harden_prompt``."""
+HARDEN_HELP = (
+    "Puts the text being judged between markers with a new secret code on every request, and "
+    "tells the judge that nothing inside them is an instruction, so an answer cannot talk "
+    "the judge into a better grade."
+)
+
 
 __all__ = [
+    "HARDEN_HELP",
+    "HARDEN_LABEL",
     "KEY_PLACE",
     "KEY_PLACE_HELP",
     "OUTCOME_LABELS",

@@ -4,7 +4,9 @@ A judge request is identified by a SHA-256 of a canonical JSON of everything tha
 its answer (:func:`answer_key` of :func:`key_document`): the model, the API base, the
 sampling parameters, the messages exactly as sent (after the input processors, the system
 message included), the response format and schema, the answer format (where the schema
-goes) and the output processors. Never the API key.
+goes), the output processors and, for a judge that hardens its prompt, that setting (the
+messages then hold the markers' stand-in code, never a call's random one, so a repeated
+prompt is still answered from the cache). Never the API key.
 
 The cache itself lives wherever the caller keeps it (the batch engine keeps it in the
 store); this module only defines what it must do (:class:`AnswerCache`) and which cache the
@@ -75,6 +77,7 @@ def answer_key(
     schema: str | None,
     mode: str,
     output_processors: Sequence[object] = (),
+    hardened: bool = False,
 ) -> str:
     """The SHA-256 (hex) of everything that decides a judge's answer to one request
     (``schema``: the answer's JSON Schema as canonical JSON text).
@@ -92,6 +95,7 @@ def answer_key(
         schema,
         mode,
         tuple(_processor_name(p) for p in output_processors),
+        hardened,
     )
     sent = [{"role": m["role"], "content": m["content"]} for m in messages]
     text = head + _encode_sorted(sent) + tail
@@ -108,9 +112,12 @@ def key_document(
     schema: str | None,
     mode: str,
     output_processors: Sequence[object] = (),
+    hardened: bool = False,
 ) -> dict[str, Any]:
-    """What a key covers, as one JSON document (its canonical text is what is hashed)."""
-    return {
+    """What a key covers, as one JSON document (its canonical text is what is hashed).
+
+    ``hardened`` is written only when on, so the keys of judges without it are unchanged."""
+    document: dict[str, Any] = {
         "v": KEY_VERSION,
         "model": model,
         "api_base": (api_base or "").rstrip("/"),
@@ -121,6 +128,9 @@ def key_document(
         "answer_format": mode,
         "output_processors": [_processor_name(p) for p in output_processors],
     }
+    if hardened:
+        document["hardened"] = True
+    return document
 
 
 def _canonical(value: Any) -> str:
@@ -151,13 +161,16 @@ def _frame(
     schema: str | None,
     mode: str,
     processors: tuple[str, ...],
+    hardened: bool,
 ) -> tuple[str, str]:
     """The canonical text of a key document before and after its messages (keys sorted:
-    answer_format, api_base, messages, model, output_processors, response_format, sampling,
-    schema, v); ``response_format`` is given as its canonical text."""
+    answer_format, api_base, hardened (only when on), messages, model, output_processors,
+    response_format, sampling, schema, v); ``response_format`` is given as its canonical
+    text."""
+    flag = '"hardened":true,' if hardened else ""
     head = (
         f'{{"answer_format":{_canonical(mode)},'
-        f'"api_base":{_canonical((api_base or "").rstrip("/"))},"messages":'
+        f'"api_base":{_canonical((api_base or "").rstrip("/"))},{flag}"messages":'
     )
     tail = (
         f',"model":{_canonical(model)},"output_processors":{_canonical(list(processors))},'

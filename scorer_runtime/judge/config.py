@@ -34,6 +34,13 @@ class Judge:
     ``True``/``"system"`` appends the JSON schema to the system message, ``"inline"`` to the
     user message; ``"auto"`` (the default) is native when the model supports response
     schemas, else inline.
+
+    ``harden_prompt``: fence every judged value a prompt inserts as data, with a fresh code
+    per call, and tell the judge that text inside is never instructions
+    (:mod:`scorer_runtime.judge.fence`; a prompt written in code marks its values with
+    :func:`~scorer_runtime.judge.fence.as_data`). Left unset it is off, so a judge saved
+    before the setting existed asks exactly what it asked before; the studio turns it on
+    for every new judge.
     """
 
     model: str | None = None
@@ -59,6 +66,8 @@ class Judge:
     process sharing a ledger keeps to it together (:mod:`scorer_runtime.judge.rate`)."""
     tokens_per_minute: int | None = None
     """What the provider allows this judge's key: tokens a minute (prompt and answer)."""
+    harden_prompt: bool | None = None
+    """Fence the judged text as data (see the class docstring); None: off."""
 
     def __post_init__(self) -> None:
         for name in ("input_processors", "output_processors", "error_processors"):
@@ -78,6 +87,8 @@ class Judge:
                 raise ValueError("a rate limit is a whole number a minute, 1 or more")
         if self.timeout_s is not None and self.timeout_s <= 0:
             raise ValueError("timeout_s must be a positive number of seconds")
+        if self.harden_prompt is not None and not isinstance(self.harden_prompt, bool):
+            raise ValueError(f"harden_prompt must be True or False, not {self.harden_prompt!r}")
         if self.json_prompt_injection not in (None, True, False, "auto", "system", "inline"):
             raise ValueError(
                 "json_prompt_injection must be True, False, 'auto', 'system' or 'inline', "
@@ -129,6 +140,8 @@ class ResolvedJudge:
     """What the provider allows (nothing set: held back only after a 429)."""
     limit_key: str = ""
     """The name the judge's rate is counted under (:func:`~scorer_runtime.judge.rate.limit_key`)."""
+    harden_prompt: bool = False
+    """Whether the judged text is fenced as data (:mod:`scorer_runtime.judge.fence`)."""
 
 
 class JudgeConfigError(ValueError):
@@ -175,6 +188,7 @@ def resolve_judge(judge: Judge) -> ResolvedJudge:
         prices=_prices(judge),
         rate_limit=RateLimit(judge.requests_per_minute, judge.tokens_per_minute),
         limit_key=limit_key(judge.model, judge.api_base, judge.api_key_env),
+        harden_prompt=bool(judge.harden_prompt),
     )
 
 

@@ -17,6 +17,11 @@ that still parses and fits the schema is the answer (``cached``, no provider cal
 cost recorded as saved); one that no longer does is logged and treated as a miss. A
 successful answer that was not found carries its ``cache_key`` for whoever stores the run.
 
+A judge with ``harden_prompt`` on (:mod:`scorer_runtime.judge.fence`) gets the data rule at
+the end of its instructions; its prompt's markers carry a stand-in code in the evidence and
+the cache key, and a fresh random code in each call as sent. Its answer must be exactly one
+JSON document (a whole answer in one fenced block is one; prose around it is not).
+
 Every text of the evidence that the judge's server sent back (errors, a failed call's raw
 answer) and the exception a failure raises are redacted with the judge's key before anything
 sees them (:func:`scorer_runtime.secrets.redact`); the client has already done so for what
@@ -32,7 +37,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from scorer_runtime.errors import ErrorKind, JudgeFormatError, ProviderError
-from scorer_runtime.judge import client, rate, rehearsal
+from scorer_runtime.judge import client, fence, rate, rehearsal
 from scorer_runtime.judge.cache import AnswerCache, active_cache, answer_key
 from scorer_runtime.judge.config import ResolvedJudge
 from scorer_runtime.judge.structured import AnswerFormatError, StructuredOutput
@@ -83,6 +88,8 @@ def _injection_mode(request: JudgeRequest) -> str:
 
 def _messages(request: JudgeRequest, mode: str, *, reask: bool) -> list[JudgeMessage]:
     system, user = request.judge.instructions, request.prompt
+    if request.judge.harden_prompt:
+        system = fence.hardened_instructions(system)
     if request.output is not None:
         instruction = request.output.instruction()
         if mode == "system" or reask:
@@ -135,7 +142,7 @@ async def execute(request: JudgeRequest) -> tuple[Any, JudgeExecution]:
                 parsed = text
                 break
             try:
-                parsed = request.output.parse(text)
+                parsed = request.output.parse(text, strict=request.judge.harden_prompt)
                 break
             except AnswerFormatError as e:
                 if reask:
@@ -179,6 +186,7 @@ def _key(
         schema=request.output.schema_text if request.output is not None else None,
         mode=mode,
         output_processors=judge.output_processors,
+        hardened=judge.harden_prompt,
     )
 
 
@@ -192,7 +200,8 @@ def _from_cache(
         if found is None:
             return False
         text = found.text
-        parsed = text if request.output is None else request.output.parse(text)
+        strict = request.judge.harden_prompt
+        parsed = text if request.output is None else request.output.parse(text, strict=strict)
     except Exception as e:
         _log.warning(
             "The stored judge answer for step %s of scorer %r could not be used (%s); "
@@ -260,14 +269,17 @@ async def _call_with_retries(
     """One judge request: provider calls until success, or until no processor retries.
 
     Each call passes the judge's rate gate first (:mod:`scorer_runtime.judge.rate`); time
-    held there is no provider call and spends no retry."""
+    held there is no provider call and spends no retry. A hardened judge's markers get a
+    fresh code for every call (:func:`~scorer_runtime.judge.fence.with_nonce`)."""
     retries = 0
+    hardened = request.judge.harden_prompt
     while True:
         gate, ticket = await _pass_gate(request, messages, execution)
         execution.model_call_count += 1
         call_started = time.perf_counter()
+        sent = fence.with_nonce(messages, fence.new_nonce()) if hardened else messages
         try:
-            completion = await _complete(request, messages, response_format)
+            completion = await _complete(request, sent, response_format)
         except ProviderError as error:
             if gate is not None and ticket is not None and error.status_code == 429:
                 after = parse_retry_after_ms(error.headers)

@@ -1,8 +1,10 @@
 """Structured judge output: the schema a step expects, how it is asked for, how answers are read.
 
-A step's output schema is a pydantic model class or a JSON Schema dict. Answers are parsed
-leniently (one JSON document inside markdown fences is accepted; several are refused) and
-validated strictly.
+A step's output schema is a pydantic model class or a JSON Schema dict. An answer must hold
+exactly one JSON document, validated strictly. Read leniently (the default), the document may
+sit in a markdown fence with words around it; read strictly (a judge that hardens its prompt),
+the answer is the document alone or the document alone in one fence. Either way an answer
+with a second JSON object (say a verdict copied from the judged text) is refused.
 """
 
 from __future__ import annotations
@@ -96,9 +98,11 @@ class StructuredOutput:
         """The schema as canonical JSON text (sorted keys): what a cache key holds of it."""
         return json.dumps(self.json_schema, sort_keys=True, separators=(",", ":"))
 
-    def parse(self, text: str) -> Any:
-        """Read and validate an answer; raise :class:`AnswerFormatError` saying what is wrong."""
-        value = parse_json_answer(text)
+    def parse(self, text: str, *, strict: bool = False) -> Any:
+        """Read and validate an answer; raise :class:`AnswerFormatError` saying what is wrong.
+
+        ``strict``: no words around the JSON document (see :func:`parse_json_answer`)."""
+        value = parse_json_answer(text, strict=strict)
         if isinstance(self.source, type):
             try:
                 return self.source.model_validate(value)
@@ -116,31 +120,62 @@ class StructuredOutput:
         return value
 
 
-def parse_json_answer(text: str) -> Any:
+def parse_json_answer(text: str, *, strict: bool = False) -> Any:
     """The one JSON document of a judge's answer: the whole text, or its one fenced block.
 
-    An answer with several fenced JSON documents is refused (and so re-asked), never read as
-    its first: judged text can carry a forged verdict in the scorer's own schema, which a judge
-    may copy before its real answer.
+    An answer with several JSON documents is refused (and so re-asked), never read as its
+    first: judged text can carry a forged verdict in the scorer's own schema, which a judge
+    may copy before its real answer. A fenced block is a habit of models asked for JSON, so
+    an answer that is one fenced block and nothing else is that block, even when ``strict``;
+    words around the block are accepted only when not ``strict`` (and only when they hold no
+    other JSON object).
     """
     whole = text.strip()
     if not whole:
         _not_json(text)
     try:
         return json.loads(whole)
-    except json.JSONDecodeError:
-        pass
-    found = []
+    except json.JSONDecodeError as error:
+        if error.msg == "Extra data":
+            _several(None)
+    found: list[tuple[Any, re.Match[str]]] = []
     for match in _FENCE.finditer(text):
         try:
-            found.append(json.loads(match.group(1).strip()))
+            found.append((json.loads(match.group(1).strip()), match))
         except json.JSONDecodeError:
             continue
     if len(found) > 1:
+        _several(len(found))
+    if not found:
+        _not_json(text)
+    value, match = found[0]
+    around = text[: match.start()] + "\n" + text[match.end() :]
+    if strict and around.strip():
         raise AnswerFormatError(
-            f"the answer holds {len(found)} JSON documents; the judge must give exactly one"
+            "the answer has words around its JSON; the judge must answer with the JSON "
+            f"document alone. It was: {whole[:200]}"
         )
-    return found[0] if found else _not_json(text)
+    if _holds_an_object(around):
+        _several(None)
+    return value
+
+
+def _holds_an_object(text: str) -> bool:
+    """Whether ``text`` holds a JSON object (a ``{`` where one whole object starts)."""
+    decoder = json.JSONDecoder()
+    start = text.find("{")
+    while start != -1:
+        try:
+            decoder.raw_decode(text, start)
+            return True
+        except json.JSONDecodeError:
+            start = text.find("{", start + 1)
+    return False
+
+
+def _several(count: int | None) -> NoReturn:
+    many = f"{count} JSON documents" if count else "more than one JSON document"
+    raise AnswerFormatError(f"the answer holds {many}; the judge must give exactly one")
 
 
 def _not_json(text: str) -> NoReturn:

@@ -332,6 +332,7 @@ _JUDGE_SETTINGS = (
     "default_max_cost",
     "requests_per_minute",
     "tokens_per_minute",
+    "harden_prompt",
 )
 
 

@@ -32,9 +32,10 @@ TEXT = st.text(max_size=40)  # any code point, lone surrogates and quotes includ
     schema=st.none() | TEXT,
     mode=st.sampled_from(["native", "system", "inline"]),
     processors=st.sampled_from([(), (Trim(),)]),
+    hardened=st.booleans(),
 )
 def test_the_key_hashes_the_canonical_json_of_the_request(
-    model, api_base, temperature, messages, response_format, schema, mode, processors
+    model, api_base, temperature, messages, response_format, schema, mode, processors, hardened
 ):
     given_fields = {
         "model": model,
@@ -45,6 +46,7 @@ def test_the_key_hashes_the_canonical_json_of_the_request(
         "schema": schema,
         "mode": mode,
         "output_processors": processors,
+        "hardened": hardened,
     }
     document = key_document(**given_fields)
     text = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
@@ -91,5 +93,6 @@ def test_the_key_covers_each_part_of_the_request():
         ("response_format", {"type": "json_object"}),
         ("schema", None),
         ("mode", "inline"),
+        ("hardened", True),
     ]:
         assert answer_key(**{**base, name: other}) != key, name

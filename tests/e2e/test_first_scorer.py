@@ -97,7 +97,11 @@ def _try_and_save(studio: StudioPage, judge: FakeOpenAIServer) -> None:
     assert score.get_by_test_id("stMetricValue").inner_text() == "1.00"
     assert judge.request_count == 1
     assert judge.last_request is not None
-    assert judge.last_request.last_user_content == f"Is this support answer polite? {_outputs()[0]}"
+    # A new scorer's judge marks the judged text as data, with a new code for each call.
+    sent = judge.last_request.last_user_content
+    code = re.match(r"Is this support answer polite\? <<<DATA ([0-9a-f]{16})\n", sent)
+    assert code is not None, sent
+    assert sent.endswith(f"\n{_outputs()[0]}\nDATA {code.group(1)}>>>")
     studio.screenshot("builder try it")
 
     studio.choose(f"{B0}.stage", "6 · Save")

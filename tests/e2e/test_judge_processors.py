@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +17,7 @@ import pytest
 from sqlmodel import select
 
 from scorer_runtime import ScorerRunError
+from scorer_runtime.judge.fence import PLACEHOLDER
 from scorer_runtime.spec import compile_spec, default_registry
 from scorer_runtime.store import make_engine, read_session
 from scorer_runtime.store.tables import ScorerRecord, ScorerVersionRecord
@@ -152,7 +154,17 @@ def _outcome(spec: dict[str, Any], example: dict[str, Any], judge: FakeOpenAISer
         result: Any = compile_spec(spec, default_registry()).run_sync(**example).score
     except ScorerRunError as error:
         result = ("failed", str(error.__cause__ or error))
-    return result, [r.json["messages"] for r in judge.chat_requests[before:]]
+    return result, _sent(judge, before)
+
+
+def _sent(judge: FakeOpenAIServer, before: int) -> list[Any]:
+    """The messages of the judge's requests after the first ``before``, each call's code for
+    the judged text's markers put back to the stand-in (a new scorer's judge marks it)."""
+    return [
+        [{**m, "content": re.sub(r"DATA [0-9a-f]{16}", f"DATA {PLACEHOLDER}", m["content"])}
+         for m in r.json["messages"]]
+        for r in judge.chat_requests[before:]
+    ]  # fmt: skip
 
 
 def test_a_scorer_with_all_three_processors_exports_and_imports_the_same(
@@ -179,6 +191,8 @@ def test_a_scorer_with_all_three_processors_exports_and_imports_the_same(
             "message": "The judge refused to grade.",
         },
     }
+    assert original["judge"]["harden_prompt"] is True  # on for a new judge
+    assert imported["judge"]["harden_prompt"] is True
     file_judge = json.loads(definition.read_text())["judge"]
     assert {k: file_judge[k] for k in processors} == processors
     assert {k: imported["judge"][k] for k in processors} == processors
@@ -202,7 +216,7 @@ def test_a_scorer_with_all_three_processors_exports_and_imports_the_same(
         cwd=tmp_path,
     )
     assert json.loads(done.stdout)["score"] == 1.0
-    exported_sent = [r.json["messages"] for r in judge.chat_requests[before:]]
+    exported_sent = _sent(judge, before)
     assert (
         exported_sent
         == _outcome(original, {"input": "Where is my order?", "output": ANSWER}, judge)[1]

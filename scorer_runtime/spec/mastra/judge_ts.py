@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 
+from scorer_runtime.judge.fence import hardened_instructions
 from scorer_runtime.spec.models import JudgeSpec
 
 
@@ -25,7 +26,10 @@ def judge_config(judge: JudgeSpec, indent: str, extra: list[str] | None = None) 
     else:
         model_code = json.dumps(model)
     fields = [f"model: {model_code}"]
-    fields.append(f"instructions: {json.dumps(judge.instructions or '', ensure_ascii=False)}")
+    instructions = judge.instructions or ""
+    if judge.harden_prompt:
+        instructions = hardened_instructions(instructions)
+    fields.append(f"instructions: {json.dumps(instructions, ensure_ascii=False)}")
     if judge.json_prompt_injection is not None:
         fields.append(f"jsonPromptInjection: {json.dumps(judge.json_prompt_injection)}")
     settings = ["maxRetries: 0"]
@@ -87,6 +91,12 @@ def judge_differences(judge: JudgeSpec, where: str) -> list[str]:
             f"{where}: runs are not stopped at the default spend cap of "
             f"${judge.default_max_cost:g} (the module scores one example at a time, with no "
             "run to cap)."
+        )
+    if judge.harden_prompt:
+        found.append(
+            f"{where}: the judged text is marked as data with a new code for each prompt, not "
+            "for each retry of it, and Mastra reads the answer itself: an answer with words "
+            "around its JSON is not refused and asked again."
         )
     limits = _limit_words(judge)
     if limits:

@@ -108,7 +108,9 @@ class _Writer:
         self.links.append(f".{name}(({args}: any) => {name}Step(context(run, results{extra})))")
 
     def prompt_step(self, step: PromptStepSpec, name: str) -> None:
-        lines = TemplateTranslator(self.formulas).translate(step.template)
+        own = step.judge if isinstance(step.judge, JudgeSpec) else None
+        harden = self.merged(own).harden_prompt is True if own else self.hardened
+        lines = TemplateTranslator(self.formulas, harden=harden).translate(step.template)
         body = "\n".join(f"  {line}" for line in ["let out = ''", *lines, "return out"])
         self.functions.append(f"function {name}Prompt(ctx: any): string {{\n{body}\n}}")
         self.note_unsure(step.step, _holds_numbers(step.output_schema))
@@ -166,6 +168,11 @@ class _Writer:
         code, used = input_processors(self.scorer_judge, own).prompt(code)
         self.formulas.used.update(used)
         return code
+
+    @property
+    def hardened(self) -> bool:
+        """Whether the scorer's judge fences the judged text as data."""
+        return self.scorer_judge is not None and self.scorer_judge.harden_prompt is True
 
     @property
     def scorer_judge(self) -> JudgeSpec | None:

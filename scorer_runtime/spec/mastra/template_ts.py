@@ -21,14 +21,20 @@ from scorer_runtime.spec.sandbox.template_env import environment
 class TemplateTranslator:
     """Translates templates to statement lists; shares helper use with a formula translator."""
 
-    def __init__(self, formulas: FormulaTranslator) -> None:
+    def __init__(self, formulas: FormulaTranslator, *, harden: bool = False) -> None:
         self.formulas = formulas
         self.loops: list[str] = []
+        self.harden = harden
+        """Fence each printed value as data, as a judge with ``harden_prompt`` does."""
 
     def translate(self, source: str) -> list[str]:
-        """Statements that build the prompt in ``out`` from ``ctx``."""
+        """Statements that build the prompt in ``out`` from ``ctx`` (for a hardened judge,
+        with a fresh ``nonce`` for each prompt)."""
         tree = environment().parse(source)
-        return self.body(tree.body)
+        lines = self.body(tree.body)
+        if self.harden:
+            lines.insert(0, self.formulas.use("dataNonce", "const nonce = dataNonce()"))
+        return lines
 
     def body(self, items: list[nodes.Node]) -> list[str]:
         lines: list[str] = []
@@ -38,7 +44,7 @@ class TemplateTranslator:
 
     def statement(self, node: nodes.Node) -> list[str]:
         if isinstance(node, nodes.Output):
-            return [self.output(child) for child in node.nodes]
+            return [self.printed(child) for child in node.nodes]
         if isinstance(node, nodes.For):
             return self.loop(node)
         if isinstance(node, nodes.If):
@@ -57,6 +63,14 @@ class TemplateTranslator:
         if node.else_:
             lines += ["} else {", *_indent(self.body(node.else_))]
         return [*lines, "}"]
+
+    def printed(self, node: nodes.Node) -> str:
+        """``out += ...`` for one output node; a value (not literal text) fenced when hardened."""
+        line = self.output(node)
+        if not self.harden or isinstance(node, nodes.TemplateData):
+            return line
+        value = line.removeprefix("out += ")
+        return self.formulas.use("dataFence", f"out += dataFence({value}, nonce)")
 
     def output(self, node: nodes.Node) -> str:
         if isinstance(node, nodes.TemplateData):

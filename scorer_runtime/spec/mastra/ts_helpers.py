@@ -87,6 +87,22 @@ HELPERS: dict[str, str] = {
   if (typeof value === 'number') return numberText(value)
   return jsonText(value)
 }""",
+    "dataNonce": """function dataNonce(): string {
+  // A fresh code for one prompt's data markers: 16 random hex digits.
+  const bytes = crypto.getRandomValues(new Uint8Array(8))
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
+}""",
+    "dataFence": """function dataFence(text: string, nonce: string): string {
+  // A printed value fenced as data (a number, true/false or nothing is left as it is); any
+  // marker shape already in it is made harmless, so it can neither close nor open a block.
+  const plain =
+    /^(?:-?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?|true|false|-?inf|nan|)$/
+  if (plain.test(text)) return text
+  const opening = /[<\\uff1c\\ufe64\\u2039\\u00ab]{3,}([ \\t]*)(data)/gi
+  const closing = /(data)([ \\t]*[A-Za-z0-9_-]{0,64}[ \\t]*)[>\\uff1e\\ufe65\\u203a\\u00bb]{3,}/gi
+  const clean = text.replace(opening, '\\u00ab$1$2').replace(closing, '$1$2\\u00bb')
+  return `<<<DATA ${nonce}\\n${clean}\\nDATA ${nonce}>>>`
+}""",
     "add": """function add(left: any, right: any): any {
   const kinds = [left, right].map((v) => (Array.isArray(v) ? 'list' : typeof v))
   if (kinds[0] !== kinds[1] || !['number', 'string', 'list'].includes(kinds[0])) {
@@ -253,6 +269,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "jsonText": ("numberText", "floatText", "wholeFloat"),
     "toText": ("jsonText", "numberText"),
     "floatOrText": ("floatText", "toText"),
+    "dataFence": ("dataNonce",),
     "add": ("fail", "limitedText"),
     "divide": ("fail",),
     "multiply": ("fail", "tooLong"),

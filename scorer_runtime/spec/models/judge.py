@@ -227,6 +227,12 @@ class JudgeSpec(SpecModel):
         le=1_000_000_000,
         description="What the provider allows this key: tokens a minute (prompts and answers).",
     )
+    harden_prompt: bool | None = Field(
+        default=None,
+        description="Mark the judged text as data: each value a prompt inserts is fenced with "
+        "a fresh code per call, the judge is told text inside is never instructions, and its "
+        "answer must be one JSON document alone. Left out: off (as judges saved before it).",
+    )
     retry: RetryPolicySpec | None = Field(default=None, description="Retry failed judge requests.")
     redact_pii: RedactPIISpec | None = Field(
         default=None, description="Redact personal data first."

@@ -26,6 +26,7 @@ from jinja2.runtime import Context, Undefined
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from jinja2.utils import missing
 
+from scorer_runtime.judge.fence import fence_printed, fencing_now
 from scorer_runtime.spec.context import OFFERED_NAMES
 from scorer_runtime.spec.sandbox.functions import LIST_METHODS, TEXT_METHODS, kind_of, to_text
 from scorer_runtime.spec.sandbox.limits import (
@@ -96,12 +97,18 @@ def _fail_if_undefined(value: Any) -> None:
 
 
 def _finalize(value: Any) -> str:
-    """``{{ value }}`` as prompt text: JSON for lists/objects, never a Python repr."""
+    """``{{ value }}`` as prompt text: JSON for lists/objects, never a Python repr.
+
+    For a judge that hardens its prompt, every printed value but one that reads as a number,
+    true/false or nothing is fenced as data (:mod:`scorer_runtime.judge.fence`); literal text
+    of the template is not (Jinja folds a printed literal before any render)."""
     if callable(value) and not isinstance(value, Undefined):
         raise RenderProblem(
             "this prints a method or macro, not a value; call it with (...) or read a field"
         )
     text = to_text(value)
+    if fencing_now():
+        text = fence_printed(text)
     current_budget().produce(len(text))
     return text
 

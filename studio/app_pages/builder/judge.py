@@ -17,6 +17,7 @@ from studio.app_pages.judges.logic import JSON_MODES, json_mode_of, json_mode_va
 from studio.services import env_is_set
 from studio.widgets.judge_processors import render_processors
 from studio.widgets.processor_forms import PROCESSOR_FIELDS, in_words
+from studio.words import HARDEN_HELP, HARDEN_LABEL
 
 
 def key_missing(envs: Sequence[str]) -> None:
@@ -76,7 +77,9 @@ def judge_form(
         )
         st.caption("These settings are changed on the Judges page.")
         return chosen
-    settings = dict(judge) if isinstance(judge, Mapping) else {}
+    # A judge set up here anew (none yet, or a saved one left) starts with the recommended
+    # hardening; a scorer's own judge keeps what it has (off when saved before the setting).
+    settings = dict(judge) if isinstance(judge, Mapping) else {"harden_prompt": True}
     out = judge_settings(settings, key=key.child("settings"))
     with st.container(border=True):
         processors = render_processors(settings, key=key.child("processors"), sample=sample)
@@ -91,7 +94,7 @@ def judge_settings(
     out = {
         k: v
         for k, v in settings.items()
-        if k not in ("model", "api_base", "api_key_env", "json_prompt_injection")
+        if k not in ("model", "api_base", "api_key_env", "json_prompt_injection", "harden_prompt")
     }
     col1, col2 = st.columns(2)
     out["model"] = col1.text_input(
@@ -115,6 +118,13 @@ def judge_settings(
     elif env.strip():
         with col2:
             key_missing([env.strip()])
+    hardened = st.checkbox(
+        HARDEN_LABEL,
+        value=settings.get("harden_prompt") is True,
+        help=HARDEN_HELP,
+        key=key.child("harden").name,
+    )
+    out["harden_prompt"] = True if hardened else None  # off is the setting left out
     with st.expander("More judge settings"):
         out["api_base"] = st.text_input(
             "Server address (optional)",

@@ -17,6 +17,7 @@ from typing import Any
 from scorer_runtime.batch import outcome_of_error
 from scorer_runtime.errors import ScorerRunError
 from scorer_runtime.ids import id_from_name
+from scorer_runtime.judge.fence import fencing
 from scorer_runtime.run import ScorerRun
 from scorer_runtime.spec import (
     DraftProblem,
@@ -83,6 +84,7 @@ def new_draft(judge: str | None = None) -> ScorerDraft:
             "model": "openai/gpt-4o-mini",
             "api_key_env": "OPENAI_API_KEY",
             "instructions": "You are a strict, fair evaluator. Judge only what is written.",
+            "harden_prompt": True,
         },
         steps=[StepDraft(step="generate_score", formula=_STARTER_FORMULAS["generate_score"])],
     )
@@ -173,8 +175,32 @@ class Example:
         }
 
 
-def preview_prompt(source: str, example: Example, *, agent: bool = False) -> str:
-    """The prompt a judge step would send for this example (before earlier steps' results)."""
+def hardened_steps(
+    draft: ScorerDraft, profiles: Mapping[str, Mapping[str, Any]]
+) -> frozenset[StepName]:
+    """The judge steps whose judge marks the judged text as data: the step's own setting, else
+    the scorer's judge's (its own settings, or the saved judge it names)."""
+
+    def setting(judge: Any) -> bool | None:
+        found = profiles.get(judge, {}) if isinstance(judge, str) else judge or {}
+        value = found.get("harden_prompt") if isinstance(found, Mapping) else None
+        return value if isinstance(value, bool) else None
+
+    scorer = setting(draft.judge)
+    hardened = set()
+    for step in draft.prompt_steps():
+        own = setting(step.judge)
+        if step.step is not None and (scorer if own is None else own):
+            hardened.add(step.step)
+    return frozenset(hardened)
+
+
+def preview_prompt(
+    source: str, example: Example, *, agent: bool = False, harden: bool = False
+) -> str:
+    """The prompt a judge step would send for this example (before earlier steps' results);
+    ``harden``: with the judged text between markers, as the step's judge sends it (with the
+    stand-in code of :mod:`scorer_runtime.judge.fence`, each call's own code replacing it)."""
     run_input, run_output = example.input, example.output
     if agent:
         from scorer_runtime.agent import to_agent_input, to_agent_output
@@ -187,7 +213,8 @@ def preview_prompt(source: str, example: Example, *, agent: bool = False) -> str
         ground_truth=example.ground_truth,
         request_context=example.request_context,
     )
-    return str(template(source)(run=run))
+    with fencing(harden):
+        return str(template(source)(run=run))
 
 
 def example_dataset(

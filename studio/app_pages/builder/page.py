@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import streamlit as st
@@ -22,6 +23,7 @@ from studio.app_pages.builder.logic import (
     STEP_HEADINGS,
     check_draft,
     clean_draft,
+    hardened_steps,
     missing_keys,
     processors_by_step,
     sample_prompt,
@@ -114,8 +116,15 @@ def _basics(draft: ScorerDraft, *, key: state.Key, editing: bool) -> None:
     )
 
 
-def _steps(draft: ScorerDraft, example: Any, *, key: state.Key) -> dict[StepName, Any]:
+def _steps(
+    draft: ScorerDraft,
+    example: Any,
+    profiles: Mapping[str, Mapping[str, Any]],
+    *,
+    key: state.Key,
+) -> dict[StepName, Any]:
     places: dict[StepName, Any] = {}
+    hardened = hardened_steps(draft, profiles)
     for slot in STEP_ORDER:
         step, place = step_editor(
             draft.step(slot),
@@ -125,6 +134,7 @@ def _steps(draft: ScorerDraft, example: Any, *, key: state.Key) -> dict[StepName
             agent=draft.type == "agent",
             groups=draft.fields_available_at(slot),
             key=key.child(slot),
+            harden=slot in hardened,
         )
         draft.put_step(slot, step)
         places[slot] = place
@@ -303,7 +313,7 @@ with main:
         step_judges(draft, example, raw_profiles, key=key.child("judge").child("steps"))
         answer_cache_switch(draft, key=key.child("judge").child("cache"))
     elif stage == "steps":
-        places = _steps(draft, example, key=key.child("steps"))
+        places = _steps(draft, example, raw_profiles, key=key.child("steps"))
     elif stage == "retries":
         _retries(draft, key=key.child("retries"))
 state.put(state.BUILDER_DRAFT, draft)

@@ -46,10 +46,12 @@ def step_editor(
     agent: bool,
     groups: list[FieldGroup],
     key: state.Key,
+    harden: bool = False,
 ) -> tuple[StepDraft | None, DeltaGenerator]:
     """Render one step's panel; returns the step as the person has it now (None: skipped),
     and a place under the panel where the caller shows the step's problems. ``groups`` are
-    the values the step can read (the example's, earlier steps')."""
+    the values the step can read (the example's, earlier steps'); ``harden``: the step's
+    judge marks the judged text as data (its preview shows the markers)."""
     with st.container(border=True):
         st.subheader(STEP_HEADINGS[name])
         st.caption(STEP_HELP[name])
@@ -73,7 +75,13 @@ def step_editor(
             step = _formula(step, groups, key=key.child("formula"))
         elif step is not None:
             step = _judge_step(
-                step, name, example=example, agent=agent, groups=groups, key=key.child("judge")
+                step,
+                name,
+                example=example,
+                agent=agent,
+                groups=groups,
+                key=key.child("judge"),
+                harden=harden,
             )
         return step, st.container()
 
@@ -128,6 +136,7 @@ def _judge_step(
     agent: bool,
     groups: list[FieldGroup],
     key: state.Key,
+    harden: bool,
 ) -> StepDraft:
     template_key = key.child("template")
     out = StepDraft(
@@ -148,7 +157,7 @@ def _judge_step(
         judge=step.judge,
     )
     insert_picker(groups, into=template_key, form="template", key=key.child("insert"))
-    _prompt_preview(out.template or "", example, agent=agent)
+    _prompt_preview(out.template or "", example, agent=agent, harden=harden)
     if name != "generate_reason":
         out.output_schema = _answer_fields(step.output_schema, key=key.child("fields"))
     if name == "generate_score":
@@ -158,13 +167,19 @@ def _judge_step(
     return out
 
 
-def _prompt_preview(source: str, example: Example | None, *, agent: bool) -> None:
+def _prompt_preview(source: str, example: Example | None, *, agent: bool, harden: bool) -> None:
     st.markdown("**What the judge will read** (on the chosen example)")
     if example is None:
         st.caption("Choose an example in the panel on the right to see the prompt here.")
         return
     try:
-        st.code(preview_prompt(source, example, agent=agent), language=None, wrap_lines=True)
+        shown = preview_prompt(source, example, agent=agent, harden=harden)
+        st.code(shown, language=None, wrap_lines=True)
+        if harden:
+            st.caption(
+                "The judged text is marked as data: NONCE stands for the secret code each "
+                "request gets."
+            )
     except Exception as error:
         st.warning(explain(error).detail, icon=":material/edit_note:")
 

@@ -21,7 +21,7 @@ from studio.widgets.judge_processors import (
     render_processors,
 )
 from studio.widgets.retry_form import load_retry_form, read_retry_form, render_retry_form
-from studio.words import KEY_PLACE, KEY_PLACE_HELP
+from studio.words import HARDEN_HELP, HARDEN_LABEL, KEY_PLACE, KEY_PLACE_HELP
 
 _FIELDS = {
     state.JUDGES_NAME: "name",
@@ -37,6 +37,7 @@ _FIELDS = {
     state.JUDGES_REQUESTS_PER_MINUTE: "requests_per_minute",
     state.JUDGES_TOKENS_PER_MINUTE: "tokens_per_minute",
     state.JUDGES_JSON_MODE: "json_mode",
+    state.JUDGES_HARDEN: "harden_prompt",
 }
 NEW_JUDGE_RETRY = retry_policy(RetryForm())
 """The retry policy a new judge starts with (the usual one)."""
@@ -81,6 +82,7 @@ def read_form(kept: dict[str, Any]) -> JudgeForm:
         requests_per_minute=values["requests_per_minute"],
         tokens_per_minute=values["tokens_per_minute"],
         json_mode=values["json_mode"] or "auto",
+        harden_prompt=bool(values["harden_prompt"]),
         retry=read_retry_form(key=state.JUDGES_RETRY),
         processors=read_processors_form(key=state.JUDGES_PROCESSORS),
         kept=kept,
@@ -255,6 +257,7 @@ def _grading() -> None:
         help="How the judge is made to answer in the exact shape a scorer asks for "
         "(technically: native structured output, or JSON prompt injection).",
     )
+    st.checkbox(HARDEN_LABEL, key=state.JUDGES_HARDEN.name, help=HARDEN_HELP)
 
 
 def _prices() -> None:

@@ -29,6 +29,7 @@ FIELD_WORDS = {
     "api_base": "server address",
     "api_key_env": "where the key is kept",
     "json_prompt_injection": "describe the answer in the prompt",
+    "harden_prompt": "mark the judged text as data",
     "temperature": "temperature",
     "timeout_s": "time limit",
     "retry": "retries",

@@ -35,7 +35,7 @@ from studio.widgets.processor_forms import (
     processor_settings,
     processors_form,
 )
-from studio.words import KEY_PLACE
+from studio.words import HARDEN_LABEL, KEY_PLACE
 
 JsonMode = Literal["auto", "native", "system", "inline"]
 JSON_MODES: dict[JsonMode, tuple[str, str]] = {
@@ -80,6 +80,7 @@ FIELD_LABELS = {
     "requests_per_minute": "Requests a minute",
     "tokens_per_minute": "Tokens a minute",
     "json_prompt_injection": "Answer format",
+    "harden_prompt": HARDEN_LABEL,
     "retry": "Retries",
     "redact_pii": "Hide personal data",
     "truncate": "Shorten long prompts",
@@ -89,7 +90,7 @@ FORM_FIELDS = frozenset(
     {"model", "api_base", "api_key_env", "instructions", "temperature", "timeout_s"}
     | {"input_price_per_million", "output_price_per_million", "default_max_cost"}
     | {"requests_per_minute", "tokens_per_minute"}
-    | {"json_prompt_injection", "retry", *PROCESSOR_FIELDS}
+    | {"json_prompt_injection", "harden_prompt", "retry", *PROCESSOR_FIELDS}
 )
 """The JudgeSpec fields the form edits; any other setting of a profile is kept as it is."""
 MODEL_EXAMPLES = "openai/gpt-4o-mini, anthropic/claude-3-5-haiku-latest, ollama/llama3"
@@ -129,6 +130,9 @@ class JudgeForm:
     """What the provider allows the key: requests a minute (None: not set, slow down on 429s)."""
     tokens_per_minute: int | None = None
     json_mode: JsonMode = "auto"
+    harden_prompt: bool = True
+    """Mark the judged text as data: on for a new judge; a judge saved before the setting
+    existed opens with it off (what it did), until the box is ticked."""
     retry: RetryForm | None = field(default_factory=RetryForm)
     processors: ProcessorsForm = field(default_factory=ProcessorsForm)
     kept: dict[str, Any] = field(default_factory=dict)
@@ -168,6 +172,7 @@ def form_of_profile(name: str, profile: Mapping[str, Any]) -> JudgeForm:
         requests_per_minute=spec.requests_per_minute,
         tokens_per_minute=spec.tokens_per_minute,
         json_mode=json_mode_of(spec.json_prompt_injection),
+        harden_prompt=spec.harden_prompt is True,
         retry=retry_form(profile.get("retry")),
         processors=processors_form(profile),
         kept={k: v for k, v in profile.items() if k not in FORM_FIELDS and v is not None},
@@ -220,6 +225,7 @@ def judge_spec(form: JudgeForm) -> JudgeSpec:
         "requests_per_minute": _whole(form.requests_per_minute),
         "tokens_per_minute": _whole(form.tokens_per_minute),
         "json_prompt_injection": _MODE_VALUES[form.json_mode],
+        "harden_prompt": True if form.harden_prompt else None,
         "retry": retry,
         **processors,
     }

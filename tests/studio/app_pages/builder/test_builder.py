@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from sqlmodel import select
 
 from scorer_runtime.spec import load_spec
@@ -40,6 +42,9 @@ def test_build_try_and_save_a_two_step_scorer(studio_db, open_page, fake_judge, 
     at.selectbox(key=f"{B0}.judge.settings.json").set_value("system").run()
     at.text_area(key=f"{B0}.judge.settings.instructions").input("You grade politeness.").run()
     assert any("set on this machine" in c.value for c in at.caption)
+    hardened = at.checkbox(key=f"{B0}.judge.settings.harden")
+    assert hardened.label == "Mark the judged text as data (recommended)"
+    assert hardened.value  # a new scorer's judge marks the judged text as data
 
     _stage(at, "steps")
     at.radio(key=f"{B0}.steps.analyze.how").set_value("judge").run()
@@ -67,7 +72,10 @@ def test_build_try_and_save_a_two_step_scorer(studio_db, open_page, fake_judge, 
     assert not at.exception, at.exception
     assert [m.value for m in at.metric] == ["1.00"]
     prompt = fake_judge.last_request.last_user_content
-    assert prompt == "Is this answer polite? Happy to help! It arrives tomorrow."
+    code = re.fullmatch(r"Is this answer polite\? <<<DATA ([0-9a-f]{16})\n.*", prompt, re.DOTALL)
+    assert code is not None, prompt
+    nonce = code.group(1)
+    assert prompt.endswith(f"\nHappy to help! It arrives tomorrow.\nDATA {nonce}>>>")
 
     _stage(at, "save")
     assert not [w.value for w in at.warning], [w.value for w in at.warning]
@@ -85,6 +93,7 @@ def test_build_try_and_save_a_two_step_scorer(studio_db, open_page, fake_judge, 
     spec = version.spec
     assert spec["id"] == "polite-answers"
     assert spec["judge"]["api_key_env"] == "FAKE_JUDGE_KEY"
+    assert spec["judge"]["harden_prompt"] is True
     assert "sk-test" not in str(spec)
     assert [s["step"] for s in spec["steps"]] == ["analyze", "generate_score"]
     assert spec["steps"][1]["use"] == "label_to_score"
@@ -316,3 +325,25 @@ def test_a_built_in_missing_a_parameter_names_it_by_its_label(studio_db, open_pa
     assert "Fill in ‘Threshold’." in errors
     assert "this parameter is required" not in _said(at)
     assert "with." not in _said(at)
+
+
+def test_a_scorer_saved_before_the_setting_keeps_its_judge_unhardened(studio_db, open_page):
+    spec = {
+        "id": "older",
+        "description": "Saved before hardening existed.",
+        "judge": {"model": "openai/gpt-4o-mini", "instructions": "Grade."},
+        "steps": [{"step": "generate_score", "formula": "1"}],
+    }
+    with session_scope(studio_db) as session:
+        scorer_id = save_scorer_version(session, spec=load_spec(spec)).scorer_id
+    at = open_page("builder")
+    at.session_state["builder.scorer_id"] = scorer_id
+    at.run()
+    at.segmented_control(key=f"{B1}.stage").set_value("judge").run()
+    assert not at.exception, at.exception
+    assert not at.checkbox(key=f"{B1}.judge.settings.harden").value
+    assert "harden_prompt" not in at.session_state["builder.draft"].judge
+    at.segmented_control(key=f"{B1}.stage").set_value("save").run()
+    at.button(key=f"{B1}.save.save").click().run()
+    assert not at.exception, at.exception
+    assert "harden_prompt" not in _saved_spec(studio_db)["judge"]

@@ -42,6 +42,9 @@ def _two_steps(at, fake_judge) -> None:
     at.text_input(key=f"{B0}.judge.settings.base").input(fake_judge.base_url).run()
     at.selectbox(key=f"{B0}.judge.settings.json").set_value("system").run()
     at.text_area(key=f"{B0}.judge.settings.instructions").input("You grade.").run()
+    # These tests read the exact text the processors leave; the judged text's markers (on for
+    # a new judge) are checked in test_builder and tests/judge/test_fence.py.
+    at.checkbox(key=f"{B0}.judge.settings.harden").uncheck().run()
 
 
 def test_the_scorers_judge_hides_shortens_and_stops(studio_db, open_page, fake_judge, monkeypatch):

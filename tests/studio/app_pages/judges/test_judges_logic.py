@@ -64,7 +64,10 @@ def test_judge_spec_maps_answer_format_and_leaves_empty_fields_out():
         "model": "ollama/llama3",
         "json_prompt_injection": "system",
         "timeout_s": 60.0,
+        "harden_prompt": True,  # a new judge marks the judged text as data
     }
+    unticked = judge_spec(JudgeForm(model="ollama/llama3", retry=None, harden_prompt=False))
+    assert unticked.harden_prompt is None  # off is the setting left out
     native = judge_spec(JudgeForm(model="openai/gpt-4o-mini", json_mode="native"))
     assert native.json_prompt_injection is False
     assert native.retry is not None

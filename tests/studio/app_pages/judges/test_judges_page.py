@@ -333,3 +333,37 @@ def test_a_judge_s_rate_limit_is_saved_shown_and_read_back(studio_db, open_page)
     again.selectbox(key=state.JUDGES_PICK.name).set_value("limited").run()
     assert again.number_input(key=state.JUDGES_REQUESTS_PER_MINUTE.name).value == 600
     assert again.number_input(key=state.JUDGES_TOKENS_PER_MINUTE.name).value is None
+
+
+def test_a_new_judge_marks_the_judged_text_as_data_unless_unticked(studio_db, open_page):
+    at = open_page("judges")
+    box = at.checkbox(key=state.JUDGES_HARDEN.name)
+    assert box.label == "Mark the judged text as data (recommended)"
+    assert box.value  # on for a new judge
+    _fill(at, name="hardened", model="openai/gpt-4o-mini")
+    at.button(key=state.JUDGES_SAVE.name).click().run()
+    assert _profile(studio_db, "hardened")["harden_prompt"] is True
+
+
+def test_a_new_judge_unticked_is_saved_without_the_setting(studio_db, open_page):
+    at = open_page("judges")
+    _fill(at, name="plain", model="openai/gpt-4o-mini")
+    at.checkbox(key=state.JUDGES_HARDEN.name).uncheck().run()
+    at.button(key=state.JUDGES_SAVE.name).click().run()
+    assert not at.exception
+    assert "harden_prompt" not in _profile(studio_db, "plain")
+
+
+def test_a_judge_saved_before_the_setting_opens_unticked_and_saves_unchanged(studio_db, open_page):
+    with session_scope(studio_db) as session:
+        save_judge_profile(
+            session, name="older", model="openai/gpt-4o-mini", settings={"instructions": "Grade."}
+        )
+    at = open_page("judges")
+    at.selectbox(key=state.JUDGES_PICK.name).set_value("older").run()
+    assert not at.checkbox(key=state.JUDGES_HARDEN.name).value
+    at.text_area(key=state.JUDGES_INSTRUCTIONS.name).input("Grade strictly.").run()
+    at.button(key=state.JUDGES_SAVE.name).click().run()
+    saved = _profile(studio_db, "older")
+    assert saved["instructions"] == "Grade strictly."
+    assert "harden_prompt" not in saved
