@@ -75,8 +75,10 @@ def _build(studio: StudioPage, judge: FakeOpenAIServer) -> None:
     studio.type(f"{B0}.steps.analyze.judge.description", "Is the answer polite?")
     studio.type(f"{B0}.steps.analyze.judge.template", TEMPLATE)
     first = _outputs()[0]
-    # The preview renders the prompt on the chosen example before anything is sent.
-    studio.text(f"Is this support answer polite? {first[:40]}")
+    # The preview renders the prompt on the chosen example before anything is sent, the
+    # example's answer marked as data (a new scorer's judge hardens its prompt).
+    studio.text("Is this support answer polite? <<<DATA")
+    studio.text(first[:40])
     studio.choose(f"{B0}.steps.generate_score.how", "Use a built-in check")
     studio.select(
         f"{B0}.steps.generate_score.builtin.use",

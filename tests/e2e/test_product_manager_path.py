@@ -61,11 +61,11 @@ def _v2_scores() -> dict[str, float]:
 @pytest.fixture
 def judge(fake_judge: FakeOpenAIServer) -> FakeOpenAIServer:
     """Verdicts chosen by the example in the prompt; version 2's prompt is stricter on one."""
-    question = EXAMPLES[STRICTER][0]
-    fake_judge.reply(
-        {"solved": "no", "polite": "yes", "explanation": "Strictly, not solved."},
-        when=f"{PROMPT_V2}{question}",
-    )
+    stricter = EXAMPLES[STRICTER][0]
+    strict = {"solved": "no", "polite": "yes", "explanation": "Strictly, not solved."}
+    # The example is marked as data inside the prompt (a new judge hardens its prompt):
+    # version 2 is told by its words, the example by its own.
+    fake_judge.reply_by(lambda sent: strict if PROMPT_V2 in sent and stricter in sent else None)
     for question, _, verdict in EXAMPLES:
         fake_judge.reply(
             {"solved": verdict, "polite": "yes", "explanation": f"Judged {verdict}."},
