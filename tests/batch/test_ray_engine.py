@@ -195,22 +195,25 @@ async def test_an_actor_killed_mid_run_loses_and_doubles_nothing(sqlite, fake_ju
     version_id, dataset_id, source = stored_version(sqlite, judge_spec(fake_judge), outputs)
     killed = []
 
-    def progress(p):
-        if p.done == 60 and not killed:  # the actor has calls held: it dies mid-run
-            killed.append(pool.actors[0])
-            ray.kill(pool.actors[0])
-            fake_judge.release()
+    async def kill_while_calls_are_held() -> None:
+        # Gated on the judge, not on the progress: an actor hands its results back in
+        # batches, so the 60 answered may not all be reported while the rest are held.
+        await asyncio.to_thread(fake_judge.wait_for_requests, 64, 60)
+        killed.append(pool.actors[0])
+        ray.kill(pool.actors[0])  # it has calls held: it dies mid-run
+        fake_judge.release()
 
+    killing = asyncio.create_task(kill_while_calls_are_held())
     summary = await run_batch(
         sqlite,
         source.build(),
         scorer_version_id=version_id,
         dataset_id=dataset_id,
         concurrency=8,
-        progress=progress,
         source=source,
         pool=pool,
     )
+    await killing
     rows = score_rows(sqlite, summary.run_id)
     assert killed
     assert killed[0] not in pool.actors  # its place has a new actor
