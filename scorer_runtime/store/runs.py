@@ -8,6 +8,7 @@ stopped was killed and may be resumed.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Protocol
@@ -310,6 +311,17 @@ def request_cancel(session: Session, *, run_id: int) -> RunInfo:
     session.add(run)
     session.flush()
     return info_of(RunInfo, run)
+
+
+def cancel_unended(session: Session, runs: Iterable[RunInfo]) -> list[int]:
+    """Ask each of ``runs`` that has not ended to stop (:func:`request_cancel`); their ids.
+    A check's runs (stability repeats, health runs) are stopped together this way."""
+    asked = []
+    for run in runs:
+        if run.status in ("queued", "running"):
+            request_cancel(session, run_id=run.id)
+            asked.append(run.id)
+    return asked
 
 
 def finish_run(

@@ -35,7 +35,7 @@ from scorer_runtime.store.health import (
     health_runs,
     health_scores,
 )
-from scorer_runtime.store.runs import RunInfo, request_cancel
+from scorer_runtime.store.runs import RunInfo, cancel_unended
 from scorer_runtime.store.scorers import get_version_by_id
 from scorer_runtime.store.stability import dataset_example_ids
 from scorer_runtime.store.trust import graded_scale
@@ -209,12 +209,7 @@ def stop_health(engine: Engine, check_id: int) -> list[int]:
     """Ask every run of the check that has not ended to cancel; the ids of those runs."""
     with session_scope(engine) as session:
         get_health_check(session, check_id=check_id)
-        asked = []
-        for run in health_runs(session, check_id=check_id):
-            if run.status in ("queued", "running"):
-                request_cancel(session, run_id=run.id)
-                asked.append(run.id)
-        return asked
+        return cancel_unended(session, health_runs(session, check_id=check_id))
 
 
 @dataclass(frozen=True, slots=True)

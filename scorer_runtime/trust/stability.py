@@ -29,7 +29,7 @@ from scorer_runtime.counts import plural
 from scorer_runtime.money import format_dollars
 from scorer_runtime.runs.start import RunRequest, StartPlan, plan_run, store_run
 from scorer_runtime.store.engine import read_session, session_scope
-from scorer_runtime.store.runs import RunInfo, request_cancel
+from scorer_runtime.store.runs import RunInfo, cancel_unended
 from scorer_runtime.store.scorers import get_version_by_id, list_versions
 from scorer_runtime.store.stability import (
     StabilityCheckInfo,
@@ -242,12 +242,7 @@ def stop_check(engine: Engine, check_id: int) -> list[int]:
     """
     with session_scope(engine) as session:
         get_stability_check(session, check_id=check_id)
-        asked = []
-        for run in repeat_runs(session, check_id=check_id):
-            if run.status in ("queued", "running"):
-                request_cancel(session, run_id=run.id)
-                asked.append(run.id)
-        return asked
+        return cancel_unended(session, repeat_runs(session, check_id=check_id))
 
 
 @dataclass(frozen=True, slots=True)
