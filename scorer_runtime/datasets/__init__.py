@@ -40,7 +40,9 @@ if TYPE_CHECKING:
         scorer_scale,
     )
     from scorer_runtime.datasets.parsing import (
+        ExampleCheck,
         ParsedExamples,
+        check_examples,
         decode_text,
         detect_format,
         parse_examples,
@@ -72,7 +74,9 @@ _MODULES = {
     "example_rows": ("REQUIRED_FIELDS", "FileFormat"),
     "issues": ("ImportFailure", "ImportIssue"),
     "parsing": (
+        "ExampleCheck",
         "ParsedExamples",
+        "check_examples",
         "decode_text",
         "detect_format",
         "parse_examples",
@@ -87,6 +91,7 @@ __all__ = [
     "LABEL_FIELDS",
     "REQUIRED_FIELDS",
     "CellError",
+    "ExampleCheck",
     "FileFormat",
     "ImportFailure",
     "ImportIssue",
@@ -95,6 +100,7 @@ __all__ = [
     "LabelRow",
     "ParsedExamples",
     "ParsedLabels",
+    "check_examples",
     "check_value",
     "csv_records",
     "decode_text",

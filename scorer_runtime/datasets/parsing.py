@@ -119,3 +119,32 @@ def parse_examples(
         return ParsedExamples(issues=[fatal.issue], fatal=True)
     out.left_out.extend(reader.left_out)
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class ExampleCheck:
+    """What a file gives with a mapping, counted: its good rows, every problem (with its
+    line), whether it is unusable as a whole, and what no field reads."""
+
+    good: int
+    issues: list[ImportIssue]
+    fatal: bool
+    left_out: list[str]
+
+
+def check_examples(
+    text: str, *, format: FileFormat, mapping: Mapping[str, str] | None = None
+) -> ExampleCheck:
+    """:func:`parse_examples`, counting the good rows instead of keeping them: an upload's
+    check holds its text and a row, never a list of every example."""
+    reader = ExampleReader(format, mapping)
+    good, issues = 0, []
+    try:
+        for _, found in reader.rows(lines_of(text)):
+            if isinstance(found, ImportIssue):
+                issues.append(found)
+            else:
+                good += 1
+    except FatalImport as fatal:
+        return ExampleCheck(0, [fatal.issue], True, [])
+    return ExampleCheck(good, issues, False, reader.left_out)
