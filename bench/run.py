@@ -48,6 +48,7 @@ MODULES = (
     ("P10", "bench_start"),
     ("P11", "bench_limits"),
     ("P14", "bench_spend_cap"),
+    ("P15", "bench_imports"),
 )
 SMOKE_LIMIT_S = 240.0
 """How long one module may take in a smoke pass (each takes well under a minute on a quiet

@@ -15,6 +15,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 
 from scorer_runtime.limits import size_words
@@ -36,6 +37,13 @@ class UnreadableFile(OSError):
 def read_limited(path: str | os.PathLike[str], *, limit: int, what: str) -> bytes:
     """The bytes of the regular file at ``path`` (a symlink is followed only to one), at
     most ``limit`` of them; :class:`UnreadableFile` naming ``what`` the file is otherwise."""
+    return b"".join(read_chunks(path, limit=limit, what=what))
+
+
+def read_chunks(path: str | os.PathLike[str], *, limit: int, what: str) -> Iterator[bytes]:
+    """The bytes of the regular file at ``path`` in chunks of 1 MB, checked as
+    :func:`read_limited` checks them (before the first chunk: what it is and its size; while
+    reading: that it does not grow past ``limit``), for a reader that keeps only a chunk."""
     file = Path(path)
     # O_NONBLOCK: opening a FIFO would otherwise wait for a writer that never comes.
     descriptor = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
@@ -49,13 +57,12 @@ def read_limited(path: str | os.PathLike[str], *, limit: int, what: str) -> byte
             )
         if found.st_size > limit:
             raise _too_big(file, what, found.st_size, limit)
-        chunks, total = [], 0
+        total = 0
         while chunk := os.read(descriptor, _CHUNK):
             total += len(chunk)
             if total > limit:
                 raise _too_big(file, what, total, limit, still_growing=True)
-            chunks.append(chunk)
-        return b"".join(chunks)
+            yield chunk
     finally:
         os.close(descriptor)
 

@@ -8,7 +8,9 @@ every letter). Line endings may be LF, CRLF or, as old Mac files have them, CR a
 not text in any of these (a byte that fits no encoding, a NUL character) is refused with its
 line, in words (:class:`NotText`), and never quoted: the bytes may be anything.
 
-:func:`json_lines` splits on line feeds only. ``str.splitlines`` also breaks at U+2028,
+:func:`text_lines` reads a file's chunks as :func:`decode_input` reads its bytes, one line at
+a time, so an import holds one line, not the file. :func:`json_lines` splits on line feeds
+only. ``str.splitlines`` also breaks at U+2028,
 U+2029, U+0085 and other characters that are ordinary text inside a JSON string, so a row
 holding one would be cut in two.
 """
@@ -16,10 +18,13 @@ holding one would be cut in two.
 from __future__ import annotations
 
 import codecs
-from collections.abc import Iterator
+import itertools
+from collections.abc import Iterable, Iterator
 
 _SAMPLE = 4096
 """How many leading bytes decide whether BOM-less text is UTF-16 (its zero bytes)."""
+_HEAD = 64 * 1024
+"""How much of the start decides that lines end with CR alone (no line feed in it)."""
 _ZERO_SHARE = 0.3
 """The share of zero bytes at odd (or even) offsets that marks UTF-16 little (or big) endian."""
 _BOMS = (
@@ -52,16 +57,61 @@ def decode_input(data: bytes) -> str:
     except UnicodeDecodeError as error:
         line = _line_before(body[: error.start], encoding)
         raise NotText(line, _not_text_words(name)) from None
+    _refuse_nul(text, 1)
+    return text.replace("\r", "\n") if _cr_only(text[:_HEAD]) else text
+
+
+def text_lines(chunks: Iterable[bytes]) -> Iterator[str]:
+    """The lines of a file given as chunks of bytes, read as :func:`decode_input` reads it,
+    one at a time: each ends with a line feed (CR-only endings turned into one; a CRLF
+    ending is kept), the last one when the file does. Only a chunk and a line are held."""
+    chunks = iter(chunks)
+    head = b""
+    for chunk in chunks:  # enough of the start to tell the encoding and the line endings
+        head += chunk
+        if len(head) >= _HEAD:
+            break
+    encoding, name, skip = _encoding(head)
+    decoder = codecs.getincrementaldecoder(encoding)(errors="strict")
+    line, pending, cr_only = 1, [], None  # pending: the unended text of ``line``, in pieces
+    for data in itertools.chain([head[skip:]], chunks, [None]):
+        try:
+            text = decoder.decode(data or b"", final=data is None)
+        except UnicodeDecodeError as error:
+            before = (data or b"")[: max(error.start, 0)].decode(encoding, errors="replace")
+            raise NotText(line + before.count("\n"), _not_text_words(name)) from None
+        if cr_only is None:
+            cr_only = _cr_only(text)
+        if cr_only:
+            text = text.replace("\r", "\n")
+        _refuse_nul(text, line)
+        if "\n" not in text:  # a long line: keep its pieces, join them once it ends
+            pending.append(text)
+            continue
+        first, *ended, rest = text.split("\n")
+        yield "".join([*pending, first, "\n"])
+        for part in ended:
+            yield part + "\n"
+        line += 1 + len(ended)
+        pending = [rest]
+    if any(pending):
+        yield "".join(pending)
+
+
+def _cr_only(head: str) -> bool:
+    """Whether text starting with ``head`` ends its lines with CR alone (old Mac files)."""
+    return "\r" in head and "\n" not in head
+
+
+def _refuse_nul(text: str, line: int) -> None:
+    """:class:`NotText` when ``text`` (starting on ``line``) holds a NUL character."""
     nul = text.find("\x00")
     if nul >= 0:
         raise NotText(
-            text.count("\n", 0, nul) + 1,
+            line + text.count("\n", 0, nul),
             "the file holds a NUL character, which no text file of this kind has "
             f"(it may be a program or a picture); {SAVE_AS_UTF8}",
         )
-    if "\r" in text and "\n" not in text:  # CR alone ends each line (old Mac files)
-        text = text.replace("\r", "\n")
-    return text
 
 
 def _encoding(data: bytes) -> tuple[str, str, int]:

@@ -38,9 +38,10 @@ MAX_TRACE_NESTING = 128
 """How deep lists and objects may nest in a trace file (OTLP attribute values nest)."""
 
 MAX_DATA_FILE_BYTES = 200 * MB
-"""An examples or grades file (CSV, JSONL), as the studio's upload allows: a file is held in
-memory whole while it is checked (about 20 times its size), so a larger one would take the
-machine; split it."""
+"""An examples or grades file (CSV, JSONL), as the studio's upload allows. An import of
+examples reads its file a line at a time (its memory is that of a batch of rows); a grades
+file, and an upload while the Examples page checks it, are held whole (about 20 times their
+size), so a larger one would take the machine; split it."""
 
 MAX_TRACE_FILE_BYTES = 200 * MB
 """A trace file (OTLP JSON or Mastra spans)."""

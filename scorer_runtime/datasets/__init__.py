@@ -19,6 +19,7 @@ from scorer_runtime._lazy import lazy_exports
 if TYPE_CHECKING:
     from scorer_runtime.datasets.cells import CellError, check_value, format_cell, parse_cell
     from scorer_runtime.datasets.csv_text import csv_records, header_problem
+    from scorer_runtime.datasets.example_rows import REQUIRED_FIELDS, FileFormat
     from scorer_runtime.datasets.files import (
         ImportResult,
         export_examples,
@@ -39,9 +40,9 @@ if TYPE_CHECKING:
         scorer_scale,
     )
     from scorer_runtime.datasets.parsing import (
-        REQUIRED_FIELDS,
-        FileFormat,
+        ExampleCheck,
         ParsedExamples,
+        check_examples,
         decode_text,
         detect_format,
         parse_examples,
@@ -70,11 +71,12 @@ _MODULES = {
         "parse_labels",
         "scorer_scale",
     ),
+    "example_rows": ("REQUIRED_FIELDS", "FileFormat"),
     "issues": ("ImportFailure", "ImportIssue"),
     "parsing": (
-        "REQUIRED_FIELDS",
-        "FileFormat",
+        "ExampleCheck",
         "ParsedExamples",
+        "check_examples",
         "decode_text",
         "detect_format",
         "parse_examples",
@@ -89,6 +91,7 @@ __all__ = [
     "LABEL_FIELDS",
     "REQUIRED_FIELDS",
     "CellError",
+    "ExampleCheck",
     "FileFormat",
     "ImportFailure",
     "ImportIssue",
@@ -97,6 +100,7 @@ __all__ = [
     "LabelRow",
     "ParsedExamples",
     "ParsedLabels",
+    "check_examples",
     "check_value",
     "csv_records",
     "decode_text",

@@ -10,7 +10,6 @@ of file (a symlink to ``/etc/passwd``, say) has one long "column", which is neve
 from __future__ import annotations
 
 import csv
-import io
 import sys
 from collections import Counter
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
@@ -34,29 +33,49 @@ _CSV_ERRORS = {  # the start of the csv module's message -> ours
 _OTHER_CSV_ERROR = 'this line cannot be read as CSV; check its quotes (") and commas'
 
 
-class _OpenQuote(Exception):
-    """A quote opened on ``line`` is never closed: the rest of the file would be one cell."""
+class CsvUnreadable(Exception):
+    """CSV text that cannot be read as a whole (a line the reader cannot read, a quote never
+    closed, nothing at all); ``issue`` says why, at its line."""
 
-    def __init__(self, line: int, lines: int) -> None:
-        self.line, self.lines = line, lines
-
-
-class _Unreadable(Exception):
-    """The CSV reader stopped at ``line`` (``why`` is its message, worded by us)."""
-
-    def __init__(self, line: int, why: str) -> None:
-        self.line, self.why = line, why
+    def __init__(self, issue: ImportIssue) -> None:
+        super().__init__(str(issue))
+        self.issue = issue
 
 
-def _csv_rows(text: str) -> Iterator[tuple[int, list[str]]]:
-    """(first line, cells) of each CSV record; a quoted cell may span several lines.
+class _Lines:
+    """Lines of text passed on to the CSV reader, closed as ``text + "\\n" + _END`` would be,
+    counting the line feeds seen (for the lines a quote left open spans)."""
 
-    Raises :class:`_OpenQuote` when a quote is never closed (the reader would otherwise
-    merge every later row into one cell, silently), :class:`_Unreadable` when a line is not
-    CSV at all.
+    def __init__(self, lines: Iterable[str]) -> None:
+        self.lines = lines
+        self.breaks = 0
+        self.ends_with_break = False
+
+    def __iter__(self) -> Iterator[str]:
+        last = ""
+        for line in self.lines:
+            if last:
+                yield last
+            last = line
+            self.breaks += line.endswith("\n")
+        self.ends_with_break = last.endswith("\n")
+        yield last + "\n" if last and not self.ends_with_break else last or "\n"
+        if self.ends_with_break:
+            yield "\n"
+        yield _END
+
+
+def csv_rows(lines: Iterable[str]) -> Iterator[tuple[int, list[str]]]:
+    """(first line, cells) of each non-blank CSV record of ``lines`` (each ending with its
+    line feed), one at a time; a quoted cell may span several lines.
+
+    Raises :class:`CsvUnreadable` when a line cannot be read, or when a quote is never closed
+    (the reader would otherwise merge every later row into one cell, silently): after the
+    records before it, so a reader that keeps none of them finds out at the end.
     """
     _allow_long_cells()
-    reader = csv.reader(io.StringIO(f"{text}\n{_END}"))
+    counted = _Lines(lines)
+    reader = csv.reader(counted)
     start = 1
     previous: tuple[int, list[str]] | None = None
     try:
@@ -69,13 +88,29 @@ def _csv_rows(text: str) -> Iterator[tuple[int, list[str]]]:
         said = next(
             (ours for theirs, ours in _CSV_ERRORS.items() if str(error).startswith(theirs)), None
         )
-        raise _Unreadable(reader.line_num, said or _OTHER_CSV_ERROR) from None
+        raise CsvUnreadable(ImportIssue(reader.line_num, said or _OTHER_CSV_ERROR)) from None
     if previous is None or previous[1] == [_END]:
         return
     # The open cell holds everything from its quote to the end: count back its lines.
-    last_line = text.count("\n") + 2
-    quote_line = last_line - previous[1][-1].count("\n")
-    raise _OpenQuote(quote_line, text.count("\n") + (0 if text.endswith("\n") else 1))
+    quote_line = counted.breaks + 2 - previous[1][-1].count("\n")
+    last = counted.breaks + (0 if counted.ends_with_break else 1)
+    message = (
+        f'a quote (") opens a cell on this line and is never closed, so lines {quote_line}'
+        f'–{last} would become one cell; close the quote, or double it ("") if it '
+        "is part of the text"
+    )
+    raise CsvUnreadable(ImportIssue(quote_line, message))
+
+
+def lines_of(text: str) -> Iterator[str]:
+    """The lines of ``text``, each with its line feed (the last without one if the text has
+    none at its end); split at line feeds only."""
+    start = 0
+    while (end := text.find("\n", start)) >= 0:
+        yield text[start : end + 1]
+        start = end + 1
+    if start < len(text):
+        yield text[start:]
 
 
 def _allow_long_cells() -> None:
@@ -93,16 +128,9 @@ def csv_records(text: str) -> list[tuple[int, list[str]]] | ImportIssue:
     """(first line, cells) of each non-blank CSV record, header first; or why the text cannot
     be read as CSV at all (unreadable, a quote never closed, empty)."""
     try:
-        rows = list(_csv_rows(text))
-    except _Unreadable as e:
-        return ImportIssue(e.line, e.why)
-    except _OpenQuote as e:
-        message = (
-            f'a quote (") opens a cell on this line and is never closed, so lines {e.line}'
-            f'–{e.lines} would become one cell; close the quote, or double it ("") if it '
-            "is part of the text"
-        )
-        return ImportIssue(e.line, message)
+        rows = list(csv_rows(lines_of(text)))
+    except CsvUnreadable as e:
+        return e.issue
     return rows or ImportIssue(1, "the file is empty")
 
 
@@ -149,6 +177,47 @@ def _short(name: str) -> str:
     return name if len(name) <= _NAME_CHARS else name[: _NAME_CHARS - 1] + "…"
 
 
+class UnreadColumns:
+    """The columns of a CSV no field reads, found while its rows are read one at a time:
+    those the header names (``read`` are the columns that are read), and those without a
+    name whose cells hold something (found as rows are :meth:`seen`)."""
+
+    def __init__(self, header: Sequence[str], read: Collection[str]) -> None:
+        self.named = [h for h in header if h and h not in read]
+        self._empty = {i for i, h in enumerate(header) if not h}
+        self._unnamed: dict[int, int] = {}  # column index -> first line holding a value
+
+    def seen(self, line: int, cells: Sequence[str]) -> None:
+        """Note the unnamed columns of this row that hold a value."""
+        if not self._empty:
+            return
+        for index in [i for i in self._empty if i < len(cells) and cells[i].strip()]:
+            self._empty.discard(index)
+            self._unnamed[index] = line
+
+    def sentences(self, of: str = "an example") -> list[str]:
+        """What was not imported, in sentences (``of``: what a field is a field of)."""
+        said = []
+        named = self.named
+        if named:
+            said.append(
+                f"Not imported: line 1 names {'columns' if len(named) > 1 else 'a column'} no "
+                f"field of {of} reads: {_names(named)} (map a field to a column to import it)."
+            )
+        unnamed = dict(sorted(self._unnamed.items()))
+        if unnamed:
+            numbers = _names([str(i + 1) for i in unnamed])
+            several = len(unnamed) > 1
+            said.append(
+                f"Not imported: {'columns' if several else 'column'} {numbers} "
+                f"{'have' if several else 'has'} no name on line 1 but "
+                f"{'hold' if several else 'holds'} values (the first on line "
+                f"{min(unnamed.values())}); name {'them' if several else 'it'} on line 1 and "
+                "map a field to a column to import it."
+            )
+        return said
+
+
 def columns_left_out(
     header: Sequence[str],
     read: Collection[str],
@@ -158,38 +227,8 @@ def columns_left_out(
 ) -> list[str]:
     """What a CSV import leaves out, in sentences: columns no field (of ``of``) reads
     (``read`` are the columns that are), and columns without a name whose cells hold
-    something."""
-    said = []
-    named = [h for h in header if h and h not in read]
-    if named:
-        said.append(
-            f"Not imported: line 1 names {'columns' if len(named) > 1 else 'a column'} no "
-            f"field of {of} reads: {_names(named)} (map a field to a column to import it)."
-        )
-    unnamed = _unnamed_with_values(header, rows)
-    if unnamed:
-        numbers = _names([str(i + 1) for i in unnamed])
-        several = len(unnamed) > 1
-        said.append(
-            f"Not imported: {'columns' if several else 'column'} {numbers} "
-            f"{'have' if several else 'has'} no name on line 1 but "
-            f"{'hold' if several else 'holds'} values (the first on line "
-            f"{min(unnamed.values())}); name {'them' if several else 'it'} on line 1 and map a "
-            "field to a column to import it."
-        )
-    return said
-
-
-def _unnamed_with_values(
-    header: Sequence[str], rows: Iterable[tuple[int, list[str]]]
-) -> dict[int, int]:
-    """Columns without a name whose cells hold something: index -> first line with a value."""
-    empty = {i for i, h in enumerate(header) if not h}
-    found: dict[int, int] = {}
+    something (see :class:`UnreadColumns`)."""
+    unread = UnreadColumns(header, read)
     for line, cells in rows:
-        if not empty:
-            break
-        for index in [i for i in empty if i < len(cells) and cells[i].strip()]:
-            empty.discard(index)
-            found[index] = line
-    return dict(sorted(found.items()))
+        unread.seen(line, cells)
+    return unread.sentences(of)

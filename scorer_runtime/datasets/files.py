@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import json
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TextIO
@@ -13,8 +13,9 @@ from typing import TextIO
 from sqlmodel import Session
 
 from scorer_runtime.datasets.cells import format_cell
+from scorer_runtime.datasets.example_rows import ExampleReader, FatalImport, FileFormat
 from scorer_runtime.datasets.issues import ImportFailure, ImportIssue
-from scorer_runtime.datasets.parsing import FileFormat, detect_format, parse_examples, read_text
+from scorer_runtime.datasets.parsing import detect_format, example_lines
 from scorer_runtime.names import normal_name
 from scorer_runtime.store.datasets import (
     EXAMPLE_FIELDS,
@@ -69,22 +70,8 @@ def _examples(n: int) -> str:
     return f"{n:,} example{'s' * (n != 1)}"
 
 
-def new_examples(
-    stored: Counter[str], examples: Sequence[ExampleData]
-) -> tuple[list[ExampleData], int]:
-    """The examples not yet stored, and how many were: an example whose content (input, output,
-    ground truth, request context, tags) the dataset already holds is not added again. Counted
-    as many times as it is stored, so a file that repeats a row on purpose keeps its repeats,
-    and importing the same file again adds nothing."""
-    left = Counter(stored)
-    new: list[ExampleData] = []
-    for example in examples:
-        key = example_key(example)
-        if left[key] > 0:
-            left[key] -= 1
-        else:
-            new.append(example)
-    return new, len(examples) - len(new)
+IMPORT_BATCH = 5_000
+"""Examples written to the store at a time while a file is read (memory holds one batch)."""
 
 
 def import_examples(
@@ -103,38 +90,99 @@ def import_examples(
     Raises :class:`ImportFailure` listing every bad row, having written nothing, unless
     ``skip_bad_rows``; a file that is unusable as a whole always fails. ``append`` adds to
     an existing dataset of that name instead of requiring a new one. Examples the dataset
-    already holds are not added again (:func:`new_examples`): importing a file twice adds
-    nothing the second time, and a new dataset's name that is taken by a dataset holding
-    every example of the file is that import made again, not a conflict.
+    already holds (the same input, output, ground truth, request context and tags) are not
+    added again, counted as many times as they are stored (a file that repeats a row on
+    purpose keeps its repeats): importing a file twice adds nothing the second time, and a
+    new dataset's name that is taken by a dataset holding every example of the file is that
+    import made again, not a conflict.
+
+    The file is read a line at a time and its examples written in batches of
+    :data:`IMPORT_BATCH` inside one savepoint, rolled back when the import fails (a bad row
+    found late, a quote never closed at the end): memory holds a batch, not the file.
     """
     fmt = detect_format(path, format)
-    parsed = parse_examples(read_text(path), format=fmt, mapping=mapping)
-    if parsed.fatal or (parsed.issues and not skip_bad_rows):
-        hint = "" if parsed.fatal else _SKIP_HINT
-        raise ImportFailure(parsed.issues, source=path.name, hint=hint)
-    if not parsed.examples:
-        raise ImportFailure(
-            [*parsed.issues, ImportIssue(1, "the file has no examples to import")],
-            source=path.name,
-        )
     name = normal_name((dataset_name or path.stem).strip(" "))
-    dataset = _existing(session, name)
-    if dataset is None:
-        dataset = create_dataset(session, name=name, description=description)
-        new, already = list(parsed.examples), 0
-    elif dataset.archived_at is not None and not append:
-        raise ConflictError(f"an archived dataset is named {name!r}; choose another name")
-    else:
-        stored = stored_example_keys(session, dataset_id=dataset.id)
-        new, already = new_examples(stored, parsed.examples)
-        if new and not append:
-            raise ConflictError(
-                f"a dataset named {name!r} already exists and lacks {_examples(len(new))} of "
-                "this file; choose another name, or add the file to that dataset"
+    plan = _ImportPlan(session, name, append=append, description=description)
+    reader = ExampleReader(fmt, mapping)
+    with session.begin_nested():
+        try:
+            for _, found in reader.rows(example_lines(path)):
+                if isinstance(found, ImportIssue):
+                    plan.issues.append(found)
+                elif skip_bad_rows or not plan.issues:  # else nothing will be written
+                    plan.take(found)
+        except FatalImport as fatal:
+            raise ImportFailure([fatal.issue], source=path.name) from None
+        if plan.issues and not skip_bad_rows:
+            raise ImportFailure(plan.issues, source=path.name, hint=_SKIP_HINT)
+        if not plan.good:
+            issues = [*plan.issues, ImportIssue(1, "the file has no examples to import")]
+            raise ImportFailure(issues, source=path.name)
+        dataset = plan.finish()
+    return ImportResult(
+        dataset.id, dataset.name, plan.added, plan.issues, plan.already, reader.left_out
+    )
+
+
+class _ImportPlan:
+    """Where an import's examples go, taken one at a time: a new dataset (made with the first
+    example), the one of that name (``append``), or none (a name taken: only counted, to say
+    whether the file is that import made again)."""
+
+    def __init__(self, session: Session, name: str, *, append: bool, description: str) -> None:
+        self.session, self.name, self.description = session, name, description
+        self.dataset = _existing(session, name)
+        self.writes = self.dataset is None or append
+        self.stored: Counter[str] = Counter()
+        if self.dataset is not None:
+            self.stored = stored_example_keys(session, dataset_id=self.dataset.id)
+        self.issues: list[ImportIssue] = []
+        self.batch: list[ExampleData] = []
+        self.good = self.added = self.already = self.new = 0
+
+    def take(self, example: ExampleData) -> None:
+        """Count one good example, and write it unless the dataset already holds it."""
+        self.good += 1
+        if self.stored:
+            key = example_key(example)
+            if self.stored[key] > 0:
+                self.stored[key] -= 1
+                self.already += 1
+                return
+        self.new += 1
+        if self.writes:
+            self.batch.append(example)
+            if len(self.batch) >= IMPORT_BATCH:
+                self._write()
+
+    def _write(self) -> None:
+        if self.dataset is None:
+            self.dataset = create_dataset(
+                self.session, name=self.name, description=self.description
             )
-    added = add_examples(session, dataset_id=dataset.id, examples=new)
-    skipped = list(parsed.issues)
-    return ImportResult(dataset.id, dataset.name, added, skipped, already, parsed.left_out)
+        self.added += add_examples(self.session, dataset_id=self.dataset.id, examples=self.batch)
+        self.batch = []
+
+    def finish(self) -> DatasetInfo:
+        """The dataset written to, once the last batch is; ConflictError for a name taken by
+        another dataset (archived, or lacking examples of the file, without ``append``)."""
+        dataset = self.dataset
+        if dataset is not None and not self.writes:
+            if dataset.archived_at is not None:
+                raise ConflictError(
+                    f"an archived dataset is named {self.name!r}; choose another name"
+                )
+            if self.new:
+                raise ConflictError(
+                    f"a dataset named {self.name!r} already exists and lacks "
+                    f"{_examples(self.new)} of this file; choose another name, or add the "
+                    "file to that dataset"
+                )
+            return dataset
+        if self.batch or self.dataset is None:
+            self._write()
+        assert self.dataset is not None
+        return self.dataset
 
 
 def _existing(session: Session, name: str) -> DatasetInfo | None:

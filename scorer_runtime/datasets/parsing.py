@@ -1,33 +1,28 @@
 """Importing examples from CSV and JSONL, with column mapping and a report of every bad row.
 
-Parsing reads the whole file before anything is written: bad rows are reported together,
-each with its line number and why (``line 7: column "output" is empty``). Then either the
-import is aborted and writes nothing, or (``skip_bad_rows``) the good rows are imported and
-the bad ones listed.
+Every bad row is reported, each with its line number and why (``line 7: column "output" is
+empty``); then either the import is aborted and writes nothing, or (``skip_bad_rows``) the
+good rows are imported and the bad ones listed. :func:`example_lines` reads a file one line
+at a time and :class:`~scorer_runtime.datasets.example_rows.ExampleReader` its rows one at a
+time, so an import holds a row, not the file; :func:`parse_examples` reads text whole (an
+upload's check).
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
 
-from scorer_runtime import safe_json
-from scorer_runtime.datasets.cells import CellError, check_value, parse_cell
-from scorer_runtime.datasets.csv_text import columns_left_out, csv_records, header_problem
+from scorer_runtime.datasets.csv_text import lines_of
+from scorer_runtime.datasets.example_rows import ExampleReader, FatalImport, FileFormat
 from scorer_runtime.datasets.issues import ImportFailure, ImportIssue
-from scorer_runtime.input_text import NotText, decode_input, json_lines
-from scorer_runtime.limits import MAX_DATA_FILE_BYTES, MAX_FIELD_BYTES, size_words
+from scorer_runtime.input_text import NotText, decode_input, text_lines
+from scorer_runtime.limits import MAX_DATA_FILE_BYTES
 from scorer_runtime.store.datasets import EXAMPLE_FIELDS, ExampleData
 
-FileFormat = Literal["csv", "jsonl"]
-REQUIRED_FIELDS = ("output",)
-"""Fields every example must have: the output is what gets scored. An empty answer is
-allowed when written as such (``""`` in JSONL, a cell holding ``""`` in CSV); a blank CSV
-cell or a missing key is an error."""
 _SUFFIXES: dict[str, FileFormat] = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl"}
+_WHAT = "file of examples or grades"
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,8 +77,20 @@ def read_text(path: Path) -> str:
     :data:`~scorer_runtime.limits.MAX_DATA_FILE_BYTES`."""
     from scorer_runtime.input_files import read_limited
 
-    data = read_limited(path, limit=MAX_DATA_FILE_BYTES, what="file of examples or grades")
+    data = read_limited(path, limit=MAX_DATA_FILE_BYTES, what=_WHAT)
     return decode_text(data, source=path.name)
+
+
+def example_lines(path: Path) -> Iterator[str]:
+    """The lines of a file of examples, read a chunk at a time (as :func:`read_text` reads the
+    file whole, with the same checks); :class:`ImportFailure` naming the line of bytes that
+    are not text, ``OSError`` for a file that is not one or is over the limit."""
+    from scorer_runtime.input_files import read_chunks
+
+    try:
+        yield from text_lines(read_chunks(path, limit=MAX_DATA_FILE_BYTES, what=_WHAT))
+    except NotText as e:
+        raise ImportFailure([ImportIssue(e.line, e.words)], source=path.name) from None
 
 
 def decode_text(data: bytes, *, source: str) -> str:
@@ -99,152 +106,45 @@ def parse_examples(
     text: str, *, format: FileFormat, mapping: Mapping[str, str] | None = None
 ) -> ParsedExamples:
     """Parse CSV or JSONL text into examples; ``mapping`` maps a field to its column/key."""
-    columns = {name: (mapping or {}).get(name, name) for name in EXAMPLE_FIELDS}
-    if format == "csv":
-        return _parse_csv(text, columns, set(mapping or {}))
-    return _parse_jsonl(text, columns)
-
-
-def _label(name: str, column: str, noun: str = "column") -> str:
-    return f'{noun} "{column}"' if name == column else f'{noun} "{column}" ({name})'
-
-
-def _build(
-    values: Mapping[str, Any], columns: Mapping[str, str], line: int, noun: str, size: int
-) -> ExampleData | ImportIssue:
-    if size > MAX_FIELD_BYTES:  # a row under the cap cannot hold a field over it
-        for name in EXAMPLE_FIELDS:
-            field_size = _size(values.get(name))
-            if field_size > MAX_FIELD_BYTES:
-                limit = size_words(MAX_FIELD_BYTES)
-                return ImportIssue(
-                    line,
-                    f"{_label(name, columns[name], noun)} is {size_words(field_size)}; "
-                    f"the limit for one field is {limit}",
-                )
-    clean: dict[str, Any] = {}
-    for name in EXAMPLE_FIELDS:
-        value = values.get(name)
-        if name in REQUIRED_FIELDS and value is None:
-            # An empty answer is real data: "" in JSONL, a cell holding "" in CSV.
-            why = "is empty" if noun == "column" else "is null"
-            return ImportIssue(line, f"{_label(name, columns[name], noun)} {why}")
-        try:
-            clean[name] = check_value(name, value)
-        except CellError as e:
-            return ImportIssue(line, f"{_label(name, columns[name], noun)} {e}")
-    return ExampleData(**clean)
-
-
-def _size(value: Any) -> int:
-    if value is None:
-        return 0
-    if isinstance(value, str):
-        return len(value.encode("utf-8"))
-    return len(json.dumps(value, ensure_ascii=False).encode("utf-8"))
-
-
-def _parse_csv(text: str, columns: dict[str, str], explicit: set[str]) -> ParsedExamples:
-    rows = csv_records(text)
-    if isinstance(rows, ImportIssue):
-        return ParsedExamples(issues=[rows], fatal=True)
-    header_line, header = rows[0]
-    required = explicit | set(REQUIRED_FIELDS)
-    problem = header_problem([h.strip() for h in header], columns, required)
-    if problem:
-        return ParsedExamples(issues=[ImportIssue(header_line, problem)], fatal=True)
-    index = {h.strip(): i for i, h in enumerate(header)}
-    read = {column for column in columns.values() if column in index}
-    out = ParsedExamples(left_out=columns_left_out([h.strip() for h in header], read, rows[1:]))
-    for line, cells in rows[1:]:
-        if len(cells) != len(header):
-            out.issues.append(
-                ImportIssue(line, f"{len(cells)} cells, but the header has {len(header)} columns")
-            )
-            continue
-        size = sum(map(len, cells)) * 4  # UTF-8 takes at most 4 bytes a character
-        _add(out, line, _csv_values(cells, index, columns, line), columns, "column", size)
-    return out
-
-
-def _csv_values(
-    cells: list[str], index: Mapping[str, int], columns: Mapping[str, str], line: int
-) -> dict[str, Any] | ImportIssue:
-    values: dict[str, Any] = {}
-    for name, column in columns.items():
-        if column in index:
-            try:
-                values[name] = parse_cell(name, cells[index[column]])
-            except CellError as e:
-                return ImportIssue(line, f"{_label(name, column)} {e}")
-    return values
-
-
-def _add(
-    out: ParsedExamples,
-    line: int,
-    values: dict[str, Any] | ImportIssue,
-    columns: Mapping[str, str],
-    noun: str,
-    size: int,
-) -> None:
-    if isinstance(values, ImportIssue):
-        built: ExampleData | ImportIssue = values
-    else:
-        built = _build(values, columns, line, noun, size)
-    if isinstance(built, ImportIssue):
-        out.issues.append(built)
-    else:
-        out.examples.append(built)
-        out.lines.append(line)
-
-
-def _parse_jsonl(text: str, columns: dict[str, str]) -> ParsedExamples:
+    reader = ExampleReader(format, mapping)
     out = ParsedExamples()
-    read = set(columns.values())
-    unread: dict[str, int] = {}  # a key no field reads -> the first line holding it
-    for line, raw in json_lines(text):
-        try:
-            obj = safe_json.loads(raw, unique_keys=True)
-        except safe_json.JsonLimitError as e:  # too deep, NaN or Infinity: refused
-            out.issues.append(ImportIssue(line, e.message))
-            continue
-        except json.JSONDecodeError as e:
-            out.issues.append(ImportIssue(line, f"not valid JSON: {e.msg} (column {e.colno})"))
-            continue
-        if not isinstance(obj, dict):
-            kind = "a list" if isinstance(obj, list) else type(obj).__name__
-            out.issues.append(
-                ImportIssue(
-                    line, f'expected a JSON object like {{"input": …, "output": …}}, got {kind}'
-                )
-            )
-            continue
-        missing = [n for n in REQUIRED_FIELDS if columns[n] not in obj]
-        if missing:
-            out.issues.append(
-                ImportIssue(line, f"{_label(missing[0], columns[missing[0]], 'key')} is missing")
-            )
-            continue
-        values = {name: obj.get(key) for name, key in columns.items()}
-        _add(out, line, values, columns, "key", len(raw) * 4)
-        for key in obj.keys() - read - unread.keys():
-            unread[key] = line
-    if not out.examples and not out.issues:
-        out.issues.append(ImportIssue(1, "the file is empty"))
-        return ParsedExamples(issues=out.issues, fatal=True)
-    out.left_out.extend(_keys_left_out(unread))
+    try:
+        for line, found in reader.rows(lines_of(text)):
+            if isinstance(found, ImportIssue):
+                out.issues.append(found)
+            else:
+                out.examples.append(found)
+                out.lines.append(line)
+    except FatalImport as fatal:
+        return ParsedExamples(issues=[fatal.issue], fatal=True)
+    out.left_out.extend(reader.left_out)
     return out
 
 
-def _keys_left_out(unread: Mapping[str, int]) -> list[str]:
-    """The keys of JSON lines no field reads, in a sentence (each with its first line)."""
-    if not unread:
-        return []
-    keys = sorted(unread, key=lambda k: (unread[k], k))
-    shown = [f"{k if len(k) <= 40 else k[:39] + '…'} (line {unread[k]})" for k in keys[:10]]
-    more = f" and {len(keys) - 10:,} more" if len(keys) > 10 else ""
-    return [
-        f"Not imported: the key{'s' * (len(keys) > 1)} {', '.join(shown)}{more}, which no "
-        "field of an example reads (map a field to a key to import it)."
-    ]
+@dataclass(frozen=True, slots=True)
+class ExampleCheck:
+    """What a file gives with a mapping, counted: its good rows, every problem (with its
+    line), whether it is unusable as a whole, and what no field reads."""
+
+    good: int
+    issues: list[ImportIssue]
+    fatal: bool
+    left_out: list[str]
+
+
+def check_examples(
+    text: str, *, format: FileFormat, mapping: Mapping[str, str] | None = None
+) -> ExampleCheck:
+    """:func:`parse_examples`, counting the good rows instead of keeping them: an upload's
+    check holds its text and a row, never a list of every example."""
+    reader = ExampleReader(format, mapping)
+    good, issues = 0, []
+    try:
+        for _, found in reader.rows(lines_of(text)):
+            if isinstance(found, ImportIssue):
+                issues.append(found)
+            else:
+                good += 1
+    except FatalImport as fatal:
+        return ExampleCheck(0, [fatal.issue], True, [])
+    return ExampleCheck(good, issues, False, reader.left_out)

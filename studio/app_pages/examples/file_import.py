@@ -53,9 +53,9 @@ class FileCheck:
 @st.cache_data(show_spinner=False, max_entries=4)
 def _check(data: bytes, filename: str, mapping: tuple[tuple[str, str], ...]) -> FileCheck:
     text = decode_upload(data, filename)
-    parsed = check_file(text, file_format(filename), dict(mapping))
-    issues = [str(i) for i in parsed.issues]
-    return FileCheck(len(parsed.examples), issues, parsed.fatal, tuple(parsed.left_out))
+    checked = check_file(text, file_format(filename), dict(mapping))
+    issues = [str(i) for i in checked.issues]
+    return FileCheck(checked.good, issues, checked.fatal, tuple(checked.left_out))
 
 
 def _mapping(columns: list[str]) -> dict[str, str]:

@@ -1,7 +1,7 @@
 """Files in and out of a dataset: preview and column mapping of an upload, import, export,
 and loading the demo datasets.
 
-Parsing and importing are the batch package's (``parse_examples``, ``import_examples``), so
+Checking and importing are the batch package's (``check_examples``, ``import_examples``), so
 the studio reports exactly the row errors the command line does.
 """
 
@@ -19,14 +19,14 @@ from pathlib import Path
 
 from scorer_runtime import safe_json
 from scorer_runtime.datasets import (
+    ExampleCheck,
     FileFormat,
     ImportResult,
-    ParsedExamples,
+    check_examples,
     decode_text,
     detect_format,
     import_examples,
     iter_dataset,
-    parse_examples,
     write_examples,
 )
 from scorer_runtime.datasets.cells import format_cell
@@ -135,9 +135,10 @@ def can_leave_out(name: str, columns: Sequence[str]) -> bool:
     return name != "output" and name not in columns
 
 
-def check_file(text: str, format: FileFormat, mapping: Mapping[str, str]) -> ParsedExamples:
-    """Every example and every bad row (with its line) the file gives with this mapping."""
-    return parse_examples(text, format=format, mapping=dict(mapping))
+def check_file(text: str, format: FileFormat, mapping: Mapping[str, str]) -> ExampleCheck:
+    """How many examples, and every bad row (with its line), the file gives with this
+    mapping; the examples are counted, not kept (an upload may hold a million rows)."""
+    return check_examples(text, format=format, mapping=dict(mapping))
 
 
 def import_upload(

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from scorer_runtime.datasets import ImportFailure
+from scorer_runtime.datasets import ImportFailure, parse_examples
 from scorer_runtime.spec import load_spec
 from scorer_runtime.store import (
     ExampleData,
@@ -259,9 +259,10 @@ def test_a_field_named_column_cannot_be_left_out():
 
 
 def test_check_file_lists_bad_rows_with_their_lines():
-    parsed = check_file(CSV_TEXT, "csv", {"input": "question", "output": "answer"})
-    assert len(parsed.examples) == 2
-    assert [str(i) for i in parsed.issues] == ['line 3: column "answer" (output) is empty']
+    checked = check_file(CSV_TEXT, "csv", {"input": "question", "output": "answer"})
+    assert checked.good == 2
+    assert not checked.fatal
+    assert [str(i) for i in checked.issues] == ['line 3: column "answer" (output) is empty']
 
 
 def test_import_upload_all_or_nothing_then_skip_bad_rows(studio_db):
@@ -343,8 +344,8 @@ def test_export_round_trips_through_csv_and_jsonl(studio_db):
     assert len(rows) == 2
     assert [json.loads(line)["input"] for line in as_jsonl.splitlines()] == [{"q": 1}, "hi"]
     for text, fmt in ((as_csv, "csv"), (as_jsonl, "jsonl")):
-        parsed = check_file(text, fmt, {})
-        assert parsed.issues == []
+        assert check_file(text, fmt, {}).issues == []
+        parsed = parse_examples(text, format=fmt)
         assert [(e.input, e.output, e.request_context, e.tags) for e in parsed.examples] == [
             ({"q": 1}, "[looks like json", None, None),
             ("hi", "", {"u": "ann"}, ["x"]),
