@@ -18,6 +18,15 @@
   n ≥ 4. A perfectly monotone sample (|r| = 1) has an infinite z: the interval is then
   computed at |r| = (n - 1) / n and reaches out to the observed 1 (or -1): this project's
   convention, so it keeps a width that shrinks as n grows instead of collapsing to 1 to 1.
+- **A difference of two proportions** (a pass rate now against a baseline window): Newcombe's
+  hybrid score interval, his method 10, built from the two Wilson intervals (Newcombe 1998,
+  "Interval estimation for the difference between independent proportions: comparison of
+  eleven methods", Statistics in Medicine 17:873-890). 0 of 10 against 0 of 10 gives -0.28 to
+  0.28, never 0 to 0.
+- **A difference of two means** (a mean score now against a baseline window): Welch's t
+  interval, with the Welch-Satterthwaite degrees of freedom (Welch 1947, "The generalization
+  of 'Student's' problem when several different population variances are involved",
+  Biometrika 34:28-35); it needs two scores in each window.
 """
 
 from __future__ import annotations
@@ -27,6 +36,7 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
+from scipy.stats import t as student_t
 
 Z95 = 1.959963984540054
 """The standard normal's 97.5th percentile (two-sided 95 %)."""
@@ -83,3 +93,31 @@ def fisher_interval(r: float, n: int, z: float = Z95) -> tuple[float | None, flo
     if r <= -1.0:
         return -1.0, high
     return low, high
+
+
+def newcombe(
+    successes_a: int, n_a: int, successes_b: int, n_b: int, z: float = Z95
+) -> tuple[float, float]:
+    """Newcombe's hybrid score interval of ``successes_a / n_a - successes_b / n_b``."""
+    share_a, share_b = successes_a / n_a, successes_b / n_b
+    low_a, high_a = wilson(successes_a, n_a, z)
+    low_b, high_b = wilson(successes_b, n_b, z)
+    difference = share_a - share_b
+    below = math.sqrt((share_a - low_a) ** 2 + (high_b - share_b) ** 2)
+    above = math.sqrt((high_a - share_a) ** 2 + (share_b - low_b) ** 2)
+    return max(-1.0, difference - below), min(1.0, difference + above)
+
+
+def welch(a: NDArray[np.float64], b: NDArray[np.float64]) -> tuple[float, float] | None:
+    """Welch's 95 % t interval of ``mean(a) - mean(b)``; ``None`` with fewer than two values
+    in either. Two windows whose scores are all alike (no spread) give the difference itself."""
+    if a.size < 2 or b.size < 2:
+        return None
+    difference = float(a.mean() - b.mean())
+    share_a, share_b = a.var(ddof=1) / a.size, b.var(ddof=1) / b.size
+    error = math.sqrt(share_a + share_b)
+    if error == 0.0:
+        return difference, difference
+    freedom = error**4 / (share_a**2 / (a.size - 1) + share_b**2 / (b.size - 1))
+    half = float(student_t.ppf(0.975, freedom)) * error
+    return difference - half, difference + half
