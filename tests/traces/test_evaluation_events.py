@@ -1,0 +1,77 @@
+"""Scores go back to the team's collector as ``gen_ai.evaluation.result`` events, through the
+OpenTelemetry SDK's OTLP/HTTP exporter, parented to the span each scored (a fake collector
+decodes what arrives with the OpenTelemetry project's own messages)."""
+
+from __future__ import annotations
+
+import pytest
+
+from scorer_runtime.traces.evaluation_events import (
+    EVENT_NAME,
+    EvaluationResult,
+    EvaluationSender,
+    event_attributes,
+    logs_endpoint,
+)
+from tests.fakes.collector import FakeCollector
+
+TRACE = "4bf92f3577b34da6a3ce929d0e0e4736"
+SPAN = "00f067aa0ba902b7"
+
+
+def test_each_score_arrives_as_an_evaluation_event_parented_to_its_span():
+    results = [
+        EvaluationResult(TRACE, SPAN, "politeness", 0.8, "pass", "Greets and thanks."),
+        EvaluationResult(TRACE, "a1b2c3d4e5f60718", "politeness", None, error_type="step_error"),
+    ]
+    with FakeCollector() as collector:
+        sender = EvaluationSender(collector.url)
+        assert sender.send(results) == 2
+        sender.close()
+        records = collector.wait_for_records(2)
+    assert collector.paths == ["/v1/logs"]
+    scored, failed = sorted(records, key=lambda r: r.span_id != SPAN)
+    assert {r.event_name for r in records} == {EVENT_NAME}
+    assert (scored.trace_id, scored.span_id) == (TRACE, SPAN)
+    assert scored.attributes == {
+        "gen_ai.evaluation.name": "politeness",
+        "gen_ai.evaluation.score.value": 0.8,
+        "gen_ai.evaluation.score.label": "pass",
+        "gen_ai.evaluation.explanation": "Greets and thanks.",
+    }
+    assert failed.span_id == "a1b2c3d4e5f60718"
+    assert failed.attributes == {"gen_ai.evaluation.name": "politeness", "error.type": "step_error"}
+    assert scored.resource["service.name"] == "scorer-studio"
+
+
+def test_a_score_of_a_whole_trace_is_sent_without_a_parent_span():
+    with FakeCollector() as collector:
+        sender = EvaluationSender(collector.url)
+        sender.send([EvaluationResult(TRACE, None, "tool accuracy", 1.0)])
+        sender.close()
+        (record,) = collector.wait_for_records(1)
+    assert record.span_id == ""
+    assert record.attributes["gen_ai.evaluation.score.value"] == 1.0
+
+
+def test_a_zero_score_is_a_value_not_a_missing_one():
+    attributes = event_attributes(EvaluationResult(TRACE, SPAN, "x", 0.0, "fail"))
+    assert attributes["gen_ai.evaluation.score.value"] == 0.0
+
+
+@pytest.mark.parametrize(
+    ("given", "used"),
+    [
+        ("http://127.0.0.1:4318", "http://127.0.0.1:4318/v1/logs"),
+        ("http://collector:4318/", "http://collector:4318/v1/logs"),
+        ("https://otel.example/custom/logs", "https://otel.example/custom/logs"),
+    ],
+)
+def test_a_collectors_address_gets_the_logs_path(given, used):
+    assert logs_endpoint(given) == used
+
+
+@pytest.mark.parametrize("given", ["collector:4318", "ftp://x", ""])
+def test_an_address_that_is_no_collector_is_refused_in_words(given):
+    with pytest.raises(ValueError, match="not the address of a collector"):
+        logs_endpoint(given)
