@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from scorer_runtime.cli.support import console, engine, fail, friendly, session, styled
+from scorer_runtime.counts import plural
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -200,6 +201,13 @@ def traces_score(
     api_base: str | None = typer.Option(
         None, help="Send every judge request to this OpenAI-compatible base URL instead."
     ),
+    export_otlp: str | None = typer.Option(
+        None,
+        "--export-otlp",
+        envvar="SCORER_STUDIO_EXPORT_OTLP",
+        help="Also send each score to this OpenTelemetry collector (OTLP over HTTP, e.g. "
+        "http://127.0.0.1:4318) as a gen_ai.evaluation.result event of the span it scored.",
+    ),
 ) -> None:
     """Score the stored traces with SCORER and store each score with its trace and span."""
     from scorer_runtime.batch.trace_scoring import plan_trace_scoring, score_stored_traces
@@ -244,9 +252,30 @@ def traces_score(
     finally:
         made.dispose()
     out.print(_outcome_words(outcomes, label, scorer))
+    if export_otlp:
+        out.print(_export_events(outcomes, scorer, export_otlp), markup=False)
     unsuccessful = [o for o in outcomes if o.status != "scored"]
     if unsuccessful:
         out.print(_outcomes_table(unsuccessful[:_SHOWN]))
+
+
+def _export_events(outcomes: list[TraceScoreOutcome], scorer: str, url: str) -> str:
+    """Send each outcome to the collector at ``url`` as an evaluation event; what happened."""
+    from scorer_runtime.traces.evaluation_events import EvaluationSender, evaluation_result
+
+    try:
+        sender = EvaluationSender(url)
+    except ValueError as e:
+        raise fail(f"the scores are stored, but none was sent: {e}") from None
+    sender.send(evaluation_result(o, scorer) for o in outcomes)
+    sender.close()
+    words = f"Sent {plural(sender.delivered, 'evaluation event')} to {sender.endpoint}."
+    if sender.failed:
+        words += (
+            f" {plural(sender.failed, 'event')} could not be sent: is the collector running "
+            "at that address? The scores themselves are stored."
+        )
+    return words
 
 
 def _plan_words(to_score: list[str], done: list[str], not_sampled: list[str], label: str) -> str:

@@ -18,13 +18,26 @@ a collector's address alone (``http://collector:4318``) is sent to its ``/v1/log
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
+from opentelemetry import trace
+from opentelemetry._logs import SeverityNumber
+from opentelemetry.exporter.otlp.proto.http._log_exporter import OTLPLogExporter
+from opentelemetry.sdk._logs import LoggerProvider, ReadableLogRecord
+from opentelemetry.sdk._logs.export import (
+    BatchLogRecordProcessor,
+    LogRecordExporter,
+    LogRecordExportResult,
+)
+from opentelemetry.sdk.resources import Resource
+
 if TYPE_CHECKING:
     from opentelemetry.context import Context
+
+    from scorer_runtime.traces.scoring import TraceScoreOutcome
 
 EVENT_NAME = "gen_ai.evaluation.result"
 LOGS_PATH = "/v1/logs"
@@ -44,6 +57,25 @@ class EvaluationResult:
     label: str | None = None
     explanation: str | None = None
     error_type: str | None = None
+
+
+def evaluation_result(outcome: TraceScoreOutcome, name: str) -> EvaluationResult:
+    """The event of one trace outcome of the scorer called ``name``: its score and reason, or
+    why there is none (the judge error's kind, ``step_error``, ``not_scorable``…)."""
+    error_type = None
+    if outcome.status == "failed":
+        error_type = outcome.error_kind or "step_error"
+    elif outcome.status == "not_scorable":
+        error_type = "not_scorable"
+    explanation = outcome.reason if outcome.status != "failed" else outcome.error
+    return EvaluationResult(
+        outcome.trace_id,
+        outcome.span_id,
+        name,
+        score=outcome.score,
+        explanation=explanation,
+        error_type=error_type,
+    )
 
 
 def event_attributes(result: EvaluationResult) -> dict[str, str | float]:
@@ -75,24 +107,32 @@ def logs_endpoint(url: str) -> str:
 
 class EvaluationSender:
     """Sends evaluation events to one collector through the OpenTelemetry SDK, in batches;
-    :meth:`close` sends what is left and waits for it."""
+    :meth:`close` sends what is left and waits for it. :attr:`delivered` and :attr:`failed`
+    count the events the collector took and those it did not (down, refused)."""
 
-    def __init__(self, url: str, *, timeout_s: float = 10.0) -> None:
-        from opentelemetry.exporter.otlp.proto.http._log_exporter import OTLPLogExporter
-        from opentelemetry.sdk._logs import LoggerProvider
-        from opentelemetry.sdk._logs.export import BatchLogRecordProcessor
-        from opentelemetry.sdk.resources import Resource
-
+    def __init__(self, url: str, *, timeout_s: float | None = None) -> None:
+        """``timeout_s``: how long a batch may take, retries included (default: the
+        standard ``OTEL_EXPORTER_OTLP_TIMEOUT``, else 10 s)."""
         self.endpoint = logs_endpoint(url)
         self._provider = LoggerProvider(resource=Resource.create({"service.name": SERVICE_NAME}))
-        exporter = OTLPLogExporter(endpoint=self.endpoint, timeout=timeout_s)
-        self._provider.add_log_record_processor(BatchLogRecordProcessor(exporter))
+        self._counted = _CountingExporter(
+            OTLPLogExporter(endpoint=self.endpoint, timeout=timeout_s)
+        )
+        self._provider.add_log_record_processor(BatchLogRecordProcessor(self._counted))
         self._logger = self._provider.get_logger("scorer_studio.evaluation")
+
+    @property
+    def delivered(self) -> int:
+        """Events the collector accepted so far."""
+        return self._counted.delivered
+
+    @property
+    def failed(self) -> int:
+        """Events the collector did not take (it was down, or refused them)."""
+        return self._counted.failed
 
     def send(self, results: Iterable[EvaluationResult]) -> int:
         """Queue one event for each result; returns how many."""
-        from opentelemetry._logs import SeverityNumber
-
         sent = 0
         for result in results:
             self._logger.emit(
@@ -115,8 +155,6 @@ class EvaluationSender:
 
 def _parent(result: EvaluationResult) -> Context | None:
     """The context that parents an event to its scored span (``None`` without a span)."""
-    from opentelemetry import trace
-
     if not result.span_id:
         return None
     parent = trace.SpanContext(
@@ -126,3 +164,29 @@ def _parent(result: EvaluationResult) -> Context | None:
         trace_flags=trace.TraceFlags(trace.TraceFlags.SAMPLED),
     )
     return trace.set_span_in_context(trace.NonRecordingSpan(parent))
+
+
+class _CountingExporter(LogRecordExporter):
+    """The OTLP exporter, counting the records each batch delivered or failed to."""
+
+    def __init__(self, exporter: LogRecordExporter) -> None:
+        self._exporter = exporter
+        self.delivered = self.failed = 0
+
+    def export(self, batch: Sequence[ReadableLogRecord]) -> LogRecordExportResult:
+        try:
+            result = self._exporter.export(batch)
+        except Exception:
+            self.failed += len(batch)
+            raise
+        if result == LogRecordExportResult.SUCCESS:
+            self.delivered += len(batch)
+        else:
+            self.failed += len(batch)
+        return result
+
+    def shutdown(self) -> None:
+        self._exporter.shutdown()  # type: ignore[no-untyped-call]  # untyped in the SDK
+
+    def force_flush(self, timeout_millis: int = 30000) -> bool:
+        return self._exporter.force_flush(timeout_millis)

@@ -3,12 +3,14 @@ file and the fake judge over HTTP."""
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 
 import pytest
 
 from scorer_runtime.store import ScoreFilter, list_scores, make_engine, read_session
 from tests.cli.helpers import KEY_ENV, agent_verdict_spec, cli, write_spec
+from tests.fakes.collector import FakeCollector
 
 FIXTURES = Path(__file__).resolve().parents[1] / "traces" / "fixtures"
 SUPPORT_TRACE = "5b8aa5a2d2c872e8321cf37308d69df2"
@@ -168,3 +170,36 @@ def test_score_says_which_traces_lack_the_expected_answer_the_scorer_needs(
     (row, *_) = [r for r in _stored_scores(db_url) if r.outcome == "scored"]
     assert row.trace_id == WEATHER_TRACE
     assert row.score == 1.0
+
+
+def test_score_sends_each_score_to_the_teams_collector_as_an_evaluation_event(
+    db_url, agent_scorer, fake_judge
+):
+    fake_judge.reply({"verdict": "yes"}, when="Please cancel order 4821")
+    fake_judge.reply({"verdict": "no"})
+    _import(db_url, "support_agent.otlp.jsonl")
+    with FakeCollector() as collector:
+        done = cli(db_url, "traces", "score", agent_scorer, "--export-otlp", collector.url)
+        assert done.exit_code == 0, done.output
+        records = collector.wait_for_records(2)
+    assert f"Sent 2 evaluation events to {collector.url}/v1/logs." in done.output
+    stored = {(r.trace_id, r.span_id): r.score for r in _stored_scores(db_url)}
+    sent = {(r.trace_id, r.span_id): r.attributes["gen_ai.evaluation.score.value"] for r in records}
+    assert sent == stored  # each event parented to the span its stored score judged
+    assert {r.attributes["gen_ai.evaluation.name"] for r in records} == {agent_scorer}
+
+
+def test_score_says_when_the_collector_took_nothing_and_keeps_the_scores(
+    db_url, agent_scorer, fake_judge, monkeypatch
+):
+    fake_judge.reply({"verdict": "yes"})
+    _import(db_url, "weather.otlp.json")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        closed = probe.getsockname()[1]
+    monkeypatch.setenv("SCORER_STUDIO_EXPORT_OTLP", f"http://127.0.0.1:{closed}")
+    monkeypatch.setenv("OTEL_EXPORTER_OTLP_TIMEOUT", "1")
+    done = cli(db_url, "traces", "score", agent_scorer)
+    assert done.exit_code == 0, done.output
+    assert "1 event could not be sent: is the collector running" in done.output
+    assert len(_stored_scores(db_url)) == 1

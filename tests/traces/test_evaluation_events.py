@@ -4,15 +4,19 @@ decodes what arrives with the OpenTelemetry project's own messages)."""
 
 from __future__ import annotations
 
+import socket
+
 import pytest
 
 from scorer_runtime.traces.evaluation_events import (
     EVENT_NAME,
     EvaluationResult,
     EvaluationSender,
+    evaluation_result,
     event_attributes,
     logs_endpoint,
 )
+from scorer_runtime.traces.scoring import TraceScoreOutcome
 from tests.fakes.collector import FakeCollector
 
 TRACE = "4bf92f3577b34da6a3ce929d0e0e4736"
@@ -75,3 +79,42 @@ def test_a_collectors_address_gets_the_logs_path(given, used):
 def test_an_address_that_is_no_collector_is_refused_in_words(given):
     with pytest.raises(ValueError, match="not the address of a collector"):
         logs_endpoint(given)
+
+
+def _closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_events_a_collector_did_not_take_are_counted_as_failed():
+    sender = EvaluationSender(f"http://127.0.0.1:{_closed_port()}", timeout_s=1)
+    sender.send([EvaluationResult(TRACE, SPAN, "x", 1.0)] * 3)
+    sender.close()
+    assert (sender.delivered, sender.failed) == (0, 3)
+
+
+def test_events_the_collector_took_are_counted_as_delivered():
+    with FakeCollector() as collector:
+        sender = EvaluationSender(collector.url)
+        sender.send([EvaluationResult(TRACE, SPAN, "x", 1.0)] * 4)
+        sender.close()
+        collector.wait_for_records(4)
+    assert (sender.delivered, sender.failed) == (4, 0)
+
+
+@pytest.mark.parametrize(
+    ("outcome", "expected"),
+    [
+        (
+            TraceScoreOutcome("s", TRACE, SPAN, "not_scorable", reason="no agent run"),
+            EvaluationResult(TRACE, SPAN, "tone", None, None, "no agent run", "not_scorable"),
+        ),
+        (
+            TraceScoreOutcome("s", TRACE, SPAN, "failed", error_kind="rate_limited", error="429"),
+            EvaluationResult(TRACE, SPAN, "tone", None, None, "429", "rate_limited"),
+        ),
+    ],
+)
+def test_an_outcome_without_a_score_says_why(outcome, expected):
+    assert evaluation_result(outcome, "tone") == expected
