@@ -30,6 +30,7 @@ from scorer_runtime.spec.models.steps import (
     PromptStepSpec,
     StepKind,
     StepSpec,
+    WorkedExampleSpec,
 )
 
 
@@ -73,5 +74,6 @@ __all__ = [
     "StepKind",
     "StepSpec",
     "TruncateSpec",
+    "WorkedExampleSpec",
     "tagged_models",
 ]
