@@ -257,15 +257,6 @@ def _writer_judge(spec: ScorerSpec, profiles: Mapping[str, Any], profile: str | 
     return data
 
 
-def default_cap(engine: Engine, plan: AlignPlan) -> float | None:
-    """The spend cap when none was asked for: the version's judge's default cap, if any."""
-    from scorer_runtime.costs.cap import JUDGE_CAP, chosen_cap
-
-    with read_session(engine) as session:
-        profiles = judge_profiles(session)
-    return chosen_cap(JUDGE_CAP, compile_spec(plan.spec, judge_profiles=profiles))
-
-
 def candidate_specs(
     engine: Engine, plan: AlignPlan, guidelines: Sequence[str]
 ) -> list[tuple[CandidateKind, ScorerSpec]]:
@@ -342,19 +333,14 @@ async def try_candidates(
     )
 
 
-_SIMPLEST_FIRST: tuple[CandidateKind, ...] = ("guidelines", "worked_examples", "both")
-"""On a tie, the candidate that changes the prompt least wins (guidelines add a few lines)."""
-
-
 def best_candidate(report: AlignReport) -> CandidateResult | None:
     """The candidate with the highest holdout kappa, measured in full, when it beats the
-    current version's holdout kappa (on a tie, the one changing the prompt least); None
-    otherwise."""
+    current version's holdout kappa; None otherwise."""
     now = report.current_holdout.kappa
     measured = [c for c in report.candidates if c.stopped is None and c.holdout.kappa is not None]
     if not measured:
         return None
-    best = max(measured, key=lambda c: (c.holdout.kappa or -2.0, -_SIMPLEST_FIRST.index(c.kind)))
+    best = max(measured, key=lambda c: (c.holdout.kappa or -2.0, -len(c.kind)))
     if now is not None and (best.holdout.kappa or -2.0) <= now:
         return None
     return best
