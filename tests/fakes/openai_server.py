@@ -105,8 +105,7 @@ Usage = tuple[int, int] | Literal["counted"]
 
 
 Answerer = Callable[[str], "str | dict[str, Any] | list[Any] | None"]
-"""A judge written as a function: the last user message in (or, for a rule made with
-``whole=True``, every message's text), the reply out (None: no match)."""
+"""A judge written as a function: the last user message in, the reply out (None: no match)."""
 
 
 @dataclass
@@ -115,24 +114,18 @@ class _ReplyRule(_Rule):
     usage: Usage
     finish_reason: str
     answer: Answerer | None = None
-    whole: bool = False
-    """A function rule reads every message's text (the system message too), not the last
-    user message alone."""
 
-    def take(self, prompt: str, everything: str = "") -> bool:
+    def take(self, prompt: str) -> bool:
         """As any rule, and for a function rule only when the function answers ``prompt``."""
-        if self.answer is not None and self.answer(self.read(prompt, everything)) is None:
+        if self.answer is not None and self.answer(prompt) is None:
             return False
         return super().take(prompt)
 
-    def read(self, prompt: str, everything: str) -> str:
-        return everything if self.whole else prompt
-
-    def content_for(self, prompt: str, everything: str = "") -> str:
+    def content_for(self, prompt: str) -> str:
         """The reply's text for ``prompt`` (a function rule's answer, JSON-encoded if need be)."""
         if self.answer is None:
             return self.content
-        found = self.answer(self.read(prompt, everything))
+        found = self.answer(prompt)
         return found if isinstance(found, str) else json.dumps(found)
 
 
@@ -223,21 +216,6 @@ def _raw_response(status: int, raw: bytes, headers: dict[str, str]) -> web.Respo
 def _take(rules: list[_R], prompt: str) -> _R | None:
     """The first rule matching ``prompt``, used up by one (call under the server lock)."""
     return next((rule for rule in rules if rule.take(prompt)), None)
-
-
-def _take_reply(rules: list[_ReplyRule], prompt: str, everything: str) -> _ReplyRule | None:
-    """The first reply rule matching the request, used up by one (under the server lock)."""
-    return next((rule for rule in rules if rule.take(prompt, everything)), None)
-
-
-def _all_text(body: Any) -> str:
-    """Every message's text content, in order, one message a line."""
-    messages = body.get("messages") if isinstance(body, dict) else None
-    return "\n".join(
-        m["content"]
-        for m in messages or []
-        if isinstance(m, dict) and isinstance(m.get("content"), str)
-    )
 
 
 def _check_times(times: int | None) -> None:
@@ -414,13 +392,12 @@ class FakeOpenAIServer:
         with self._lock:
             self._replies.append(rule)
 
-    def reply_by(self, answer: Answerer, *, times: int | None = None, whole: bool = False) -> None:
+    def reply_by(self, answer: Answerer, *, times: int | None = None) -> None:
         """Answer matching chat requests with what ``answer`` says of the last user message
         (a judge with a mind of its own: one that obeys text in the prompt, say); a request
-        it returns None for goes on to the next rule. Rules are tried in the order added.
-        ``whole``: ``answer`` reads every message's text, the instructions too."""
+        it returns None for goes on to the next rule. Rules are tried in the order added."""
         _check_times(times)
-        rule = _ReplyRule(None, times, 0.0, 0, "", (11, 7), "stop", answer, whole)
+        rule = _ReplyRule(None, times, 0.0, 0, "", (11, 7), "stop", answer)
         with self._lock:
             self._replies.append(rule)
 
@@ -556,17 +533,16 @@ class FakeOpenAIServer:
                 payload = fault.body if fault.body is not None else error_body(fault.status)
                 return web.json_response(payload, status=fault.status, headers=fault.headers)
             # A latency-only fault has delayed the request: the reply rules answer it.
-        everything = _all_text(body)
         with self._lock:
-            reply = _take_reply(self._replies, prompt, everything)
+            reply = _take(self._replies, prompt)
         if reply is None:
             message = f"no scripted reply matches the prompt: {prompt[:200]}"
             return web.json_response(error_body(400, message), status=400)
         if not await self._sleep(reply.latency_s):
             return await self._abort(request)
         if body.get("stream"):
-            return await self._stream(request, self._completion(body, reply, prompt, everything))
-        return web.json_response(self._completion(body, reply, prompt, everything))
+            return await self._stream(request, self._completion(body, reply, prompt))
+        return web.json_response(self._completion(body, reply, prompt))
 
     def _admitted(self) -> bool:
         """Count the request in its second; False when the rate limit refuses it."""
@@ -605,9 +581,9 @@ class FakeOpenAIServer:
         return response
 
     def _completion(
-        self, body: dict[str, Any], reply: _ReplyRule, prompt: str = "", everything: str = ""
+        self, body: dict[str, Any], reply: _ReplyRule, prompt: str = ""
     ) -> dict[str, Any]:
-        content = reply.content_for(prompt, everything)
+        content = reply.content_for(prompt)
         usage = reply.usage
         if usage == "counted":
             usage = counted_usage(body, content)
