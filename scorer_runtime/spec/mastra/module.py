@@ -7,7 +7,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from scorer_runtime.judge.fence import PLACEHOLDER
 from scorer_runtime.spec.compile import checked_spec
 from scorer_runtime.spec.context import STEP_NAMES
 from scorer_runtime.spec.mastra.formula_ts import FormulaTranslator, Untranslatable
@@ -27,7 +26,6 @@ from scorer_runtime.spec.models import (
     PromptStepSpec,
     ScorerSpec,
 )
-from scorer_runtime.spec.worked import WorkedExample, worked_examples_block
 
 _CAMEL = {
     "preprocess": "preprocess",
@@ -113,8 +111,6 @@ class _Writer:
         own = step.judge if isinstance(step.judge, JudgeSpec) else None
         harden = self.merged(own).harden_prompt is True if own else self.hardened
         lines = TemplateTranslator(self.formulas, harden=harden).translate(step.template)
-        if step.worked_examples:
-            lines.insert(1 if harden else 0, _worked_examples_line(step, harden=harden))
         body = "\n".join(f"  {line}" for line in ["let out = ''", *lines, "return out"])
         self.functions.append(f"function {name}Prompt(ctx: any): string {{\n{body}\n}}")
         self.note_unsure(step.step, _holds_numbers(step.output_schema))
@@ -358,20 +354,3 @@ def _module(spec: ScorerSpec, writer: _Writer, version: int | None) -> str:
         "export default scorer",
     ]
     return "\n\n".join(parts) + "\n"
-
-
-def _worked_examples_line(step: PromptStepSpec, *, harden: bool) -> str:
-    """``out += ...``: the step's worked examples as the Python runtime writes them (the same
-    function makes the text); a hardened judge's markers get the prompt's own code, as the
-    runtime's ``with_nonce`` gives them."""
-    examples = [WorkedExample(**e.model_dump()) for e in step.worked_examples or []]
-    text = json.dumps(worked_examples_block(examples, fenced=harden), ensure_ascii=False)
-    if not harden:
-        return f"out += {text}"
-    opening, closing = (
-        json.dumps(m) for m in (f"<<<DATA {PLACEHOLDER}\n", f"\nDATA {PLACEHOLDER}>>>")
-    )
-    return (
-        f"out += {text}.split({opening}).join(`<<<DATA ${{nonce}}\\n`)"
-        f".split({closing}).join(`\\nDATA ${{nonce}}>>>`)"
-    )
