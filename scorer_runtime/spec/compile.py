@@ -22,7 +22,6 @@ from scorer_runtime.spec.models import (
     FormulaStepSpec,
     FunctionStepSpec,
     JudgeSpec,
-    PromptStepSpec,
     ScorerSpec,
     SpecError,
     SpecProblem,
@@ -264,7 +263,7 @@ def scorer_plan(spec: ScorerSpec, registry: StepRegistry | None = None) -> Plan:
         else:
             prompt: list[tuple[str, Any]] = [
                 ("description", step.description),
-                ("create_prompt", _template_call(step, f"{where}.template")),
+                ("create_prompt", _template_call(step.template, f"{where}.template")),
             ]
             prompt += (
                 [("output_schema", step.output_schema)] if step.output_schema is not None else []
@@ -297,12 +296,10 @@ def _formula_call(expression: str, where: str) -> PlanCall:
     return PlanCall(formula, _SPEC, "formula", (expression,), (), f"{where}.formula")
 
 
-def _template_call(step: PromptStepSpec, where: str) -> PlanCall:
+def _template_call(source: str, where: str) -> PlanCall:
     from scorer_runtime.spec.templates import template
 
-    shown = [e.model_dump(exclude_none=True) for e in step.worked_examples or []]
-    kwargs = (("worked_examples", shown),) if shown else ()
-    return PlanCall(template, _SPEC, "template", (step.template,), kwargs, where)
+    return PlanCall(template, _SPEC, "template", (source,), (), where)
 
 
 def _score_call(step: Any, registry: StepRegistry, where: str) -> PlanCall:

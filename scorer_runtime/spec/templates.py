@@ -16,7 +16,7 @@ only when the first template is built.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -30,7 +30,6 @@ from scorer_runtime.spec.sandbox.template_limits import (
     MAX_RENDER_WORK,
     MAX_TEMPLATE_LENGTH,
 )
-from scorer_runtime.spec.worked import WorkedExample, read_worked_examples, worked_examples_block
 
 if TYPE_CHECKING:
     from scorer_runtime.spec.sandbox.template_build import CompiledTemplate, TemplateProblem
@@ -77,12 +76,10 @@ class Template(ContextStep):
 
     Build it with :func:`template`. As ``create_prompt`` it takes the keyword arguments the
     runtime injects (``run``, ``results``, ``score``); :meth:`render` takes a ready context
-    instead (the studio's preview). Its ``repr`` is the call that builds it. With
-    ``worked_examples``, the prompt starts with them (:mod:`scorer_runtime.spec.worked`).
+    instead (the studio's preview). Its ``repr`` is the call that builds it.
     """
 
     source: str
-    worked_examples: tuple[WorkedExample, ...] = ()
     compiled: CompiledTemplate = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -107,14 +104,14 @@ class Template(ContextStep):
         return self.render(context)
 
     def render(self, context: Mapping[str, Any]) -> str:
-        """Render on a context from :func:`build_context` (after the worked examples).
+        """Render on a context from :func:`build_context`.
 
         Raises :class:`TemplateError` naming the line and what failed.
         """
         from scorer_runtime.spec.sandbox.template_build import describe_render_error, render
 
         try:
-            return worked_examples_block(self.worked_examples) + render(self.compiled, context)
+            return render(self.compiled, context)
         except Exception as error:  # every render failure becomes one clear message
             message, line = describe_render_error(error)
             where = f" at line {line}" if line is not None else ""
@@ -126,27 +123,20 @@ class Template(ContextStep):
             ) from error
 
     def __repr__(self) -> str:
-        if not self.worked_examples:
-            return f"template({self.source!r})"
-        shown = [example.to_dict() for example in self.worked_examples]
-        return f"template({self.source!r}, worked_examples={shown!r})"
+        return f"template({self.source!r})"
 
-    def __reduce__(self) -> tuple[Any, tuple[str, tuple[WorkedExample, ...]]]:
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
         # Compiled code cannot be pickled: rebuild from the text (e.g. in a worker process).
-        return (template, (self.source, self.worked_examples))
+        return (template, (self.source,))
 
 
-def template(
-    source: str, worked_examples: Iterable[WorkedExample | Mapping[str, Any]] = ()
-) -> Template:
+def template(source: str) -> Template:
     """Build a :class:`Template`; raises :class:`TemplateError` listing every problem found.
-    ``worked_examples``: graded examples shown before the answer to grade (plain data such as
-    ``{"output": "…", "grade": 1.0, "note": "…"}``; ValueError for another shape).
 
     >>> template("Is this polite? {{ output }}").render({"output": "Thanks!"})
     'Is this polite? Thanks!'
     """
-    return Template(source, read_worked_examples(worked_examples))
+    return Template(source)
 
 
 def check_template(source: str) -> list[str]:

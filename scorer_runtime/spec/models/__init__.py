@@ -30,7 +30,6 @@ from scorer_runtime.spec.models.steps import (
     PromptStepSpec,
     StepKind,
     StepSpec,
-    WorkedExampleSpec,
 )
 
 
@@ -74,6 +73,5 @@ __all__ = [
     "StepKind",
     "StepSpec",
     "TruncateSpec",
-    "WorkedExampleSpec",
     "tagged_models",
 ]

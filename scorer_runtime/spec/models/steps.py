@@ -12,7 +12,6 @@ from pydantic import Discriminator, Field, Tag
 
 from scorer_runtime.spec.models.base import SpecModel
 from scorer_runtime.spec.models.judge import JudgeRef
-from scorer_runtime.spec.worked import MAX_WORKED_EXAMPLES
 from scorer_runtime.types import StepName
 
 StepKind = Literal["function", "formula", "prompt"]
@@ -104,24 +103,6 @@ class FormulaStepSpec(SpecModel):
     )
 
 
-class WorkedExampleSpec(SpecModel):
-    """An example a person graded, shown to the judge before the answer it grades."""
-
-    output: Any = Field(description="The answer the person graded.")
-    grade: float = Field(description="The person's grade, as a score of the scorer's scale.")
-    input: Any = Field(default=None, description="What was asked, when there is one.")
-    ground_truth: Any = Field(default=None, description="The expected answer, when there is one.")
-    grade_label: str | None = Field(
-        default=None,
-        min_length=1,
-        max_length=200,
-        description="The scale's word for the grade (e.g. pass), shown instead of the number.",
-    )
-    note: str | None = Field(
-        default=None, max_length=4000, description="Why the person graded it so, in their words."
-    )
-
-
 class PromptStepSpec(SpecModel):
     """A step answered by the judge: a prompt template, and the shape of the answer."""
 
@@ -140,12 +121,6 @@ class PromptStepSpec(SpecModel):
     )
     calculate_score: CalculateScoreSpec | None = Field(
         default=None, description="For generate_score: how the judge's answer becomes the score."
-    )
-    worked_examples: list[WorkedExampleSpec] | None = Field(
-        default=None,
-        max_length=MAX_WORKED_EXAMPLES,
-        description="Examples people graded, shown to the judge with their grade and note "
-        "before the answer to grade.",
     )
 
 
