@@ -23,8 +23,9 @@ from scorer_runtime.traces.rules import parse_filters
 from tests.cli.helpers import verdict_spec
 from tests.store.fixtures import valid_spec
 
-PRICE_PER_MILLION = 1_000.0
-"""Dollars per 1M tokens of the priced fake judge: a judge call costs about a cent."""
+PRICE_PER_MILLION = 10.0
+"""Dollars per 1M tokens of the priced fake judge: a judge call costs a few
+thousandths of a dollar."""
 
 
 def judge_free_version(engine: Engine, name: str = "always-one") -> int:
