@@ -77,7 +77,8 @@ def _start_runner(url: str) -> subprocess.Popen[str]:
     assert runner.stdout is not None
     while "waiting for runs" not in (line := runner.stdout.readline()):
         if not line:
-            raise RuntimeError("the runner ended before it was ready")
+            status = runner.wait(timeout=30)
+            raise RuntimeError(f"the runner ended before it was ready (exit status {status})")
     return runner
 
 
