@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Engine
@@ -33,12 +35,14 @@ from scorer_runtime.store.engine import read_session, session_scope
 from scorer_runtime.store.rate_windows import ledger_for
 from scorer_runtime.store.rules import (
     RuleInfo,
+    StoredTrace,
     advance_seen,
     get_rule,
     latest_trace_row,
     list_rules,
     store_rule_scores,
     take_trace,
+    taken_among,
     traces_after,
 )
 from scorer_runtime.store.scorers import get_version_by_id
@@ -48,6 +52,11 @@ from scorer_runtime.traces.scoring import TraceScoreOutcome, score_traces
 
 TRACES_PER_POLL = 50
 """Trace rows one rule reads (and scores) at a time."""
+SETTLE_S = 5.0
+"""On PostgreSQL, how long a stored trace's row id may wait for the rows below it. Two imports
+committing at once may commit the higher id first: a rule's stored mark stays below rows
+younger than this, and each runner looks again from that mark every :data:`SETTLE_S`, so a
+trace committed late is still seen (SQLite commits one writer at a time, in id order)."""
 
 
 class RuleCannotRunError(ValueError):
@@ -65,6 +74,8 @@ class RuleBatch:
     """The rule's cap for today had no room for a trace it takes."""
     last_row: int = 0
     """The highest trace row looked at."""
+    settled_row: int = 0
+    """The highest row below which every trace is surely visible (see :data:`SETTLE_S`)."""
 
 
 @dataclass
@@ -74,31 +85,59 @@ class RuleScoring:
     engine: Engine
     runner: str
     concurrency: int = 8
+    settle_s: float = SETTLE_S
+    """On PostgreSQL: rows younger than this keep the rule's stored mark below them."""
+    look_back_s: float = SETTLE_S
+    """How often this runner reads again from the rule's stored mark."""
     say: Callable[[str], None] = field(default=lambda text: print(text, file=sys.stderr))
     _scorers: dict[int, Scorer[Any, Any]] = field(default_factory=dict)
     _refused: dict[int, str] = field(default_factory=dict)
+    _cursor: dict[int, int] = field(default_factory=dict)
+    """By rule: the highest trace row this runner looked at."""
+    _looked_back: dict[int, float] = field(default_factory=dict)
 
     async def poll(self) -> int:
         """One look at every rule switched on: score what each takes of the traces stored
-        since its mark. How many traces were scored."""
+        since it last looked. How many traces were scored."""
         rules, latest = await asyncio.to_thread(self._rules)
         scored = 0
         for rule in rules:
-            if rule.seen_up_to >= latest:
+            after = self._start_row(rule)
+            if after >= latest:
                 continue
             if rule.paused():  # traces arriving while paused are not scored (backfill them)
                 await asyncio.to_thread(self._advance, rule.id, latest)
                 continue
             try:
-                done = await score_rule_rows(self, rule, after=rule.seen_up_to)
+                scored += await self._score_from(rule, after)
             except RuleCannotRunError as error:
                 self._say_once(rule.id, f"Rule {rule.id} cannot score now: {error}")
                 continue
             self._refused.pop(rule.id, None)
+        return scored
+
+    def _start_row(self, rule: RuleInfo) -> int:
+        """Where to read the rule's traces from: where this runner got to, or now and then the
+        rule's stored mark (to see traces that committed late, see :data:`SETTLE_S`)."""
+        now = time.monotonic()
+        if now - self._looked_back.get(rule.id, 0.0) >= self.look_back_s:
+            self._looked_back[rule.id] = now
+            return rule.seen_up_to
+        return max(rule.seen_up_to, self._cursor.get(rule.id, 0))
+
+    async def _score_from(self, rule: RuleInfo, after: int) -> int:
+        scored = 0
+        while True:
+            done = await score_rule_rows(self, rule, after=after)
             scored += len(done.scored)
             if done.capped:
                 self.say(f"Rule {rule.id}: today's spend cap is reached; paused until 00:00 UTC.")
-        return scored
+                return scored
+            if done.looked_at == 0:
+                return scored
+            after = self._cursor[rule.id] = max(self._cursor.get(rule.id, 0), done.last_row)
+            if done.looked_at < TRACES_PER_POLL:
+                return scored
 
     def _rules(self) -> tuple[list[RuleInfo], int]:
         with read_session(self.engine) as session:
@@ -132,25 +171,46 @@ async def score_rule_rows(
     scoring: RuleScoring, rule: RuleInfo, *, after: int, advance: bool = True
 ) -> RuleBatch:
     """Score what ``rule`` takes of the trace rows after ``after`` (at most
-    :data:`TRACES_PER_POLL` rows) and store it; with ``advance``, move the rule's mark past
-    them (a backfill reads below the mark and leaves it)."""
+    :data:`TRACES_PER_POLL` rows) and store it; with ``advance``, move the rule's stored mark
+    up to the settled rows among them (a backfill reads below the mark and leaves it)."""
     scorer = await asyncio.to_thread(scoring.scorer, rule)
-    rows = await asyncio.to_thread(_read_rows, scoring.engine, after)
+    rows, taken_before = await asyncio.to_thread(_read_rows, scoring.engine, rule.id, after)
     if not rows:
         return RuleBatch()
-    wanted = [trace for _, trace in rows if rule_takes(trace, rule.filters, rule.sample)]
+    wanted = [
+        r.trace
+        for r in rows
+        if r.trace.trace_id not in taken_before and rule_takes(r.trace, rule.filters, rule.sample)
+    ]
     taken, capped = await _take(scoring, rule, scorer, wanted)
     outcomes = await _score(scoring, rule, scorer, taken)
-    last_row = rows[-1][0]
+    settled = _settled_row(scoring, rows, after)
     await asyncio.to_thread(
-        _store, scoring.engine, rule, outcomes, up_to=last_row if advance else None
+        _store, scoring.engine, rule, outcomes, up_to=settled if advance else None
     )
-    return RuleBatch(len(rows), outcomes, capped, last_row)
+    return RuleBatch(len(rows), outcomes, capped, rows[-1].row, settled)
 
 
-def _read_rows(engine: Engine, after: int) -> list[tuple[int, Trace]]:
+def _read_rows(engine: Engine, rule_id: int, after: int) -> tuple[list[StoredTrace], set[str]]:
+    """The next rows after ``after``, and which of their traces the rule took already."""
     with read_session(engine) as session:
-        return traces_after(session, after=after, limit=TRACES_PER_POLL)
+        rows = traces_after(session, after=after, limit=TRACES_PER_POLL)
+        ids = [r.trace.trace_id for r in rows]
+        return rows, taken_among(session, rule_id=rule_id, trace_ids=ids)
+
+
+def _settled_row(scoring: RuleScoring, rows: Sequence[StoredTrace], after: int) -> int:
+    """The highest row of ``rows`` below the first one younger than ``settle_s`` (on
+    PostgreSQL; elsewhere the last row)."""
+    if scoring.engine.dialect.name != "postgresql":
+        return rows[-1].row
+    young = datetime.now(UTC) - timedelta(seconds=scoring.settle_s)
+    settled = after
+    for row in rows:
+        if row.imported_at > young:
+            break
+        settled = row.row
+    return settled
 
 
 async def _take(

@@ -124,8 +124,8 @@ def _stored_matches(engine: Engine, plan: RulePlan, *, limit: int | None = None)
             rows = traces_after(session, after=after, limit=_ROWS_PER_READ)
         if not rows:
             break
-        found += [t for _, t in rows if rule_takes(t, plan.filters, plan.sample)]
-        after = rows[-1][0]
+        found += [r.trace for r in rows if rule_takes(r.trace, plan.filters, plan.sample)]
+        after = rows[-1].row
     return found if limit is None else found[:limit]
 
 

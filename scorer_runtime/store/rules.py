@@ -148,22 +148,35 @@ def latest_trace_row(session: Session) -> int:
     return int(found or 0)
 
 
-def traces_after(session: Session, *, after: int, limit: int = 200) -> list[tuple[int, Trace]]:
-    """Stored traces whose row id is above ``after``, in row order, with their row ids."""
+@dataclass(frozen=True, slots=True)
+class StoredTrace:
+    """A stored trace with its row id (the order traces were stored in) and when it was
+    first stored."""
+
+    row: int
+    trace: Trace
+    imported_at: datetime
+
+
+def traces_after(session: Session, *, after: int, limit: int = 200) -> list[StoredTrace]:
+    """Stored traces whose row id is above ``after``, in row order."""
     query = (
         select(
             col(TraceRecord.id),
             col(TraceRecord.trace_id),
             col(TraceRecord.spans),
             col(TraceRecord.expected),
+            col(TraceRecord.imported_at),
         )
         .where(col(TraceRecord.id) > after)
         .order_by(col(TraceRecord.id))
         .limit(limit)
     )
     return [
-        (int(row_id), Trace(trace_id, tuple(Span.from_dict(s) for s in spans), expected))
-        for row_id, trace_id, spans, expected in session.execute(query).all()
+        StoredTrace(
+            int(row_id), Trace(trace_id, tuple(Span.from_dict(s) for s in spans), expected), at
+        )
+        for row_id, trace_id, spans, expected, at in session.execute(query).all()
     ]
 
 
@@ -179,6 +192,16 @@ def advance_seen(session: Session, *, rule_id: int, up_to: int) -> None:
 def taken_trace_ids(session: Session, *, rule_id: int) -> set[str]:
     """Every trace the rule took (scored, or on its way)."""
     query = select(col(RuleTraceRecord.trace_id)).where(col(RuleTraceRecord.rule_id) == rule_id)
+    return {str(t) for t in session.execute(query).scalars().all()}
+
+
+def taken_among(session: Session, *, rule_id: int, trace_ids: Sequence[str]) -> set[str]:
+    """Which of ``trace_ids`` the rule took."""
+    if not trace_ids:
+        return set()
+    query = select(col(RuleTraceRecord.trace_id)).where(
+        col(RuleTraceRecord.rule_id) == rule_id, col(RuleTraceRecord.trace_id).in_(trace_ids)
+    )
     return {str(t) for t in session.execute(query).scalars().all()}
 
 

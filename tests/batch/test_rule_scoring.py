@@ -15,7 +15,13 @@ from scorer_runtime.costs.cap import CapError
 from scorer_runtime.costs.trace_estimate import estimate_traces
 from scorer_runtime.runs import RunRefusedError, plan_backfill, plan_rule
 from scorer_runtime.spec import load_spec
-from scorer_runtime.store import get_score, read_session, save_scorer_version, session_scope
+from scorer_runtime.store import (
+    get_score,
+    read_session,
+    save_scorer_version,
+    save_traces,
+    session_scope,
+)
 from scorer_runtime.store.rules import day_spend, get_rule, take_trace, utc_day
 from scorer_runtime.traces.rules import parse_filters
 from scorer_runtime.traces.sampling import in_sample
@@ -31,7 +37,8 @@ from tests.traces.rule_traces import agent_trace, trace_ids
 
 
 def _poll(engine, runner="runner-a") -> int:
-    return asyncio.run(RuleScoring(engine, runner).poll())
+    # Rows are taken as settled at once (the late-commit test below keeps them unsettled).
+    return asyncio.run(RuleScoring(engine, runner, settle_s=0.0).poll())
 
 
 def test_a_new_trace_the_rule_takes_is_scored_once_and_one_it_leaves_is_not(engine):
@@ -178,3 +185,20 @@ def test_a_second_rule_of_one_version_takes_its_answer_from_the_cache(
             if s.trace_id.startswith("z")
         ]
     assert sorted(bool(e.get("cached")) for e in evidence) == [False, True]
+
+
+def test_a_trace_that_commits_after_a_higher_row_is_still_scored(engine):
+    if engine.dialect.name != "postgresql":
+        pytest.skip("SQLite commits one writer at a time, in row order")
+    version = judge_free_version(engine)
+    add_rule(engine, version)
+    late, early = trace_ids(2)
+    with session_scope(engine) as slow:
+        save_traces(slow, traces=[agent_trace(late)], source="slow import")  # the lower row
+        store_traces(engine, [agent_trace(early)])  # the higher row, committed first
+        scoring = RuleScoring(engine, "runner-a", settle_s=3600, look_back_s=0)
+        assert asyncio.run(scoring.poll()) == 1
+    assert asyncio.run(scoring.poll()) == 1  # the late commit, seen from the rule's mark
+    scores = scores_by_trace(engine, version)
+    assert set(scores) == {late, early}
+    assert all(len(rows) == 1 for rows in scores.values())
