@@ -143,25 +143,11 @@ def rules_list() -> None:
     out.print(_rules_table(rules))
 
 
-def status_words(rule: RuleInfo, today: DaySpend) -> str:
-    """Whether the rule scores now, in words (paused by its cap: until when, and what then)."""
-    from scorer_runtime.money import format_dollars
-
-    if not rule.enabled:
-        return "off"
-    if rule.paused() and rule.max_cost_per_day is not None:
-        return (
-            f"paused until 00:00 UTC: today's cap of {format_dollars(rule.max_cost_per_day)} "
-            f"is reached ({format_dollars(today.spent)} counted). Traces stored meanwhile are "
-            "not scored: backfill them"
-        )
-    return "scoring new traces"
-
-
 def _rules_table(rules: list[tuple[RuleInfo, DaySpend]]) -> Table:
     from rich.table import Table
 
     from scorer_runtime.money import format_dollars
+    from scorer_runtime.runs import rule_status_words
 
     table = Table(title="Scoring rules", title_justify="left")
     for name in ("rule", "scorer", "takes", "daily cap", "today (UTC)", "status"):
@@ -175,7 +161,7 @@ def _rules_table(rules: list[tuple[RuleInfo, DaySpend]]) -> Table:
             _takes(rule),
             cap,
             f"{today.scored} scored, {format_dollars(today.spent)}{pending}",
-            status_words(rule, today),
+            rule_status_words(rule, today),
         )
     return table
 

@@ -6,7 +6,14 @@ that scores a scorer it built itself (:mod:`scorer_runtime.runs.here`)."""
 from __future__ import annotations
 
 from scorer_runtime.runs.here import run_batch
-from scorer_runtime.runs.rules import BackfillPlan, RulePlan, plan_backfill, plan_rule, start_rule
+from scorer_runtime.runs.rules import (
+    BackfillPlan,
+    RulePlan,
+    plan_backfill,
+    plan_rule,
+    rule_status_words,
+    start_rule,
+)
 from scorer_runtime.runs.start import (
     RunRefusedError,
     RunRequest,
@@ -27,6 +34,7 @@ __all__ = [
     "plan_backfill",
     "plan_rule",
     "plan_run",
+    "rule_status_words",
     "run_batch",
     "start_rule",
     "start_run",

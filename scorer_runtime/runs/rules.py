@@ -171,3 +171,16 @@ def plan_backfill(engine: Engine, rule_id: int) -> BackfillPlan:
     to_score = [t for t in matches if t.trace_id not in taken]
     estimate = asyncio.run(estimate_traces(scorer, to_score))
     return BackfillPlan(rule, len(to_score), len(matches) - len(to_score), estimate, today)
+
+
+def rule_status_words(rule: RuleInfo, today: DaySpend) -> str:
+    """Whether the rule scores now, in words (paused by its cap: until when, and what then)."""
+    if not rule.enabled:
+        return "off"
+    if rule.paused() and rule.max_cost_per_day is not None:
+        return (
+            f"paused until 00:00 UTC: today's cap of {format_dollars(rule.max_cost_per_day)} "
+            f"is reached ({format_dollars(today.spent)} counted). Traces stored meanwhile are "
+            "not scored: backfill them"
+        )
+    return "scoring new traces"
