@@ -53,6 +53,9 @@ from scorer_runtime.store.runs import finish_run, get_run
 from scorer_runtime.store.scorers import get_version_by_id
 
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+RULES_STOP_S = 10.0
+"""How long a stopping runner lets the scoring rules' poll under way store its scores; past
+it the poll is stopped (the traces it took and did not store stay counted, never scored)."""
 
 
 @dataclass
@@ -85,10 +88,13 @@ class QueueRunner:
             await warm()
             where = "" if self.pool is None else f" (scored by {self.pool.processes} actors)"
             self._say(f"Runner {self.name} is waiting for runs{where}.")
-            async with asyncio.TaskGroup() as group:
-                if self.rules:
-                    group.create_task(self._serve_rules())
+            rules = asyncio.create_task(self._serve_rules()) if self.rules else None
+            try:
                 await self._serve_queue()
+            finally:
+                if rules is not None:  # let a poll store what it scored, for a while
+                    with contextlib.suppress(TimeoutError, asyncio.CancelledError):
+                        await asyncio.wait_for(rules, RULES_STOP_S)
         finally:
             beating.set()
             await self._shutdown()
