@@ -5,7 +5,7 @@ what it cost.
 
 Revision ID: 0019_scoring_rules
 Revises: 0018_health_checks
-Create Date: 2026-12-07
+Create Date: 2026-12-05
 """
 
 from __future__ import annotations
