@@ -57,6 +57,12 @@ page = st.navigation(
                 title="Traces",
                 icon=":material/timeline:",
             ),
+            st.Page(
+                "app_pages/monitor/page.py",
+                url_path="monitor",
+                title="Monitor",
+                icon=":material/monitor_heart:",
+            ),
         ],
         "Evaluate": [
             st.Page(

@@ -476,6 +476,15 @@ EXPORT_IMPORT_NAME = Key("export.import_name")
 EXPORT_IMPORT_TARGET = Key("export.import_target")
 
 
+# -- Monitor ----------------------------------------------------------------------------------
+# widgets of the "Add a rule" form (pass key=X.name)
+MONITOR_SCORER = Key("monitor.scorer")
+MONITOR_FILTERS = Key("monitor.filters")
+MONITOR_SAMPLE = Key("monitor.sample")
+MONITOR_CAP = Key("monitor.cap")
+MONITOR_ADD = Key("monitor.add")
+
+
 # -- Traces -----------------------------------------------------------------------------------
 TRACES_IMPORT = Key("traces.import", _none)
 """The last trace file imported on the traces page and what saving it did (a

@@ -6,8 +6,10 @@ second (a cheap read; the claim itself is one atomic ``UPDATE`` — see
 ``max_runs`` at once, with the resume, cancel and writer semantics of any run. It beats its
 row in ``runners`` every second, idle or not, and takes over running runs whose runner
 stopped beating (or, on this host, was killed). Several runners, on several machines, may
-serve one PostgreSQL store. Given the actors of a Ray cluster (``pool``), a runner has each
-claimed run scored there, one run at a time, and stores the scores itself as always.
+serve one PostgreSQL store. Beside the queue it scores the new traces of every scoring rule
+as they are stored (:mod:`scorer_runtime.batch.rule_scoring`). Given the actors of a Ray
+cluster (``pool``), a runner has each claimed run scored there, one run at a time, and
+stores the scores itself as always.
 
 When it stops (SIGTERM, Ctrl-C, or — when *attached* — its standard input closing because
 the studio that started it ended), it stops its runs, keeps what they finished and puts them
@@ -31,6 +33,7 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import Engine
 
+from scorer_runtime.batch.rule_scoring import RuleScoring
 from scorer_runtime.batch.runner import BatchRunner
 from scorer_runtime.batch.sharding import Shards
 from scorer_runtime.judge.client import warm
@@ -50,6 +53,9 @@ from scorer_runtime.store.runs import finish_run, get_run
 from scorer_runtime.store.scorers import get_version_by_id
 
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+RULES_STOP_S = 10.0
+"""How long a stopping runner lets the scoring rules' poll under way store its scores; past
+it the poll is stopped (the traces it took and did not store stay counted, never scored)."""
 
 
 @dataclass
@@ -65,6 +71,9 @@ class QueueRunner:
     poll_s: float = 0.1
     beat_s: float = 1.0
     say: bool = True
+    rules: bool = True
+    """Whether it also scores the new traces of the scoring rules (see ``rule_scoring``)."""
+    rules_poll_s: float = 0.2
     name: str = field(default_factory=this_runner)
     active: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     _stop: asyncio.Event = field(default_factory=asyncio.Event)
@@ -79,7 +88,13 @@ class QueueRunner:
             await warm()
             where = "" if self.pool is None else f" (scored by {self.pool.processes} actors)"
             self._say(f"Runner {self.name} is waiting for runs{where}.")
-            await self._serve_queue()
+            rules = asyncio.create_task(self._serve_rules()) if self.rules else None
+            try:
+                await self._serve_queue()
+            finally:
+                if rules is not None:  # let a poll store what it scored, for a while
+                    with contextlib.suppress(TimeoutError, asyncio.CancelledError):
+                        await asyncio.wait_for(rules, RULES_STOP_S)
         finally:
             beating.set()
             await self._shutdown()
@@ -94,6 +109,21 @@ class QueueRunner:
                 continue  # there may be more waiting: look again at once
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._stop.wait(), self.poll_s)
+
+    async def _serve_rules(self) -> None:
+        """Score the new traces of every rule, looking again at once after a poll that
+        scored something, else every ``rules_poll_s``."""
+        scoring = RuleScoring(self.engine, self.name, say=self._say)
+        while not self._stop.is_set():
+            try:
+                scored = await scoring.poll()
+            except Exception as error:  # a busy or unreachable store: the next poll will do
+                self._say(f"The scoring rules could not be served just now: {error}")
+                scored = 0
+            if scored:
+                continue
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stop.wait(), self.rules_poll_s)
 
     def _keep_beating(self, done: threading.Event) -> None:
         """Beat every ``beat_s`` on its own thread: a busy event loop never looks dead."""

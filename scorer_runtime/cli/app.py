@@ -21,6 +21,7 @@ from scorer_runtime.cli.database import db_app, seed
 from scorer_runtime.cli.datasets import datasets_app
 from scorer_runtime.cli.health import health
 from scorer_runtime.cli.labels import labels_app
+from scorer_runtime.cli.rules import rules_app
 from scorer_runtime.cli.runs import history, run
 from scorer_runtime.cli.scorers import scorers_app
 from scorer_runtime.cli.stability import compare_versions, stability
@@ -50,6 +51,7 @@ app = typer.Typer(
 app.add_typer(scorers_app, name="scorers")
 app.add_typer(datasets_app, name="datasets")
 app.add_typer(traces_app, name="traces")
+app.add_typer(rules_app, name="rules")
 app.add_typer(labels_app, name="labels")
 app.add_typer(db_app, name="db")
 app.add_typer(cache_app, name="cache")

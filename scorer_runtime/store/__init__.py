@@ -129,6 +129,7 @@ from scorer_runtime.store.queue import (
     stalled_runs,
 )
 from scorer_runtime.store.revision import Revision, store_revision
+from scorer_runtime.store.rules import DaySpend, RuleInfo
 from scorer_runtime.store.runs import (
     STALE_AFTER,
     RunInfo,
@@ -230,6 +231,7 @@ __all__ = [
     "CostTotal",
     "DailyMean",
     "DatasetInfo",
+    "DaySpend",
     "DraftInfo",
     "Engine",
     "ExampleData",
@@ -243,6 +245,7 @@ __all__ = [
     "NameBook",
     "NotFoundError",
     "Revision",
+    "RuleInfo",
     "RunInfo",
     "RunScore",
     "RunnerInfo",

@@ -1,7 +1,8 @@
 """The store's revision: a cheap reading that changes whenever what the studio shows changes.
 
 A cached read keyed on :func:`store_revision` is never stale: a grade, a score, a run moving
-on or ending, a stability check, an approval, a saved policy, a new version or dataset —
+on or ending, a stability check, an approval, a saved policy, a new version or dataset, a
+scoring rule added or paused by its cap —
 written by the studio, the command line or a runner in another process — gives a new
 revision. Each part is a count, a largest id or a latest time, read through an index or
 from a small table, in one statement.
@@ -15,6 +16,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import Session, col
 
+from scorer_runtime.store.rule_tables import ScoringRuleRecord
 from scorer_runtime.store.tables import (
     ApprovalRecord,
     DatasetRecord,
@@ -63,13 +65,16 @@ def _parts() -> list[Any]:
         sa.select(count(), largest(col(ExampleRecord.id))),
         sa.select(count(), latest(col(JudgeProfileRecord.updated_at))),
         sa.select(count(), latest(col(TraceRecord.updated_at))),
+        sa.select(
+            count(), largest(col(ScoringRuleRecord.id)), latest(col(ScoringRuleRecord.capped_on))
+        ),
     ]
 
 
 def store_revision(session: Session) -> Revision:
     """The store's revision now: equal to an earlier reading exactly when no grade, score,
     run progress, stability check, approval, policy, version, scorer, dataset, example,
-    judge or trace was added, changed in what pages show, or removed since."""
+    judge, trace or scoring rule was added, changed in what pages show, or removed since."""
     row = session.execute(_statement()).one()
     return tuple(_plain(value) for value in row)
 

@@ -495,3 +495,10 @@ class SpendReservationRecord(SQLModel, table=True):
     lost: bool = False
     """Its runner ended without storing the result: it counts as spent for good."""
     created_at: datetime = _created()
+
+
+# The rules' tables live in a module of their own; importing it puts them in this schema.
+from scorer_runtime.store.rule_tables import RuleTraceRecord, ScoringRuleRecord  # noqa: E402
+
+RULE_TABLES = (ScoringRuleRecord, RuleTraceRecord)
+"""The tables of scoring rules (see :mod:`scorer_runtime.store.rule_tables`)."""

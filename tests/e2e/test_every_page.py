@@ -19,6 +19,7 @@ PAGES = [
     ("/judges", "Judges", "Judges"),
     ("/examples", "Examples", "Examples"),
     ("/traces", "Traces", "Traces"),
+    ("/monitor", "Monitor", "Monitor"),
     ("/runs", "Runs", "Runs"),
     ("/results", "Results", "Results"),
     ("/review", "Review", "Review"),

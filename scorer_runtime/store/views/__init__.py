@@ -4,7 +4,7 @@ a query moves here when exactly one page needs its shape.
 
 - ``overview``: Home; ``scorer_list``: Scorers; ``run_lines``: Runs; ``examples_page``:
   Examples; ``judge_usage``: Judges; ``traces_page``: Traces; ``results_page`` and
-  ``compare``: Results (browse, and two runs side by side).
+  ``compare``: Results (browse, and two runs side by side); ``rules_page``: Monitor.
 """
 
 from scorer_runtime.store.views.compare import (
@@ -52,6 +52,12 @@ from scorer_runtime.store.views.results_page import (
     scorer_titles,
     version_trends,
 )
+from scorer_runtime.store.views.rules_page import (
+    RuleLine,
+    RuleScoreLine,
+    newest_rule_scores,
+    rule_lines,
+)
 from scorer_runtime.store.views.run_lines import (
     RunLine,
     RunsPage,
@@ -88,6 +94,8 @@ __all__ = [
     "NumberedExamplePage",
     "Overview",
     "ProfileUsage",
+    "RuleLine",
+    "RuleScoreLine",
     "RunFacts",
     "RunLine",
     "RunPair",
@@ -115,9 +123,11 @@ __all__ = [
     "key_name_uses",
     "latest_run",
     "latest_runs",
+    "newest_rule_scores",
     "numbered_example_page",
     "profile_usage_by_name",
     "read_overview",
+    "rule_lines",
     "run_facts",
     "run_line",
     "runs_page",

@@ -1,0 +1,324 @@
+"""Scoring the traces a scoring rule takes: the new ones as they are stored (a runner's
+:class:`RuleScoring` polls for them), and the stored ones when a backfill asks.
+
+Both go one way: the rule's traces are read by row id, filtered and sampled
+(:mod:`scorer_runtime.traces.rules`), each taken in the store (once per rule, whichever
+runner is first, within the rule's daily cap: :func:`scorer_runtime.store.rules.take_trace`),
+scored with the judge answer cache and the store's rate limits, and stored as trace scores
+(linked to the trace and span, as ``traces score`` stores them) in the commit that marks them
+done. A rule's high-water mark (``seen_up_to``) says up to which trace row runners have
+looked, so a poll with nothing new costs one short read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import Engine
+
+from scorer_runtime.batch.sharding import asks_judge
+from scorer_runtime.batch.trace_scoring import trace_score_row
+from scorer_runtime.batch.writer import answers_to_keep
+from scorer_runtime.costs.trace_estimate import estimate_traces
+from scorer_runtime.judge.cache import using_cache
+from scorer_runtime.judge.rate import using_ledger
+from scorer_runtime.saved_scorers import check_judges, compile_version
+from scorer_runtime.scorer import Scorer
+from scorer_runtime.store.answers import StoreAnswerCache, store_answers
+from scorer_runtime.store.engine import read_session, session_scope
+from scorer_runtime.store.rate_windows import ledger_for
+from scorer_runtime.store.rules import (
+    RuleInfo,
+    StoredTrace,
+    advance_seen,
+    get_rule,
+    latest_trace_row,
+    list_rules,
+    store_rule_scores,
+    take_trace,
+    taken_among,
+    traces_after,
+)
+from scorer_runtime.store.scorers import get_version_by_id
+from scorer_runtime.traces.model import Trace
+from scorer_runtime.traces.rules import rule_takes
+from scorer_runtime.traces.scoring import TraceScoreOutcome, score_traces
+
+TRACES_PER_POLL = 50
+"""Trace rows one rule reads (and scores) at a time."""
+SETTLE_S = 5.0
+"""On PostgreSQL, how long a stored trace's row id may wait for the rows below it. Two imports
+committing at once may commit the higher id first: a rule's stored mark stays below rows
+younger than this, and each runner looks again from that mark every :data:`SETTLE_S`, so a
+trace committed late is still seen (SQLite commits one writer at a time, in id order)."""
+
+
+class RuleCannotRunError(ValueError):
+    """A rule whose scorer cannot run now (a spec that no longer compiles, a key not set, a
+    model without a price under a cap), in words."""
+
+
+@dataclass(frozen=True, slots=True)
+class RuleBatch:
+    """What one pass over a rule's traces did."""
+
+    looked_at: int = 0
+    scored: list[TraceScoreOutcome] = field(default_factory=list)
+    capped: bool = False
+    """The rule's cap for today had no room for a trace it takes."""
+    last_row: int = 0
+    """The highest trace row looked at."""
+    settled_row: int = 0
+    """The highest row below which every trace is surely visible (see :data:`SETTLE_S`)."""
+
+
+@dataclass
+class RuleScoring:
+    """Scores the new traces of every rule switched on, for runner ``runner``."""
+
+    engine: Engine
+    runner: str
+    concurrency: int = 8
+    settle_s: float = SETTLE_S
+    """On PostgreSQL: rows younger than this keep the rule's stored mark below them."""
+    look_back_s: float = SETTLE_S
+    """How often this runner reads again from the rule's stored mark."""
+    say: Callable[[str], None] = field(default=lambda text: print(text, file=sys.stderr))
+    _scorers: dict[int, Scorer[Any, Any]] = field(default_factory=dict)
+    _refused: dict[int, str] = field(default_factory=dict)
+    _cursor: dict[int, int] = field(default_factory=dict)
+    """By rule: the highest trace row this runner looked at."""
+    _looked_back: dict[int, float] = field(default_factory=dict)
+
+    async def poll(self) -> int:
+        """One look at every rule switched on: score what each takes of the traces stored
+        since it last looked. How many traces were scored."""
+        rules, latest = await asyncio.to_thread(self._rules)
+        scored = 0
+        for rule in rules:
+            after = self._start_row(rule)
+            if after >= latest:
+                continue
+            if rule.paused():  # traces arriving while paused are not scored (backfill them)
+                await asyncio.to_thread(self._advance, rule.id, latest)
+                continue
+            try:
+                scored += await self._score_from(rule, after)
+            except RuleCannotRunError as error:
+                self._say_once(rule.id, f"Rule {rule.id} cannot score now: {error}")
+                continue
+            self._refused.pop(rule.id, None)
+        return scored
+
+    def _start_row(self, rule: RuleInfo) -> int:
+        """Where to read the rule's traces from: where this runner got to, or now and then the
+        rule's stored mark (to see traces that committed late, see :data:`SETTLE_S`)."""
+        now = time.monotonic()
+        if now - self._looked_back.get(rule.id, 0.0) >= self.look_back_s:
+            self._looked_back[rule.id] = now
+            return rule.seen_up_to
+        return max(rule.seen_up_to, self._cursor.get(rule.id, 0))
+
+    async def _score_from(self, rule: RuleInfo, after: int) -> int:
+        scored = 0
+        while True:
+            done = await score_rule_rows(self, rule, after=after)
+            scored += len(done.scored)
+            if done.capped:
+                self.say(f"Rule {rule.id}: today's spend cap is reached; paused until 00:00 UTC.")
+                return scored
+            if done.looked_at == 0:
+                return scored
+            after = self._cursor[rule.id] = max(self._cursor.get(rule.id, 0), done.last_row)
+            if done.looked_at < TRACES_PER_POLL:
+                return scored
+
+    def _rules(self) -> tuple[list[RuleInfo], int]:
+        with read_session(self.engine) as session:
+            return list_rules(session, enabled_only=True), latest_trace_row(session)
+
+    def _advance(self, rule_id: int, up_to: int) -> None:
+        with session_scope(self.engine) as session:
+            advance_seen(session, rule_id=rule_id, up_to=up_to)
+
+    def _say_once(self, rule_id: int, text: str) -> None:
+        if self._refused.get(rule_id) != text:
+            self._refused[rule_id] = text
+            self.say(text)
+
+    def scorer(self, rule: RuleInfo) -> Scorer[Any, Any]:
+        """The rule's scorer, compiled once; :class:`RuleCannotRunError` when it cannot run."""
+        found = self._scorers.get(rule.scorer_version_id)
+        if found is None:
+            try:
+                with read_session(self.engine) as session:
+                    version = get_version_by_id(session, version_id=rule.scorer_version_id)
+                    found = compile_version(session, version)
+                check_judges(found)
+            except ValueError as error:
+                raise RuleCannotRunError(str(error)) from None
+            self._scorers[rule.scorer_version_id] = found
+        return found
+
+
+async def score_rule_rows(
+    scoring: RuleScoring, rule: RuleInfo, *, after: int, advance: bool = True
+) -> RuleBatch:
+    """Score what ``rule`` takes of the trace rows after ``after`` (at most
+    :data:`TRACES_PER_POLL` rows) and store it; with ``advance``, move the rule's stored mark
+    up to the settled rows among them (a backfill reads below the mark and leaves it)."""
+    scorer = await asyncio.to_thread(scoring.scorer, rule)
+    rows, taken_before = await asyncio.to_thread(_read_rows, scoring.engine, rule.id, after)
+    if not rows:
+        return RuleBatch()
+    wanted = [
+        r.trace
+        for r in rows
+        if r.trace.trace_id not in taken_before and rule_takes(r.trace, rule.filters, rule.sample)
+    ]
+    taken, capped = await _take(scoring, rule, scorer, wanted)
+    outcomes = await _score(scoring, rule, scorer, taken)
+    settled = _settled_row(scoring, rows, after)
+    await asyncio.to_thread(
+        _store, scoring.engine, rule, outcomes, up_to=settled if advance else None
+    )
+    return RuleBatch(len(rows), outcomes, capped, rows[-1].row, settled)
+
+
+def _read_rows(engine: Engine, rule_id: int, after: int) -> tuple[list[StoredTrace], set[str]]:
+    """The next rows after ``after``, and which of their traces the rule took already."""
+    with read_session(engine) as session:
+        rows = traces_after(session, after=after, limit=TRACES_PER_POLL)
+        ids = [r.trace.trace_id for r in rows]
+        return rows, taken_among(session, rule_id=rule_id, trace_ids=ids)
+
+
+def _settled_row(scoring: RuleScoring, rows: Sequence[StoredTrace], after: int) -> int:
+    """The highest row of ``rows`` below the first one younger than ``settle_s`` (on
+    PostgreSQL; elsewhere the last row)."""
+    if scoring.engine.dialect.name != "postgresql":
+        return rows[-1].row
+    young = datetime.now(UTC) - timedelta(seconds=scoring.settle_s)
+    settled = after
+    for row in rows:
+        if row.imported_at > young:
+            break
+        settled = row.row
+    return settled
+
+
+async def _take(
+    scoring: RuleScoring, rule: RuleInfo, scorer: Scorer[Any, Any], traces: Sequence[Trace]
+) -> tuple[list[Trace], bool]:
+    """The traces this runner took for the rule, and whether the cap stopped it."""
+    taken: list[Trace] = []
+    for trace in traces:
+        amount = await _worst_case(rule, scorer, trace)
+        got = await asyncio.to_thread(_take_one, scoring, rule.id, trace.trace_id, amount)
+        if got == "cap":
+            return taken, True
+        if got == "taken":
+            taken.append(trace)
+    return taken, False
+
+
+def _take_one(scoring: RuleScoring, rule_id: int, trace_id: str, amount: float) -> str:
+    with session_scope(scoring.engine) as session:
+        return take_trace(
+            session, rule_id=rule_id, trace_id=trace_id, runner=scoring.runner, amount=amount
+        )
+
+
+async def _worst_case(rule: RuleInfo, scorer: Scorer[Any, Any], trace: Trace) -> float:
+    """What scoring ``trace`` can cost at worst (0 for a rule without a cap, or a scorer that
+    asks no judge); :class:`RuleCannotRunError` for an unpriced model the cap cannot count."""
+    if rule.max_cost_per_day is None or not asks_judge(scorer):
+        return 0.0
+    estimate = await estimate_traces(scorer, [trace])
+    if not estimate.priced and not rule.allow_unpriced:
+        raise RuleCannotRunError(
+            "its daily spend cap needs prices, and the judge model has none: set a price on "
+            "the judge profile, or add the rule again with --allow-unpriced"
+        )
+    return estimate.example_worst_cost or 0.0
+
+
+async def _score(
+    scoring: RuleScoring, rule: RuleInfo, scorer: Scorer[Any, Any], traces: Sequence[Trace]
+) -> list[TraceScoreOutcome]:
+    """Score the taken traces, judge answers looked up in the store's answer cache first."""
+    if not traces:
+        return []
+    cache = None
+    if asks_judge(scorer):  # a scorer's own cache_answers: false is kept by its judge steps
+        cache = StoreAnswerCache(scoring.engine, scorer_id=rule.scorer_id)
+        await asyncio.to_thread(cache.preload)
+    with using_cache(cache), using_ledger(ledger_for(scoring.engine)):
+        return await score_traces(scorer, None, list(traces), concurrency=scoring.concurrency)
+
+
+def _store(
+    engine: Engine, rule: RuleInfo, outcomes: Sequence[TraceScoreOutcome], *, up_to: int | None
+) -> None:
+    rows = [
+        trace_score_row(o, scorer_id=rule.scorer_id, scorer_version_id=rule.scorer_version_id)
+        for o in outcomes
+    ]
+    keep, _ = answers_to_keep(rows)
+    with session_scope(engine) as session:
+        store_rule_scores(session, rule_id=rule.id, rows=rows)
+        store_answers(session, rows=keep)
+        if up_to is not None:
+            advance_seen(session, rule_id=rule.id, up_to=up_to)
+
+
+@dataclass(frozen=True, slots=True)
+class BackfillResult:
+    """What a backfill scored, and whether the rule's daily cap stopped it."""
+
+    outcomes: list[TraceScoreOutcome]
+    capped: bool
+
+
+def backfill_rule(
+    engine: Engine,
+    rule_id: int,
+    *,
+    runner: str,
+    concurrency: int = 8,
+    on_outcome: Callable[[TraceScoreOutcome], None] | None = None,
+) -> BackfillResult:
+    """Score every stored trace the rule takes and has not taken yet, oldest first, within its
+    daily cap (the same way a runner scores new ones: never a trace twice)."""
+    return asyncio.run(_backfill(engine, rule_id, runner, concurrency, on_outcome))
+
+
+async def _backfill(
+    engine: Engine,
+    rule_id: int,
+    runner: str,
+    concurrency: int,
+    on_outcome: Callable[[TraceScoreOutcome], None] | None,
+) -> BackfillResult:
+    with read_session(engine) as session:
+        rule = get_rule(session, rule_id=rule_id)
+        end = latest_trace_row(session)
+    scoring = RuleScoring(engine, runner, concurrency=concurrency)
+    outcomes: list[TraceScoreOutcome] = []
+    after = 0
+    while after < end:
+        batch = await score_rule_rows(scoring, rule, after=after, advance=False)
+        for outcome in batch.scored:
+            outcomes.append(outcome)
+            if on_outcome is not None:
+                on_outcome(outcome)
+        if batch.capped or batch.looked_at == 0:
+            return BackfillResult(outcomes, batch.capped)
+        after = batch.last_row
+    return BackfillResult(outcomes, False)

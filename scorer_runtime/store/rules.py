@@ -1,0 +1,282 @@
+"""Scoring rules in the store: made, listed, and the traces each rule takes, once.
+
+A runner takes a trace for a rule with :func:`take_trace`: one transaction that locks the
+rule's row (SQLite's ``BEGIN IMMEDIATE``, PostgreSQL's ``SELECT … FOR UPDATE``), checks the
+rule's daily cap against what it spent today plus what is set aside, and inserts the
+``(rule, trace)`` row. A trace already taken (by this runner or another) is never taken
+again, so no rule scores a trace twice. :func:`store_rule_scores` stores the scores and, in
+the same commit, replaces what each trace set aside by what it cost. A trace taken by a runner
+that died before storing its score keeps counting at its worst case (its answers may have been
+paid for), as a run's lost reservations do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from typing import Any, Literal
+
+from sqlalchemy import case, func, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlmodel import Session, col
+
+from scorer_runtime.store.errors import ConflictError, not_found
+from scorer_runtime.store.rule_tables import RuleTraceRecord, ScoringRuleRecord
+from scorer_runtime.store.scores import add_scores
+from scorer_runtime.store.tables import ScorerRecord, ScorerVersionRecord, TraceRecord
+from scorer_runtime.traces.model import Span, Trace
+from scorer_runtime.traces.rules import RuleFilter, filters_data, filters_of
+
+_ROUNDING = 1e-12
+"""Dollars a sum of floats may lie above the cap and still fit (0.1 + 0.2 > 0.3)."""
+
+Taken = Literal["taken", "already", "cap"]
+"""What taking a trace gave: it is this runner's now; a runner took it before; the rule's cap
+for today has no room for it."""
+
+
+def utc_day(when: datetime | None = None) -> str:
+    """The UTC day of ``when`` (default: now), as ``YYYY-MM-DD``: the day a cap counts."""
+    return (when or datetime.now(UTC)).astimezone(UTC).date().isoformat()
+
+
+@dataclass(frozen=True, slots=True)
+class RuleInfo:
+    """A stored rule, with its scorer's name and version number."""
+
+    id: int
+    scorer_id: int
+    scorer_version_id: int
+    scorer_name: str
+    version: int
+    filters: list[RuleFilter]
+    sample: float | None
+    max_cost_per_day: float | None
+    allow_unpriced: bool
+    enabled: bool
+    seen_up_to: int
+    capped_on: str | None
+    created_at: datetime
+
+    def paused(self, day: str | None = None) -> bool:
+        """Whether the rule found its cap reached on ``day`` (default: today)."""
+        return self.capped_on is not None and self.capped_on == (day or utc_day())
+
+
+def _rule_query() -> Any:
+    return (
+        select(ScoringRuleRecord, col(ScorerRecord.name), col(ScorerVersionRecord.version))
+        .join(ScorerRecord, col(ScorerRecord.id) == col(ScoringRuleRecord.scorer_id))
+        .join(
+            ScorerVersionRecord,
+            col(ScorerVersionRecord.id) == col(ScoringRuleRecord.scorer_version_id),
+        )
+    )
+
+
+def _info(record: ScoringRuleRecord, name: str, version: int) -> RuleInfo:
+    assert record.id is not None
+    return RuleInfo(
+        id=record.id,
+        scorer_id=record.scorer_id,
+        scorer_version_id=record.scorer_version_id,
+        scorer_name=name,
+        version=version,
+        filters=filters_of(record.filters),
+        sample=record.sample,
+        max_cost_per_day=record.max_cost_per_day,
+        allow_unpriced=record.allow_unpriced,
+        enabled=record.enabled,
+        seen_up_to=int(record.seen_up_to),
+        capped_on=record.capped_on,
+        created_at=record.created_at,
+    )
+
+
+def add_rule(
+    session: Session,
+    *,
+    scorer_version_id: int,
+    filters: Sequence[RuleFilter] = (),
+    sample: float | None = None,
+    max_cost_per_day: float | None = None,
+    allow_unpriced: bool = False,
+) -> RuleInfo:
+    """Store a rule of scorer version ``scorer_version_id``. It takes the traces stored from
+    now on (a backfill scores those stored before)."""
+    version = session.get(ScorerVersionRecord, scorer_version_id)
+    if version is None:
+        raise not_found("scorer version", scorer_version_id)
+    if max_cost_per_day is not None and not max_cost_per_day > 0:
+        raise ConflictError("the daily spend cap must be an amount above $0")
+    record = ScoringRuleRecord(
+        scorer_id=version.scorer_id,
+        scorer_version_id=scorer_version_id,
+        filters=filters_data(filters),
+        sample=sample,
+        max_cost_per_day=max_cost_per_day,
+        allow_unpriced=allow_unpriced and max_cost_per_day is not None,
+        seen_up_to=latest_trace_row(session),
+    )
+    session.add(record)
+    session.flush()
+    assert record.id is not None
+    return get_rule(session, rule_id=record.id)
+
+
+def get_rule(session: Session, *, rule_id: int) -> RuleInfo:
+    """One rule; raises NotFoundError."""
+    row = session.execute(_rule_query().where(col(ScoringRuleRecord.id) == rule_id)).first()
+    if row is None:
+        raise not_found("rule", rule_id)
+    return _info(*row)
+
+
+def list_rules(session: Session, *, enabled_only: bool = False) -> list[RuleInfo]:
+    """Every rule, oldest first (only those switched on, with ``enabled_only``)."""
+    query = _rule_query().order_by(col(ScoringRuleRecord.id))
+    if enabled_only:
+        query = query.where(col(ScoringRuleRecord.enabled))
+    return [_info(*row) for row in session.execute(query).all()]
+
+
+def latest_trace_row(session: Session) -> int:
+    """The highest ``traces.id`` stored (0 when none is)."""
+    found = session.execute(select(func.max(TraceRecord.id))).scalar_one_or_none()
+    return int(found or 0)
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTrace:
+    """A stored trace with its row id (the order traces were stored in) and when it was
+    first stored."""
+
+    row: int
+    trace: Trace
+    imported_at: datetime
+
+
+def traces_after(session: Session, *, after: int, limit: int = 200) -> list[StoredTrace]:
+    """Stored traces whose row id is above ``after``, in row order."""
+    query = (
+        select(
+            col(TraceRecord.id),
+            col(TraceRecord.trace_id),
+            col(TraceRecord.spans),
+            col(TraceRecord.expected),
+            col(TraceRecord.imported_at),
+        )
+        .where(col(TraceRecord.id) > after)
+        .order_by(col(TraceRecord.id))
+        .limit(limit)
+    )
+    return [
+        StoredTrace(
+            int(row_id), Trace(trace_id, tuple(Span.from_dict(s) for s in spans), expected), at
+        )
+        for row_id, trace_id, spans, expected, at in session.execute(query).all()
+    ]
+
+
+def advance_seen(session: Session, *, rule_id: int, up_to: int) -> None:
+    """Runners have looked at every trace up to row ``up_to`` for the rule (never lowered)."""
+    session.execute(
+        update(ScoringRuleRecord)
+        .where(col(ScoringRuleRecord.id) == rule_id, col(ScoringRuleRecord.seen_up_to) < up_to)
+        .values(seen_up_to=up_to)
+    )
+
+
+def taken_trace_ids(session: Session, *, rule_id: int) -> set[str]:
+    """Every trace the rule took (scored, or on its way)."""
+    query = select(col(RuleTraceRecord.trace_id)).where(col(RuleTraceRecord.rule_id) == rule_id)
+    return {str(t) for t in session.execute(query).scalars().all()}
+
+
+def taken_among(session: Session, *, rule_id: int, trace_ids: Sequence[str]) -> set[str]:
+    """Which of ``trace_ids`` the rule took."""
+    if not trace_ids:
+        return set()
+    query = select(col(RuleTraceRecord.trace_id)).where(
+        col(RuleTraceRecord.rule_id) == rule_id, col(RuleTraceRecord.trace_id).in_(trace_ids)
+    )
+    return {str(t) for t in session.execute(query).scalars().all()}
+
+
+@dataclass(frozen=True, slots=True)
+class DaySpend:
+    """What a rule did on one UTC day: traces scored, dollars spent (stored scores' cost and,
+    for traces taken and not stored, what was set aside), and traces on their way."""
+
+    scored: int = 0
+    spent: float = 0.0
+    pending: int = 0
+
+
+def day_spend(session: Session, *, rule_id: int, day: str | None = None) -> DaySpend:
+    """The rule's :class:`DaySpend` of ``day`` (default: today, UTC)."""
+    counted = case(
+        (col(RuleTraceRecord.done), func.coalesce(col(RuleTraceRecord.cost), 0.0)),
+        else_=col(RuleTraceRecord.reserved),
+    )
+    done = case((col(RuleTraceRecord.done), 1), else_=0)
+    query = select(
+        func.coalesce(func.sum(done), 0), func.coalesce(func.sum(counted), 0.0), func.count()
+    ).where(col(RuleTraceRecord.rule_id) == rule_id, col(RuleTraceRecord.day) == (day or utc_day()))
+    scored, spent, taken = session.execute(query).one()
+    return DaySpend(int(scored), float(spent), int(taken) - int(scored))
+
+
+def take_trace(
+    session: Session, *, rule_id: int, trace_id: str, runner: str, amount: float = 0.0
+) -> Taken:
+    """Take ``trace_id`` for the rule, setting ``amount`` dollars aside, when no runner took it
+    before and today's cap has room for it (see the module). On ``"cap"`` the rule is marked
+    paused for the rest of the UTC day."""
+    query = select(col(ScoringRuleRecord.max_cost_per_day)).where(
+        col(ScoringRuleRecord.id) == rule_id
+    )
+    found = session.execute(query.with_for_update()).one_or_none()
+    if found is None:
+        raise not_found("rule", rule_id)
+    if session.get(RuleTraceRecord, (rule_id, trace_id)) is not None:
+        return "already"
+    day = utc_day()
+    cap = found[0]
+    if cap is not None:
+        spent = day_spend(session, rule_id=rule_id, day=day).spent
+        if spent + amount > cap + _ROUNDING:
+            session.execute(
+                update(ScoringRuleRecord)
+                .where(col(ScoringRuleRecord.id) == rule_id)
+                .values(capped_on=day)
+            )
+            return "cap"
+    values = dict(rule_id=rule_id, trace_id=trace_id, day=day, runner=runner, reserved=amount)
+    values.update(done=False, taken_at=datetime.now(UTC))
+    insert = pg_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
+    statement = insert(RuleTraceRecord).values(**values).on_conflict_do_nothing()
+    inserted = session.execute(statement.returning(col(RuleTraceRecord.trace_id)))
+    return "taken" if inserted.scalar_one_or_none() is not None else "already"
+
+
+def store_rule_scores(session: Session, *, rule_id: int, rows: Sequence[dict[str, Any]]) -> None:
+    """Store score rows of traces the rule took (each row names its ``trace_id``) and mark
+    those traces done with their cost, in the caller's transaction."""
+    add_scores(session, rows=rows)
+    for row in rows:
+        session.execute(
+            update(RuleTraceRecord)
+            .where(
+                col(RuleTraceRecord.rule_id) == rule_id,
+                col(RuleTraceRecord.trace_id) == row["trace_id"],
+            )
+            .values(done=True, cost=row.get("cost"), reserved=0.0)
+        )
+
+
+def next_day(day: str) -> str:
+    """The UTC day after ``day``."""
+    return date.fromordinal(date.fromisoformat(day).toordinal() + 1).isoformat()

@@ -1,0 +1,68 @@
+"""The Monitor page's reads (cached per database and store revision) and its one write:
+adding a rule through the run-start service (``scorer_runtime.runs``)."""
+
+from __future__ import annotations
+
+from scorer_runtime.runs import plan_rule, start_rule
+from scorer_runtime.store import (
+    RuleInfo,
+    ScorerInfo,
+    database_url,
+    get_version,
+    list_scorers,
+)
+from scorer_runtime.store.views import RuleLine, RuleScoreLine, newest_rule_scores, rule_lines
+from studio import services
+from studio.app_pages.monitor.logic import RuleForm
+
+_cached = services.cached(ttl=30)
+
+
+def rules() -> list[RuleLine]:
+    """Every rule with what it did today."""
+    return _rules(database_url())
+
+
+@_cached
+def _rules(url: str) -> list[RuleLine]:
+    with services.reading() as session:
+        return rule_lines(session)
+
+
+def newest_scores() -> list[RuleScoreLine]:
+    """The newest scores the rules stored."""
+    return _newest(database_url())
+
+
+@_cached
+def _newest(url: str) -> list[RuleScoreLine]:
+    with services.reading() as session:
+        return newest_rule_scores(session, limit=20)
+
+
+def scorers() -> list[ScorerInfo]:
+    """The scorers a rule may use (not archived), by name."""
+    return _scorers(database_url())
+
+
+@_cached
+def _scorers(url: str) -> list[ScorerInfo]:
+    with services.reading() as session:
+        return list_scorers(session)
+
+
+def add_rule(scorer_id: int, form: RuleForm) -> RuleInfo:
+    """Add a rule of the scorer's latest version (refused in words, as ``plan_rule`` says)."""
+    with services.reading() as session:
+        version = get_version(session, scorer_id=scorer_id)
+    assert version.id is not None
+    plan = plan_rule(
+        services.engine(),
+        scorer_version_id=version.id,
+        filters=form.filters,
+        sample=form.sample,
+        max_cost_per_day=form.max_cost_per_day,
+    )
+    rule = start_rule(services.engine(), plan)
+    services.changed()
+    return rule
