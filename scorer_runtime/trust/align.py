@@ -1,0 +1,561 @@
+""" "Improve this judge": from people's grades to a better judge version, proven on examples
+it never saw.
+
+:func:`plan_alignment` reads a version's graded examples (a person's latest grade and the
+version's verdict), refuses in words when there are too few (:mod:`.align_split`) and splits
+them into a tuning part and a holdout. :func:`prepare_candidates` builds the candidates from
+the tuning part alone (:mod:`.align_candidates`; the guidelines cost one request to a judge).
+:func:`run_alignment` scores the current version and each candidate on all the graded
+examples, through the run-start service (each an ordinary run tagged with the alignment, so
+it has the spend cap and the answer cache, and stays out of Runs, Results and agreement),
+measures kappa with its interval on the holdout (and on the tuning part beside it), McNemar's
+test of agreeing with the person against the current version on the same holdout examples,
+and saves the best candidate as a new version, not approved, when it beats the current
+version on the holdout.
+
+The studio calls :func:`plan_alignment`, :func:`estimate_alignment`,
+:func:`prepare_candidates` (the guidelines may be edited, :meth:`Candidates.edited`), then
+:func:`run_alignment` with a progress callback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from sqlalchemy import Engine
+from sqlmodel import Session
+
+from scorer_runtime.batch.runner import BatchProgress, BatchRunner
+from scorer_runtime.costs.estimate import CostEstimate, SampleExample, estimate_cost
+from scorer_runtime.runs.start import RunRequest, StartPlan, plan_run, store_run
+from scorer_runtime.saved_scorers import compile_version, judge_profiles
+from scorer_runtime.spec import ScorerSpec, load_spec
+from scorer_runtime.spec.judge_choice import with_judge_profile
+from scorer_runtime.store.alignments import alignment_runs, create_alignment
+from scorer_runtime.store.engine import read_session, session_scope
+from scorer_runtime.store.labels import examples_by_id, judge_verdicts, latest_labels
+from scorer_runtime.store.scorers import get_scorer, get_version_by_id, save_scorer_version
+from scorer_runtime.store.stability import run_scores
+from scorer_runtime.store.trust import graded_scale
+from scorer_runtime.trust.ab import mcnemar
+from scorer_runtime.trust.agreement import Agreement, measure
+from scorer_runtime.trust.align_candidates import (
+    KINDS,
+    WHAT_CHANGED,
+    Guidelines,
+    TuningExample,
+    pick_worked,
+    step_judges,
+    with_guidelines,
+    with_worked_examples,
+    worked_examples_supported,
+    write_guidelines,
+)
+from scorer_runtime.trust.align_split import (
+    GradedExample,
+    Readiness,
+    Split,
+    readiness,
+    split_graded,
+)
+from scorer_runtime.trust.scale import Scale
+
+HOLDOUT_IN_WORDS = (
+    "The holdout is a third of the graded examples that no candidate was built from: a "
+    "candidate is measured only on those, so a better figure there is not learnt by heart."
+)
+NOT_APPROVED_IN_WORDS = (
+    "The new version is saved but not approved: approve it under the trust policy, as any "
+    "version, once its own checks have run."
+)
+
+
+class NotReadyError(ValueError):
+    """Too few grades to improve the judge; the message says how many more are needed."""
+
+
+@dataclass(frozen=True, slots=True)
+class AlignPlan:
+    """What an alignment works from: the version, its graded examples and their split."""
+
+    scorer_id: int
+    scorer_name: str
+    scorer_version_id: int
+    version: int
+    scale: Scale
+    graded: Mapping[int, GradedExample]
+    split: Split
+    dataset_ids: tuple[int, ...]
+    """The datasets holding the graded examples (one run per dataset and candidate)."""
+
+    @property
+    def runs_per_candidate(self) -> int:
+        return len(self.dataset_ids)
+
+    def describe(self) -> str:
+        """The split in words."""
+        return (
+            f"{len(self.graded)} graded examples: {len(self.split.tuning)} to build candidates "
+            f"from, {len(self.split.holdout)} held out to measure them on."
+        )
+
+
+def graded_examples(
+    session: Session, *, scorer_version_id: int, scale: Scale
+) -> dict[int, GradedExample]:
+    """The examples a person graded and the version scored, by id (latest grade, latest
+    verdict of the version's own runs)."""
+    version = get_version_by_id(session, version_id=scorer_version_id)
+    labels = latest_labels(session, scorer_id=version.scorer_id)
+    verdicts = judge_verdicts(session, example_ids=labels, scorer_version_id=scorer_version_id)
+    found = {}
+    for example_id, label in sorted(labels.items()):
+        verdict = verdicts.get(example_id)
+        if verdict is None or verdict.score is None:
+            continue
+        found[example_id] = GradedExample(
+            example_id,
+            label.value,
+            scale.verdict(label.value),
+            label.note,
+            verdict.score,
+            scale.verdict(label.value) == scale.verdict(verdict.score),
+        )
+    return found
+
+
+def alignment_readiness(session: Session, *, scorer_version_id: int) -> Readiness:
+    """Whether the version's grades are enough to improve it (what the page shows first)."""
+    scale = graded_scale(session, scorer_version_id=scorer_version_id)
+    return readiness(graded_examples(session, scorer_version_id=scorer_version_id, scale=scale))
+
+
+def plan_alignment(session: Session, *, scorer_version_id: int, seed: int = 0) -> AlignPlan:
+    """The alignment of a version; :class:`NotReadyError` saying how many more grades are
+    needed, ValueError for a version that asks no judge."""
+    version = get_version_by_id(session, version_id=scorer_version_id)
+    if not version.spec.prompt_steps():
+        raise ValueError(
+            f"version {version.version} asks no judge: there are no instructions to improve"
+        )
+    scale = graded_scale(session, scorer_version_id=scorer_version_id)
+    graded = graded_examples(session, scorer_version_id=scorer_version_id, scale=scale)
+    ready = readiness(graded)
+    if not ready.ready:
+        raise NotReadyError(ready.words())
+    split = split_graded({i: g.grade_label for i, g in graded.items()}, seed=seed)
+    examples = examples_by_id(session, example_ids=list(graded))
+    return AlignPlan(
+        version.scorer_id,
+        get_scorer(session, id=version.scorer_id).name,
+        scorer_version_id,
+        version.version,
+        scale,
+        graded,
+        split,
+        tuple(sorted({e.dataset_id for e in examples.values()})),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A scorer draft built from the tuning part: its kind and its spec's data."""
+
+    kind: str
+    spec: dict[str, Any]
+    what_changed: str
+
+
+@dataclass(frozen=True, slots=True)
+class Candidates:
+    """The candidates to try, the guidelines they hold, what writing them cost, and the
+    kinds that could not be built (with why)."""
+
+    items: tuple[Candidate, ...]
+    guidelines: Guidelines
+    skipped: Mapping[str, str]
+    base: ScorerSpec
+    """The current version's spec, which every candidate changes."""
+    instructions: Mapping[str, str]
+    """What each judge step's instructions say now, by step name."""
+    worked: tuple[TuningExample, ...]
+    """The tuning examples the worked-examples candidates show."""
+
+    @property
+    def cost(self) -> float:
+        """What writing the guidelines cost (0 when its price is not known)."""
+        return self.guidelines.cost or 0.0
+
+    def edited(self, lines: Sequence[str]) -> Candidates:
+        """The candidates rebuilt with the guidelines a person edited (blank lines dropped)."""
+        kept = tuple(line.strip() for line in lines if line.strip())
+        if not kept:
+            raise ValueError("keep at least one guideline, or try the worked examples alone")
+        guidelines = replace(self.guidelines, lines=kept)
+        return _candidates(self.base, guidelines, self.instructions, self.worked)
+
+
+def _tuning_examples(session: Session, plan: AlignPlan) -> list[TuningExample]:
+    """The tuning part as candidates may show it (never a holdout example)."""
+    examples = examples_by_id(session, example_ids=plan.split.tuning)
+    return [
+        TuningExample(examples[i], plan.graded[i], plan.scale.verdict(plan.graded[i].score))
+        for i in plan.split.tuning
+    ]
+
+
+async def prepare_candidates(
+    engine: Engine, plan: AlignPlan, *, guidelines_judge: str | None = None
+) -> Candidates:
+    """Build the candidates from the tuning part: the guidelines (one request to the
+    version's judge, or to the saved judge ``guidelines_judge``), the worked examples, both."""
+    with read_session(engine) as session:
+        tuning = _tuning_examples(session, plan)
+        version = get_version_by_id(session, version_id=plan.scorer_version_id)
+        scorer = compile_version(session, version)
+        writer = scorer
+        if guidelines_judge is not None:
+            other = with_judge_profile(version.spec, guidelines_judge)
+            writer = compile_version(session, replace(version, spec=other))
+    judges = step_judges(scorer)
+    instructions = {name: judge.instructions or "" for name, judge in judges.items()}
+    wrong = [t for t in tuning if not t.graded.agrees]
+    written = await write_guidelines(
+        next(iter(step_judges(writer).values())), "\n\n".join(instructions.values()), wrong
+    )
+    return _candidates(version.spec, written, instructions, pick_worked(tuning))
+
+
+def _candidates(
+    spec: ScorerSpec,
+    guidelines: Guidelines,
+    instructions: Mapping[str, str],
+    worked: Sequence[TuningExample],
+) -> Candidates:
+    built: list[Candidate] = []
+    skipped: dict[str, str] = {}
+    guided = with_guidelines(spec, guidelines.text(), instructions)
+    for kind in KINDS:
+        if kind != "guidelines" and not worked_examples_supported():
+            skipped[kind] = "this build's judge steps do not take worked examples yet"
+            continue
+        data = {
+            "guidelines": guided,
+            "worked_examples": with_worked_examples(spec, worked),
+            "both": with_worked_examples(spec, worked, guided),
+        }[kind]
+        built.append(Candidate(kind, data, WHAT_CHANGED[kind]))
+    return Candidates(tuple(built), guidelines, skipped, spec, instructions, tuple(worked))
+
+
+ProgressFn = Callable[[str, BatchProgress], None]
+"""Told which version is scored ("current" or a candidate's kind) and its progress."""
+
+
+@dataclass(frozen=True, slots=True)
+class Figures:
+    """Agreement with people on one part (holdout or tuning) for one version."""
+
+    n: int
+    agreed: int
+    agreement: Agreement
+
+    def as_json(self) -> dict[str, Any]:
+        k = self.agreement.kappa
+        return {
+            "n": self.n,
+            "agreed": self.agreed,
+            "kappa": k.value,
+            "ci_low": k.low,
+            "ci_high": k.high,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class CandidateResult:
+    """One candidate's figures beside the current version's, and its saved version."""
+
+    kind: str
+    what_changed: str
+    holdout: Figures
+    tuning: Figures
+    mcnemar_p: float | None
+    better: bool
+    version: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AlignReport:
+    """What an alignment found: the split, each version's figures, what was saved, cost."""
+
+    plan: AlignPlan
+    alignment_id: int
+    current_holdout: Figures
+    current_tuning: Figures
+    candidates: tuple[CandidateResult, ...]
+    chosen_version: int | None
+    cost: float
+    guidelines: tuple[str, ...]
+    skipped: Mapping[str, str]
+
+    def evidence(self, chosen: CandidateResult) -> str:
+        """The evidence saved with a chosen candidate."""
+        return evidence_words(self.current_holdout, chosen)
+
+    def words(self) -> str:
+        """The outcome in sentences a PM reads."""
+        said = [HOLDOUT_IN_WORDS]
+        chosen = next((c for c in self.candidates if c.version is not None), None)
+        if chosen is None:
+            said.append(
+                "No candidate agreed with people better than the current version on the "
+                "holdout: nothing was saved."
+            )
+        else:
+            said.append(
+                f"Saved version {chosen.version} ({chosen.what_changed}): "
+                f"{evidence_words(self.current_holdout, chosen)}. {NOT_APPROVED_IN_WORDS}"
+            )
+        said.append(f"It cost ${self.cost:.4f} in judge calls.")
+        return " ".join(said)
+
+    def as_json(self) -> dict[str, Any]:
+        current = self.current_holdout.as_json()
+        return {
+            "scorer": self.plan.scorer_name,
+            "version": self.plan.version,
+            "alignment_id": self.alignment_id,
+            "tuning_n": len(self.plan.split.tuning),
+            "holdout_n": len(self.plan.split.holdout),
+            "holdout_example_ids": list(self.plan.split.holdout),
+            "current": {**current, "tuning": self.current_tuning.as_json()},
+            "candidates": [
+                {
+                    "kind": c.kind,
+                    "what_changed": c.what_changed,
+                    "holdout": c.holdout.as_json(),
+                    "tuning": c.tuning.as_json(),
+                    "mcnemar_p": c.mcnemar_p,
+                    "better": c.better,
+                    "version": c.version,
+                }
+                for c in self.candidates
+            ],
+            "guidelines": list(self.guidelines),
+            "skipped": dict(self.skipped),
+            "chosen_version": self.chosen_version,
+            "cost": self.cost,
+            "summary": self.words(),
+        }
+
+
+def evidence_words(current: Figures, chosen: CandidateResult) -> str:
+    """ "holdout kappa 0.52 → 0.71 (95 % interval 0.48 to 0.88), McNemar p = 0.031"."""
+    before, after = current.agreement.kappa, chosen.holdout.agreement.kappa
+    p = "not testable" if chosen.mcnemar_p is None else f"{chosen.mcnemar_p:.3g}"
+    return (
+        f"holdout kappa {_k(before.value)} → {_k(after.value)} (95 % interval "
+        f"{_k(after.low)} to {_k(after.high)}; agreed with people on {chosen.holdout.agreed} "
+        f"of {chosen.holdout.n} held-out examples, was {current.agreed}), McNemar p = {p}"
+    )
+
+
+def _k(value: float | None) -> str:
+    return "—" if value is None else f"{value:.2f}"
+
+
+async def estimate_alignment(engine: Engine, plan: AlignPlan) -> CostEstimate:
+    """What scoring the graded examples with the current version and the candidates costs
+    (each candidate's prompt is a little longer: this is the current version's price for all
+    four versions), rehearsed without a provider call."""
+    with read_session(engine) as session:
+        version = get_version_by_id(session, version_id=plan.scorer_version_id)
+        scorer = compile_version(session, version)
+        examples = examples_by_id(session, example_ids=list(plan.graded))
+    sample = [
+        SampleExample(e.input, e.output, e.ground_truth, e.request_context)
+        for e in examples.values()
+    ]
+    return await estimate_cost(scorer, sample, examples=len(sample) * (1 + len(KINDS)))
+
+
+def _plans(
+    engine: Engine,
+    plan: AlignPlan,
+    candidates: Candidates,
+    *,
+    max_cost: float | None,
+    allow_unpriced: bool,
+) -> list[tuple[str, StartPlan]]:
+    """Each run to make (the current version's, then each candidate's, per dataset), planned
+    before any is stored: compiled, keys checked, cap checked."""
+    kinds: list[tuple[str, dict[str, Any] | None]] = [("current", None)]
+    kinds += [(c.kind, c.spec) for c in candidates.items]
+    share = None
+    if max_cost is not None:
+        share = max(max_cost - candidates.cost, 0.0) / (len(kinds) * plan.runs_per_candidate)
+    return [
+        (
+            kind,
+            plan_run(
+                engine,
+                RunRequest(
+                    plan.scorer_version_id,
+                    dataset_id,
+                    max_cost=share,
+                    allow_unpriced=allow_unpriced,
+                    candidate=None if spec is None else kind,
+                    candidate_spec=spec,
+                ),
+            ),
+        )
+        for kind, spec in kinds
+        for dataset_id in plan.dataset_ids
+    ]
+
+
+async def run_alignment(
+    engine: Engine,
+    plan: AlignPlan,
+    candidates: Candidates,
+    *,
+    max_cost: float | None = None,
+    allow_unpriced: bool = True,
+    progress: ProgressFn | None = None,
+) -> AlignReport:
+    """Score the current version and each candidate on the graded examples here, one run
+    after another; measure on the holdout; save the best candidate as a new version (not
+    approved) when it beats the current version there. ``max_cost`` in dollars caps the
+    whole alignment (what the guidelines cost included): each run stops at an equal share of
+    what is left. A run cut short (its cap, a cancel) leaves its examples unscored, and the
+    figures are measured on what was scored."""
+    plans = await asyncio.to_thread(
+        _plans, engine, plan, candidates, max_cost=max_cost, allow_unpriced=allow_unpriced
+    )
+    with session_scope(engine) as session:
+        alignment = create_alignment(
+            session,
+            scorer_version_id=plan.scorer_version_id,
+            tuning_ids=plan.split.tuning,
+            holdout_ids=plan.split.holdout,
+            seed=plan.split.seed,
+        )
+    for kind, each in plans:
+        tagged = replace(each, request=replace(each.request, alignment_id=alignment.id))
+        with session_scope(engine) as session:
+            stored = store_run(session, tagged)
+        told = None if progress is None else _told(progress, kind)
+        await BatchRunner(
+            engine, each.scorer, run_id=stored.id, progress=told, source=each.source
+        ).run()
+    return await asyncio.to_thread(_finish, engine, plan, candidates, alignment.id)
+
+
+def _told(progress: ProgressFn, kind: str) -> Callable[[BatchProgress], None]:
+    return lambda p: progress(kind, p)
+
+
+def _finish(
+    engine: Engine, plan: AlignPlan, candidates: Candidates, alignment_id: int
+) -> AlignReport:
+    with read_session(engine) as session:
+        runs = alignment_runs(session, alignment_id=alignment_id)
+        scores: dict[str, dict[int, float]] = {}
+        cost = candidates.cost
+        for run in runs:
+            kind = run.candidate or "current"
+            for row in run_scores(session, run_id=run.id):
+                cost += row.cost or 0.0
+                if row.score is not None:
+                    scores.setdefault(kind, {})[row.example_id] = float(row.score)
+    current = scores.get("current", {})
+    results = [
+        _result(plan, c.kind, c.what_changed, current, scores.get(c.kind, {}))
+        for c in candidates.items
+    ]
+    chosen = _best(plan, results, current)
+    saved = None
+    if chosen is not None:
+        saved = _save(engine, plan, candidates, chosen, current)
+        results = [replace(r, version=saved) if r.kind == chosen.kind else r for r in results]
+    return AlignReport(
+        plan,
+        alignment_id,
+        _figures(plan, current, plan.split.holdout),
+        _figures(plan, current, plan.split.tuning),
+        tuple(results),
+        saved,
+        cost,
+        candidates.guidelines.lines,
+        candidates.skipped,
+    )
+
+
+def _figures(plan: AlignPlan, scores: Mapping[int, float], ids: Sequence[int]) -> Figures:
+    """Agreement with people of ``scores`` on the examples ``ids`` that have a score."""
+    pairs = [(plan.graded[i].grade, scores[i]) for i in ids if i in scores]
+    agreed = sum(plan.scale.verdict(h) == plan.scale.verdict(s) for h, s in pairs)
+    return Figures(len(pairs), agreed, measure(pairs, plan.scale))
+
+
+def _agrees(plan: AlignPlan, scores: Mapping[int, float], example_id: int) -> bool:
+    grade = plan.graded[example_id].grade
+    return plan.scale.verdict(grade) == plan.scale.verdict(scores[example_id])
+
+
+def _result(
+    plan: AlignPlan,
+    kind: str,
+    what_changed: str,
+    current: Mapping[int, float],
+    scores: Mapping[int, float],
+) -> CandidateResult:
+    holdout = _figures(plan, scores, plan.split.holdout)
+    both = [i for i in plan.split.holdout if i in current and i in scores]
+    test = mcnemar(
+        [_agrees(plan, scores, i) for i in both], [_agrees(plan, current, i) for i in both]
+    )
+    now = _figures(plan, current, plan.split.holdout).agreement.kappa.value
+    value = holdout.agreement.kappa.value
+    better = value is not None and (now is None or value > now)
+    return CandidateResult(
+        kind,
+        what_changed,
+        holdout,
+        _figures(plan, scores, plan.split.tuning),
+        test.p_value,
+        better,
+    )
+
+
+def _best(
+    plan: AlignPlan, results: Sequence[CandidateResult], current: Mapping[int, float]
+) -> CandidateResult | None:
+    """The candidate with the highest holdout kappa, when it beats the current version."""
+    better = [r for r in results if r.better]
+    if not better:
+        return None
+    return max(better, key=lambda r: (r.holdout.agreement.kappa.value or 0.0, r.holdout.agreed))
+
+
+def _save(
+    engine: Engine,
+    plan: AlignPlan,
+    candidates: Candidates,
+    chosen: CandidateResult,
+    current: Mapping[int, float],
+) -> int:
+    """Save the chosen candidate as the scorer's next version, its evidence as the
+    version's note; its number."""
+    spec = next(c.spec for c in candidates.items if c.kind == chosen.kind)
+    before = _figures(plan, current, plan.split.holdout)
+    note = (
+        f"Improved from version {plan.version} from people's grades ({chosen.what_changed}): "
+        f"{evidence_words(before, chosen)}. Not approved."
+    )
+    with session_scope(engine) as session:
+        checked = load_spec(spec, judge_profiles=judge_profiles(session))
+        return save_scorer_version(session, spec=checked, name=plan.scorer_name, note=note).version

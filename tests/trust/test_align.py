@@ -1,0 +1,122 @@
+"""'Improve this judge' end to end: a fake judge with a planted bias over real HTTP, a real
+store (SQLite, and PostgreSQL when configured), the candidates measured on the holdout."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import numpy as np
+import pytest
+from scipy.stats import binomtest
+from sklearn.metrics import cohen_kappa_score
+
+from scorer_runtime.store import get_version, list_runs, read_session
+from scorer_runtime.trust.align import plan_alignment, prepare_candidates, run_alignment
+from tests.trust.align_world import build_world, unique_strings
+from tests.trust.conftest import db_url, engine, judge_key
+
+__all__ = ["db_url", "engine", "judge_key"]
+
+
+def _align(engine, world):
+    with read_session(engine) as session:
+        plan = plan_alignment(session, scorer_version_id=world.version_id)
+    candidates = asyncio.run(prepare_candidates(engine, plan))
+    return plan, candidates, asyncio.run(run_alignment(engine, plan, candidates))
+
+
+def _reference_interval(people: list[str], judge: list[str]) -> tuple[float, float]:
+    """Kappa's 95 % interval computed apart: 20,000 Dirichlet draws (Perks' prior, 1/4 a
+    cell) of the 2x2 table, another seed, kappa of each draw by its textbook formula."""
+    cells = {("pass", "pass"): 0, ("pass", "fail"): 1, ("fail", "pass"): 2, ("fail", "fail"): 3}
+    counts = np.zeros(4)
+    for pair in zip(people, judge, strict=True):
+        counts[cells[pair]] += 1
+    draws = np.random.default_rng(12345).dirichlet(counts + 0.25, size=20_000)
+    observed = draws[:, 0] + draws[:, 3]
+    people_pass, judge_pass = draws[:, 0] + draws[:, 1], draws[:, 0] + draws[:, 2]
+    chance = people_pass * judge_pass + (1 - people_pass) * (1 - judge_pass)
+    kappas = (observed - chance) / (1 - chance)
+    low, high = np.percentile(kappas, [2.5, 97.5])
+    return float(low), float(high)
+
+
+def _verdict(score: float) -> str:
+    return "pass" if score >= 0.5 else "fail"
+
+
+def test_the_guideline_fixes_the_bias_and_is_saved_with_its_evidence(engine, fake_judge, judge_key):
+    world = build_world(engine, fake_judge)
+    plan, candidates, report = _align(engine, world)
+
+    assert "Refunds are fine" in candidates.guidelines.text()
+    guided = next(c for c in report.candidates if c.kind == "guidelines")
+    assert guided.better
+    assert report.chosen_version == 2
+    assert guided.version == 2
+    # Independent reference: the judge's holdout verdicts as the fake decides them.
+    holdout = list(plan.split.holdout)
+    people = [_verdict(world.grades[e]) for e in holdout]
+    before = [
+        "fail" if ("refund" in world.outputs[e] or "rude" in world.outputs[e]) else "pass"
+        for e in holdout
+    ]
+    after = ["fail" if "rude" in world.outputs[e] else "pass" for e in holdout]
+    assert report.current_holdout.agreement.kappa.value == pytest.approx(
+        cohen_kappa_score(people, before)
+    )
+    assert guided.holdout.agreement.kappa.value == pytest.approx(cohen_kappa_score(people, after))
+    assert guided.holdout.agreement.kappa.value > report.current_holdout.agreement.kappa.value
+    low, high = guided.holdout.agreement.kappa.low, guided.holdout.agreement.kappa.high
+    assert (low, high) == pytest.approx(_reference_interval(people, after), abs=0.02)
+    fixed = sum(a == p != b for a, b, p in zip(after, before, people, strict=True))
+    broken = sum(b == p != a for a, b, p in zip(after, before, people, strict=True))
+    assert fixed > 0
+    assert broken == 0
+    assert guided.mcnemar_p == pytest.approx(binomtest(fixed, fixed + broken, 0.5).pvalue)
+    # The new version holds the guidelines and its evidence, and is not approved.
+    with read_session(engine) as session:
+        saved = get_version(session, scorer_id=world.scorer_id)
+        runs = list_runs(session, scorer_id=world.scorer_id, repeats=False)
+    assert saved.version == 2
+    assert "holdout kappa" in saved.note
+    assert "McNemar p" in saved.note
+    assert "Refunds are fine" in json.dumps(saved.spec.model_dump(mode="json"))
+    assert [r.scorer_version_id for r in runs] == [world.version_id]  # alignment runs hidden
+    data = report.as_json()
+    assert data["tuning_n"] + data["holdout_n"] == 30
+    assert data["holdout_n"] == 10
+    assert data["holdout_example_ids"] == holdout
+    assert data["chosen_version"] == 2
+    assert data["current"]["kappa"] == report.current_holdout.agreement.kappa.value
+    assert {c["kind"] for c in data["candidates"]} >= {"guidelines"}
+
+
+def test_no_holdout_string_reaches_a_candidate_or_the_optimizer(engine, fake_judge, judge_key):
+    world = build_world(engine, fake_judge)
+    before = len(fake_judge.chat_requests)
+    plan, _candidates, report = _align(engine, world)
+
+    held = unique_strings(world, plan.split.holdout)
+    assert held
+    assert any(tag.startswith("Note") for tag in held)
+    requests = fake_judge.chat_requests[before:]
+    optimizer = [r for r in requests if "Disagreements:" in r.all_content]
+    assert len(optimizer) == 1
+    assert not [tag for tag in held if tag in optimizer[0].all_content]
+    for request in requests:
+        text = request.all_content
+        for tag, example in held.items():
+            if tag in text:
+                # Only the example being graded, only as the judged answer.
+                assert tag.startswith("Out")
+                assert world.outputs[example] in request.last_user_content
+                system = text.replace(request.last_user_content, "")
+                assert tag not in system
+    with read_session(engine) as session:
+        saved = json.dumps(
+            get_version(session, scorer_id=world.scorer_id).spec.model_dump(mode="json")
+        )
+    assert report.chosen_version is not None
+    assert not [tag for tag in held if tag in saved]
