@@ -12,7 +12,12 @@ from scipy.stats import binomtest
 from sklearn.metrics import cohen_kappa_score
 
 from scorer_runtime.store import get_version, list_runs, read_session
-from scorer_runtime.trust.align import plan_alignment, prepare_candidates, run_alignment
+from scorer_runtime.trust.align import (
+    NotReadyError,
+    plan_alignment,
+    prepare_candidates,
+    run_alignment,
+)
 from tests.trust.align_world import build_world, unique_strings
 from tests.trust.conftest import db_url, engine, judge_key
 
@@ -120,3 +125,36 @@ def test_no_holdout_string_reaches_a_candidate_or_the_optimizer(engine, fake_jud
         )
     assert report.chosen_version is not None
     assert not [tag for tag in held if tag in saved]
+
+
+def test_when_no_candidate_is_better_nothing_is_saved(engine, fake_judge, judge_key):
+    fake_judge.reply_by(lambda text: "- Be fair." if "Disagreements:" in text else None, whole=True)
+    world = build_world(engine, fake_judge)
+    _plan, candidates, report = _align(engine, world)
+
+    assert candidates.guidelines.lines == ("Be fair.",)
+    assert report.chosen_version is None
+    assert all(c.version is None and not c.better for c in report.candidates)
+    assert "nothing was saved" in report.words()
+    with read_session(engine) as session:
+        assert get_version(session, scorer_id=world.scorer_id).version == 1
+
+
+def test_too_few_grades_say_how_many_more(engine, fake_judge, judge_key):
+    world = build_world(engine, fake_judge, count=19)
+    with read_session(engine) as session, pytest.raises(NotReadyError) as refused:
+        plan_alignment(session, scorer_version_id=world.version_id)
+    assert "grade 1 more example on the Review page" in str(refused.value)
+
+
+def test_edited_guidelines_are_the_ones_tried(engine, fake_judge, judge_key):
+    world = build_world(engine, fake_judge)
+    with read_session(engine) as session:
+        plan = plan_alignment(session, scorer_version_id=world.version_id)
+    written = asyncio.run(prepare_candidates(engine, plan))
+    edited = written.edited(["Be kind.", "  "])
+    guided = next(c for c in edited.items if c.kind == "guidelines")
+    assert "- Be kind." in json.dumps(guided.spec)
+    assert "Refunds are fine" not in json.dumps(guided.spec)
+    report = asyncio.run(run_alignment(engine, plan, edited))
+    assert report.chosen_version is None  # the edit dropped the guideline that fixed it
