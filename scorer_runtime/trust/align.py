@@ -29,6 +29,7 @@ from sqlalchemy import Engine
 from sqlmodel import Session
 
 from scorer_runtime.batch.runner import BatchProgress, BatchRunner
+from scorer_runtime.costs.cap import JudgeCap
 from scorer_runtime.costs.estimate import CostEstimate, SampleExample, estimate_cost
 from scorer_runtime.runs.start import RunRequest, StartPlan, plan_run, store_run
 from scorer_runtime.saved_scorers import compile_version, judge_profiles
@@ -387,15 +388,15 @@ def _plans(
     plan: AlignPlan,
     candidates: Candidates,
     *,
-    max_cost: float | None,
+    max_cost: float | JudgeCap | None,
     allow_unpriced: bool,
 ) -> list[tuple[str, StartPlan]]:
     """Each run to make (the current version's, then each candidate's, per dataset), planned
     before any is stored: compiled, keys checked, cap checked."""
     kinds: list[tuple[str, dict[str, Any] | None]] = [("current", None)]
     kinds += [(c.kind, c.spec) for c in candidates.items]
-    share = None
-    if max_cost is not None:
+    share: float | JudgeCap | None = max_cost  # the judge's default cap, or none, per run
+    if isinstance(max_cost, float | int):
         share = max(max_cost - candidates.cost, 0.0) / (len(kinds) * plan.runs_per_candidate)
     return [
         (
@@ -422,7 +423,7 @@ async def run_alignment(
     plan: AlignPlan,
     candidates: Candidates,
     *,
-    max_cost: float | None = None,
+    max_cost: float | JudgeCap | None = None,
     allow_unpriced: bool = True,
     progress: ProgressFn | None = None,
 ) -> AlignReport:
@@ -430,7 +431,8 @@ async def run_alignment(
     after another; measure on the holdout; save the best candidate as a new version (not
     approved) when it beats the current version there. ``max_cost`` in dollars caps the
     whole alignment (what the guidelines cost included): each run stops at an equal share of
-    what is left. A run cut short (its cap, a cancel) leaves its examples unscored, and the
+    what is left (:data:`~scorer_runtime.costs.cap.JUDGE_CAP`: each at the judge's default
+    cap; None: no cap). A run cut short (its cap, a cancel) leaves its examples unscored, and the
     figures are measured on what was scored."""
     plans = await asyncio.to_thread(
         _plans, engine, plan, candidates, max_cost=max_cost, allow_unpriced=allow_unpriced

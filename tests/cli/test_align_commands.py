@@ -1,0 +1,64 @@
+"""``scorer-studio align`` in-process, against the biased fake judge over real HTTP and a
+real database: the ``--json`` fields, the words, the spend cap, and too few grades."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from scorer_runtime.store import get_version, read_session
+from tests.cli.helpers import KEY_ENV, cli
+from tests.trust.align_world import build_world
+
+
+@pytest.fixture(autouse=True)
+def _key(monkeypatch):
+    monkeypatch.setenv(KEY_ENV, "sk-test")
+
+
+def test_align_json_names_the_split_each_candidate_and_the_saved_version(
+    db_url, engine, fake_judge
+):
+    world = build_world(engine, fake_judge)
+
+    result = cli(db_url, "align", "verdict", "--json")
+
+    assert result.exit_code == 0, result.output
+    found = json.loads(result.stdout)
+    assert found["tuning_n"] == 20 and found["holdout_n"] == 10
+    assert len(found["holdout_example_ids"]) == 10
+    assert set(found["holdout_example_ids"]) <= set(world.example_ids)
+    assert set(found["current"]) >= {"kappa", "ci_low", "ci_high"}
+    guided = next(c for c in found["candidates"] if c["kind"] == "guidelines")
+    assert guided["holdout"]["kappa"] > found["current"]["kappa"]
+    assert guided["tuning"]["n"] == 20 and guided["mcnemar_p"] is not None
+    assert guided["version"] == 2 and found["chosen_version"] == 2
+    assert found["cost"] == 0.0  # the fake model has no price: nothing is counted
+    assert "Improving scorer verdict v1: 30 graded examples" in result.stderr
+    with read_session(engine) as session:
+        note = get_version(session, scorer_id=world.scorer_id).note
+    assert note.startswith("Improved from version 1") and "Not approved" in note
+
+
+def test_align_says_what_each_candidate_changed_and_that_it_is_not_approved(
+    db_url, engine, fake_judge
+):
+    build_world(engine, fake_judge)
+
+    result = cli(db_url, "align", "verdict")
+
+    assert result.exit_code == 0, result.output
+    words = " ".join(result.stdout.split())
+    assert "Guidelines written from people's notes added to the judge's instructions" in words
+    assert "Saved version 2" in words and "not approved" in words
+    assert "The holdout is a third of the graded examples" in words
+
+
+def test_align_with_too_few_grades_says_how_many_more(db_url, engine, fake_judge):
+    build_world(engine, fake_judge, count=19)
+
+    result = cli(db_url, "align", "verdict")
+
+    assert result.exit_code != 0
+    assert "grade 1 more example on the Review page" in " ".join(result.output.split())
