@@ -48,11 +48,7 @@ def align(
     from scorer_runtime.cli.costs import CapOption
     from scorer_runtime.cli.stability import _version_id
     from scorer_runtime.store import read_session
-    from scorer_runtime.trust.align import (
-        HOLDOUT_IN_WORDS,
-        plan_alignment,
-        prepare_candidates,
-    )
+    from scorer_runtime.trust.align import plan_alignment, prepare_candidates
 
     cap = CapOption.read(max_cost, allow_unpriced)  # a bad cap is refused before anything
     made = engine()
@@ -63,7 +59,6 @@ def align(
                 session, scorer_version_id=_version_id(session, scorer, version), seed=seed
             )
         out.print(f"Improving scorer {scorer} v{plan.version}: {plan.describe()}", soft_wrap=True)
-        out.print(HOLDOUT_IN_WORDS, soft_wrap=True)
         out.print(_estimate_words(made, plan, cap), soft_wrap=True)
         candidates = asyncio.run(prepare_candidates(made, plan, guidelines_judge=guidelines_judge))
         _print_candidates(candidates, out)

@@ -31,6 +31,7 @@ from sqlmodel import Session
 from scorer_runtime.batch.runner import BatchProgress, BatchRunner
 from scorer_runtime.costs.cap import JudgeCap
 from scorer_runtime.costs.estimate import CostEstimate, SampleExample, estimate_cost
+from scorer_runtime.money import CostWords, cost_words
 from scorer_runtime.runs.start import RunRequest, StartPlan, plan_run, store_run
 from scorer_runtime.saved_scorers import compile_version, judge_profiles
 from scorer_runtime.spec import ScorerSpec, load_spec
@@ -301,6 +302,8 @@ class AlignReport:
     cost: float
     guidelines: tuple[str, ...]
     skipped: Mapping[str, str]
+    cost_said: CostWords
+    """The cost in words: "unknown" when no judge call was priced, never a plain $0."""
 
     def evidence(self, chosen: CandidateResult) -> str:
         """The evidence saved with a chosen candidate."""
@@ -320,7 +323,7 @@ class AlignReport:
                 f"Saved version {chosen.version} ({chosen.what_changed}): "
                 f"{evidence_words(self.current_holdout, chosen)}. {NOT_APPROVED_IN_WORDS}"
             )
-        said.append(f"It cost ${self.cost:.4f} in judge calls.")
+        said.append(f"Judge calls cost {self.cost_said}.")
         return " ".join(said)
 
     def as_json(self) -> dict[str, Any]:
@@ -349,6 +352,7 @@ class AlignReport:
             "skipped": dict(self.skipped),
             "chosen_version": self.chosen_version,
             "cost": self.cost,
+            "cost_words": str(self.cost_said),
             "summary": self.words(),
         }
 
@@ -466,11 +470,15 @@ def _finish(
     with read_session(engine) as session:
         runs = alignment_runs(session, alignment_id=alignment_id)
         scores: dict[str, dict[int, float]] = {}
-        cost = candidates.cost
+        cost, priced, unpriced = candidates.cost, 0, 0
+        if candidates.guidelines.cost is None:
+            unpriced += 1
         for run in runs:
             kind = run.candidate or "current"
             for row in run_scores(session, run_id=run.id):
                 cost += row.cost or 0.0
+                priced += row.cost is not None and row.cost > 0
+                unpriced += row.cost is None
                 if row.score is not None:
                     scores.setdefault(kind, {})[row.example_id] = float(row.score)
     current = scores.get("current", {})
@@ -493,6 +501,7 @@ def _finish(
         cost,
         candidates.guidelines.lines,
         candidates.skipped,
+        cost_words(cost, priced, unpriced),
     )
 
 
