@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import Field, model_validator
 
-from scorer_runtime.judge.worked import printed
+from scorer_runtime.judge.worked import WorkedExample, printed
 from scorer_runtime.spec.models.base import SpecModel
 
 MAX_WORKED_EXAMPLES = 20
@@ -50,6 +50,10 @@ class WorkedExampleSpec(SpecModel):
         max_length=MAX_NOTE_CHARS,
         description="Why the person gave this grade, in their words.",
     )
+
+    def example(self) -> WorkedExample:
+        """The runtime's form of this example (what a compiled step shows the judge)."""
+        return WorkedExample(**self.model_dump())
 
     @model_validator(mode="after")
     def _values_fit(self) -> WorkedExampleSpec:
