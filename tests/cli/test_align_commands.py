@@ -26,19 +26,23 @@ def test_align_json_names_the_split_each_candidate_and_the_saved_version(
 
     assert result.exit_code == 0, result.output
     found = json.loads(result.stdout)
-    assert found["tuning_n"] == 20 and found["holdout_n"] == 10
+    assert found["tuning_n"] == 20
+    assert found["holdout_n"] == 10
     assert len(found["holdout_example_ids"]) == 10
     assert set(found["holdout_example_ids"]) <= set(world.example_ids)
     assert set(found["current"]) >= {"kappa", "ci_low", "ci_high"}
     guided = next(c for c in found["candidates"] if c["kind"] == "guidelines")
     assert guided["holdout"]["kappa"] > found["current"]["kappa"]
-    assert guided["tuning"]["n"] == 20 and guided["mcnemar_p"] is not None
-    assert guided["version"] == 2 and found["chosen_version"] == 2
+    assert guided["tuning"]["n"] == 20
+    assert guided["mcnemar_p"] is not None
+    assert found["chosen_version"] == 2
+    assert [c["version"] for c in found["candidates"]] == [2, None, None]
     assert found["cost"] == 0.0  # the fake model has no price: nothing is counted
     assert "Improving scorer verdict v1: 30 graded examples" in result.stderr
     with read_session(engine) as session:
         note = get_version(session, scorer_id=world.scorer_id).note
-    assert note.startswith("Improved from version 1") and "Not approved" in note
+    assert note.startswith("Improved from version 1")
+    assert "Not approved" in note
 
 
 def test_align_says_what_each_candidate_changed_and_that_it_is_not_approved(
@@ -51,7 +55,9 @@ def test_align_says_what_each_candidate_changed_and_that_it_is_not_approved(
     assert result.exit_code == 0, result.output
     words = " ".join(result.stdout.split())
     assert "Guidelines written from people's notes added to the judge's instructions" in words
-    assert "Saved version 2" in words and "not approved" in words
+    assert "Worked examples from people's grades added to the judge step" in words
+    assert "Saved version 2" in words
+    assert "not approved" in words
     assert "The holdout is a third of the graded examples" in words
 
 

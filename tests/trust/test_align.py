@@ -51,15 +51,14 @@ def _verdict(score: float) -> str:
     return "pass" if score >= 0.5 else "fail"
 
 
-def test_the_guideline_fixes_the_bias_and_is_saved_with_its_evidence(engine, fake_judge, judge_key):
+def test_each_candidate_fixes_the_planted_bias_and_the_best_is_saved_with_its_evidence(
+    engine, fake_judge, judge_key
+):
     world = build_world(engine, fake_judge)
     plan, candidates, report = _align(engine, world)
 
     assert "Refunds are fine" in candidates.guidelines.text()
-    guided = next(c for c in report.candidates if c.kind == "guidelines")
-    assert guided.better
-    assert report.chosen_version == 2
-    assert guided.version == 2
+    assert [c.kind for c in report.candidates] == ["worked_examples", "guidelines", "both"]
     # Independent reference: the judge's holdout verdicts as the fake decides them.
     holdout = list(plan.split.holdout)
     people = [_verdict(world.grades[e]) for e in holdout]
@@ -68,26 +67,38 @@ def test_the_guideline_fixes_the_bias_and_is_saved_with_its_evidence(engine, fak
         for e in holdout
     ]
     after = ["fail" if "rude" in world.outputs[e] else "pass" for e in holdout]
-    assert report.current_holdout.agreement.kappa.value == pytest.approx(
-        cohen_kappa_score(people, before)
-    )
-    assert guided.holdout.agreement.kappa.value == pytest.approx(cohen_kappa_score(people, after))
-    assert guided.holdout.agreement.kappa.value > report.current_holdout.agreement.kappa.value
-    low, high = guided.holdout.agreement.kappa.low, guided.holdout.agreement.kappa.high
-    assert (low, high) == pytest.approx(_reference_interval(people, after), abs=0.02)
+    now = report.current_holdout.agreement.kappa
+    assert now.value == pytest.approx(cohen_kappa_score(people, before))
+    assert (now.low, now.high) == pytest.approx(_reference_interval(people, before), abs=0.02)
     fixed = sum(a == p != b for a, b, p in zip(after, before, people, strict=True))
     broken = sum(b == p != a for a, b, p in zip(after, before, people, strict=True))
     assert fixed > 0
     assert broken == 0
-    assert guided.mcnemar_p == pytest.approx(binomtest(fixed, fixed + broken, 0.5).pvalue)
-    # The new version holds the guidelines and its evidence, and is not approved.
+    for candidate in report.candidates:  # each fixes the planted bias
+        kappa = candidate.holdout.agreement.kappa
+        assert candidate.better
+        assert kappa.value == pytest.approx(cohen_kappa_score(people, after))
+        assert kappa.value > now.value
+        assert (kappa.low, kappa.high) == pytest.approx(
+            _reference_interval(people, after), abs=0.02
+        )
+        assert candidate.mcnemar_p == pytest.approx(binomtest(fixed, fixed + broken).pvalue)
+    # Ties go to the first kind tried, the worked examples; only it is saved.
+    assert [c.version for c in report.candidates] == [2, None, None]
+    assert report.chosen_version == 2
+    # The new version holds the worked examples (tuning ones only) and its evidence.
     with read_session(engine) as session:
         saved = get_version(session, scorer_id=world.scorer_id)
         runs = list_runs(session, scorer_id=world.scorer_id, repeats=False)
     assert saved.version == 2
     assert "holdout kappa" in saved.note
     assert "McNemar p" in saved.note
-    assert "Refunds are fine" in json.dumps(saved.spec.model_dump(mode="json"))
+    worked = saved.spec.prompt_steps()[0].worked_examples
+    assert worked
+    assert any(w.note and "refunds are fine" in w.note for w in worked)
+    tuning_outputs = {world.outputs[e] for e in plan.split.tuning}
+    assert {w.output for w in worked} <= tuning_outputs
+    assert any(not w.note or "refunds" not in w.note for w in worked)  # agreements too
     assert [r.scorer_version_id for r in runs] == [world.version_id]  # alignment runs hidden
     data = report.as_json()
     assert data["tuning_n"] + data["holdout_n"] == 30
@@ -127,8 +138,18 @@ def test_no_holdout_string_reaches_a_candidate_or_the_optimizer(engine, fake_jud
     assert not [tag for tag in held if tag in saved]
 
 
+def _stubborn(text: str) -> dict[str, str] | str | None:
+    """A judge whose bias nothing in its prompt fixes."""
+    if "Disagreements:" in text:
+        return "- Be fair."
+    answer = text.rpartition("Grade this answer:")[2]
+    if "Grade this answer:" not in text:
+        return None
+    return {"verdict": "bad" if "refund" in answer or "rude" in answer else "good"}
+
+
 def test_when_no_candidate_is_better_nothing_is_saved(engine, fake_judge, judge_key):
-    fake_judge.reply_by(lambda text: "- Be fair." if "Disagreements:" in text else None, whole=True)
+    fake_judge.reply_by(_stubborn, whole=True)
     world = build_world(engine, fake_judge)
     _plan, candidates, report = _align(engine, world)
 
@@ -157,4 +178,5 @@ def test_edited_guidelines_are_the_ones_tried(engine, fake_judge, judge_key):
     assert "- Be kind." in json.dumps(guided.spec)
     assert "Refunds are fine" not in json.dumps(guided.spec)
     report = asyncio.run(run_alignment(engine, plan, edited))
-    assert report.chosen_version is None  # the edit dropped the guideline that fixed it
+    tried = next(c for c in report.candidates if c.kind == "guidelines")
+    assert not tried.better  # the edit dropped the guideline that fixed the bias
