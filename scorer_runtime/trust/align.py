@@ -1,4 +1,4 @@
-""" "Improve this judge": from people's grades to a better judge version, proven on examples
+"""Improve this judge: from people's grades to a better judge version, proven on examples
 it never saw.
 
 :func:`plan_alignment` reads a version's graded examples (a person's latest grade and the
@@ -31,19 +31,18 @@ from sqlmodel import Session
 from scorer_runtime.batch.runner import BatchProgress, BatchRunner
 from scorer_runtime.costs.cap import JudgeCap
 from scorer_runtime.costs.estimate import CostEstimate, SampleExample, estimate_cost
-from scorer_runtime.money import CostWords, cost_words
+from scorer_runtime.money import cost_words
 from scorer_runtime.runs.start import RunRequest, StartPlan, plan_run, store_run
 from scorer_runtime.saved_scorers import compile_version, judge_profiles
 from scorer_runtime.spec import ScorerSpec, load_spec
 from scorer_runtime.spec.judge_choice import with_judge_profile
 from scorer_runtime.store.alignments import alignment_runs, create_alignment
 from scorer_runtime.store.engine import read_session, session_scope
-from scorer_runtime.store.labels import examples_by_id, judge_verdicts, latest_labels
-from scorer_runtime.store.scorers import get_scorer, get_version_by_id, save_scorer_version
+from scorer_runtime.store.labels import examples_by_id
+from scorer_runtime.store.scorers import get_version_by_id, save_scorer_version
 from scorer_runtime.store.stability import run_scores
-from scorer_runtime.store.trust import graded_scale
 from scorer_runtime.trust.ab import mcnemar
-from scorer_runtime.trust.agreement import Agreement, measure
+from scorer_runtime.trust.agreement import measure
 from scorer_runtime.trust.align_candidates import (
     KINDS,
     WHAT_CHANGED,
@@ -56,110 +55,39 @@ from scorer_runtime.trust.align_candidates import (
     worked_examples_supported,
     write_guidelines,
 )
-from scorer_runtime.trust.align_split import (
-    GradedExample,
-    Readiness,
-    Split,
-    readiness,
-    split_graded,
+from scorer_runtime.trust.align_plan import (
+    AlignPlan,
+    NotReadyError,
+    alignment_readiness,
+    graded_examples,
+    plan_alignment,
 )
-from scorer_runtime.trust.scale import Scale
-
-HOLDOUT_IN_WORDS = (
-    "The holdout is a third of the graded examples that no candidate was built from: a "
-    "candidate is measured only on those, so a better figure there is not learnt by heart."
-)
-NOT_APPROVED_IN_WORDS = (
-    "The new version is saved but not approved: approve it under the trust policy, as any "
-    "version, once its own checks have run."
+from scorer_runtime.trust.align_report import (
+    HOLDOUT_IN_WORDS,
+    NOT_APPROVED_IN_WORDS,
+    AlignReport,
+    CandidateResult,
+    Figures,
+    evidence_words,
 )
 
-
-class NotReadyError(ValueError):
-    """Too few grades to improve the judge; the message says how many more are needed."""
-
-
-@dataclass(frozen=True, slots=True)
-class AlignPlan:
-    """What an alignment works from: the version, its graded examples and their split."""
-
-    scorer_id: int
-    scorer_name: str
-    scorer_version_id: int
-    version: int
-    scale: Scale
-    graded: Mapping[int, GradedExample]
-    split: Split
-    dataset_ids: tuple[int, ...]
-    """The datasets holding the graded examples (one run per dataset and candidate)."""
-
-    @property
-    def runs_per_candidate(self) -> int:
-        return len(self.dataset_ids)
-
-    def describe(self) -> str:
-        """The split in words."""
-        return (
-            f"{len(self.graded)} graded examples: {len(self.split.tuning)} to build candidates "
-            f"from, {len(self.split.holdout)} held out to measure them on."
-        )
-
-
-def graded_examples(
-    session: Session, *, scorer_version_id: int, scale: Scale
-) -> dict[int, GradedExample]:
-    """The examples a person graded and the version scored, by id (latest grade, latest
-    verdict of the version's own runs)."""
-    version = get_version_by_id(session, version_id=scorer_version_id)
-    labels = latest_labels(session, scorer_id=version.scorer_id)
-    verdicts = judge_verdicts(session, example_ids=labels, scorer_version_id=scorer_version_id)
-    found = {}
-    for example_id, label in sorted(labels.items()):
-        verdict = verdicts.get(example_id)
-        if verdict is None or verdict.score is None:
-            continue
-        found[example_id] = GradedExample(
-            example_id,
-            label.value,
-            scale.verdict(label.value),
-            label.note,
-            verdict.score,
-            scale.verdict(label.value) == scale.verdict(verdict.score),
-        )
-    return found
-
-
-def alignment_readiness(session: Session, *, scorer_version_id: int) -> Readiness:
-    """Whether the version's grades are enough to improve it (what the page shows first)."""
-    scale = graded_scale(session, scorer_version_id=scorer_version_id)
-    return readiness(graded_examples(session, scorer_version_id=scorer_version_id, scale=scale))
-
-
-def plan_alignment(session: Session, *, scorer_version_id: int, seed: int = 0) -> AlignPlan:
-    """The alignment of a version; :class:`NotReadyError` saying how many more grades are
-    needed, ValueError for a version that asks no judge."""
-    version = get_version_by_id(session, version_id=scorer_version_id)
-    if not version.spec.prompt_steps():
-        raise ValueError(
-            f"version {version.version} asks no judge: there are no instructions to improve"
-        )
-    scale = graded_scale(session, scorer_version_id=scorer_version_id)
-    graded = graded_examples(session, scorer_version_id=scorer_version_id, scale=scale)
-    ready = readiness(graded)
-    if not ready.ready:
-        raise NotReadyError(ready.words())
-    split = split_graded({i: g.grade_label for i, g in graded.items()}, seed=seed)
-    examples = examples_by_id(session, example_ids=list(graded))
-    return AlignPlan(
-        version.scorer_id,
-        get_scorer(session, id=version.scorer_id).name,
-        scorer_version_id,
-        version.version,
-        scale,
-        graded,
-        split,
-        tuple(sorted({e.dataset_id for e in examples.values()})),
-    )
+__all__ = [
+    "HOLDOUT_IN_WORDS",
+    "NOT_APPROVED_IN_WORDS",
+    "AlignPlan",
+    "AlignReport",
+    "Candidate",
+    "CandidateResult",
+    "Candidates",
+    "Figures",
+    "NotReadyError",
+    "alignment_readiness",
+    "estimate_alignment",
+    "graded_examples",
+    "plan_alignment",
+    "prepare_candidates",
+    "run_alignment",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,121 +183,6 @@ def _candidates(
 
 ProgressFn = Callable[[str, BatchProgress], None]
 """Told which version is scored ("current" or a candidate's kind) and its progress."""
-
-
-@dataclass(frozen=True, slots=True)
-class Figures:
-    """Agreement with people on one part (holdout or tuning) for one version."""
-
-    n: int
-    agreed: int
-    agreement: Agreement
-
-    def as_json(self) -> dict[str, Any]:
-        k = self.agreement.kappa
-        return {
-            "n": self.n,
-            "agreed": self.agreed,
-            "kappa": k.value,
-            "ci_low": k.low,
-            "ci_high": k.high,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class CandidateResult:
-    """One candidate's figures beside the current version's, and its saved version."""
-
-    kind: str
-    what_changed: str
-    holdout: Figures
-    tuning: Figures
-    mcnemar_p: float | None
-    better: bool
-    version: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class AlignReport:
-    """What an alignment found: the split, each version's figures, what was saved, cost."""
-
-    plan: AlignPlan
-    alignment_id: int
-    current_holdout: Figures
-    current_tuning: Figures
-    candidates: tuple[CandidateResult, ...]
-    chosen_version: int | None
-    cost: float
-    guidelines: tuple[str, ...]
-    skipped: Mapping[str, str]
-    cost_said: CostWords
-    """The cost in words: "unknown" when no judge call was priced, never a plain $0."""
-
-    def evidence(self, chosen: CandidateResult) -> str:
-        """The evidence saved with a chosen candidate."""
-        return evidence_words(self.current_holdout, chosen)
-
-    def words(self) -> str:
-        """The outcome in sentences a PM reads."""
-        said = [HOLDOUT_IN_WORDS]
-        chosen = next((c for c in self.candidates if c.version is not None), None)
-        if chosen is None:
-            said.append(
-                "No candidate agreed with people better than the current version on the "
-                "holdout: nothing was saved."
-            )
-        else:
-            said.append(
-                f"Saved version {chosen.version} ({chosen.what_changed}): "
-                f"{evidence_words(self.current_holdout, chosen)}. {NOT_APPROVED_IN_WORDS}"
-            )
-        said.append(f"Judge calls cost {self.cost_said}.")
-        return " ".join(said)
-
-    def as_json(self) -> dict[str, Any]:
-        current = self.current_holdout.as_json()
-        return {
-            "scorer": self.plan.scorer_name,
-            "version": self.plan.version,
-            "alignment_id": self.alignment_id,
-            "tuning_n": len(self.plan.split.tuning),
-            "holdout_n": len(self.plan.split.holdout),
-            "holdout_example_ids": list(self.plan.split.holdout),
-            "current": {**current, "tuning": self.current_tuning.as_json()},
-            "candidates": [
-                {
-                    "kind": c.kind,
-                    "what_changed": c.what_changed,
-                    "holdout": c.holdout.as_json(),
-                    "tuning": c.tuning.as_json(),
-                    "mcnemar_p": c.mcnemar_p,
-                    "better": c.better,
-                    "version": c.version,
-                }
-                for c in self.candidates
-            ],
-            "guidelines": list(self.guidelines),
-            "skipped": dict(self.skipped),
-            "chosen_version": self.chosen_version,
-            "cost": self.cost,
-            "cost_words": str(self.cost_said),
-            "summary": self.words(),
-        }
-
-
-def evidence_words(current: Figures, chosen: CandidateResult) -> str:
-    """ "holdout kappa 0.52 → 0.71 (95 % interval 0.48 to 0.88), McNemar p = 0.031"."""
-    before, after = current.agreement.kappa, chosen.holdout.agreement.kappa
-    p = "not testable" if chosen.mcnemar_p is None else f"{chosen.mcnemar_p:.3g}"
-    return (
-        f"holdout kappa {_k(before.value)} → {_k(after.value)} (95 % interval "
-        f"{_k(after.low)} to {_k(after.high)}; agreed with people on {chosen.holdout.agreed} "
-        f"of {chosen.holdout.n} held-out examples, was {current.agreed}), McNemar p = {p}"
-    )
-
-
-def _k(value: float | None) -> str:
-    return "—" if value is None else f"{value:.2f}"
 
 
 async def estimate_alignment(engine: Engine, plan: AlignPlan) -> CostEstimate:
