@@ -18,6 +18,7 @@ from scorer_runtime.trust.align import (
     prepare_candidates,
     run_alignment,
 )
+from scorer_runtime.trust.policy import version_trust
 from tests.trust.align_world import build_world, unique_strings
 from tests.trust.conftest import db_url, engine, judge_key
 
@@ -100,6 +101,10 @@ def test_each_candidate_fixes_the_planted_bias_and_the_best_is_saved_with_its_ev
     assert {w.output for w in worked} <= tuning_outputs
     assert any(not w.note or "refunds" not in w.note for w in worked)  # agreements too
     assert [r.scorer_version_id for r in runs] == [world.version_id]  # alignment runs hidden
+    with read_session(engine) as session:  # its holdout runs are no evidence of its own
+        trust = version_trust(session, scorer_version_id=saved.id)
+    assert trust.verdict.badge == "not_enough_evidence"
+    assert trust.agreement.n == 0
     data = report.as_json()
     assert data["tuning_n"] + data["holdout_n"] == 30
     assert data["holdout_n"] == 10
