@@ -48,7 +48,11 @@ def align(
     from scorer_runtime.cli.costs import CapOption
     from scorer_runtime.cli.stability import _version_id
     from scorer_runtime.store import read_session
-    from scorer_runtime.trust.align import plan_alignment, prepare_candidates
+    from scorer_runtime.trust.align import (
+        check_alignment_cap,
+        plan_alignment,
+        prepare_candidates,
+    )
 
     cap = CapOption.read(max_cost, allow_unpriced)  # a bad cap is refused before anything
     made = engine()
@@ -60,6 +64,7 @@ def align(
             )
         out.print(f"Improving scorer {scorer} v{plan.version}: {plan.describe()}", soft_wrap=True)
         out.print(_estimate_words(made, plan, cap), soft_wrap=True)
+        check_alignment_cap(made, plan, max_cost=cap.max_cost, allow_unpriced=cap.allow_unpriced)
         candidates = asyncio.run(prepare_candidates(made, plan, guidelines_judge=guidelines_judge))
         _print_candidates(candidates, out)
         report = _run_with_progress(made, plan, candidates, out, cap)

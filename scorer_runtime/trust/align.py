@@ -82,6 +82,7 @@ __all__ = [
     "Figures",
     "NotReadyError",
     "alignment_readiness",
+    "check_alignment_cap",
     "estimate_alignment",
     "graded_examples",
     "plan_alignment",
@@ -233,6 +234,27 @@ def _plans(
         for kind, spec in kinds
         for dataset_id in plan.dataset_ids
     ]
+
+
+def check_alignment_cap(
+    engine: Engine,
+    plan: AlignPlan,
+    *,
+    max_cost: float | JudgeCap | None,
+    allow_unpriced: bool = True,
+) -> None:
+    """Before anything is spent (the guidelines included): refuse in words
+    (:class:`~scorer_runtime.costs.cap.CapError`, :class:`~scorer_runtime.runs.RunRefusedError`)
+    an alignment whose runs could not keep their share of ``max_cost``, or whose version
+    cannot run (a key not set)."""
+    share: float | JudgeCap | None = max_cost
+    if isinstance(max_cost, float | int):
+        share = max_cost / ((1 + len(KINDS)) * plan.runs_per_candidate)
+    for dataset_id in plan.dataset_ids:
+        request = RunRequest(
+            plan.scorer_version_id, dataset_id, max_cost=share, allow_unpriced=allow_unpriced
+        )
+        plan_run(engine, request)
 
 
 async def run_alignment(

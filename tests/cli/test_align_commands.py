@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from scorer_runtime.store import get_version, read_session
+from scorer_runtime.store import get_version, list_runs, read_session
 from tests.cli.helpers import KEY_ENV, cli
 from tests.trust.align_world import build_world
 
@@ -68,3 +68,45 @@ def test_align_with_too_few_grades_says_how_many_more(db_url, engine, fake_judge
 
     assert result.exit_code != 0
     assert "grade 1 more example on the Review page" in " ".join(result.output.split())
+
+
+PRICED = "openai/gpt-4o-mini"  # litellm knows its price
+
+
+def test_a_cap_too_small_refuses_before_anything_is_spent(db_url, engine, fake_judge):
+    world = build_world(engine, fake_judge, model=PRICED)
+    before = len(fake_judge.chat_requests)
+
+    result = cli(db_url, "align", "verdict", "--max-cost", "0.0000001")
+
+    assert result.exit_code != 0
+    assert "cap" in " ".join(result.output.split()).lower()
+    assert len(fake_judge.chat_requests) == before  # not even the guidelines were asked
+    with read_session(engine) as session:
+        assert list_runs(session, scorer_id=world.scorer_id) == list_runs(
+            session, scorer_id=world.scorer_id, repeats=False
+        )
+        assert get_version(session, scorer_id=world.scorer_id).version == 1
+
+
+def test_align_counts_what_it_spent_within_its_cap(db_url, engine, fake_judge):
+    world = build_world(engine, fake_judge, model=PRICED)
+
+    result = cli(db_url, "align", "verdict", "--max-cost", "1.00", "--json")
+
+    assert result.exit_code == 0, result.output
+    found = json.loads(result.stdout)
+    assert 0 < found["cost"] <= 1.00
+    assert found["cost_words"].startswith("$")
+    with read_session(engine) as session:
+        runs = [r for r in list_runs(session, scorer_id=world.scorer_id) if r.alignment_id]
+    assert len(runs) == 4
+    assert all(
+        r.max_cost == pytest.approx((1.00 - _guidelines_cost(found, runs)) / 4) for r in runs
+    )
+    assert _guidelines_cost(found, runs) > 0  # the guidelines request was priced and counted
+
+
+def _guidelines_cost(found, runs) -> float:
+    """What the guidelines request cost: the alignment's cost less its runs'."""
+    return found["cost"] - sum(r.cost for r in runs)

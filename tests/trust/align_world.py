@@ -76,13 +76,19 @@ def biased_judge(text: str) -> dict[str, str] | str | None:
     return {"verdict": "good"}
 
 
-def build_world(engine: Engine, fake: FakeOpenAIServer, count: int = 30) -> World:
-    """The scorer, a dataset of ``count`` answers scored by its version 1, each graded."""
+def build_world(
+    engine: Engine, fake: FakeOpenAIServer, count: int = 30, *, model: str | None = None
+) -> World:
+    """The scorer, a dataset of ``count`` answers scored by its version 1, each graded
+    (``model``: the judge's model, for one litellm knows the price of)."""
     fake.reply_by(biased_judge, whole=True)
     examples = [ExampleData(input=f"question {i}", output=_example(i)[0]) for i in range(count)]
     dataset_id = make_dataset(engine, "support-answers", examples)
     with session_scope(engine) as session:
-        version = save_scorer_version(session, spec=load_spec(verdict_spec(fake.base_url)))
+        spec = verdict_spec(fake.base_url)
+        if model is not None:
+            spec["judge"]["model"] = model
+        version = save_scorer_version(session, spec=load_spec(spec))
     with read_session(engine) as session:
         scorer = compile_version(session, get_version_by_id(session, version_id=version.id))
     asyncio.run(run_batch(engine, scorer, scorer_version_id=version.id, dataset_id=dataset_id))
