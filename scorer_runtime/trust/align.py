@@ -52,7 +52,6 @@ from scorer_runtime.trust.align_candidates import (
     step_judges,
     with_guidelines,
     with_worked_examples,
-    worked_examples_supported,
     write_guidelines,
 )
 from scorer_runtime.trust.align_plan import (
@@ -170,8 +169,8 @@ def _candidates(
     skipped: dict[str, str] = {}
     guided = with_guidelines(spec, guidelines.text(), instructions)
     for kind in KINDS:
-        if kind != "guidelines" and not worked_examples_supported():
-            skipped[kind] = "this build's judge steps do not take worked examples yet"
+        if kind != "guidelines" and not worked:
+            skipped[kind] = "no tuning example fits a worked example (answer or note too long)"
             continue
         data = {
             "guidelines": guided,
@@ -181,6 +180,9 @@ def _candidates(
         built.append(Candidate(kind, data, WHAT_CHANGED[kind]))
     return Candidates(tuple(built), guidelines, skipped, spec, instructions, tuple(worked))
 
+
+_CUT_SHORT = ("stopped", "cancelled", "failed")
+"""A run that did not score all it should: the alignment is then no evidence."""
 
 ProgressFn = Callable[[str, BatchProgress], None]
 """Told which version is scored ("current" or a candidate's kind) and its progress."""
@@ -321,7 +323,8 @@ def _finish(
         _result(plan, c.kind, c.what_changed, current, scores.get(c.kind, {}))
         for c in candidates.items
     ]
-    chosen = _best(plan, results, current)
+    cut_short = tuple(r.id for r in runs if r.status in _CUT_SHORT)
+    chosen = None if cut_short else _best(plan, results, current)
     saved = None
     if chosen is not None:
         saved = _save(engine, plan, candidates, chosen, current)
@@ -337,6 +340,7 @@ def _finish(
         candidates.guidelines.lines,
         candidates.skipped,
         cost_words(cost, priced, unpriced),
+        cut_short,
     )
 
 

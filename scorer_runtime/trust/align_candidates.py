@@ -162,20 +162,38 @@ def with_guidelines(
     return data
 
 
-def worked_examples_supported() -> bool:
-    """Whether this build's judge steps take worked examples."""
-    from scorer_runtime.spec.models import PromptStepSpec
-
-    return "worked_examples" in PromptStepSpec.model_fields
-
-
 def pick_worked(tuning: Sequence[TuningExample]) -> list[TuningExample]:
     """Some tuning disagreements and agreements, in id order (the same grades, the same
     pick)."""
-    ordered = sorted(tuning, key=lambda t: t.example.id)
+    ordered = sorted((t for t in tuning if _fits(t)), key=lambda t: t.example.id)
     wrong = [t for t in ordered if not t.graded.agrees][:WORKED_DISAGREEMENTS]
     right = [t for t in ordered if t.graded.agrees][:WORKED_AGREEMENTS]
     return sorted([*wrong, *right], key=lambda t: t.example.id)
+
+
+def _worked_data(t: TuningExample) -> dict[str, Any]:
+    return {
+        "input": t.example.input,
+        "output": t.example.output,
+        "ground_truth": t.example.ground_truth,
+        "grade": t.graded.grade,
+        "grade_label": t.graded.grade_label,
+        "note": t.graded.note or None,
+    }
+
+
+def _fits(t: TuningExample) -> bool:
+    """Whether the example fits a worked example's caps (a very long answer or note is
+    left for another one)."""
+    from pydantic import ValidationError
+
+    from scorer_runtime.spec.models import WorkedExampleSpec
+
+    try:
+        WorkedExampleSpec.model_validate(_worked_data(t))
+    except ValidationError:
+        return False
+    return True
 
 
 def with_worked_examples(
@@ -186,15 +204,5 @@ def with_worked_examples(
     data = copy.deepcopy(dict(data)) if data is not None else spec_data(spec)
     places = judge_step_indexes(spec)
     scoring = [i for i in places if data["steps"][i]["step"] != "generate_reason"] or places
-    data["steps"][scoring[-1]]["worked_examples"] = [
-        {
-            "input": t.example.input,
-            "output": t.example.output,
-            "ground_truth": t.example.ground_truth,
-            "grade": t.graded.grade,
-            "grade_label": t.graded.grade_label,
-            "note": t.graded.note or None,
-        }
-        for t in worked
-    ]
+    data["steps"][scoring[-1]]["worked_examples"] = [_worked_data(t) for t in worked]
     return data

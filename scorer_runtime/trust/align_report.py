@@ -67,6 +67,9 @@ class AlignReport:
     guidelines: tuple[str, ...]
     skipped: Mapping[str, str]
     cost_said: CostWords
+    cut_short: tuple[int, ...] = ()
+    """The runs that stopped before scoring everything (their cap, a cancel, a failure):
+    then nothing is saved, whatever the figures say."""
     """The cost in words: "unknown" when no judge call was priced, never a plain $0."""
 
     def evidence(self, chosen: CandidateResult) -> str:
@@ -77,7 +80,14 @@ class AlignReport:
         """The outcome in sentences a PM reads."""
         said = [HOLDOUT_IN_WORDS]
         chosen = next((c for c in self.candidates if c.version is not None), None)
-        if chosen is None:
+        if self.cut_short:
+            runs = ", ".join(str(i) for i in self.cut_short)
+            said.append(
+                f"Run(s) {runs} stopped before scoring every example (a spend cap, a cancel "
+                "or a failure), so the figures are incomplete and nothing was saved: run it "
+                "again with a higher --max-cost."
+            )
+        elif chosen is None:
             said.append(
                 "No candidate agreed with people better than the current version on the "
                 "holdout: nothing was saved."
@@ -116,6 +126,7 @@ class AlignReport:
             "guidelines": list(self.guidelines),
             "skipped": dict(self.skipped),
             "chosen_version": self.chosen_version,
+            "cut_short_runs": list(self.cut_short),
             "cost": self.cost,
             "cost_words": str(self.cost_said),
             "summary": self.words(),

@@ -110,3 +110,20 @@ def test_align_counts_what_it_spent_within_its_cap(db_url, engine, fake_judge):
 def _guidelines_cost(found, runs) -> float:
     """What the guidelines request cost: the alignment's cost less its runs'."""
     return found["cost"] - sum(r.cost for r in runs)
+
+
+def test_a_run_stopped_at_its_share_of_the_cap_saves_nothing(db_url, engine, fake_judge):
+    world = build_world(engine, fake_judge, model=PRICED)
+
+    # Each run may start (its share is above one example's worst case) but not finish.
+    result = cli(db_url, "align", "verdict", "--max-cost", "0.001", "--json")
+
+    assert result.exit_code == 0, result.output
+    found = json.loads(result.stdout)
+    assert found["cut_short_runs"]
+    assert found["chosen_version"] is None
+    assert all(c["version"] is None for c in found["candidates"])
+    assert "stopped before scoring every example" in found["summary"]
+    assert found["cost"] <= 0.001
+    with read_session(engine) as session:
+        assert get_version(session, scorer_id=world.scorer_id).version == 1
