@@ -248,15 +248,28 @@ def check_alignment_cap(
     """Before anything is spent (the guidelines included): refuse in words
     (:class:`~scorer_runtime.costs.cap.CapError`, :class:`~scorer_runtime.runs.RunRefusedError`)
     an alignment whose runs could not keep their share of ``max_cost``, or whose version
-    cannot run (a key not set)."""
+    cannot run (a key not set). The current version's runs and the worked examples' are
+    checked; the guidelines' length is known only once written (:func:`run_alignment` checks
+    every run again before the first is scored)."""
     share: float | JudgeCap | None = max_cost
     if isinstance(max_cost, float | int):
         share = max_cost / ((1 + len(KINDS)) * plan.runs_per_candidate)
-    for dataset_id in plan.dataset_ids:
-        request = RunRequest(
-            plan.scorer_version_id, dataset_id, max_cost=share, allow_unpriced=allow_unpriced
-        )
-        plan_run(engine, request)
+    with read_session(engine) as session:
+        worked = pick_worked(_tuning_examples(session, plan))
+        spec = get_version_by_id(session, version_id=plan.scorer_version_id).spec
+    specs: list[dict[str, Any] | None] = [None]
+    if worked:
+        specs.append(with_worked_examples(spec, worked))
+    for candidate_spec in specs:
+        for dataset_id in plan.dataset_ids:
+            request = RunRequest(
+                plan.scorer_version_id,
+                dataset_id,
+                max_cost=share,
+                allow_unpriced=allow_unpriced,
+                candidate_spec=candidate_spec,
+            )
+            plan_run(engine, request)
 
 
 async def run_alignment(
