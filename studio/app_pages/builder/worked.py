@@ -23,18 +23,20 @@ def worked_examples_form(
 ) -> list[dict[str, Any]] | None:
     """The step's worked examples as the person has them now (None: there are none)."""
     current = _after_clicks(list(examples or []), key=key)
-    st.markdown(f"**Examples graded by people** ({len(current)})")
-    st.caption(
-        "The judge reads these first, with the grade and note a person gave, and is asked "
-        "to grade the same way. 'Improve this judge' on the Trust page can add some from "
-        "your grades; you can also add one by hand."
-    )
-    ids = worked_example_ids(current)
-    kept = [
-        _example_card(number, example, key=key.child(ident))
-        for number, (ident, example) in enumerate(zip(ids, current, strict=True), 1)
-    ]
-    _add_form(key=key.child("add"))
+    count = f"({len(current)})" if current else "(none yet)"
+    # Keyed, so it stays open when its count changes (an example added or removed).
+    with st.expander(f"Examples graded by people {count}", key=key.child("open").name):
+        st.caption(
+            "The judge reads these first, with the grade and note a person gave, and is asked "
+            "to grade the same way. 'Improve this judge' on the Trust page can add some from "
+            "your grades; you can also add one by hand below."
+        )
+        ids = worked_example_ids(current)
+        kept = [
+            _example_card(number, example, key=key.child(ident))
+            for number, (ident, example) in enumerate(zip(ids, current, strict=True), 1)
+        ]
+        _add_form(key=key.child("add"))
     return kept or None
 
 
@@ -55,31 +57,38 @@ def _after_clicks(examples: list[dict[str, Any]], *, key: state.Key) -> list[dic
 def _example_card(number: int, example: dict[str, Any], *, key: state.Key) -> dict[str, Any]:
     """One example: what was graded, and its grade and note as edited."""
     with st.container(border=True):
-        st.markdown(f"Example {number}")
+        head, remove = st.columns([3, 1], vertical_alignment="center")
+        head.markdown(f"**Example {number}**")
+        remove.button(
+            "Remove",
+            icon=":material/delete:",
+            type="tertiary",
+            help="Take this example out of what the judge reads (when you save).",
+            on_click=state.put,
+            args=(key.child("removed"), True),
+            key=key.child("remove").name,
+        )
         for title, name in _SHOWN:
             if name == "output" or example.get(name) is not None:
                 st.caption(f"{title}: {shown_value(example.get(name))}")
-        left, right = st.columns(2)
-        grade = left.number_input(
-            "Grade", value=float(example.get("grade", 0.0)), key=key.child("grade").name
+        grade_at, word_at, note_at = st.columns([1, 1, 2])
+        grade = grade_at.number_input(
+            "Grade",
+            value=float(example.get("grade", 0.0)),
+            help="The score the person gave, on this scorer's scale (e.g. 1 for the best).",
+            key=key.child("grade").name,
         )
-        word = right.text_input(
-            "Word for the grade (optional)",
+        word = word_at.text_input(
+            "Word (optional)",
             value=example.get("grade_label") or "",
             placeholder="e.g. pass",
             key=key.child("word").name,
         )
-        note = st.text_input(
+        note = note_at.text_input(
             "Their note (optional)",
             value=example.get("note") or "",
             placeholder="Why the person gave this grade",
             key=key.child("note").name,
-        )
-        st.button(
-            "Remove this example",
-            on_click=state.put,
-            args=(key.child("removed"), True),
-            key=key.child("remove").name,
         )
     edited = {name: value for name, value in example.items() if name not in ("grade_label", "note")}
     edited["grade"] = grade
@@ -92,16 +101,15 @@ def _add_form(*, key: state.Key) -> None:
     """The form to add one example by hand (its button leaves the example in the session)."""
     if not state.has(key.child("grade")):
         state.put(key.child("grade"), _NEW_GRADE)
-    with st.expander("Add an example by hand"), st.form(key.child("form").name, border=False):
+    st.markdown("**Add one by hand**")
+    with st.form(key.child("form").name):
         st.text_area("Question (optional)", key=key.child("question").name, height=68)
         st.text_area("Answer the person graded", key=key.child("answer").name, height=68)
         st.text_area("Expected answer (optional)", key=key.child("expected").name, height=68)
-        left, right = st.columns(2)
-        left.number_input("Their grade", key=key.child("grade").name)
-        right.text_input(
-            "Word for the grade (optional)", placeholder="e.g. pass", key=key.child("word").name
-        )
-        st.text_input(
+        grade_at, word_at, note_at = st.columns([1, 1, 2])
+        grade_at.number_input("Their grade", key=key.child("grade").name)
+        word_at.text_input("Word (optional)", placeholder="e.g. pass", key=key.child("word").name)
+        note_at.text_input(
             "Their note (optional)",
             placeholder="Why the person gave this grade",
             key=key.child("note").name,
