@@ -337,7 +337,7 @@ def _finish(
         for c in candidates.items
     ]
     cut_short = tuple(r.id for r in runs if r.status in _CUT_SHORT)
-    chosen = None if cut_short else _best(plan, results, current)
+    chosen = None if cut_short else _best(results)
     saved = None
     if chosen is not None:
         saved = _save(engine, plan, candidates, chosen, current)
@@ -394,9 +394,7 @@ def _result(
     )
 
 
-def _best(
-    plan: AlignPlan, results: Sequence[CandidateResult], current: Mapping[int, float]
-) -> CandidateResult | None:
+def _best(results: Sequence[CandidateResult]) -> CandidateResult | None:
     """The candidate with the highest holdout kappa, when it beats the current version."""
     better = [r for r in results if r.better]
     if not better:
