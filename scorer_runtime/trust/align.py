@@ -39,6 +39,7 @@ from scorer_runtime.spec.judge_choice import with_judge_profile
 from scorer_runtime.store.alignments import alignment_runs, create_alignment
 from scorer_runtime.store.engine import read_session, session_scope
 from scorer_runtime.store.labels import examples_by_id
+from scorer_runtime.store.runs import cancel_unended
 from scorer_runtime.store.scorers import get_version_by_id, save_scorer_version
 from scorer_runtime.store.stability import run_scores
 from scorer_runtime.trust.ab import mcnemar
@@ -87,6 +88,7 @@ __all__ = [
     "plan_alignment",
     "prepare_candidates",
     "run_alignment",
+    "stop_alignment",
 ]
 
 
@@ -302,12 +304,22 @@ async def run_alignment(
     for kind, each in plans:
         tagged = replace(each, request=replace(each.request, alignment_id=alignment.id))
         with session_scope(engine) as session:
+            ran = alignment_runs(session, alignment_id=alignment.id)
+            if any(r.status in _CUT_SHORT for r in ran):
+                break  # stopped, or a run reached its cap: no more runs
             stored = store_run(session, tagged)
         told = None if progress is None else _told(progress, kind)
         await BatchRunner(
             engine, each.scorer, run_id=stored.id, progress=told, source=each.source
         ).run()
     return await asyncio.to_thread(_finish, engine, plan, candidates, alignment.id)
+
+
+def stop_alignment(engine: Engine, alignment_id: int) -> list[int]:
+    """Ask every run of the alignment that has not ended to cancel (no further run starts);
+    the ids of those runs. What was scored is kept; nothing is saved."""
+    with session_scope(engine) as session:
+        return cancel_unended(session, alignment_runs(session, alignment_id=alignment_id))
 
 
 def _told(progress: ProgressFn, kind: str) -> Callable[[BatchProgress], None]:

@@ -11,12 +11,15 @@ import pytest
 from scipy.stats import binomtest
 from sklearn.metrics import cohen_kappa_score
 
-from scorer_runtime.store import get_version, list_runs, read_session
+from scorer_runtime.batch import BatchProgress
+from scorer_runtime.store import get_run, get_version, list_runs, read_session
+from scorer_runtime.store.alignments import alignment_runs
 from scorer_runtime.trust.align import (
     NotReadyError,
     plan_alignment,
     prepare_candidates,
     run_alignment,
+    stop_alignment,
 )
 from scorer_runtime.trust.policy import version_trust
 from tests.trust.align_world import build_world, unique_strings
@@ -185,3 +188,28 @@ def test_edited_guidelines_are_the_ones_tried(engine, fake_judge, judge_key):
     report = asyncio.run(run_alignment(engine, plan, edited))
     tried = next(c for c in report.candidates if c.kind == "guidelines")
     assert not tried.better  # the edit dropped the guideline that fixed the bias
+
+
+def test_a_stopped_alignment_starts_no_more_runs_and_saves_nothing(engine, fake_judge, judge_key):
+    world = build_world(engine, fake_judge)
+    with read_session(engine) as session:
+        plan = plan_alignment(session, scorer_version_id=world.version_id)
+    candidates = asyncio.run(prepare_candidates(engine, plan))
+    stopped: list[int] = []
+
+    def progress(kind: str, p: BatchProgress) -> None:
+        if kind == "worked_examples" and not stopped:  # stop during the first candidate
+            with read_session(engine) as session:
+                alignment_id = get_run(session, run_id=p.run_id).alignment_id
+            stopped.extend(stop_alignment(engine, alignment_id))
+
+    report = asyncio.run(run_alignment(engine, plan, candidates, progress=progress))
+
+    assert stopped
+    assert report.cut_short == tuple(stopped)
+    assert report.chosen_version is None
+    with read_session(engine) as session:
+        runs = alignment_runs(session, alignment_id=report.alignment_id)
+        assert get_version(session, scorer_id=world.scorer_id).version == 1
+    assert [r.candidate for r in runs] == [None, "worked_examples"]  # none started after
+    assert runs[-1].status == "cancelled"
