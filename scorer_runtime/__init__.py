@@ -34,6 +34,7 @@ from scorer_runtime.errors import (
 )
 from scorer_runtime.judge import Judge
 from scorer_runtime.judge.fence import as_data
+from scorer_runtime.judge.worked import WorkedExample
 from scorer_runtime.processors import (
     OutputGuard,
     RedactPII,
@@ -80,6 +81,7 @@ __all__ = [
     "StreamErrorRetryProcessor",
     "TruncateInput",
     "Usage",
+    "WorkedExample",
     "as_data",
     "create_scorer",
     "extract_tool_calls",

@@ -13,6 +13,7 @@ from scorer_runtime.judge import rehearsal
 from scorer_runtime.judge.config import Judge, resolve_judge
 from scorer_runtime.judge.execute import JudgeRequest, execute
 from scorer_runtime.judge.fence import fencing
+from scorer_runtime.judge.worked import with_examples
 from scorer_runtime.results import NotScorable, NotScorableResult, ScoreResult
 from scorer_runtime.run import ScorerRun, StepResults
 from scorer_runtime.steps import BoundStep
@@ -97,8 +98,9 @@ class Pipeline:
         judge = (self.scorer.judge or Judge()).override(step.prompt.judge)
         with fencing(judge.harden_prompt is True):
             prompt = await self._resolve(step.call(values))
-        if not isinstance(prompt, str):
-            raise StepError(f"create_prompt must return text, not {type(prompt).__name__}")
+            if not isinstance(prompt, str):
+                raise StepError(f"create_prompt must return text, not {type(prompt).__name__}")
+            prompt = with_examples(prompt, step.prompt.worked_examples)
         setattr(result, STEP_PROMPT_FIELD[step.name], prompt)
         if rehearsal.current() is not None:  # a cost estimate calls no provider: no key needed
             judge = replace(judge, api_key_env=None)

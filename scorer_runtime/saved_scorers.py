@@ -94,12 +94,18 @@ class ScorerSource:
 
 
 def scorer_source(
-    session: Session, version: ScorerVersionInfo, *, api_base: str | None = None
+    session: Session,
+    version: ScorerVersionInfo,
+    *,
+    api_base: str | None = None,
+    candidate_spec: dict[str, Any] | None = None,
 ) -> ScorerSource:
     """How to build the scorer of a stored version (``api_base`` as for compile_version);
-    SpecError for a stored row that no longer reads as a spec."""
+    SpecError for a stored row that no longer reads as a spec. ``candidate_spec`` builds an
+    alignment candidate's spec instead (a run of the version that scores the candidate)."""
     _refuse_unreadable(version)
-    return ScorerSource(spec_as_data(version.spec), _judge_profile_data(session), api_base)
+    spec = spec_as_data(version.spec) if candidate_spec is None else candidate_spec
+    return ScorerSource(spec, _judge_profile_data(session), api_base)
 
 
 def compile_version(

@@ -8,7 +8,7 @@ once, when the step is attached, so calling a step costs no introspection.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Literal
 
@@ -17,6 +17,7 @@ from pydantic import BaseModel
 from scorer_runtime.errors import ScorerDefinitionError
 from scorer_runtime.judge.config import Judge
 from scorer_runtime.judge.structured import SCORE_SCHEMA, StructuredOutput
+from scorer_runtime.judge.worked import WorkedExample
 from scorer_runtime.run import InputT, OutputT
 from scorer_runtime.types import DATA_STEPS, StepName
 
@@ -38,7 +39,9 @@ class PromptStep(Generic[InputT, OutputT]):
     JSON Schema dict); generate_score needs ``calculate_score(run=, results=,
     judge_output=)`` turning the judge's validated answer into the score (its schema defaults
     to an object with a numeric ``score``); generate_reason answers in plain text.
-    ``judge`` overrides the scorer's judge field by field.
+    ``judge`` overrides the scorer's judge field by field. ``worked_examples`` are cases
+    people graded, shown to the judge before its prompt with their grade and note
+    (:mod:`scorer_runtime.judge.worked`).
     """
 
     description: str
@@ -46,6 +49,7 @@ class PromptStep(Generic[InputT, OutputT]):
     output_schema: type[BaseModel] | Mapping[str, Any] | None = None
     judge: Judge | None = None
     calculate_score: Callable[..., float | Awaitable[float]] | None = None
+    worked_examples: Sequence[WorkedExample] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +131,7 @@ def _bind_prompt_step(
     if not step.description:
         raise ScorerDefinitionError(f"the {name} prompt step needs a description")
     create = prepare_call(step.create_prompt, allowed, what=f"the {name} step's create_prompt")
+    _check_worked_examples(name, step.worked_examples)
     schema = step.output_schema
     calculate = None
     if name in DATA_STEPS and schema is None:
@@ -150,3 +155,16 @@ def _bind_prompt_step(
         )
     output = StructuredOutput.of(schema) if schema is not None else None
     return BoundStep(name, "prompt", create, step, output, calculate)
+
+
+def _check_worked_examples(name: StepName, examples: Any) -> None:
+    if isinstance(examples, str | Mapping) or not isinstance(examples, Sequence):
+        raise ScorerDefinitionError(
+            f"the {name} prompt step's worked_examples must be a list of WorkedExample(...)"
+        )
+    for example in examples:
+        if not isinstance(example, WorkedExample):
+            raise ScorerDefinitionError(
+                f"the {name} prompt step's worked_examples holds {type(example).__name__}; "
+                "write each one as WorkedExample(output=..., grade=..., note=...)"
+            )

@@ -45,6 +45,7 @@ from scorer_runtime.store.rate_windows import ledger_for
 from scorer_runtime.store.reservations import mark_lost
 from scorer_runtime.store.runs import (
     RunInfo,
+    alignment_example_ids,
     finish_run,
     get_run,
     mark_running,
@@ -103,6 +104,9 @@ def _pending_chunk(engine: Engine, run: RunInfo, after_id: int) -> list[ExampleI
         if run.health_check_id is not None:  # a health check's run: its sample
             sample = health_example_ids(session, check_id=run.health_check_id)
             query = query.where(col(ExampleRecord.id).in_(sample))
+        if run.alignment_id is not None:  # an alignment's run: its graded examples
+            graded = alignment_example_ids(session, run.alignment_id, dataset_id=run.dataset_id)
+            query = query.where(col(ExampleRecord.id).in_(graded))
         examples = [
             ExampleInput(e.id, e.input, e.output, e.ground_truth, e.request_context)
             for e in session.exec(query).all()

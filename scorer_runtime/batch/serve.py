@@ -199,7 +199,7 @@ class QueueRunner:
             run = get_run(session, run_id=run_id)
             try:
                 version = get_version_by_id(session, version_id=run.scorer_version_id)
-                source = scorer_source(session, version)
+                source = scorer_source(session, version, candidate_spec=run.candidate_spec)
                 compiled = source.build()
                 check_judges(compiled)
             except ValueError as error:  # the spec no longer compiles, a key is not set

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import typer
 
+from scorer_runtime.cli.align import align
 from scorer_runtime.cli.cache import cache_app
 from scorer_runtime.cli.database import db_app, seed
 from scorer_runtime.cli.datasets import datasets_app
@@ -131,6 +132,7 @@ app.command("worker")(worker)
 add_trust_commands(app)
 app.command("stability")(stability)
 app.command("health")(health)
+app.command("align")(align)
 app.command("compare-versions")(compare_versions)
 
 

@@ -59,6 +59,9 @@ class RunRequest:
     check: it scores the check's sample and asks the judge afresh (no answer cache);
     ``health_check_id`` makes it a run of that health check, each example of the check's
     sample changed as ``perturbation`` says (None: scored as it is), also asked afresh.
+    ``alignment_id`` makes it a run of that alignment (its graded examples of the dataset),
+    scored by ``candidate_spec`` (named ``candidate``) instead of the version's own spec when
+    given; such a run may take answers from the cache.
     """
 
     scorer_version_id: int
@@ -73,6 +76,9 @@ class RunRequest:
     stability_check_id: int | None = None
     health_check_id: int | None = None
     perturbation: dict[str, Any] | None = None
+    alignment_id: int | None = None
+    candidate: str | None = None
+    candidate_spec: dict[str, Any] | None = None
 
     @classmethod
     def resuming(cls, run: RunInfo, **how: Any) -> RunRequest:
@@ -85,6 +91,9 @@ class RunRequest:
             stability_check_id=run.stability_check_id,
             health_check_id=run.health_check_id,
             perturbation=run.perturbation,
+            alignment_id=run.alignment_id,
+            candidate=run.candidate,
+            candidate_spec=run.candidate_spec,
         )
         return cls(**{**kept, **how, "resume": run.id})
 
@@ -144,7 +153,9 @@ def plan_run(engine: Engine, request: RunRequest) -> StartPlan:
         resumed = None if request.resume is None else get_run(session, run_id=request.resume)
         spent = 0.0 if resumed is None else _spent(session, run_id=resumed.id)
         try:
-            source = scorer_source(session, version, api_base=request.api_base)
+            source = scorer_source(
+                session, version, api_base=request.api_base, candidate_spec=request.candidate_spec
+            )
             scorer = source.build()  # compiled once for the whole start
             check_judges(scorer)
         except ValueError as error:  # a spec that no longer compiles, a judge without key
@@ -220,6 +231,9 @@ def store_run(session: Session, plan: StartPlan) -> RunInfo:
             stability_check_id=request.stability_check_id,
             health_check_id=request.health_check_id,
             perturbation=request.perturbation,
+            alignment_id=request.alignment_id,
+            candidate=request.candidate,
+            candidate_spec=request.candidate_spec,
             # A trust check's run must ask the judge afresh.
             use_cache=request.use_cache
             and request.stability_check_id is None

@@ -25,6 +25,7 @@ from scorer_runtime.spec.models import (
     ScorerSpec,
     SpecError,
     SpecProblem,
+    WorkedExampleSpec,
 )
 
 if TYPE_CHECKING:
@@ -272,6 +273,8 @@ def scorer_plan(spec: ScorerSpec, registry: StepRegistry | None = None) -> Plan:
                 prompt.append(("judge", _judge_call(step.judge)))
             if step.calculate_score is not None:
                 prompt.append(("calculate_score", _score_call(step, registry, where)))
+            if step.worked_examples:
+                prompt.append(("worked_examples", _worked_calls(step.worked_examples, where)))
             assignments.append((f"{step.step}_step", _call(PromptStep, _RUNTIME, prompt, where)))
             links.append((step.step, Name(f"{step.step}_step")))
     head = _call(create_scorer, _RUNTIME, options, "")
@@ -309,6 +312,21 @@ def _score_call(step: Any, registry: StepRegistry, where: str) -> PlanCall:
     if isinstance(calc, FormulaScoreSpec):
         return _formula_call(calc.formula, where)
     return _use_call(calc.use, calc.with_, registry, where)
+
+
+def _worked_calls(examples: list[WorkedExampleSpec], where: str) -> list[PlanCall]:
+    """``[WorkedExample(...), ...]``, each with the fields its example sets."""
+    from scorer_runtime import WorkedExample
+
+    return [
+        _call(
+            WorkedExample,
+            _RUNTIME,
+            list(example.model_dump(exclude_defaults=True).items()),
+            f"{where}.worked_examples[{index}]",
+        )
+        for index, example in enumerate(examples)
+    ]
 
 
 def _filter_call(spec: ScorerSpec) -> PlanCall:

@@ -60,6 +60,8 @@ class StepDraft(BaseModel):
     output_schema: dict[str, Any] | None = None
     judge: JudgeValue | None = None
     calculate_score: dict[str, Any] | None = None
+    worked_examples: list[dict[str, Any]] | None = None
+    """Cases people graded, shown to the judge (plain data, checked by the spec)."""
 
     @classmethod
     def builtin(cls, use: str, params: Mapping[str, Any] | None = None) -> StepDraft:

@@ -22,6 +22,8 @@ from scorer_runtime.store.datasets import count_examples
 from scorer_runtime.store.errors import ConflictError, not_found
 from scorer_runtime.store.info import info_of
 from scorer_runtime.store.tables import (
+    AlignmentRecord,
+    ExampleRecord,
     HealthCheckRecord,
     RunRecord,
     ScoreRecord,
@@ -38,14 +40,18 @@ _FAILED = ("step_error", "provider_error", "judge_format_error")
 
 def people_runs() -> ColumnElement[bool]:
     """The runs people started: not a repeat of a stability check, not a run of a health
-    check (those belong to their check). Every list, count and pick of runs filters by it."""
+    check nor of an alignment (those belong to their check). Every list, count and pick of
+    runs filters by it."""
     return and_(
-        col(RunRecord.stability_check_id).is_(None), col(RunRecord.health_check_id).is_(None)
+        col(RunRecord.stability_check_id).is_(None),
+        col(RunRecord.health_check_id).is_(None),
+        col(RunRecord.alignment_id).is_(None),
     )
 
 
 def check_runs() -> ColumnElement[bool]:
-    """The runs a trust check made (stability repeats, health check runs): not people's."""
+    """The runs a trust check made (stability repeats, health check runs, an alignment's
+    runs): not people's."""
     return ~people_runs()
 
 
@@ -81,6 +87,12 @@ class RunInfo:
     """The health check this run is part of (it scores the check's sample only)."""
     perturbation: dict[str, Any] | None = None
     """How the health check's run changes each example before scoring it (None: not at all)."""
+    alignment_id: int | None = None
+    """The alignment this run is part of (it scores the alignment's graded examples only)."""
+    candidate: str | None = None
+    """In an alignment, the candidate it scores (None: the version as it is)."""
+    candidate_spec: dict[str, Any] | None = None
+    """The candidate's spec that scores the run instead of the version's own."""
     max_cost: float | None = None
     allow_unpriced: bool = False
     running_since: datetime | None = None
@@ -92,7 +104,11 @@ class RunInfo:
     def of_check(self) -> bool:
         """Whether a trust check made the run (a stability repeat, a health check's run):
         it belongs to its check, not among the runs people started."""
-        return self.stability_check_id is not None or self.health_check_id is not None
+        return (
+            self.stability_check_id is not None
+            or self.health_check_id is not None
+            or self.alignment_id is not None
+        )
 
 
 class Timed(Protocol):
@@ -135,13 +151,17 @@ def create_run(
     stability_check_id: int | None = None,
     health_check_id: int | None = None,
     perturbation: dict[str, Any] | None = None,
+    alignment_id: int | None = None,
+    candidate: str | None = None,
+    candidate_spec: dict[str, Any] | None = None,
     use_cache: bool = True,
     here: bool = False,
 ) -> RunInfo:
     """A queued run of a scorer version over a dataset (over the sample of a stability
     check when ``stability_check_id`` is given, of a health check, changed as
     ``perturbation`` says, when ``health_check_id`` is; ``use_cache``: whether its judge answers may
-    come from the judge answer cache).
+    come from the judge answer cache). With ``alignment_id`` it scores the alignment's
+    graded examples of the dataset, with ``candidate_spec`` instead of the version's spec.
 
     ``here=True`` makes a run this process scores itself (the command line's ``run``, a
     stability check or version A/B scored in place): it is stored already running, owned by
@@ -161,6 +181,9 @@ def create_run(
         stability_check_id=stability_check_id,
         health_check_id=health_check_id,
         perturbation=perturbation,
+        alignment_id=alignment_id,
+        candidate=candidate,
+        candidate_spec=candidate_spec,
         use_cache=use_cache,
     )
     if here:
@@ -175,6 +198,8 @@ def create_run(
 
 def _run_total(session: Session, run: RunRecord) -> int:
     """How many examples the run scores: its dataset's, or its trust check's sample."""
+    if run.alignment_id is not None:
+        return len(alignment_example_ids(session, run.alignment_id, dataset_id=run.dataset_id))
     if run.health_check_id is not None:
         health = session.get(HealthCheckRecord, run.health_check_id)
         if health is None:
@@ -186,6 +211,19 @@ def _run_total(session: Session, run: RunRecord) -> int:
     if check is None:
         raise not_found("stability check", run.stability_check_id)
     return len(check.example_ids)
+
+
+def alignment_example_ids(session: Session, alignment_id: int, *, dataset_id: int) -> list[int]:
+    """The graded examples of an alignment (tuning part and holdout) in one dataset, in id
+    order: what each of its runs of that dataset scores."""
+    alignment = session.get(AlignmentRecord, alignment_id)
+    if alignment is None:
+        raise not_found("alignment", alignment_id)
+    ids = [*alignment.tuning_ids, *alignment.holdout_ids]
+    query = select(ExampleRecord.id).where(
+        ExampleRecord.dataset_id == dataset_id, col(ExampleRecord.id).in_(ids)
+    )
+    return sorted(int(i) for i in session.exec(query) if i is not None)
 
 
 def get_run(session: Session, *, run_id: int) -> RunInfo:

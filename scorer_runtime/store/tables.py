@@ -153,6 +153,16 @@ class RunRecord(SQLModel, table=True):
     perturbation: dict[str, Any] | None = _json()
     """How a health check's run changes each example before it is scored (None: as it is);
     see ``scorer_runtime.trust.perturb``."""
+    alignment_id: int | None = Field(
+        default=None, foreign_key="alignments.id", nullable=True, index=True
+    )
+    """Set when the run is part of an alignment ("Improve this judge"): it scores only the
+    alignment's graded examples of its dataset (see :class:`AlignmentRecord`)."""
+    candidate: str | None = Field(default=None, max_length=40)
+    """In an alignment, which candidate the run scores (None: the version as it is)."""
+    candidate_spec: dict[str, Any] | None = _json()
+    """The candidate's spec that scores the run instead of the version's own (None: the
+    version's own): a candidate is no version until it is chosen and saved."""
     use_cache: bool = Field(default=True, sa_column_kwargs={"server_default": sa.true()})
     """Whether judge answers may come from the judge answer cache."""
     judge_answers: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
@@ -218,6 +228,25 @@ class HealthCheckRecord(SQLModel, table=True):
     """The sampled examples, in id order: what every run of the check scores."""
     families: list[str] = _json(nullable=False)
     """The perturbation families the check tries, in the order their runs were made."""
+    created_at: datetime = _created()
+
+
+class AlignmentRecord(SQLModel, table=True):
+    """An alignment ("Improve this judge") of one scorer version: its graded examples split
+    into a tuning part (candidates are built from it) and a holdout (they are measured on it),
+    and the runs, tagged with it, that score the version and each candidate."""
+
+    __tablename__ = "alignments"
+    __table_args__ = (sa.Index("ix_alignments_version", "scorer_version_id", "id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    scorer_id: int = Field(foreign_key="scorers.id", nullable=False)
+    scorer_version_id: int = Field(foreign_key="scorer_versions.id", nullable=False)
+    seed: int = 0
+    tuning_ids: list[int] = _json(nullable=False)
+    """The examples candidates are built from, in id order."""
+    holdout_ids: list[int] = _json(nullable=False)
+    """The examples candidates are measured on, in id order: never in a candidate."""
     created_at: datetime = _created()
 
 

@@ -74,9 +74,21 @@ class RecordedRequest:
         messages = self.json.get("messages") if isinstance(self.json, dict) else None
         users = [m for m in messages or [] if isinstance(m, dict) and m.get("role") == "user"]
         content = users[-1].get("content") if users else None
-        if isinstance(content, list):
-            return "\n".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
-        return content if isinstance(content, str) else ""
+        return _text_of(content)
+
+    @property
+    def all_content(self) -> str:
+        """The text of every message of a chat request (system ones included), in order."""
+        messages = self.json.get("messages") if isinstance(self.json, dict) else None
+        found = [m.get("content") for m in messages or [] if isinstance(m, dict)]
+        return "\n".join(_text_of(content) for content in found)
+
+
+def _text_of(content: Any) -> str:
+    """A message's text: a list content (multi-part message) gives its text parts joined."""
+    if isinstance(content, list):
+        return "\n".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+    return content if isinstance(content, str) else ""
 
 
 @dataclass
@@ -114,6 +126,8 @@ class _ReplyRule(_Rule):
     usage: Usage
     finish_reason: str
     answer: Answerer | None = None
+    whole: bool = False
+    """Whether ``answer`` reads every message of the request, not only the last user one."""
 
     def take(self, prompt: str) -> bool:
         """As any rule, and for a function rule only when the function answers ``prompt``."""
@@ -216,6 +230,12 @@ def _raw_response(status: int, raw: bytes, headers: dict[str, str]) -> web.Respo
 def _take(rules: list[_R], prompt: str) -> _R | None:
     """The first rule matching ``prompt``, used up by one (call under the server lock)."""
     return next((rule for rule in rules if rule.take(prompt)), None)
+
+
+def _take_reply(rules: list[_ReplyRule], recorded: RecordedRequest) -> _ReplyRule | None:
+    """The first reply rule matching the request (the whole request for a ``whole`` rule)."""
+    prompt, everything = recorded.last_user_content, recorded.all_content
+    return next((r for r in rules if r.take(everything if r.whole else prompt)), None)
 
 
 def _check_times(times: int | None) -> None:
@@ -392,12 +412,13 @@ class FakeOpenAIServer:
         with self._lock:
             self._replies.append(rule)
 
-    def reply_by(self, answer: Answerer, *, times: int | None = None) -> None:
+    def reply_by(self, answer: Answerer, *, times: int | None = None, whole: bool = False) -> None:
         """Answer matching chat requests with what ``answer`` says of the last user message
-        (a judge with a mind of its own: one that obeys text in the prompt, say); a request
-        it returns None for goes on to the next rule. Rules are tried in the order added."""
+        (a judge with a mind of its own: one that obeys text in the prompt, say), or with
+        ``whole`` of every message's text (the system instructions too); a request it
+        returns None for goes on to the next rule. Rules are tried in the order added."""
         _check_times(times)
-        rule = _ReplyRule(None, times, 0.0, 0, "", (11, 7), "stop", answer)
+        rule = _ReplyRule(None, times, 0.0, 0, "", (11, 7), "stop", answer, whole)
         with self._lock:
             self._replies.append(rule)
 
@@ -534,7 +555,9 @@ class FakeOpenAIServer:
                 return web.json_response(payload, status=fault.status, headers=fault.headers)
             # A latency-only fault has delayed the request: the reply rules answer it.
         with self._lock:
-            reply = _take(self._replies, prompt)
+            reply = _take_reply(self._replies, recorded)
+        if reply is not None and reply.whole:
+            prompt = recorded.all_content
         if reply is None:
             message = f"no scripted reply matches the prompt: {prompt[:200]}"
             return web.json_response(error_body(400, message), status=400)

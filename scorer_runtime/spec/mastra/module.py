@@ -16,6 +16,7 @@ from scorer_runtime.spec.mastra.prepare_ts import prepare_differences, prepare_r
 from scorer_runtime.spec.mastra.processors_ts import input_processors, output_guard
 from scorer_runtime.spec.mastra.template_ts import TemplateTranslator
 from scorer_runtime.spec.mastra.ts_helpers import helper_sources
+from scorer_runtime.spec.mastra.worked_ts import example_lines
 from scorer_runtime.spec.mastra.zod_ts import zod_schema
 from scorer_runtime.spec.models import (
     FieldScoreSpec,
@@ -111,6 +112,8 @@ class _Writer:
         own = step.judge if isinstance(step.judge, JudgeSpec) else None
         harden = self.merged(own).harden_prompt is True if own else self.hardened
         lines = TemplateTranslator(self.formulas, harden=harden).translate(step.template)
+        shown = example_lines(step.worked_examples, self.formulas, harden=harden)
+        lines[int(harden) : int(harden)] = shown  # after the nonce, before the prompt
         body = "\n".join(f"  {line}" for line in ["let out = ''", *lines, "return out"])
         self.functions.append(f"function {name}Prompt(ctx: any): string {{\n{body}\n}}")
         self.note_unsure(step.step, _holds_numbers(step.output_schema))

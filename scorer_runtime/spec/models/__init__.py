@@ -31,6 +31,7 @@ from scorer_runtime.spec.models.steps import (
     StepKind,
     StepSpec,
 )
+from scorer_runtime.spec.models.worked import WorkedExampleSpec
 
 
 @cache
@@ -73,5 +74,6 @@ __all__ = [
     "StepKind",
     "StepSpec",
     "TruncateSpec",
+    "WorkedExampleSpec",
     "tagged_models",
 ]

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Discriminator, Field, Tag
+from pydantic import Discriminator, Field, Tag, field_validator
 
 from scorer_runtime.spec.models.base import SpecModel
 from scorer_runtime.spec.models.judge import JudgeRef
+from scorer_runtime.spec.models.worked import MAX_WORKED_EXAMPLES, WorkedExampleSpec
 from scorer_runtime.types import StepName
 
 StepKind = Literal["function", "formula", "prompt"]
@@ -122,6 +123,23 @@ class PromptStepSpec(SpecModel):
     calculate_score: CalculateScoreSpec | None = Field(
         default=None, description="For generate_score: how the judge's answer becomes the score."
     )
+    worked_examples: list[WorkedExampleSpec] | None = Field(
+        default=None,
+        description=(
+            "Examples people graded, shown to the judge with their grade and note "
+            f"(at most {MAX_WORKED_EXAMPLES})."
+        ),
+    )
+
+    @field_validator("worked_examples")
+    @classmethod
+    def _few_examples(cls, examples: list[WorkedExampleSpec] | None) -> Any:
+        if examples is not None and len(examples) > MAX_WORKED_EXAMPLES:
+            raise ValueError(
+                f"a judge step may show at most {MAX_WORKED_EXAMPLES} worked examples, and "
+                f"this one has {len(examples)}; remove {len(examples) - MAX_WORKED_EXAMPLES}"
+            )
+        return examples
 
 
 _STEP_TAGS: dict[StepKind, str] = {

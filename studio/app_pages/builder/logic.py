@@ -10,14 +10,19 @@ way, the draft as it is saved, previews and trying the draft on one example.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping
+import hashlib
+import json
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from pydantic import ValidationError
 
 from scorer_runtime.batch import outcome_of_error
 from scorer_runtime.errors import ScorerRunError
 from scorer_runtime.ids import id_from_name
 from scorer_runtime.judge.fence import fencing
+from scorer_runtime.judge.worked import printed, with_examples
 from scorer_runtime.run import ScorerRun
 from scorer_runtime.spec import (
     DraftProblem,
@@ -29,6 +34,7 @@ from scorer_runtime.spec import (
     template,
 )
 from scorer_runtime.spec.draft import How
+from scorer_runtime.spec.models import WorkedExampleSpec
 from scorer_runtime.types import StepName
 from studio.error_words import Explanation, explain
 from studio.words import step_number
@@ -196,11 +202,17 @@ def hardened_steps(
 
 
 def preview_prompt(
-    source: str, example: Example, *, agent: bool = False, harden: bool = False
+    source: str,
+    example: Example,
+    *,
+    agent: bool = False,
+    harden: bool = False,
+    worked: Sequence[Mapping[str, Any]] = (),
 ) -> str:
     """The prompt a judge step would send for this example (before earlier steps' results);
     ``harden``: with the judged text between markers, as the step's judge sends it (with the
-    stand-in code of :mod:`scorer_runtime.judge.fence`, each call's own code replacing it)."""
+    stand-in code of :mod:`scorer_runtime.judge.fence`, each call's own code replacing it);
+    ``worked``: the step's worked examples, shown first as the judge reads them."""
     run_input, run_output = example.input, example.output
     if agent:
         from scorer_runtime.agent import to_agent_input, to_agent_output
@@ -213,8 +225,47 @@ def preview_prompt(
         ground_truth=example.ground_truth,
         request_context=example.request_context,
     )
+    shown = [WorkedExampleSpec.model_validate(dict(w)).example() for w in worked]
     with fencing(harden):
-        return str(template(source)(run=run))
+        return with_examples(str(template(source)(run=run)), shown)
+
+
+def worked_example_ids(examples: Sequence[Mapping[str, Any]]) -> list[str]:
+    """A widget id for each worked example that stays with it when another one is removed or
+    its grade or note is edited: a digest of what was graded (and which repeat it is)."""
+    seen: dict[str, int] = {}
+    ids = []
+    for example in examples:
+        graded = [example.get(name) for name in ("input", "output", "ground_truth")]
+        text = json.dumps(graded, sort_keys=True, ensure_ascii=False, default=str)
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+        seen[digest] = seen.get(digest, 0) + 1
+        ids.append(f"{digest}-{seen[digest]}")
+    return ids
+
+
+def worked_example_from_form(
+    question: str, answer: str, expected: str, grade: float, word: str, note: str
+) -> dict[str, Any] | str:
+    """A worked example typed by hand, as spec data; or what to fix, in words. Blank optional
+    fields are left out."""
+    if not answer.strip():
+        return "Write the answer the person graded (the question and the rest may stay empty)."
+    data: dict[str, Any] = {"input": question.strip() or None, "output": answer}
+    data |= {"ground_truth": expected.strip() or None, "grade": grade}
+    data |= {"grade_label": word.strip() or None, "note": note.strip() or None}
+    data = {name: value for name, value in data.items() if value is not None}
+    try:
+        WorkedExampleSpec.model_validate(data)
+    except ValidationError as error:
+        return "; ".join(str(e["msg"]).removeprefix("Value error, ") for e in error.errors())
+    return data
+
+
+def shown_value(value: Any, limit: int = 300) -> str:
+    """A worked example's value as a line of the builder shows it (long text cut short)."""
+    text = printed(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def example_dataset(

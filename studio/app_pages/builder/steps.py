@@ -34,7 +34,9 @@ from studio.app_pages.builder.logic import (
 from studio.app_pages.builder.params import params_form
 from studio.app_pages.builder.pickers import initial, insert_picker
 from studio.app_pages.builder.scoring import score_from_answer
+from studio.app_pages.builder.worked import worked_examples_form
 from studio.error_words import explain
+from studio.words import plural
 
 
 def step_editor(
@@ -157,24 +159,41 @@ def _judge_step(
         judge=step.judge,
     )
     insert_picker(groups, into=template_key, form="template", key=key.child("insert"))
-    _prompt_preview(out.template or "", example, agent=agent, harden=harden)
+    preview = st.container()  # filled last: it shows the worked examples as edited below
     if name != "generate_reason":
         out.output_schema = _answer_fields(step.output_schema, key=key.child("fields"))
     if name == "generate_score":
         out.calculate_score = score_from_answer(
             step.calculate_score, out.output_schema, key=key.child("calc")
         )
+    out.worked_examples = worked_examples_form(step.worked_examples, key=key.child("worked"))
+    with preview:
+        _prompt_preview(
+            out.template or "", example, agent=agent, harden=harden, worked=out.worked_examples
+        )
     return out
 
 
-def _prompt_preview(source: str, example: Example | None, *, agent: bool, harden: bool) -> None:
+def _prompt_preview(
+    source: str,
+    example: Example | None,
+    *,
+    agent: bool,
+    harden: bool,
+    worked: list[dict[str, Any]] | None,
+) -> None:
     st.markdown("**What the judge will read** (on the chosen example)")
     if example is None:
         st.caption("Choose an example in the panel on the right to see the prompt here.")
         return
     try:
-        shown = preview_prompt(source, example, agent=agent, harden=harden)
-        st.code(shown, language=None, wrap_lines=True)
+        shown = preview_prompt(source, example, agent=agent, harden=harden, worked=worked or ())
+        if worked:
+            st.caption(
+                f"It first reads the {plural(len(worked), 'example')} graded by people "
+                "(listed below), then your prompt. Scroll to see it all."
+            )
+        st.code(shown, language=None, wrap_lines=True, height=320 if worked else "content")
         if harden:
             st.caption(
                 "The judged text is marked as data: NONCE stands for the secret code each "
