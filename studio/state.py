@@ -566,3 +566,16 @@ TRUST_VERSIONS_DATASET = Key("trust.versions.dataset")
 TRUST_VERSIONS_FITTING = Key("trust.versions.fitting_dataset")
 TRUST_VERSIONS_SCORE = Key("trust.versions.score")
 TRUST_VERSIONS_RESUME = Key("trust.versions.resume")
+
+# -- Trust: Improve this judge ------------------------------------------------------------------
+# widgets (pass key=X.name); each a family per version: ``.child(version_id)``
+TRUST_IMPROVE_WRITER = Key("trust.improve.writer")
+TRUST_IMPROVE_WRITE = Key("trust.improve.write")
+TRUST_IMPROVE_GUIDELINES = Key("trust.improve.guidelines")
+TRUST_IMPROVE_CAP = Key("trust.improve.cap")
+TRUST_IMPROVE_TRY = Key("trust.improve.try")
+# values, per version
+TRUST_IMPROVE_CANDIDATES = Key("trust.improve.candidates")
+"""The candidates with the guidelines written for them (a Candidates), until the page is left."""
+TRUST_IMPROVE_REPORT = Key("trust.improve.report")
+"""The last "Improve this judge" result of the version (an AlignReport)."""

@@ -77,7 +77,12 @@ def biased_judge(text: str) -> dict[str, str] | str | None:
 
 
 def build_world(
-    engine: Engine, fake: FakeOpenAIServer, count: int = 30, *, model: str | None = None
+    engine: Engine,
+    fake: FakeOpenAIServer,
+    count: int = 30,
+    *,
+    model: str | None = None,
+    key_env: str | None = None,
 ) -> World:
     """The scorer, a dataset of ``count`` answers scored by its version 1, each graded
     (``model``: the judge's model, for one litellm knows the price of)."""
@@ -88,6 +93,8 @@ def build_world(
         spec = verdict_spec(fake.base_url)
         if model is not None:
             spec["judge"]["model"] = model
+        if key_env is not None:  # the variable the studio's server has set
+            spec["judge"]["api_key_env"] = key_env
         version = save_scorer_version(session, spec=load_spec(spec))
     with read_session(engine) as session:
         scorer = compile_version(session, get_version_by_id(session, version_id=version.id))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from studio import state
-from studio.app_pages.trust import agreement, data, health, policy, stability, versions
+from studio.app_pages.trust import agreement, data, health, improve, policy, stability, versions
 from studio.app_pages.trust import stability_data as checks
 from studio.app_pages.trust.logic import STABILITY_HERE
 from studio.widgets import pickers
@@ -81,7 +81,7 @@ shown(
     + "\n".join(f"- {r}" for r in reasons)
 )
 
-tabs = st.tabs(["Agreement", "Stability", "Health", "Compare versions", "Policy"])
+tabs = st.tabs(["Agreement", "Stability", "Health", "Compare versions", "Improve", "Policy"])
 with tabs[0]:
     agreement.render(scorer_id, found)
 with tabs[1]:
@@ -91,4 +91,6 @@ with tabs[2]:
 with tabs[3]:
     versions.render(scorer_id)
 with tabs[4]:
+    improve.render(version_id)
+with tabs[5]:
     policy.render(scorer_id, found)
