@@ -21,6 +21,7 @@ from scorer_runtime.cli.database import db_app, seed
 from scorer_runtime.cli.datasets import datasets_app
 from scorer_runtime.cli.health import health
 from scorer_runtime.cli.labels import labels_app
+from scorer_runtime.cli.receive import receive
 from scorer_runtime.cli.runs import history, run
 from scorer_runtime.cli.scorers import scorers_app
 from scorer_runtime.cli.stability import compare_versions, stability
@@ -126,6 +127,7 @@ def ui(
 app.command("run")(run)
 app.command("history")(history)
 app.command("worker")(worker)
+app.command("receive")(receive)
 add_trust_commands(app)
 app.command("stability")(stability)
 app.command("health")(health)
