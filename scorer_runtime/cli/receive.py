@@ -43,7 +43,12 @@ def receive(
     are those ``traces list`` shows and ``traces score`` scores.
     """
     from scorer_runtime.hosts import allowed_hosts
-    from scorer_runtime.online.receiver import TRACES_PATH, ReceiverConfig, running_receiver
+    from scorer_runtime.online.receiver import (
+        TRACES_PATH,
+        ReceiverConfig,
+        TraceReceiver,
+        running_receiver,
+    )
     from scorer_runtime.store import ensure_schema, make_engine
 
     made = make_engine(url(), busy_timeout_ms=RECEIVER_BUSY_TIMEOUT_MS)
@@ -53,7 +58,7 @@ def receive(
         config = ReceiverConfig(host=address, port=port, hosts=allowed_hosts() | names)
         with ExitStack() as serving:
             try:
-                bound = serving.enter_context(running_receiver(made, config))
+                bound = serving.enter_context(running_receiver(TraceReceiver(made, config)))
             except OSError as e:
                 raise _cannot_listen(address, port, e) from None
             console().print(

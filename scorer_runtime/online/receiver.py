@@ -193,16 +193,6 @@ async def _start(receiver: TraceReceiver) -> tuple[web.AppRunner, int]:
     return runner, int(port)
 
 
-async def serve(engine: Engine, config: ReceiverConfig, stop: asyncio.Event) -> int:
-    """Serve until ``stop`` is set (this coroutine's loop runs the receiver)."""
-    runner, port = await _start(TraceReceiver(engine, config))
-    try:
-        await stop.wait()
-    finally:
-        await runner.cleanup()
-    return port
-
-
 @dataclass
 class _Served:
     """What the receiver's thread tells the thread that started it."""
@@ -213,9 +203,9 @@ class _Served:
     stop: asyncio.Event | None = None
 
 
-async def _serve_until_stopped(engine: Engine, config: ReceiverConfig, served: _Served) -> None:
+async def _serve_until_stopped(receiver: TraceReceiver, served: _Served) -> None:
     try:
-        runner, served.port = await _start(TraceReceiver(engine, config))
+        runner, served.port = await _start(receiver)
     except BaseException as e:
         served.error = e
         served.ready.set()
@@ -229,14 +219,14 @@ async def _serve_until_stopped(engine: Engine, config: ReceiverConfig, served: _
 
 
 @contextmanager
-def running_receiver(engine: Engine, config: ReceiverConfig) -> Iterator[int]:
+def running_receiver(receiver: TraceReceiver) -> Iterator[int]:
     """The receiver served on a thread of its own while the block runs; yields its port
-    (``config.port`` 0 picks a free one). For tests, the benchmark and the CLI alike."""
+    (``config.port`` 0 picks a free one). For the CLI, the tests and the benchmark alike."""
     loop = asyncio.new_event_loop()
     served = _Served()
     thread = threading.Thread(
         target=loop.run_until_complete,
-        args=(_serve_until_stopped(engine, config, served),),
+        args=(_serve_until_stopped(receiver, served),),
         name="otlp-receiver",
         daemon=True,
     )
