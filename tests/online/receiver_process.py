@@ -24,13 +24,15 @@ class ReceiverProcess:
     endpoint: str
 
 
-def start_receiver(db_url: str, *, attached: bool = False) -> ReceiverProcess:
-    """Start a receiver on ``db_url`` and return once it listens (its first line says where)."""
+def start_receiver(db_url: str) -> ReceiverProcess:
+    """Start a receiver on ``db_url`` and return once it listens (its first line says where).
+
+    It is started as the studio starts its own (``--attached``): it stops when its standard
+    input closes (:func:`stop_receiver`).
+    """
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
     command = [sys.executable, "-c", "from scorer_runtime.cli import main; main()"]
-    command += ["--database-url", db_url, "receive", "--port", "0"]
-    if attached:
-        command.append("--attached")
+    command += ["--database-url", db_url, "receive", "--port", "0", "--attached"]
     process = subprocess.Popen(
         command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env
     )
@@ -48,7 +50,7 @@ def start_receiver(db_url: str, *, attached: bool = False) -> ReceiverProcess:
 def receiver_process(db_url: str) -> Iterator[ReceiverProcess]:
     """A receiver for the block; stopped (its standard input closed, then killed if it
     lingers) at the end."""
-    started = start_receiver(db_url, attached=True)
+    started = start_receiver(db_url)
     try:
         yield started
     finally:
