@@ -136,6 +136,10 @@ class TraceReceiver:
             return _refusal(encoding, e.status, e.words)
         except _Busy:
             return self._retry_later(encoding, 503, "the store is busy")
+        except Exception as e:  # a fault of ours: said in words, never acknowledged
+            _log.exception("the receiver could not store an export request")
+            words = f"the receiver failed to store this batch ({type(e).__name__}); see its log"
+            return _refusal(encoding, 500, words)
         answer = export_answer(encoding, rejected=stored.rejected, message=stored.message)
         return web.Response(body=answer, content_type=_content_type(encoding))
 

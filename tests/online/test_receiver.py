@@ -342,3 +342,18 @@ def _post_with_headers(url: str, body: bytes) -> tuple[int, str | None, str]:
             return response.status, response.headers.get("Retry-After"), response.read().decode()
     except urllib.error.HTTPError as e:
         return e.code, e.headers.get("Retry-After"), e.read().decode()
+
+
+def test_a_fault_while_storing_is_answered_500_in_words_never_acknowledged(engine):
+    class Broken(TraceReceiver):
+        def store(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+            raise RuntimeError("disk on fire")
+
+    body, _ = _batch_of_one_trace()
+    with running_receiver(Broken(engine, ReceiverConfig(port=0))) as port:
+        status, answer = post(f"http://127.0.0.1:{port}/v1/traces", body)
+
+    assert status == 500
+    assert json.loads(answer)["message"] == (
+        "the receiver failed to store this batch (RuntimeError); see its log"
+    )
