@@ -47,6 +47,7 @@ MODULES = (
     ("P9", "bench_estimate"),
     ("P10", "bench_start"),
     ("P11", "bench_limits"),
+    ("P12", "bench_receiver"),
     ("P13", "bench_rules"),
     ("P14", "bench_spend_cap"),
     ("P15", "bench_imports"),

@@ -65,3 +65,11 @@ def size_words(size: int) -> str:
 def more_words(total: int, shown: int = MAX_PROBLEMS_SHOWN) -> str:
     """``and N more`` for a list cut at ``shown`` items (empty when nothing was cut)."""
     return f"and {total - shown:,} more" if total > shown else ""
+
+
+MAX_OTLP_BODY_BYTES = 20 * MB
+"""One OTLP/HTTP export request as sent (compressed or not), as an OpenTelemetry Collector's
+receiver allows by default; an exporter's batch of a few hundred spans is far smaller."""
+
+MAX_OTLP_DECODED_BYTES = 64 * MB
+"""One export request after gzip is undone (the SDK exporter's own cap on a request)."""

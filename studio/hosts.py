@@ -8,18 +8,18 @@ away. The studio therefore answers only requests addressed to the names it was s
 (``scorer-studio ui --allow-host NAME``, kept in ``SCORER_STUDIO_ALLOWED_HOSTS``). Any other
 ``Host`` gets 403, on plain HTTP and on the websocket upgrade alike.
 
-This module is plain ASGI (no Streamlit), so it is tested without a server.
+This module is plain ASGI (no Streamlit), so it is tested without a server; which names
+pass is decided in ``scorer_runtime.hosts``, shared with the OTLP receiver.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any
 
-ALLOWED_HOSTS_ENV = "SCORER_STUDIO_ALLOWED_HOSTS"
-"""Comma-separated host names the studio answers to, besides the loopback names."""
-LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+from scorer_runtime.hosts import ALLOWED_HOSTS_ENV, allowed_hosts, host_allowed, host_name
+
+__all__ = ["ALLOWED_HOSTS_ENV", "HostGuard", "allowed_hosts", "host_allowed", "host_name"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -32,28 +32,6 @@ _REFUSED = (
     b"http://127.0.0.1 (or localhost); to allow another name, start it with "
     b"'scorer-studio ui --allow-host NAME'."
 )
-
-
-def allowed_hosts(environ: MutableMapping[str, str] | None = None) -> frozenset[str]:
-    """The loopback names and those listed in ``SCORER_STUDIO_ALLOWED_HOSTS``, lower-cased."""
-    listed = (environ if environ is not None else os.environ).get(ALLOWED_HOSTS_ENV, "")
-    return LOOPBACK_HOSTS | {name.strip().lower() for name in listed.split(",") if name.strip()}
-
-
-def host_name(header: str) -> str:
-    """The name in a ``Host`` header, without its port (``[::1]:8501`` → ``::1``)."""
-    value = header.strip().lower()
-    if value.startswith("["):
-        return value[1:].split("]", 1)[0]
-    return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
-
-
-def host_allowed(headers: Iterable[tuple[bytes, bytes]], hosts: frozenset[str]) -> bool:
-    """Whether a request's ``Host`` header names one of ``hosts`` (no header: refused)."""
-    for name, value in headers:
-        if name.lower() == b"host":
-            return host_name(value.decode("latin-1")) in hosts
-    return False
 
 
 class HostGuard:

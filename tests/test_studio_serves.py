@@ -40,10 +40,19 @@ def _listening_addresses(port: int) -> set[str]:
 
 @pytest.fixture
 def studio(tmp_path):
+    yield from _studio(tmp_path, "--no-receiver")
+
+
+@pytest.fixture
+def studio_with_receiver(tmp_path):
+    yield from _studio(tmp_path, "--receiver-port", str(_free_port()), "--no-runner")
+
+
+def _studio(tmp_path, *options):
     port = _free_port()
     env = {**os.environ, "SCORER_STUDIO_DATABASE_URL": f"sqlite:///{tmp_path / 'studio.db'}"}
     process = subprocess.Popen(
-        [str(Path(sys.executable).parent / "scorer-studio"), "ui", "--port", str(port)],
+        [str(Path(sys.executable).parent / "scorer-studio"), "ui", "--port", str(port), *options],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
@@ -115,3 +124,57 @@ def test_a_foreign_host_name_gets_403_on_http_and_on_the_websocket(studio):
     assert _status(port, f"localhost:{port}") == 200
     assert _status(port, f"127.0.0.1:{port}") == 200
     assert _upgrade(port, f"127.0.0.1:{port}") == 101
+
+
+def _receiver_of(studio_pid: int) -> tuple[int, int]:
+    """The pid and port of the receiver ``ui`` started (a child of the studio's process)."""
+    children = Path(f"/proc/{studio_pid}/task/{studio_pid}/children").read_text().split()
+    for child in children:
+        words = Path(f"/proc/{child}/cmdline").read_bytes().split(b"\0")
+        if b"receive" in words:
+            return int(child), int(words[words.index(b"--port") + 1])
+    raise AssertionError(f"no receiver among the studio's children {children}")
+
+
+def test_ui_starts_the_receiver_on_loopback_and_it_stops_with_the_studio(studio_with_receiver):
+    import select
+
+    _healthy(studio_with_receiver)
+    studio_pid = studio_with_receiver[1].pid
+    receiver_pid, receiver_port = _receiver_of(studio_pid)
+    deadline = time.monotonic() + 60
+    while receiver_port not in map(_port_of, _listening()) and time.monotonic() < deadline:
+        time.sleep(0.2)  # the receiver's start-up, as _healthy waits for the studio's
+    assert _listening_addresses(receiver_port) == {"0100007F"}
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{receiver_port}/v1/traces",
+        data=b'{"resourceSpans": []}',
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        assert (answer.status, answer.read()) == (200, b"{}")
+
+    watch = os.pidfd_open(receiver_pid)
+    try:
+        os.kill(studio_pid, signal.SIGKILL)  # the studio only: its pipe to the receiver closes
+        ready, _, _ = select.select([watch], [], [], 30)
+    finally:
+        os.close(watch)
+    assert ready, f"the receiver (pid {receiver_pid}) outlived the studio"
+
+
+def _listening() -> list[str]:
+    rows = []
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        path = Path(table)
+        if path.exists():
+            rows += [
+                line.split()[1]
+                for line in path.read_text().splitlines()[1:]
+                if line.split()[3] == "0A"
+            ]
+    return rows
+
+
+def _port_of(local: str) -> int:
+    return int(local.rsplit(":", 1)[1], 16)

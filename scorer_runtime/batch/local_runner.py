@@ -5,8 +5,10 @@ standard input; the runner stops when the pipe closes, which happens however its
 ends (a clean exit, a crash, kill -9), so it never outlives the studio. ``scorer-studio ui``
 starts one and then becomes Streamlit keeping the pipe open (its number in
 ``SCORER_STUDIO_RUNNER_PIPE``); the studio's "Start a runner" button starts one from the
-studio process itself. :func:`share_keys` hands key variables set in the studio after the
-runner started (a key pasted on the Judges page) to such runners over the same pipe.
+studio process itself. The OTLP receiver ``ui`` starts beside the studio
+(:func:`start_attached_receiver`) is attached the same way. :func:`share_keys` hands key
+variables set in the studio after the runner started (a key pasted on the Judges page) to
+such runners over the same pipe.
 Streamlit-free.
 """
 
@@ -55,6 +57,21 @@ def start_attached_runner(
     with _lock:
         _started.append(process)
     return process
+
+
+def start_attached_receiver(
+    database_url: str, port: int, *, environ: Mapping[str, str] | None = None
+) -> subprocess.Popen[bytes]:
+    """Start the OTLP receiver (``scorer-studio receive``) on 127.0.0.1:``port`` and
+    ``database_url``, stopping, as an attached runner does, when this process's end of its
+    standard input closes."""
+    env = {**(os.environ if environ is None else environ)}
+    env[DATABASE_URL_ENV] = database_url
+    env["PYTHONUNBUFFERED"] = "1"
+    env.pop(RUNNER_PIPE_ENV, None)
+    command = [*cli_program(), "receive", "--port", str(port), "--attached"]
+    # Our own program and fixed options, never a shell or user text.
+    return subprocess.Popen(command, stdin=subprocess.PIPE, env=env)  # noqa: S603
 
 
 def started_runners_alive() -> bool:

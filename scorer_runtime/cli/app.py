@@ -22,6 +22,7 @@ from scorer_runtime.cli.database import db_app, seed
 from scorer_runtime.cli.datasets import datasets_app
 from scorer_runtime.cli.health import health
 from scorer_runtime.cli.labels import labels_app
+from scorer_runtime.cli.receive import receive
 from scorer_runtime.cli.rules import rules_app
 from scorer_runtime.cli.runs import history, run
 from scorer_runtime.cli.scorers import scorers_app
@@ -94,6 +95,14 @@ def ui(
     runner: bool = typer.Option(
         True, help="Start a runner beside the studio (--no-runner: runs wait for another one)."
     ),
+    receiver: bool = typer.Option(
+        True,
+        help="Start the OTLP receiver beside the studio, taking traces an application sends "
+        "to http://127.0.0.1:4318/v1/traces (--no-receiver: none).",
+    ),
+    receiver_port: int = typer.Option(
+        4318, min=1, max=65535, help="Port of the receiver started beside the studio."
+    ),
     allow_host: list[str] = typer.Option(  # noqa: B008 (typer reads its options from defaults)
         [],
         "--allow-host",
@@ -104,10 +113,11 @@ def ui(
     """Start the studio in the browser (on 127.0.0.1 unless told otherwise).
 
     Keys in ``.env`` of the working folder are read first (variables already set win). A
-    runner (``scorer-studio worker``) starts beside the studio to score its runs. The command
+    runner (``scorer-studio worker``) starts beside the studio to score its runs, and an OTLP
+    receiver (``scorer-studio receive``, on 127.0.0.1) to store the traces apps send. The command
     then becomes Streamlit (the process is replaced, not forked), so stopping it stops the
-    studio: no server is left running behind a killed command, and the runner, whose
-    standard input is a pipe the studio holds, stops when the studio does.
+    studio: no server is left running behind a killed command, and the runner and the
+    receiver, whose standard input is a pipe the studio holds, stop when the studio does.
     """
     load_env_file()
     env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "LITELLM_OFFLINE_MODE": "true"}
@@ -116,6 +126,8 @@ def ui(
     env[ALLOWED_HOSTS_ENV] = _allowed(env.get(ALLOWED_HOSTS_ENV, ""), address, allow_host)
     if runner:
         env[RUNNER_PIPE_ENV] = str(_start_runner(env))
+    if receiver:
+        _start_receiver(env, receiver_port)
     with studio_entry() as app_file:
         command = _streamlit_command(app_file, address=address, port=port, headless=headless)
         typer.echo(f"Scorer Studio on http://{address}:{port}")
@@ -129,6 +141,7 @@ def ui(
 app.command("run")(run)
 app.command("history")(history)
 app.command("worker")(worker)
+app.command("receive")(receive)
 add_trust_commands(app)
 app.command("stability")(stability)
 app.command("health")(health)
@@ -155,6 +168,18 @@ def _start_runner(env: dict[str, str]) -> int:
     pipe = process.stdin.fileno()
     os.set_inheritable(pipe, True)
     return pipe
+
+
+def _start_receiver(env: dict[str, str], port: int) -> None:
+    """Start the OTLP receiver on 127.0.0.1; the pipe it watches kept open across the exec
+    (it stops when the studio does). A port already taken is told on the terminal by the
+    receiver, and the studio starts all the same."""
+    from scorer_runtime.batch.local_runner import start_attached_receiver
+    from scorer_runtime.store import database_url
+
+    process = start_attached_receiver(database_url(env.get(DATABASE_URL_ENV)), port, environ=env)
+    assert process.stdin is not None
+    os.set_inheritable(process.stdin.fileno(), True)
 
 
 def _streamlit_command(app_file: Path, *, address: str, port: int, headless: bool) -> list[str]:

@@ -13,6 +13,7 @@ timeout instead of failing with "database is locked" when a read turns into a wr
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -48,8 +49,14 @@ def describe_url(url: str) -> str:
     return make_url(url).render_as_string(hide_password=True)
 
 
-def make_engine(url: str | None = None, *, echo: bool = False) -> Engine:
-    """An engine for ``url`` (see :func:`database_url`); creates an SQLite file's folder."""
+def make_engine(
+    url: str | None = None, *, echo: bool = False, busy_timeout_ms: int = SQLITE_BUSY_TIMEOUT_MS
+) -> Engine:
+    """An engine for ``url`` (see :func:`database_url`); creates an SQLite file's folder.
+
+    ``busy_timeout_ms``: how long an SQLite write waits for another writer before failing
+    (the OTLP receiver waits less and asks the exporter to send again).
+    """
     parsed = make_url(database_url(url))
     if parsed.get_backend_name() != "sqlite":
         return create_engine(parsed, echo=echo, pool_pre_ping=True)
@@ -59,23 +66,23 @@ def make_engine(url: str | None = None, *, echo: bool = False) -> Engine:
     engine = create_engine(
         parsed,
         echo=echo,
-        connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000},
+        connect_args={"check_same_thread": False, "timeout": busy_timeout_ms / 1000},
         # The same text as json.dumps, made faster: bulk inserts of scores spend much here.
         json_serializer=json_text,
     )
-    event.listen(engine, "connect", _on_sqlite_connect)
+    event.listen(engine, "connect", functools.partial(_on_sqlite_connect, busy_timeout_ms))
     event.listen(engine, "begin", _on_sqlite_begin)
     return engine
 
 
-def _on_sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
+def _on_sqlite_connect(busy_timeout_ms: int, dbapi_connection: Any, _record: Any) -> None:
     # Take transaction control away from the driver so "begin" below decides how to begin.
     dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
     try:
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+        cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
         # Safe with WAL (a power cut may lose the last commits, never corrupt the file).
         cursor.execute("PRAGMA synchronous=NORMAL")
     finally:

@@ -33,6 +33,7 @@ from scorer_runtime.traces.load import (
     group_traces,
     load_traces,
     parse_traces,
+    read_otlp_document,
     read_trace_file,
     read_traces,
 )
@@ -94,6 +95,7 @@ __all__ = [
     "normalise_expected",
     "parse_traces",
     "read_messages",
+    "read_otlp_document",
     "read_trace_file",
     "read_traces",
     "resolve_scorer",

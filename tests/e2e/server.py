@@ -80,7 +80,8 @@ def start_studio(
     ``unset``; ``cwd`` is the studio's working folder (default: this process's).
     """
     port = free_port()
-    command = [str(BIN / "scorer-studio"), "ui", "--port", str(port)]
+    # No OTLP receiver: browser tests do not send traces, and several studios may run at once.
+    command = [str(BIN / "scorer-studio"), "ui", "--port", str(port), "--no-receiver"]
     environment = {**(env or {}), "SCORER_STUDIO_DATABASE_URL": database_url}
     return _start(
         command, port, log=log, env=environment, timeout_s=timeout_s, unset=unset, cwd=cwd
