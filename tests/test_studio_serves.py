@@ -157,7 +157,9 @@ def test_ui_starts_the_receiver_on_loopback_and_it_stops_with_the_studio(studio_
     watch = os.pidfd_open(receiver_pid)
     try:
         os.kill(studio_pid, signal.SIGKILL)  # the studio only: its pipe to the receiver closes
-        ready, _, _ = select.select([watch], [], [], 30)
+        poller = select.poll()  # not select(): in a long test session descriptors pass 1024
+        poller.register(watch, select.POLLIN)
+        ready = poller.poll(30_000)
     finally:
         os.close(watch)
     assert ready, f"the receiver (pid {receiver_pid}) outlived the studio"
