@@ -26,7 +26,6 @@ same parts, so both send the same text.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -69,16 +68,10 @@ class WorkedExample:
 
 def printed(value: Any) -> str:
     """A value as the block shows it: text as it is, lists and objects as JSON, nothing as
-    empty (the way a template prints a value)."""
-    if isinstance(value, str):
-        return value
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return str(value)
-    return json.dumps(value, ensure_ascii=False, default=str)
+    empty, exactly as a template prints a value (the sandbox's ``to_text``)."""
+    from scorer_runtime.spec.sandbox.functions import to_text  # spec builds on judge
+
+    return to_text(value)
 
 
 def grade_text(example: WorkedExample) -> str:
