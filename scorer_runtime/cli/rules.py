@@ -57,9 +57,10 @@ def rules_add(
     ),
 ) -> None:
     """Add a rule: runners score with SCORER each new trace that passes its filters."""
+    from scorer_runtime.cli.stability import _version_id
     from scorer_runtime.costs.cap import read_cap
     from scorer_runtime.runs import plan_rule, start_rule
-    from scorer_runtime.store import get_scorer, get_version, read_session
+    from scorer_runtime.store import read_session
     from scorer_runtime.traces.rules import parse_filters
 
     cap = read_cap(max_cost_per_day)
@@ -67,13 +68,10 @@ def rules_add(
     made = engine()
     try:
         with read_session(made) as opened:
-            record = get_scorer(opened, name=scorer)
-            assert record.id is not None
-            found = get_version(opened, scorer_id=record.id, version=version)
-            assert found.id is not None
+            version_id = _version_id(opened, scorer, version)
         plan = plan_rule(
             made,
-            scorer_version_id=found.id,
+            scorer_version_id=version_id,
             filters=filters,
             sample=sample,
             max_cost_per_day=cap,
