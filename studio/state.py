@@ -483,6 +483,7 @@ MONITOR_FILTERS = Key("monitor.filters")
 MONITOR_SAMPLE = Key("monitor.sample")
 MONITOR_CAP = Key("monitor.cap")
 MONITOR_ADD = Key("monitor.add")
+MONITOR_FIX_JUDGE = Key("monitor.fix_judge")
 
 
 # -- Traces -----------------------------------------------------------------------------------

@@ -6,10 +6,8 @@ from __future__ import annotations
 from scorer_runtime.runs import plan_rule, start_rule
 from scorer_runtime.store import (
     RuleInfo,
-    ScorerInfo,
     database_url,
     get_version,
-    list_scorers,
 )
 from scorer_runtime.store.views import RuleLine, RuleScoreLine, newest_rule_scores, rule_lines
 from studio import services
@@ -38,17 +36,6 @@ def newest_scores() -> list[RuleScoreLine]:
 def _newest(url: str) -> list[RuleScoreLine]:
     with services.reading() as session:
         return newest_rule_scores(session, limit=20)
-
-
-def scorers() -> list[ScorerInfo]:
-    """The scorers a rule may use (not archived), by name."""
-    return _scorers(database_url())
-
-
-@_cached
-def _scorers(url: str) -> list[ScorerInfo]:
-    with services.reading() as session:
-        return list_scorers(session)
 
 
 def add_rule(scorer_id: int, form: RuleForm) -> RuleInfo:

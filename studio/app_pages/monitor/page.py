@@ -10,7 +10,9 @@ from scorer_runtime.runs import RunRefusedError
 from studio import state
 from studio.app_pages.monitor import data
 from studio.app_pages.monitor.logic import read_rule_form, rule_rows, score_rows
+from studio.widgets import pickers
 from studio.widgets.common import empty_state, page_header
+from studio.widgets.judge_fix import fix_judge_link
 
 page_header(
     "Monitor",
@@ -27,8 +29,8 @@ def render_rules() -> None:
         empty_state(
             "**No rules yet.** A rule scores every new trace that passes its filters (a "
             "service, an environment, an agent…) with one of your scorers. Add one below; "
-            "traces stored before it are scored by a backfill "
-            "(`scorer-studio rules backfill RULE`)."
+            "a rule scores the traces stored after it is added (an engineer can score "
+            "the earlier ones with a backfill from the command line)."
         )
         return
     st.dataframe(rule_rows(lines), hide_index=True, width="stretch")
@@ -47,13 +49,14 @@ def render_scores() -> None:
 def render_add_form() -> None:
     """Add a rule: a scorer, filters, a share of traces and a daily cap."""
     st.subheader("Add a rule")
-    scorers = data.scorers()
-    if not scorers:
+    names = pickers.scorer_choices()
+    if not names:
         st.info("Build a scorer first: a rule scores traces with one of your scorers.")
         return
-    by_name = {s.name: s for s in scorers}
     with st.form(state.MONITOR_ADD.name, border=True):
-        name = st.selectbox("Score with", list(by_name), key=state.MONITOR_SCORER.name)
+        scorer_id = st.selectbox(
+            "Score with", list(names), format_func=names.__getitem__, key=state.MONITOR_SCORER.name
+        )
         filters = st.text_area(
             "Only traces with (one per line, KEY=VALUE; empty: every trace)",
             placeholder="service=checkout\nenvironment=production\nagent=support-agent",
@@ -76,17 +79,19 @@ def render_add_form() -> None:
             key=state.MONITOR_CAP.name,
             help="When a day's spend reaches it, the rule pauses until 00:00 UTC.",
         )
-        if st.form_submit_button("Add rule", type="primary"):
-            _add(by_name[name].id, filters, sample, cap)
+        added = st.form_submit_button("Add rule", type="primary")
+    if added:  # outside the form: a refusal may offer a button to fix the judge
+        _add(int(scorer_id), filters, sample, cap)
 
 
-def _add(scorer_id: int | None, filters: str, sample: float, cap: str) -> None:
-    assert scorer_id is not None
+def _add(scorer_id: int, filters: str, sample: float, cap: str) -> None:
     try:
         form = read_rule_form(filters, sample, cap)
         rule = data.add_rule(scorer_id, form)
     except (RunRefusedError, CapError, ValueError) as error:
         st.error(f"{str(error)[:1].upper()}{str(error)[1:]}", icon=":material/error:")
+        if isinstance(error, RunRefusedError):  # a judge's key not set, or a broken spec
+            fix_judge_link(scorer_id, key=state.MONITOR_FIX_JUDGE)
         return
     state.flash(f"Rule {rule.id} added: new traces it takes are scored as they arrive.")
     st.rerun()
