@@ -41,7 +41,50 @@ class ScoringRuleRecord(SQLModel, table=True):
     """The highest ``traces.id`` runners have looked at for this rule (its high-water mark)."""
     capped_on: str | None = Field(default=None, max_length=10)
     """The UTC day (``YYYY-MM-DD``) the rule last found its cap reached: paused that day."""
+    alert_period: str | None = Field(default=None, max_length=4)
+    """Drift alerts compare each ``hour`` or ``day`` with the one before (None: no alerts)."""
+    alert_measure: str | None = Field(default=None, max_length=10)
+    """What drift alerts watch: the ``mean`` score or the ``pass_rate``."""
+    alert_drop: float | None = None
+    """The smallest drop worth an alert (in score, or in pass rate from 0 to 1)."""
+    webhook_env: str | None = Field(default=None, max_length=200)
+    """The name of the environment variable holding the webhook address alerts are POSTed
+    to (the address itself is a secret, and is never stored)."""
     created_at: datetime = Field(default_factory=utc_now, nullable=False)
+
+
+class RuleAlertRecord(SQLModel, table=True):
+    """A drift alert of a rule: one window's drop against the window before it, stored once
+    per rule and window, and whether its webhook message was sent."""
+
+    __tablename__ = "rule_alerts"
+    __table_args__ = (
+        sa.UniqueConstraint(
+            "rule_id", "period", "measure", "window_start", name="uq_rule_alerts_window"
+        ),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    rule_id: int = Field(foreign_key="scoring_rules.id", nullable=False)
+    period: str = Field(max_length=4)
+    measure: str = Field(max_length=10)
+    window_start: datetime = Field(nullable=False)
+    n: int
+    value: float
+    baseline_n: int
+    baseline_value: float
+    difference: float
+    ci_low: float | None = None
+    ci_high: float | None = None
+    words: str = Field(sa_type=sa.Text)
+    created_at: datetime = Field(default_factory=utc_now, nullable=False)
+    sent_at: datetime | None = None
+    """When the webhook took its message (None: not sent, or no webhook)."""
+    sending_by: str | None = Field(default=None, max_length=200)
+    """The runner sending it now (so two runners never send one alert twice)."""
+    sending_at: datetime | None = None
+    send_error: str | None = Field(default=None, sa_type=sa.Text)
+    """Why the last try to send it failed, in words."""
 
 
 class RuleTraceRecord(SQLModel, table=True):

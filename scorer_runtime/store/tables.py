@@ -527,7 +527,11 @@ class SpendReservationRecord(SQLModel, table=True):
 
 
 # The rules' tables live in a module of their own; importing it puts them in this schema.
-from scorer_runtime.store.rule_tables import RuleTraceRecord, ScoringRuleRecord  # noqa: E402
+from scorer_runtime.store.rule_tables import (  # noqa: E402
+    RuleAlertRecord,
+    RuleTraceRecord,
+    ScoringRuleRecord,
+)
 
-RULE_TABLES = (ScoringRuleRecord, RuleTraceRecord)
+RULE_TABLES = (ScoringRuleRecord, RuleTraceRecord, RuleAlertRecord)
 """The tables of scoring rules (see :mod:`scorer_runtime.store.rule_tables`)."""
