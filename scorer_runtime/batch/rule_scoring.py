@@ -22,6 +22,7 @@ from typing import Any
 
 from sqlalchemy import Engine
 
+from scorer_runtime.batch.rule_alerts import RuleAlerts, find_alerts
 from scorer_runtime.batch.sharding import asks_judge
 from scorer_runtime.batch.trace_scoring import trace_score_row
 from scorer_runtime.batch.writer import answers_to_keep
@@ -33,6 +34,7 @@ from scorer_runtime.scorer import Scorer
 from scorer_runtime.store.answers import StoreAnswerCache, store_answers
 from scorer_runtime.store.engine import read_session, session_scope
 from scorer_runtime.store.rate_windows import ledger_for
+from scorer_runtime.store.rule_alerts import AlertInfo
 from scorer_runtime.store.rules import (
     RuleInfo,
     StoredTrace,
@@ -46,6 +48,7 @@ from scorer_runtime.store.rules import (
     traces_after,
 )
 from scorer_runtime.store.scorers import get_version_by_id
+from scorer_runtime.traces.evaluation_events import EvaluationSender, evaluation_result
 from scorer_runtime.traces.model import Trace
 from scorer_runtime.traces.rules import rule_takes
 from scorer_runtime.traces.scoring import TraceScoreOutcome, score_traces
@@ -90,6 +93,10 @@ class RuleScoring:
     look_back_s: float = SETTLE_S
     """How often this runner reads again from the rule's stored mark."""
     say: Callable[[str], None] = field(default=lambda text: print(text, file=sys.stderr))
+    alerts: RuleAlerts | None = None
+    """Finds and sends the rules' drift alerts (None: not this runner's job)."""
+    events: EvaluationSender | None = None
+    """Sends each stored score to the team's collector as an evaluation event (None: not)."""
     _scorers: dict[int, Scorer[Any, Any]] = field(default_factory=dict)
     _refused: dict[int, str] = field(default_factory=dict)
     _cursor: dict[int, int] = field(default_factory=dict)
@@ -98,22 +105,32 @@ class RuleScoring:
 
     async def poll(self) -> int:
         """One look at every rule switched on: score what each takes of the traces stored
-        since it last looked. How many traces were scored."""
+        since it last looked, then read the windows of those with drift alerts. How many
+        traces were scored."""
         rules, latest = await asyncio.to_thread(self._rules)
         scored = 0
         for rule in rules:
-            after = self._start_row(rule)
-            if after >= latest:
-                continue
-            if rule.paused():  # traces arriving while paused are not scored (backfill them)
-                await asyncio.to_thread(self._advance, rule.id, latest)
-                continue
-            try:
-                scored += await self._score_from(rule, after)
-            except RuleCannotRunError as error:
-                self._say_once(rule.id, f"Rule {rule.id} cannot score now: {error}")
-                continue
-            self._refused.pop(rule.id, None)
+            done = await self._poll_rule(rule, latest)
+            scored += done
+            if self.alerts is not None and self.alerts.due(rule, scored=done > 0):
+                await self.alerts.check(rule)
+        if self.alerts is not None:
+            await self.alerts.send_due()
+        return scored
+
+    async def _poll_rule(self, rule: RuleInfo, latest: int) -> int:
+        after = self._start_row(rule)
+        if after >= latest:
+            return 0
+        if rule.paused():  # traces arriving while paused are not scored (backfill them)
+            await asyncio.to_thread(self._advance, rule.id, latest)
+            return 0
+        try:
+            scored = await self._score_from(rule, after)
+        except RuleCannotRunError as error:
+            self._say_once(rule.id, f"Rule {rule.id} cannot score now: {error}")
+            return 0
+        self._refused.pop(rule.id, None)
         return scored
 
     def _start_row(self, rule: RuleInfo) -> int:
@@ -188,7 +205,21 @@ async def score_rule_rows(
     await asyncio.to_thread(
         _store, scoring.engine, rule, outcomes, up_to=settled if advance else None
     )
+    if scoring.events is not None and outcomes:  # after the commit: only stored scores leave
+        _send_events(scoring, rule, outcomes)
     return RuleBatch(len(rows), outcomes, capped, rows[-1].row, settled)
+
+
+def _send_events(
+    scoring: RuleScoring, rule: RuleInfo, outcomes: Sequence[TraceScoreOutcome]
+) -> None:
+    """Queue an evaluation event of each stored score; a failure is said, never raised (the
+    scores are stored: the collector missing one must not stop the rule)."""
+    assert scoring.events is not None
+    try:
+        scoring.events.send(evaluation_result(o, rule.scorer_name) for o in outcomes)
+    except Exception as error:  # the SDK's queue refusing, a value it cannot send
+        scoring.say(f"Rule {rule.id}: its scores are stored but not sent to the collector: {error}")
 
 
 def _read_rows(engine: Engine, rule_id: int, after: int) -> tuple[list[StoredTrace], set[str]]:
@@ -284,6 +315,8 @@ class BackfillResult:
 
     outcomes: list[TraceScoreOutcome]
     capped: bool
+    alerts: list[AlertInfo] = field(default_factory=list)
+    """Drift alerts the backfilled scores gave (new ones only)."""
 
 
 def backfill_rule(
@@ -295,8 +328,10 @@ def backfill_rule(
     on_outcome: Callable[[TraceScoreOutcome], None] | None = None,
 ) -> BackfillResult:
     """Score every stored trace the rule takes and has not taken yet, oldest first, within its
-    daily cap (the same way a runner scores new ones: never a trace twice)."""
-    return asyncio.run(_backfill(engine, rule_id, runner, concurrency, on_outcome))
+    daily cap (the same way a runner scores new ones: never a trace twice); then read its
+    windows for drift alerts."""
+    done = asyncio.run(_backfill(engine, rule_id, runner, concurrency, on_outcome))
+    return BackfillResult(done.outcomes, done.capped, find_alerts(engine, rule_id))
 
 
 async def _backfill(

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import Engine
 
+from scorer_runtime.batch.rule_alerts import RuleAlerts
 from scorer_runtime.batch.rule_scoring import RuleScoring
 from scorer_runtime.batch.runner import BatchRunner
 from scorer_runtime.batch.sharding import Shards
@@ -51,6 +52,7 @@ from scorer_runtime.store.queue import (
 )
 from scorer_runtime.store.runs import finish_run, get_run
 from scorer_runtime.store.scorers import get_version_by_id
+from scorer_runtime.traces.evaluation_events import EvaluationSender
 
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 RULES_STOP_S = 10.0
@@ -74,6 +76,8 @@ class QueueRunner:
     rules: bool = True
     """Whether it also scores the new traces of the scoring rules (see ``rule_scoring``)."""
     rules_poll_s: float = 0.2
+    export_otlp: str | None = None
+    """The collector each rule's score is also sent to, as an evaluation event (None: not)."""
     name: str = field(default_factory=this_runner)
     active: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     _stop: asyncio.Event = field(default_factory=asyncio.Event)
@@ -113,17 +117,24 @@ class QueueRunner:
     async def _serve_rules(self) -> None:
         """Score the new traces of every rule, looking again at once after a poll that
         scored something, else every ``rules_poll_s``."""
-        scoring = RuleScoring(self.engine, self.name, say=self._say)
-        while not self._stop.is_set():
-            try:
-                scored = await scoring.poll()
-            except Exception as error:  # a busy or unreachable store: the next poll will do
-                self._say(f"The scoring rules could not be served just now: {error}")
-                scored = 0
-            if scored:
-                continue
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._stop.wait(), self.rules_poll_s)
+        events = None if self.export_otlp is None else EvaluationSender(self.export_otlp)
+        alerts = RuleAlerts(self.engine, self.name, say=self._say)
+        scoring = RuleScoring(self.engine, self.name, say=self._say, alerts=alerts, events=events)
+        try:
+            while not self._stop.is_set():
+                try:
+                    scored = await scoring.poll()
+                except Exception as error:  # a busy or unreachable store: the next poll will do
+                    self._say(f"The scoring rules could not be served just now: {error}")
+                    scored = 0
+                if scored:
+                    continue
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._stop.wait(), self.rules_poll_s)
+        finally:
+            if events is not None:  # send what is queued before stopping
+                await asyncio.to_thread(events.close)
+                self._say(_events_words(events))
 
     def _keep_beating(self, done: threading.Event) -> None:
         """Beat every ``beat_s`` on its own thread: a busy event loop never looks dead."""
@@ -224,6 +235,13 @@ class QueueRunner:
             remove_runner(session, name=self.name)
 
 
+def _events_words(events: EvaluationSender) -> str:
+    words = f"Sent {events.delivered} evaluation events to {events.endpoint}."
+    if events.failed:
+        words += f" {events.failed} could not be sent: is the collector running there?"
+    return words
+
+
 def apply_env_line(line: bytes) -> None:
     """Set the variables of one line the studio sent (``{"env": {...}}``); other lines,
     and names that are not variable names, are ignored."""
@@ -252,7 +270,13 @@ async def _serve(runner: QueueRunner, *, attached: bool) -> None:
 
 
 def serve_forever(
-    engine: Engine, *, max_runs: int = 4, attached: bool = False, pool: Shards | None = None
+    engine: Engine,
+    *,
+    max_runs: int = 4,
+    attached: bool = False,
+    pool: Shards | None = None,
+    export_otlp: str | None = None,
 ) -> None:
     """Run a :class:`QueueRunner` in this process until it is stopped (see the module)."""
-    asyncio.run(_serve(QueueRunner(engine, max_runs=max_runs, pool=pool), attached=attached))
+    runner = QueueRunner(engine, max_runs=max_runs, pool=pool, export_otlp=export_otlp)
+    asyncio.run(_serve(runner, attached=attached))

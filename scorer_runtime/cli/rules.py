@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from rich.table import Table
 
     from scorer_runtime.store.rules import DaySpend, RuleInfo
+    from scorer_runtime.trust.drift import AlertSettings
 
 rules_app = typer.Typer(
     help="Score new traces as they arrive: rules of a scorer, filters, a sample and a daily cap.",
@@ -55,6 +56,24 @@ def rules_add(
     allow_unpriced: bool = typer.Option(
         False, help="Let a judge model without a price run under the daily cap."
     ),
+    alert_drop: float | None = typer.Option(
+        None,
+        "--alert-drop",
+        help="Alert when a window's score drops by at least this much against the window "
+        "before, beyond chance (0.1: a tenth of a point, or ten points of pass rate).",
+    ),
+    alert_every: str = typer.Option(
+        "hour", "--alert-every", help="The window alerts compare: hour or day (UTC)."
+    ),
+    alert_on: str = typer.Option(
+        "mean", "--alert-on", help="What alerts watch: mean (the mean score) or pass_rate."
+    ),
+    webhook_env: str | None = typer.Option(
+        None,
+        "--webhook-env",
+        help="The environment variable holding the webhook address each alert is POSTed to "
+        "(a Slack incoming webhook, for one); the address itself is never stored.",
+    ),
 ) -> None:
     """Add a rule: runners score with SCORER each new trace that passes its filters."""
     from scorer_runtime.cli.stability import _version_id
@@ -65,6 +84,7 @@ def rules_add(
 
     cap = read_cap(max_cost_per_day)
     filters = parse_filters(filter or [])
+    alerts = _alerts(alert_drop, alert_every, alert_on, webhook_env)
     made = engine()
     try:
         with read_session(made) as opened:
@@ -76,6 +96,7 @@ def rules_add(
             sample=sample,
             max_cost_per_day=cap,
             allow_unpriced=allow_unpriced,
+            alerts=alerts,
         )
         rule = start_rule(made, plan)
     finally:
@@ -94,11 +115,39 @@ def rules_add(
             "included), judged on the stored traces it takes.",
             markup=False,
         )
+    if rule.alerts is not None:
+        out.print(_alert_words(rule.alerts), markup=False)
     out.print(
         "Runners score each new trace it takes as it is stored (scorer-studio worker, or the "
         f"studio's runner). Traces stored before now: scorer-studio rules backfill {rule.id}",
         markup=False,
     )
+
+
+def _alerts(
+    drop: float | None, every: str, on: str, webhook_env: str | None
+) -> AlertSettings | None:
+    from scorer_runtime.trust.drift import alert_settings
+
+    if drop is None:
+        if webhook_env:
+            raise fail("--webhook-env sends alerts: say which drop is worth one with --alert-drop")
+        return None
+    try:
+        return alert_settings(every, on.replace("-", "_"), drop, webhook_env)
+    except ValueError as e:
+        raise fail(f"the rule was not added: {e}") from None
+
+
+def _alert_words(alerts: AlertSettings) -> str:
+    what = "mean score" if alerts.measure == "mean" else "pass rate"
+    words = (
+        f"It alerts when an {alerts.period}'s {what} drops by {alerts.drop:g} or more against "
+        f"the {alerts.period} before, beyond chance"
+    )
+    if alerts.webhook_env:
+        return f"{words}; each alert is POSTed once to the address in ${alerts.webhook_env}."
+    return f"{words}; alerts show on the Monitor page and in scorer-studio rules alerts."
 
 
 def _takes(rule: RuleInfo) -> str:
@@ -194,9 +243,51 @@ def rules_backfill(
         made.dispose()
     scored = len(done.outcomes)
     out.print(f"Rule {rule}: {scored} trace{'s' if scored != 1 else ''} scored.", markup=False)
+    for alert in done.alerts:
+        out.print(f"Alert: {alert.words}", markup=False)
     if done.capped:
         raise fail(
             f"rule {rule} stopped at its daily spend cap; the rest can be backfilled after "
             "00:00 UTC (or add the rule again with a higher --max-cost-per-day)",
             CAP_REACHED_EXIT,
         )
+
+
+@rules_app.command("alerts")
+@friendly
+def rules_alerts(
+    rule: Annotated[
+        int | None, typer.Argument(help="Only this rule's alerts (default: every rule's).")
+    ] = None,
+) -> None:
+    """List the drift alerts of the rules, newest window first, and whether each was sent."""
+    from rich.table import Table
+
+    from scorer_runtime.store import read_session
+    from scorer_runtime.store.rule_alerts import list_alerts
+
+    made = engine()
+    try:
+        with read_session(made) as opened:
+            alerts = list_alerts(opened, rule_id=rule)
+    finally:
+        made.dispose()
+    out = console()
+    if not alerts:
+        out.print(
+            "No alerts. A rule alerts when it was added with --alert-drop and a window's "
+            "scores drop beyond chance.",
+            markup=False,
+        )
+        return
+    table = Table(title="Drift alerts", title_justify="left")
+    for name in ("rule", "window (UTC)", "what happened", "sent"):
+        table.add_column(name, overflow="fold")
+    for alert in alerts:
+        table.add_row(
+            str(alert.rule_id),
+            alert.window_start.strftime("%Y-%m-%d %H:%M"),
+            alert.words,
+            alert.delivery,
+        )
+    out.print(table)

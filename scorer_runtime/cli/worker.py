@@ -6,7 +6,7 @@ import asyncio
 
 import typer
 
-from scorer_runtime.cli.support import engine, friendly, load_env_file
+from scorer_runtime.cli.support import engine, fail, friendly, load_env_file
 
 
 @friendly
@@ -29,6 +29,14 @@ def worker(
         hidden=True,
         help="Stop when standard input closes (how the studio keeps its runner).",
     ),
+    export_otlp: str | None = typer.Option(
+        None,
+        "--export-otlp",
+        envvar="SCORER_STUDIO_EXPORT_OTLP",
+        help="Also send each score of a scoring rule to this OpenTelemetry collector (OTLP "
+        "over HTTP, e.g. http://127.0.0.1:4318) as a gen_ai.evaluation.result event of the "
+        "span it scored.",
+    ),
 ) -> None:
     """Score queued runs as they come (from the studio or ``run --queue``), until stopped.
 
@@ -39,10 +47,19 @@ def worker(
     from scorer_runtime.batch.serve import serve_forever
     from scorer_runtime.cli.runs import join_engine
 
+    if export_otlp:
+        from scorer_runtime.traces.evaluation_events import logs_endpoint
+
+        try:
+            logs_endpoint(export_otlp)
+        except ValueError as e:
+            raise fail(f"the runner did not start: {e}") from None
     shards = join_engine(engine_name, address, None)  # fails in words before serving
     made = engine()
     try:
-        serve_forever(made, max_runs=max_runs, attached=attached, pool=shards)
+        serve_forever(
+            made, max_runs=max_runs, attached=attached, pool=shards, export_otlp=export_otlp
+        )
     finally:
         if shards is not None:
             asyncio.run(shards.close())

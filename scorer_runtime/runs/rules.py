@@ -37,6 +37,7 @@ from scorer_runtime.store.scorers import get_version_by_id
 from scorer_runtime.traces.model import Trace
 from scorer_runtime.traces.rules import RuleFilter, rule_takes
 from scorer_runtime.traces.sampling import check_ratio
+from scorer_runtime.trust.drift import AlertSettings
 
 _ROWS_PER_READ = 500
 
@@ -51,6 +52,8 @@ class RulePlan:
     max_cost_per_day: float | None
     allow_unpriced: bool
     scorer: Scorer[Any, Any]
+    alerts: AlertSettings | None = None
+    """What its drift alerts watch (None: none)."""
     estimate: CostEstimate | None = None
     """What one trace of those stored that it takes costs (None: no stored trace to tell)."""
 
@@ -76,6 +79,7 @@ def plan_rule(
     sample: float | None = None,
     max_cost_per_day: float | None = None,
     allow_unpriced: bool = False,
+    alerts: AlertSettings | None = None,
 ) -> RulePlan:
     """The plan of a rule once it is known it can score; refused in words otherwise
     (:class:`RunRefusedError`; :class:`~scorer_runtime.costs.cap.CapError` for a daily cap
@@ -87,7 +91,7 @@ def plan_rule(
         raise RunRefusedError(f"The rule was not added: {error}.") from None
     scorer = _compiled(engine, scorer_version_id)
     plan = RulePlan(
-        scorer_version_id, list(filters), sample, max_cost_per_day, allow_unpriced, scorer
+        scorer_version_id, list(filters), sample, max_cost_per_day, allow_unpriced, scorer, alerts
     )
     if max_cost_per_day is None:
         return plan
@@ -113,6 +117,7 @@ def start_rule(engine: Engine, plan: RulePlan) -> RuleInfo:
             sample=plan.sample,
             max_cost_per_day=plan.max_cost_per_day,
             allow_unpriced=plan.allow_unpriced,
+            alerts=plan.alerts,
         )
 
 

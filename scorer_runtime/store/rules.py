@@ -28,6 +28,7 @@ from scorer_runtime.store.scores import add_scores
 from scorer_runtime.store.tables import ScorerRecord, ScorerVersionRecord, TraceRecord
 from scorer_runtime.traces.model import Span, Trace
 from scorer_runtime.traces.rules import RuleFilter, filters_data, filters_of
+from scorer_runtime.trust.drift import AlertSettings, alert_settings
 
 _ROUNDING = 1e-12
 """Dollars a sum of floats may lie above the cap and still fit (0.1 + 0.2 > 0.3)."""
@@ -59,6 +60,13 @@ class RuleInfo:
     seen_up_to: int
     capped_on: str | None
     created_at: datetime
+    alerts: AlertSettings | None = None
+    """What its drift alerts watch (None: it has none)."""
+
+    @property
+    def label(self) -> str:
+        """The rule as a person names it: ``rule 3 (tone v2)``."""
+        return f"rule {self.id} ({self.scorer_name} v{self.version})"
 
     def paused(self, day: str | None = None) -> bool:
         """Whether the rule found its cap reached on ``day`` (default: today)."""
@@ -92,6 +100,15 @@ def _info(record: ScoringRuleRecord, name: str, version: int) -> RuleInfo:
         seen_up_to=int(record.seen_up_to),
         capped_on=record.capped_on,
         created_at=record.created_at,
+        alerts=_alerts_of(record),
+    )
+
+
+def _alerts_of(record: ScoringRuleRecord) -> AlertSettings | None:
+    if record.alert_period is None or record.alert_measure is None or record.alert_drop is None:
+        return None
+    return alert_settings(
+        record.alert_period, record.alert_measure, record.alert_drop, record.webhook_env
     )
 
 
@@ -103,9 +120,10 @@ def add_rule(
     sample: float | None = None,
     max_cost_per_day: float | None = None,
     allow_unpriced: bool = False,
+    alerts: AlertSettings | None = None,
 ) -> RuleInfo:
-    """Store a rule of scorer version ``scorer_version_id``. It takes the traces stored from
-    now on (a backfill scores those stored before)."""
+    """Store a rule of scorer version ``scorer_version_id``, with its drift ``alerts`` if
+    any. It takes the traces stored from now on (a backfill scores those stored before)."""
     version = session.get(ScorerVersionRecord, scorer_version_id)
     if version is None:
         raise not_found("scorer version", scorer_version_id)
@@ -120,10 +138,30 @@ def add_rule(
         allow_unpriced=allow_unpriced and max_cost_per_day is not None,
         seen_up_to=latest_trace_row(session),
     )
+    set_alerts(record, alerts)
     session.add(record)
     session.flush()
     assert record.id is not None
     return get_rule(session, rule_id=record.id)
+
+
+def set_alerts(record: ScoringRuleRecord, alerts: AlertSettings | None) -> None:
+    """Write ``alerts`` into the rule's row (None: the rule alerts no more)."""
+    record.alert_period = alerts.period if alerts else None
+    record.alert_measure = alerts.measure if alerts else None
+    record.alert_drop = alerts.drop if alerts else None
+    record.webhook_env = alerts.webhook_env if alerts else None
+
+
+def change_alerts(session: Session, *, rule_id: int, alerts: AlertSettings | None) -> RuleInfo:
+    """Change (or, with None, end) the drift alerts of rule ``rule_id``."""
+    record = session.get(ScoringRuleRecord, rule_id)
+    if record is None:
+        raise not_found("rule", rule_id)
+    set_alerts(record, alerts)
+    session.add(record)
+    session.flush()
+    return get_rule(session, rule_id=rule_id)
 
 
 def get_rule(session: Session, *, rule_id: int) -> RuleInfo:

@@ -154,16 +154,29 @@ class EvaluationSender:
 
 
 def _parent(result: EvaluationResult) -> Context | None:
-    """The context that parents an event to its scored span (``None`` without a span)."""
-    if not result.span_id:
+    """The context that parents an event to its scored span (``None`` without a span, or for
+    ids that are not OpenTelemetry's, such as a Mastra trace's)."""
+    trace_id, span_id = _hex_id(result.trace_id, 32), _hex_id(result.span_id, 16)
+    if trace_id is None or span_id is None:
         return None
     parent = trace.SpanContext(
-        trace_id=int(result.trace_id, 16),
-        span_id=int(result.span_id, 16),
+        trace_id=trace_id,
+        span_id=span_id,
         is_remote=True,
         trace_flags=trace.TraceFlags(trace.TraceFlags.SAMPLED),
     )
     return trace.set_span_in_context(trace.NonRecordingSpan(parent))
+
+
+def _hex_id(text: str | None, digits: int) -> int | None:
+    """An OpenTelemetry id of ``digits`` hex digits as a number (None when it is not one)."""
+    if not text or len(text) != digits:
+        return None
+    try:
+        value = int(text, 16)
+    except ValueError:
+        return None
+    return value or None
 
 
 class _CountingExporter(LogRecordExporter):

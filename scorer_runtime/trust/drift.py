@@ -16,6 +16,7 @@ Windows with fewer than ``min_scores`` scores (either side) are read, never aler
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -30,6 +31,44 @@ Measure = Literal["mean", "pass_rate"]
 MIN_SCORES = 10
 """Scores each window needs, current and baseline, before a change in it can be an alert."""
 _LENGTH: dict[Period, timedelta] = {"hour": timedelta(hours=1), "day": timedelta(days=1)}
+PERIODS: tuple[Period, ...] = ("hour", "day")
+MEASURES: tuple[Measure, ...] = ("mean", "pass_rate")
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+@dataclass(frozen=True, slots=True)
+class AlertSettings:
+    """What a scoring rule's drift alerts watch: each ``period`` against the one before, on
+    the ``measure``, alerting on a drop of at least ``drop``; messages POSTed to the webhook
+    whose address is in the environment variable ``webhook_env`` (None: shown, not sent)."""
+
+    period: Period
+    measure: Measure
+    drop: float
+    webhook_env: str | None = None
+
+
+def alert_settings(
+    period: str, measure: str, drop: float, webhook_env: str | None = None
+) -> AlertSettings:
+    """Checked :class:`AlertSettings`; ValueError in words for a value that cannot be."""
+    if period not in PERIODS:
+        raise ValueError(f"alerts compare an hour or a day with the one before, not {period!r}")
+    if measure not in MEASURES:
+        raise ValueError(
+            f"alerts watch the mean score or the pass rate (mean or pass_rate), not {measure!r}"
+        )
+    if not drop > 0 or (measure == "pass_rate" and drop > 1):
+        most = " and at most 1 (0.1: ten points of pass rate)" if measure == "pass_rate" else ""
+        raise ValueError(f"the smallest drop worth an alert must be above 0{most}")
+    env = (webhook_env or "").strip() or None
+    if env is not None and not _ENV_NAME.fullmatch(env):
+        raise ValueError(
+            f"{env!r} is not the name of an environment variable: give the name of the one "
+            "holding the webhook's address, such as SCORER_STUDIO_ALERT_WEBHOOK (the address "
+            "itself is a secret and is never stored)"
+        )
+    return AlertSettings(period, measure, float(drop), env)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ from scorer_runtime.store import read_session
 from scorer_runtime.store.rules import taken_trace_ids
 from tests.batch.rule_fixtures import add_rule, judge_free_version, scores_by_trace, store_traces
 from tests.batch.runner_fixtures import runner_processes, wait_for_runners
+from tests.fakes.collector import FakeCollector
 from tests.traces.rule_traces import agent_trace, trace_ids
 
 __all__ = ["runner_processes"]
@@ -62,3 +63,20 @@ def test_two_runners_on_one_store_score_every_trace_once(db_url, engine, runner_
     assert all(len(rows) == 1 for rows in scores.values())
     with read_session(engine) as session:
         assert taken_trace_ids(session, rule_id=rule.id) == set(ids)
+
+
+def test_a_runner_sends_each_rule_score_to_the_team_collector(db_url, engine, runner_processes):
+    version = judge_free_version(engine, name="always-one")
+    add_rule(engine, version)
+    with FakeCollector() as collector:
+        runner_processes(db_url, env={"SCORER_STUDIO_EXPORT_OTLP": collector.url})
+        wait_for_runners(db_url, 1)
+        (trace_id,) = trace_ids(1, prefix="a")  # hex: an OpenTelemetry trace id
+        trace = agent_trace(trace_id)
+        store_traces(engine, [trace])
+        _wait_for_scores(engine, version, 1)
+        (record,) = collector.wait_for_records(1)
+    assert record.event_name == "gen_ai.evaluation.result"
+    assert (record.trace_id, record.span_id) == (trace_id, trace.spans[0].span_id)
+    assert record.attributes["gen_ai.evaluation.name"] == "always-one"
+    assert record.attributes["gen_ai.evaluation.score.value"] == 1.0

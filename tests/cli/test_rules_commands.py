@@ -4,6 +4,7 @@ PostgreSQL when configured), traces stored as an import stores them, the fake ju
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 
 import pytest
 
@@ -20,6 +21,8 @@ from tests.batch.rule_fixtures import (
 )
 from tests.cli.helpers import KEY_ENV, cli
 from tests.traces.rule_traces import agent_trace, trace_ids
+
+_HOUR = timedelta(hours=1)
 
 
 @pytest.fixture
@@ -160,3 +163,53 @@ class CliRunnerInput:
 
         runner = CliRunner()
         return runner.invoke(app, ["--database-url", db_url, *args], input=typed)
+
+
+def test_add_with_alerts_says_what_they_watch_and_alerts_lists_them(db_url, store):
+    from tests.batch.test_rule_alerts import GOOD, RUDE, last_hour, polite_version, timed
+
+    polite_version(store)
+    ids = trace_ids(40)
+    store_traces(store, timed(ids[:20], last_hour(), [GOOD]))
+    store_traces(store, timed(ids[20:], last_hour() + _HOUR, [RUDE]))
+    added = cli(
+        db_url,
+        "rules",
+        "add",
+        "polite",
+        "--alert-drop",
+        "0.2",
+        "--webhook-env",
+        "TEAM_ALERT_HOOK",
+    )
+    assert added.exit_code == 0, added.output
+    text = " ".join(added.output.split())
+    assert "It alerts when an hour's mean score drops by 0.2 or more" in text
+    assert "POSTed once to the address in $TEAM_ALERT_HOOK" in text
+    assert cli(db_url, "rules", "alerts").output.startswith("No alerts.")
+
+    backfilled = cli(db_url, "rules", "backfill", "1", "--yes")
+    assert backfilled.exit_code == 0, backfilled.output
+    assert "Alert: Mean score 1.00 the hour before" in " ".join(backfilled.output.split())
+
+    listed = cli(db_url, "rules", "alerts", "1")
+    assert listed.exit_code == 0, listed.output
+    text = " ".join(listed.output.split())
+    assert "Mean score 1.00 the hour before (20 scores), 0.00 this hour (20 scores)" in text
+    assert "waiting for a runner to send it" in text
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--alert-drop", "0.1", "--alert-every", "week"], "an hour or a day"),
+        (["--webhook-env", "HOOK"], "say which drop is worth one with --alert-drop"),
+        (["--alert-drop", "0.1", "--webhook-env", "https://hooks.example/x"], "never stored"),
+    ],
+)
+def test_add_refuses_alerts_that_cannot_be(db_url, store, args, words):
+    judge_free_version(store, "always-one")
+    added = cli(db_url, "rules", "add", "always-one", *args)
+    assert added.exit_code != 0
+    assert words in " ".join(added.output.split())
+    assert "Rule 1 added" not in added.output

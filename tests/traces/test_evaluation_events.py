@@ -58,6 +58,18 @@ def test_a_score_of_a_whole_trace_is_sent_without_a_parent_span():
     assert record.attributes["gen_ai.evaluation.score.value"] == 1.0
 
 
+def test_a_score_of_a_trace_with_ids_not_of_opentelemetry_is_sent_without_a_parent():
+    """A Mastra trace's ids are not OpenTelemetry's hex ids: the event goes, unparented."""
+    mastra = EvaluationResult("run-7c1f-weather", "span-1", "tool accuracy", 1.0)
+    with FakeCollector() as collector:
+        sender = EvaluationSender(collector.url)
+        sender.send([mastra])
+        sender.close()
+        (record,) = collector.wait_for_records(1)
+    assert (record.trace_id, record.span_id) == ("", "")
+    assert record.attributes["gen_ai.evaluation.name"] == "tool accuracy"
+
+
 def test_a_zero_score_is_a_value_not_a_missing_one():
     attributes = event_attributes(EvaluationResult(TRACE, SPAN, "x", 0.0, "fail"))
     assert attributes["gen_ai.evaluation.score.value"] == 0.0
