@@ -484,6 +484,11 @@ MONITOR_SAMPLE = Key("monitor.sample")
 MONITOR_CAP = Key("monitor.cap")
 MONITOR_ADD = Key("monitor.add")
 MONITOR_FIX_JUDGE = Key("monitor.fix_judge")
+MONITOR_ALERT_DROP = Key("monitor.alert_drop")
+MONITOR_ALERT_PERIOD = Key("monitor.alert_period")
+MONITOR_ALERT_MEASURE = Key("monitor.alert_measure")
+MONITOR_WEBHOOK = Key("monitor.webhook")
+MONITOR_CHART_RULE = Key("monitor.chart_rule")
 
 
 # -- Traces -----------------------------------------------------------------------------------

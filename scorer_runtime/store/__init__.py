@@ -129,7 +129,8 @@ from scorer_runtime.store.queue import (
     stalled_runs,
 )
 from scorer_runtime.store.revision import Revision, store_revision
-from scorer_runtime.store.rules import DaySpend, RuleInfo
+from scorer_runtime.store.rule_alerts import AlertInfo
+from scorer_runtime.store.rules import DaySpend, RuleInfo, change_alerts
 from scorer_runtime.store.runs import (
     STALE_AFTER,
     RunInfo,
@@ -225,6 +226,7 @@ __all__ = [
     "RUNNER_GONE_AFTER",
     "STALE_AFTER",
     "AgreementData",
+    "AlertInfo",
     "ApprovalInfo",
     "CacheStats",
     "ConflictError",
@@ -276,6 +278,7 @@ __all__ = [
     "beat",
     "cache_stats",
     "canonical_json",
+    "change_alerts",
     "check_ended",
     "check_example_ids",
     "check_flips",

@@ -16,7 +16,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import Session, col
 
-from scorer_runtime.store.rule_tables import ScoringRuleRecord
+from scorer_runtime.store.rule_tables import RuleAlertRecord, ScoringRuleRecord
 from scorer_runtime.store.tables import (
     ApprovalRecord,
     DatasetRecord,
@@ -66,7 +66,15 @@ def _parts() -> list[Any]:
         sa.select(count(), latest(col(JudgeProfileRecord.updated_at))),
         sa.select(count(), latest(col(TraceRecord.updated_at))),
         sa.select(
-            count(), largest(col(ScoringRuleRecord.id)), latest(col(ScoringRuleRecord.capped_on))
+            count(),
+            largest(col(ScoringRuleRecord.id)),
+            latest(col(ScoringRuleRecord.capped_on)),
+            latest(col(ScoringRuleRecord.changed_at)),
+        ),
+        sa.select(
+            count(),
+            count(col(RuleAlertRecord.sent_at)),
+            count(col(RuleAlertRecord.send_error)),
         ),
     ]
 
@@ -74,7 +82,8 @@ def _parts() -> list[Any]:
 def store_revision(session: Session) -> Revision:
     """The store's revision now: equal to an earlier reading exactly when no grade, score,
     run progress, stability check, approval, policy, version, scorer, dataset, example,
-    judge, trace or scoring rule was added, changed in what pages show, or removed since."""
+    judge, trace, scoring rule or drift alert was added, changed in what pages show, or
+    removed since."""
     row = session.execute(_statement()).one()
     return tuple(_plain(value) for value in row)
 

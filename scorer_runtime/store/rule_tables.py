@@ -50,6 +50,8 @@ class ScoringRuleRecord(SQLModel, table=True):
     webhook_env: str | None = Field(default=None, max_length=200)
     """The name of the environment variable holding the webhook address alerts are POSTed
     to (the address itself is a secret, and is never stored)."""
+    changed_at: datetime | None = None
+    """When its settings were last changed after it was added (None: never)."""
     created_at: datetime = Field(default_factory=utc_now, nullable=False)
 
 

@@ -159,6 +159,7 @@ def change_alerts(session: Session, *, rule_id: int, alerts: AlertSettings | Non
     if record is None:
         raise not_found("rule", rule_id)
     set_alerts(record, alerts)
+    record.changed_at = datetime.now(UTC)
     session.add(record)
     session.flush()
     return get_rule(session, rule_id=rule_id)

@@ -106,3 +106,34 @@ def test_every_write_the_pages_show_gives_a_new_revision(engine: Engine) -> None
     ]
     for number, write in enumerate(writes):
         assert _changes(engine, write), f"write {number} left the revision as it was"
+
+
+def test_a_rule_changed_and_its_alerts_raised_and_sent_give_a_new_revision(engine: Engine) -> None:
+    from datetime import UTC, datetime
+
+    from scorer_runtime.store.rule_alerts import add_alerts, list_alerts, mark_sent
+    from scorer_runtime.store.rules import add_rule, change_alerts, get_rule
+    from scorer_runtime.trust.drift import DriftReading, alert_settings
+
+    _, version_id = make_version(engine)
+    rule: dict[str, Any] = {}
+    hourly = alert_settings("hour", "mean", 0.2, "HOOK")
+    drop = DriftReading(
+        datetime(2026, 12, 5, 9, tzinfo=UTC), 20, 0.5, 20, 1.0, -0.5, -0.7, -0.3, True, "drop"
+    )
+
+    def alert_id(session: Any) -> int:
+        return list_alerts(session, rule_id=rule["id"])[0].id
+
+    writes: list[Callable[[Any], object]] = [
+        lambda s: rule.update(id=add_rule(s, scorer_version_id=version_id).id),
+        lambda s: change_alerts(s, rule_id=rule["id"], alerts=hourly),
+        lambda s: change_alerts(  # the same kind of alert, another threshold
+            s, rule_id=rule["id"], alerts=alert_settings("hour", "mean", 0.3, "HOOK")
+        ),
+        lambda s: add_alerts(s, rule=get_rule(s, rule_id=rule["id"]), readings=[drop]),
+        lambda s: mark_sent(s, alert_id=alert_id(s), error="the webhook could not be reached"),
+        lambda s: mark_sent(s, alert_id=alert_id(s)),
+    ]
+    for number, write in enumerate(writes):
+        assert _changes(engine, write), f"write {number} left the revision as it was"

@@ -5,11 +5,22 @@ from __future__ import annotations
 
 from scorer_runtime.runs import plan_rule, start_rule
 from scorer_runtime.store import (
+    AlertInfo,
     RuleInfo,
+    change_alerts,
     database_url,
     get_version,
 )
-from scorer_runtime.store.views import RuleLine, RuleScoreLine, newest_rule_scores, rule_lines
+from scorer_runtime.store.views import (
+    RuleLine,
+    RuleScoreLine,
+    RuleWindows,
+    newest_alerts,
+    newest_rule_scores,
+    rule_lines,
+    rule_windows,
+)
+from scorer_runtime.trust.drift import AlertSettings
 from studio import services
 from studio.app_pages.monitor.logic import RuleForm
 
@@ -38,6 +49,36 @@ def _newest(url: str) -> list[RuleScoreLine]:
         return newest_rule_scores(session, limit=20)
 
 
+def alerts() -> list[AlertInfo]:
+    """The newest drift alerts of every rule."""
+    return _alerts(database_url())
+
+
+@_cached
+def _alerts(url: str) -> list[AlertInfo]:
+    with services.reading() as session:
+        return newest_alerts(session, limit=20)
+
+
+def windows(rule_id: int) -> RuleWindows:
+    """The rule's recent windows of scores."""
+    return _windows(database_url(), rule_id)
+
+
+@_cached
+def _windows(url: str, rule_id: int) -> RuleWindows:
+    with services.reading() as session:
+        return rule_windows(session, rule_id=rule_id)
+
+
+def set_alerts(rule_id: int, alerts: AlertSettings | None) -> RuleInfo:
+    """Change (or end, with None) a rule's drift alerts."""
+    with services.writing() as session:
+        rule = change_alerts(session, rule_id=rule_id, alerts=alerts)
+    services.changed()
+    return rule
+
+
 def add_rule(scorer_id: int, form: RuleForm) -> RuleInfo:
     """Add a rule of the scorer's latest version (refused in words, as ``plan_rule`` says)."""
     with services.reading() as session:
@@ -49,6 +90,7 @@ def add_rule(scorer_id: int, form: RuleForm) -> RuleInfo:
         filters=form.filters,
         sample=form.sample,
         max_cost_per_day=form.max_cost_per_day,
+        alerts=form.alerts,
     )
     rule = start_rule(services.engine(), plan)
     services.changed()

@@ -1,5 +1,6 @@
-"""Monitor: the scoring rules that score traces as they arrive, what each scored today, the
-newest scores, and a form to add a rule."""
+"""Monitor: the scoring rules that score traces as they arrive, what each scored today, their
+drift alerts, a rule's scores by hour or day, the newest scores, and a form to add a rule.
+The live parts refresh on their own every few seconds."""
 
 from __future__ import annotations
 
@@ -9,21 +10,35 @@ from scorer_runtime.costs.cap import CapError
 from scorer_runtime.runs import RunRefusedError
 from studio import state
 from studio.app_pages.monitor import data
-from studio.app_pages.monitor.logic import read_rule_form, rule_rows, score_rows
+from studio.app_pages.monitor.charts import windows_chart
+from studio.app_pages.monitor.logic import (
+    MEASURE_WORDS,
+    PERIOD_WORDS,
+    AlertFields,
+    alert_rows,
+    read_rule_form,
+    rule_rows,
+    score_rows,
+)
 from studio.widgets import pickers
 from studio.widgets.common import empty_state, page_header
 from studio.widgets.judge_fix import fix_judge_link
 
+REFRESH_S = 5.0
+"""How often the rules, alerts, chart and newest scores are read again."""
+
 page_header(
     "Monitor",
     "Score your agents' traces as they arrive: a rule scores each new trace it takes with a "
-    "scorer, within a daily spend cap. Runners apply the rules within a second.",
+    "scorer, within a daily spend cap, and can alert you when its scores drop. Runners apply "
+    "the rules within a second.",
 )
 state.show_flashes()
 
 
-def render_rules() -> None:
-    """The rules and what each did today, or what a rule is when there is none."""
+@st.fragment(run_every=REFRESH_S)
+def render_live() -> None:
+    """The parts that change as traces arrive: rules, alerts, the chart, the newest scores."""
     lines = data.rules()
     if not lines:
         empty_state(
@@ -34,6 +49,48 @@ def render_rules() -> None:
         )
         return
     st.dataframe(rule_rows(lines), hide_index=True, width="stretch")
+    render_alerts()
+    render_windows([line.rule.id for line in lines], {r.rule.id: r.rule.label for r in lines})
+    render_scores()
+
+
+def render_alerts() -> None:
+    """The newest drift alerts, the latest one called out."""
+    st.subheader("Alerts")
+    alerts = data.alerts()
+    if not alerts:
+        st.caption(
+            "No alert yet. A rule with alerts compares each hour (or day) with the one before "
+            "and alerts when its scores drop by more than chance would explain."
+        )
+        return
+    newest = alerts[0]
+    st.error(
+        f"**Rule {newest.rule_id}, {newest.window_start:%d %b %H:%M} UTC:** {newest.words}",
+        icon=":material/trending_down:",
+    )
+    st.dataframe(alert_rows(alerts), hide_index=True, width="stretch")
+
+
+def render_windows(rule_ids: list[int], labels: dict[int, str]) -> None:
+    """One rule's scores by window, alerts in red."""
+    st.subheader("Scores over time")
+    rule_id = st.selectbox(
+        "Rule",
+        rule_ids,
+        format_func=lambda i: labels[i].capitalize(),
+        key=state.MONITOR_CHART_RULE.name,
+    )
+    windows = data.windows(int(rule_id))
+    if not windows.windows:
+        st.caption("No scores in the last 24 windows yet: they show here as traces arrive.")
+        return
+    st.altair_chart(windows_chart(windows), width="stretch")
+    what = MEASURE_WORDS[windows.measure].lower()
+    st.caption(
+        f"Each bar is the {what} of the traces that ran in that {windows.period} (UTC); red: "
+        "the window raised an alert."
+    )
 
 
 def render_scores() -> None:
@@ -47,7 +104,7 @@ def render_scores() -> None:
 
 
 def render_add_form() -> None:
-    """Add a rule: a scorer, filters, a share of traces and a daily cap."""
+    """Add a rule: a scorer, filters, a share of traces, a daily cap, and alerts."""
     st.subheader("Add a rule")
     names = pickers.scorer_choices()
     if not names:
@@ -79,24 +136,62 @@ def render_add_form() -> None:
             key=state.MONITOR_CAP.name,
             help="When a day's spend reaches it, the rule pauses until 00:00 UTC.",
         )
+        alerts = alert_fields()
         added = st.form_submit_button("Add rule", type="primary")
     if added:  # outside the form: a refusal may offer a button to fix the judge
-        _add(int(scorer_id), filters, sample, cap)
+        _add(int(scorer_id), filters, sample, cap, alerts)
 
 
-def _add(scorer_id: int, filters: str, sample: float, cap: str) -> None:
+def alert_fields() -> AlertFields:
+    """The form's alerts: the drop worth an alert (0: none), the window, what to watch, and
+    the variable holding a webhook's address."""
+    st.markdown("**Alerts** (optional)")
+    left, middle, right = st.columns(3)
+    drop = left.number_input(
+        "Alert on a drop of at least (0: no alerts)",
+        min_value=0.0,
+        max_value=100.0,
+        value=0.0,
+        step=0.05,
+        key=state.MONITOR_ALERT_DROP.name,
+        help="Compared with the window before, and only when chance alone would rarely give "
+        "such a drop (at least 10 scores in each window). For a pass rate, 0.1 is ten points.",
+    )
+    period = middle.selectbox(
+        "Compare each",
+        list(PERIOD_WORDS),
+        format_func=PERIOD_WORDS.__getitem__,
+        key=state.MONITOR_ALERT_PERIOD.name,
+    )
+    measure = right.selectbox(
+        "Watch",
+        list(MEASURE_WORDS),
+        format_func=MEASURE_WORDS.__getitem__,
+        key=state.MONITOR_ALERT_MEASURE.name,
+    )
+    webhook = st.text_input(
+        "Also post alerts to the webhook whose address is in the variable (optional)",
+        placeholder="SCORER_STUDIO_ALERT_WEBHOOK",
+        key=state.MONITOR_WEBHOOK.name,
+        help="A Slack incoming webhook, for one. Its address is a secret: ask an engineer to "
+        "put it in this environment variable where the runner runs; only the name is kept.",
+    )
+    return AlertFields(float(drop), str(period), str(measure), webhook)
+
+
+def _add(scorer_id: int, filters: str, sample: float, cap: str, alerts: AlertFields) -> None:
     try:
-        form = read_rule_form(filters, sample, cap)
+        form = read_rule_form(filters, sample, cap, alerts)
         rule = data.add_rule(scorer_id, form)
     except (RunRefusedError, CapError, ValueError) as error:
         st.error(f"{str(error)[:1].upper()}{str(error)[1:]}", icon=":material/error:")
         if isinstance(error, RunRefusedError):  # a judge's key not set, or a broken spec
             fix_judge_link(scorer_id, key=state.MONITOR_FIX_JUDGE)
         return
-    state.flash(f"Rule {rule.id} added: new traces it takes are scored as they arrive.")
+    watched = " and alerts you when its scores drop" if rule.alerts else ""
+    state.flash(f"Rule {rule.id} added: it scores new traces as they arrive{watched}.")
     st.rerun()
 
 
-render_rules()
-render_scores()
+render_live()
 render_add_form()

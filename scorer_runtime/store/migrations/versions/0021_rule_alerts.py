@@ -25,6 +25,7 @@ def upgrade() -> None:
         batch.add_column(sa.Column("alert_measure", sa.String(length=10), nullable=True))
         batch.add_column(sa.Column("alert_drop", sa.Float(), nullable=True))
         batch.add_column(sa.Column("webhook_env", sa.String(length=200), nullable=True))
+        batch.add_column(sa.Column("changed_at", sa.DateTime(timezone=True), nullable=True))
     op.create_table(
         "rule_alerts",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -56,6 +57,7 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_table("rule_alerts")
     with op.batch_alter_table("scoring_rules") as batch:
+        batch.drop_column("changed_at")
         batch.drop_column("webhook_env")
         batch.drop_column("alert_drop")
         batch.drop_column("alert_measure")

@@ -5,12 +5,15 @@ scored a new trace; a filter that cannot be read is refused in words and adds no
 from __future__ import annotations
 
 import asyncio
+import json
 
 from scorer_runtime.batch.rule_scoring import RuleScoring
 from scorer_runtime.store import read_session
 from scorer_runtime.store.rules import list_rules
 from scorer_runtime.traces.sampling import in_sample
+from scorer_runtime.store.views import rule_windows
 from studio import state
+from studio.app_pages.monitor.charts import window_frame
 from tests.batch.rule_fixtures import judge_free_version, store_traces
 from tests.traces.rule_traces import agent_trace, trace_ids
 
@@ -83,3 +86,59 @@ def test_a_cap_that_is_not_an_amount_is_refused_in_words(studio_db, open_page):
 
 def _in_half(trace_id: str) -> bool:
     return in_sample(trace_id, 0.5)
+
+
+def test_a_rule_with_alerts_shows_its_drop_as_an_alert_and_its_hours_in_a_chart(
+    studio_db, open_page
+):
+    from datetime import timedelta
+
+    from scorer_runtime.batch.rule_alerts import RuleAlerts
+    from tests.batch.test_rule_alerts import GOOD, RUDE, last_hour, polite_version, timed
+
+    polite_version(studio_db)
+    at = open_page("monitor")
+    at.number_input(key=state.MONITOR_ALERT_DROP.name).set_value(0.2)
+    at.selectbox(key=state.MONITOR_ALERT_MEASURE.name).set_value("pass_rate")
+    at = _add(at, filters="")
+    assert not at.exception, at.exception
+    assert not at.error, [e.value for e in at.error]
+    (rule,) = _rules(studio_db)
+    assert rule.alerts is not None
+    assert (rule.alerts.period, rule.alerts.measure, rule.alerts.drop) == ("hour", "pass_rate", 0.2)
+    assert _table(at, "Takes")["Alerts"].tolist() == [
+        "pass rate drops by 0.2+ from one hour to the next"
+    ]
+    assert any("No alert yet" in c.value for c in at.caption)
+
+    ids = trace_ids(40)
+    store_traces(studio_db, timed(ids[:20], last_hour(), [GOOD]))
+    store_traces(studio_db, timed(ids[20:], last_hour() + timedelta(hours=1), [GOOD, RUDE]))
+    alerts = RuleAlerts(studio_db, "runner-a", say=lambda _t: None)
+    assert asyncio.run(RuleScoring(studio_db, "runner-a", alerts=alerts).poll()) == 40
+    at.run()
+
+    assert not at.exception, at.exception
+    (callout,) = at.error
+    assert f"Rule {rule.id}," in callout.value
+    assert "Pass rate 100% the hour before (20 scores), 50% this hour (20 scores)" in callout.value
+    listed = _table(at, "What happened")
+    assert listed["Message"].tolist() == ["shown here only (the rule names no webhook)"]
+    (chart,) = [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")]
+    assert chart["encoding"]["y"]["title"] == "Pass rate"
+    with read_session(studio_db) as session:
+        drawn = window_frame(rule_windows(session, rule_id=rule.id))
+    assert drawn[["Value", "Scores", "Alert"]].values.tolist() == [
+        [1.0, 20, "No alert"],
+        [0.5, 20, "Alert"],
+    ]
+
+
+def test_a_webhook_without_a_drop_is_refused_in_words(studio_db, open_page):
+    judge_free_version(studio_db, "always-one")
+    at = open_page("monitor")
+    at.text_input(key=state.MONITOR_WEBHOOK.name).input("TEAM_ALERT_HOOK")
+    at = _add(at, filters="")
+    (error,) = at.error
+    assert "A webhook sends alerts: set the drop worth an alert above 0" in error.value
+    assert _rules(studio_db) == []
