@@ -10,8 +10,8 @@ import json
 from scorer_runtime.batch.rule_scoring import RuleScoring
 from scorer_runtime.store import read_session
 from scorer_runtime.store.rules import list_rules
-from scorer_runtime.traces.sampling import in_sample
 from scorer_runtime.store.views import rule_windows
+from scorer_runtime.traces.sampling import in_sample
 from studio import state
 from studio.app_pages.monitor.charts import window_frame
 from tests.batch.rule_fixtures import judge_free_version, store_traces
