@@ -155,7 +155,10 @@ class AgentMessage(AgentModel):
     """A message in Mastra's stored shape (``MastraDBMessage``, format 2).
 
     Simple forms are normalised: ``{"role": "user", "content": "hello"}`` gets one text part,
-    and a list ``content`` (AI SDK message parts) becomes ``content.parts``.
+    a list ``content`` (AI SDK message parts) becomes ``content.parts``, and OpenTelemetry's
+    GenAI message (``{"role": ..., "parts": [{"type": "text", "content": ...}, ...]}``, as an
+    instrumented app records ``gen_ai.input.messages`` and ``gen_ai.output.messages``) gets
+    its text, reasoning and tool call parts (other parts are kept as they are).
     """
 
     id: str | None = None
@@ -172,7 +175,32 @@ class AgentMessage(AgentModel):
                 return {**data, "content": _text_content(content)}
             if isinstance(content, list):
                 return {**data, "content": {"format": 2, "parts": content}}
+            if content is None and isinstance(data.get("parts"), list):
+                rest = {k: v for k, v in data.items() if k not in ("parts", "finish_reason")}
+                parts = [_genai_part(p) for p in data["parts"]]
+                return {**rest, "content": {"format": 2, "parts": parts}}
         return data
+
+
+def _genai_part(part: Any) -> Any:
+    """One part of an OpenTelemetry GenAI message in Mastra's part shape (see AgentMessage)."""
+    if not isinstance(part, Mapping):
+        return part
+    kind = part.get("type")
+    if kind == "text" and isinstance(part.get("content"), str):
+        return {"type": "text", "text": part["content"]}
+    if kind == "reasoning" and isinstance(part.get("content"), str):
+        return {"type": "reasoning", "reasoning": part["content"]}
+    if kind == "tool_call" and isinstance(part.get("name"), str):
+        arguments = part.get("arguments")
+        call = {
+            "state": "call",
+            "toolCallId": str(part.get("id") or ""),
+            "toolName": part["name"],
+            "args": arguments if isinstance(arguments, Mapping) else {},
+        }
+        return {"type": "tool-invocation", "toolInvocation": call}
+    return part
 
 
 class SystemMessage(AgentModel):

@@ -98,6 +98,33 @@ def test_simple_forms_are_normalised() -> None:
     assert to_agent_output([]) == []
 
 
+def test_opentelemetry_genai_messages_are_read() -> None:
+    """``gen_ai.output.messages`` as an instrumented app records it: parts with ``content``."""
+    recorded = [
+        {
+            "role": "assistant",
+            "parts": [
+                {"type": "reasoning", "content": "They want the refund date."},
+                {"type": "text", "content": "Your refund arrives Friday."},
+                {"type": "tool_call", "id": "c1", "name": "lookup", "arguments": {"order": 42}},
+                {"type": "uri", "uri": "https://example.org/x.png", "modality": "image"},
+            ],
+            "finish_reason": "stop",
+        }
+    ]
+    (message,) = to_agent_output(recorded)
+    assert get_text_content(message) == "Your refund arrives Friday."
+    reasoning, text, call, other = message.content.parts
+    assert reasoning == ReasoningPart(reasoning="They want the refund date.")
+    assert text == TextPart(text="Your refund arrives Friday.")
+    assert isinstance(call, ToolInvocationPart)
+    assert (call.tool_invocation.tool_name, call.tool_invocation.args) == ("lookup", {"order": 42})
+    assert isinstance(other, OtherPart)
+    assert other.type == "uri"
+    asked = to_agent_input([{"role": "user", "parts": [{"type": "text", "content": "Refund?"}]}])
+    assert get_text_content(asked.input_messages[0]) == "Refund?"
+
+
 def hello_content(text: str) -> dict[str, Any]:
     return {"format": 2, "parts": [text_part(text)]}
 

@@ -73,15 +73,20 @@ def start_studio(
     timeout_s: float = 60,
     unset: Collection[str] = (),
     cwd: Path | None = None,
+    receiver_port: int | None = None,
 ) -> StudioServer:
     """Start ``scorer-studio ui`` on a free port; return once ``/_stcore/health`` answers ok.
 
     ``env`` is added to this process's environment, without the variables named in
-    ``unset``; ``cwd`` is the studio's working folder (default: this process's).
+    ``unset``; ``cwd`` is the studio's working folder (default: this process's). The OTLP
+    receiver listens on ``receiver_port`` when one is given (none by default: most browser
+    tests send no traces, and several studios may run at once).
     """
     port = free_port()
-    # No OTLP receiver: browser tests do not send traces, and several studios may run at once.
-    command = [str(BIN / "scorer-studio"), "ui", "--port", str(port), "--no-receiver"]
+    receiver = (
+        ["--no-receiver"] if receiver_port is None else ["--receiver-port", str(receiver_port)]
+    )
+    command = [str(BIN / "scorer-studio"), "ui", "--port", str(port), *receiver]
     environment = {**(env or {}), "SCORER_STUDIO_DATABASE_URL": database_url}
     return _start(
         command, port, log=log, env=environment, timeout_s=timeout_s, unset=unset, cwd=cwd
@@ -164,9 +169,12 @@ def running_studio(
     env: Mapping[str, str] | None = None,
     unset: Collection[str] = (),
     cwd: Path | None = None,
+    receiver_port: int | None = None,
 ) -> Iterator[StudioServer]:
     """The studio for the length of a ``with`` block (arguments as :func:`start_studio`'s)."""
-    server = start_studio(database_url, log=log, env=env, unset=unset, cwd=cwd)
+    server = start_studio(
+        database_url, log=log, env=env, unset=unset, cwd=cwd, receiver_port=receiver_port
+    )
     try:
         yield server
     finally:

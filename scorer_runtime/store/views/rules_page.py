@@ -35,6 +35,7 @@ class RuleScoreLine:
     """One score a rule stored."""
 
     rule_id: int
+    scorer_id: int
     scorer_name: str
     trace_id: str
     score: float | None
@@ -48,6 +49,7 @@ def newest_rule_scores(session: Session, *, limit: int = 20) -> list[RuleScoreLi
     query = (
         select(
             col(RuleTraceRecord.rule_id),
+            col(ScorerRecord.id),
             col(ScorerRecord.name),
             col(ScoreRecord.trace_id),
             col(ScoreRecord.score),

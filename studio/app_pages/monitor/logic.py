@@ -3,7 +3,7 @@ tables, and reading the "Add a rule" form into what the run-start service takes.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +19,12 @@ PERIOD_WORDS = {"hour": "Hour", "day": "Day"}
 MEASURE_WORDS = {"mean": "Mean score", "pass_rate": "Pass rate"}
 
 
-def rule_rows(lines: Sequence[RuleLine]) -> list[dict[str, Any]]:
+def rule_title(rule: RuleInfo, titles: Mapping[int, str]) -> str:
+    """The rule as a person names it: "Rule 3 (Support style guide v2)"."""
+    return f"Rule {rule.id} ({titles.get(rule.scorer_id, rule.scorer_name)} v{rule.version})"
+
+
+def rule_rows(lines: Sequence[RuleLine], titles: Mapping[int, str]) -> list[dict[str, Any]]:
     """One row per rule: what it scores, with what, its cap and what it did today."""
     rows = []
     for line in lines:
@@ -29,7 +34,7 @@ def rule_rows(lines: Sequence[RuleLine]) -> list[dict[str, Any]]:
         rows.append(
             {
                 "Rule": rule.id,
-                "Scorer": f"{rule.scorer_name} v{rule.version}",
+                "Scorer": f"{titles.get(rule.scorer_id, rule.scorer_name)} v{rule.version}",
                 "Takes": filters_words(rule.filters),
                 "Sample": share,
                 "Daily cap": "none" if cap is None else format_dollars(cap),
@@ -65,12 +70,12 @@ def alert_rows(alerts: Sequence[AlertInfo]) -> list[dict[str, Any]]:
     ]
 
 
-def score_rows(lines: Sequence[RuleScoreLine]) -> list[dict[str, Any]]:
+def score_rows(lines: Sequence[RuleScoreLine], titles: Mapping[int, str]) -> list[dict[str, Any]]:
     """One row per score, newest first."""
     return [
         {
             "Rule": s.rule_id,
-            "Scorer": s.scorer_name,
+            "Scorer": titles.get(s.scorer_id, s.scorer_name),
             "Trace": s.trace_id,
             "Score": s.score,
             "Outcome": s.outcome.replace("_", " "),

@@ -18,14 +18,14 @@ from studio.app_pages.monitor.logic import (
     alert_rows,
     read_rule_form,
     rule_rows,
+    rule_title,
     score_rows,
 )
 from studio.widgets import pickers
 from studio.widgets.common import empty_state, page_header
 from studio.widgets.judge_fix import fix_judge_link
 
-REFRESH_S = 5.0
-"""How often the rules, alerts, chart and newest scores are read again."""
+REFRESH_S = 5.0  # how often the rules, alerts, chart and newest scores are read again
 
 page_header(
     "Monitor",
@@ -48,10 +48,11 @@ def render_live() -> None:
             "the earlier ones with a backfill from the command line)."
         )
         return
-    st.dataframe(rule_rows(lines), hide_index=True, width="stretch")
+    titles = data.titles()
+    st.dataframe(rule_rows(lines, titles), hide_index=True, width="stretch")
     render_alerts()
-    render_windows([line.rule.id for line in lines], {r.rule.id: r.rule.label for r in lines})
-    render_scores()
+    render_windows({line.rule.id: rule_title(line.rule, titles) for line in lines})
+    render_scores(titles)
 
 
 def render_alerts() -> None:
@@ -72,14 +73,11 @@ def render_alerts() -> None:
     st.dataframe(alert_rows(alerts), hide_index=True, width="stretch")
 
 
-def render_windows(rule_ids: list[int], labels: dict[int, str]) -> None:
+def render_windows(labels: dict[int, str]) -> None:
     """One rule's scores by window, alerts in red."""
     st.subheader("Scores over time")
     rule_id = st.selectbox(
-        "Rule",
-        rule_ids,
-        format_func=lambda i: labels[i].capitalize(),
-        key=state.MONITOR_CHART_RULE.name,
+        "Rule", list(labels), format_func=labels.__getitem__, key=state.MONITOR_CHART_RULE.name
     )
     windows = data.windows(int(rule_id))
     if not windows.windows:
@@ -93,14 +91,14 @@ def render_windows(rule_ids: list[int], labels: dict[int, str]) -> None:
     )
 
 
-def render_scores() -> None:
+def render_scores(titles: dict[int, str]) -> None:
     """The newest scores the rules stored."""
     st.subheader("Newest scores")
     scores = data.newest_scores()
     if not scores:
         st.caption("No trace was scored by a rule yet: scores show here as traces arrive.")
         return
-    st.dataframe(score_rows(scores), hide_index=True, width="stretch")
+    st.dataframe(score_rows(scores, titles), hide_index=True, width="stretch")
 
 
 def render_add_form() -> None:
