@@ -489,6 +489,8 @@ MONITOR_ALERT_PERIOD = Key("monitor.alert_period")
 MONITOR_ALERT_MEASURE = Key("monitor.alert_measure")
 MONITOR_WEBHOOK = Key("monitor.webhook")
 MONITOR_CHART_RULE = Key("monitor.chart_rule")
+MONITOR_EDIT_RULE = Key("monitor.edit_rule")
+MONITOR_EDIT = Key("monitor.edit")  # .child(rule id): the form changing a rule's alerts
 
 
 # -- Traces -----------------------------------------------------------------------------------

@@ -4,10 +4,14 @@ The live parts refresh on their own every few seconds."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import streamlit as st
 
 from scorer_runtime.costs.cap import CapError
 from scorer_runtime.runs import RunRefusedError
+from scorer_runtime.store import RuleInfo
+from scorer_runtime.trust.drift import AlertSettings
 from studio import state
 from studio.app_pages.monitor import data
 from studio.app_pages.monitor.charts import windows_chart
@@ -16,6 +20,7 @@ from studio.app_pages.monitor.logic import (
     PERIOD_WORDS,
     AlertFields,
     alert_rows,
+    read_alerts,
     read_rule_form,
     rule_rows,
     rule_title,
@@ -49,9 +54,10 @@ def render_live() -> None:
         )
         return
     titles = data.titles()
+    labels = {line.rule.id: rule_title(line.rule, titles) for line in lines}
     st.dataframe(rule_rows(lines, titles), hide_index=True, width="stretch")
     render_alerts()
-    render_windows({line.rule.id: rule_title(line.rule, titles) for line in lines})
+    render_windows(labels)
     render_scores(titles)
 
 
@@ -134,47 +140,98 @@ def render_add_form() -> None:
             key=state.MONITOR_CAP.name,
             help="When a day's spend reaches it, the rule pauses until 00:00 UTC.",
         )
+        st.markdown("**Alerts** (optional)")
         alerts = alert_fields()
         added = st.form_submit_button("Add rule", type="primary")
     if added:  # outside the form: a refusal may offer a button to fix the judge
         _add(int(scorer_id), filters, sample, cap, alerts)
 
 
-def alert_fields() -> AlertFields:
-    """The form's alerts: the drop worth an alert (0: none), the window, what to watch, and
-    the variable holding a webhook's address."""
-    st.markdown("**Alerts** (optional)")
+@dataclass(frozen=True, slots=True)
+class AlertKeys:
+    """The widget keys of one set of alert fields (the add form's, or a rule's change form's)."""
+
+    drop: state.Key
+    period: state.Key
+    measure: state.Key
+    webhook: state.Key
+
+
+ADD_KEYS = AlertKeys(
+    state.MONITOR_ALERT_DROP,
+    state.MONITOR_ALERT_PERIOD,
+    state.MONITOR_ALERT_MEASURE,
+    state.MONITOR_WEBHOOK,
+)
+
+
+def alert_fields(keys: AlertKeys = ADD_KEYS, now: AlertSettings | None = None) -> AlertFields:
+    """The alert fields: the drop worth an alert (0: none), the window, what to watch, and
+    the variable holding a webhook's address; filled with ``now`` when given."""
     left, middle, right = st.columns(3)
     drop = left.number_input(
         "Alert on a drop of at least (0: no alerts)",
         min_value=0.0,
         max_value=100.0,
-        value=0.0,
+        value=now.drop if now else 0.0,
         step=0.05,
-        key=state.MONITOR_ALERT_DROP.name,
+        key=keys.drop.name,
         help="Compared with the window before, and only when chance alone would rarely give "
         "such a drop (at least 10 scores in each window). For a pass rate, 0.1 is ten points.",
     )
     period = middle.selectbox(
         "Compare each",
         list(PERIOD_WORDS),
+        index=list(PERIOD_WORDS).index(now.period) if now else 0,
         format_func=PERIOD_WORDS.__getitem__,
-        key=state.MONITOR_ALERT_PERIOD.name,
+        key=keys.period.name,
     )
     measure = right.selectbox(
         "Watch",
         list(MEASURE_WORDS),
+        index=list(MEASURE_WORDS).index(now.measure) if now else 0,
         format_func=MEASURE_WORDS.__getitem__,
-        key=state.MONITOR_ALERT_MEASURE.name,
+        key=keys.measure.name,
     )
     webhook = st.text_input(
         "Also post alerts to the webhook whose address is in the variable (optional)",
+        value=(now.webhook_env or "") if now else "",
         placeholder="SCORER_STUDIO_ALERT_WEBHOOK",
-        key=state.MONITOR_WEBHOOK.name,
+        key=keys.webhook.name,
         help="A Slack incoming webhook, for one. Its address is a secret: ask an engineer to "
         "put it in this environment variable where the runner runs; only the name is kept.",
     )
     return AlertFields(float(drop), str(period), str(measure), webhook)
+
+
+def render_change_alerts(rules: dict[int, RuleInfo], labels: dict[int, str]) -> None:
+    """Change (or end) the alerts of a rule already added."""
+    with st.expander("Change a rule's alerts"):
+        rule_id = st.selectbox(
+            "Rule", list(labels), format_func=labels.__getitem__, key=state.MONITOR_EDIT_RULE.name
+        )
+        rule = rules[int(rule_id)]
+        keys = AlertKeys(  # a rule's own keys: its fields open on its own alerts
+            ADD_KEYS.drop.child(rule.id),
+            ADD_KEYS.period.child(rule.id),
+            ADD_KEYS.measure.child(rule.id),
+            ADD_KEYS.webhook.child(rule.id),
+        )
+        with st.form(state.MONITOR_EDIT.child(rule.id).name, border=False):
+            fields = alert_fields(keys, rule.alerts)
+            saved = st.form_submit_button("Save alerts")
+        if saved:
+            _change(rule, fields)
+
+
+def _change(rule: RuleInfo, fields: AlertFields) -> None:
+    try:
+        data.set_alerts(rule.id, read_alerts(fields))
+    except ValueError as error:
+        st.error(f"{str(error)[:1].upper()}{str(error)[1:]}", icon=":material/error:")
+        return
+    state.flash(f"Rule {rule.id}'s alerts are saved.")
+    st.rerun()
 
 
 def _add(scorer_id: int, filters: str, sample: float, cap: str, alerts: AlertFields) -> None:
@@ -192,4 +249,9 @@ def _add(scorer_id: int, filters: str, sample: float, cap: str, alerts: AlertFie
 
 
 render_live()
+if rules_now := data.rules():  # outside the live part: a form being filled is not redrawn
+    render_change_alerts(
+        {line.rule.id: line.rule for line in rules_now},
+        {line.rule.id: rule_title(line.rule, data.titles()) for line in rules_now},
+    )
 render_add_form()

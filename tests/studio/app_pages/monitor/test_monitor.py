@@ -142,3 +142,35 @@ def test_a_webhook_without_a_drop_is_refused_in_words(studio_db, open_page):
     (error,) = at.error
     assert "A webhook sends alerts: set the drop worth an alert above 0" in error.value
     assert _rules(studio_db) == []
+
+
+def test_a_rule_gets_its_alerts_changed_and_ended_from_the_page(studio_db, open_page):
+    judge_free_version(studio_db, "always-one")
+    at = _add(open_page("monitor"), filters="")
+    (rule,) = _rules(studio_db)
+    assert rule.alerts is None
+    drop = state.MONITOR_ALERT_DROP.child(rule.id).name
+    at.number_input(key=drop).set_value(0.3)
+    at.selectbox(key=state.MONITOR_ALERT_PERIOD.child(rule.id).name).set_value("day")
+    at.text_input(key=state.MONITOR_WEBHOOK.child(rule.id).name).input("TEAM_ALERT_HOOK")
+    (save,) = [b for b in at.button if b.label == "Save alerts"]
+    at = save.click().run()
+    assert not at.exception, at.exception
+    assert not at.error, [e.value for e in at.error]
+    (rule,) = _rules(studio_db)
+    assert rule.alerts is not None
+    assert (rule.alerts.period, rule.alerts.drop, rule.alerts.webhook_env) == (
+        "day",
+        0.3,
+        "TEAM_ALERT_HOOK",
+    )
+    assert _table(at, "Takes")["Alerts"].tolist() == [
+        "mean score drops by 0.3+ from one day to the next, sent to $TEAM_ALERT_HOOK"
+    ]
+    at.number_input(key=drop).set_value(0.0)
+    at.text_input(key=state.MONITOR_WEBHOOK.child(rule.id).name).input("")
+    (save,) = [b for b in at.button if b.label == "Save alerts"]
+    at = save.click().run()
+    assert not at.error, [e.value for e in at.error]
+    (rule,) = _rules(studio_db)
+    assert rule.alerts is None
