@@ -13,6 +13,7 @@ looked, so a poll with nothing new costs one short read.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -33,26 +34,33 @@ from scorer_runtime.saved_scorers import check_judges, compile_version
 from scorer_runtime.scorer import Scorer
 from scorer_runtime.store.answers import StoreAnswerCache, store_answers
 from scorer_runtime.store.engine import read_session, session_scope
+from scorer_runtime.store.errors import NotFoundError
 from scorer_runtime.store.rate_windows import ledger_for
 from scorer_runtime.store.rule_alerts import AlertInfo
 from scorer_runtime.store.rules import (
+    LostTrace,
     RuleInfo,
     StoredTrace,
     advance_seen,
     get_rule,
     latest_trace_row,
     list_rules,
+    lost_rule_traces,
+    retake_trace,
     store_rule_scores,
     take_trace,
     taken_among,
     traces_after,
 )
 from scorer_runtime.store.scorers import get_version_by_id
+from scorer_runtime.store.traces import get_trace
 from scorer_runtime.traces.evaluation_events import EvaluationSender, evaluation_result
 from scorer_runtime.traces.model import Trace
 from scorer_runtime.traces.rules import rule_takes
 from scorer_runtime.traces.scoring import TraceScoreOutcome, score_traces
 
+RETAKE_EVERY_S = 10.0
+"""How often a runner looks for traces whose runner died before scoring them."""
 TRACES_PER_POLL = 50
 """Trace rows one rule reads (and scores) at a time."""
 SETTLE_S = 5.0
@@ -102,13 +110,16 @@ class RuleScoring:
     _cursor: dict[int, int] = field(default_factory=dict)
     """By rule: the highest trace row this runner looked at."""
     _looked_back: dict[int, float] = field(default_factory=dict)
+    retake_every_s: float = RETAKE_EVERY_S
+    """How often it looks for traces whose runner died before scoring them."""
+    _retook_at: float = field(default=float("-inf"))
 
     async def poll(self) -> int:
         """One look at every rule switched on: score what each takes of the traces stored
         since it last looked, then read the windows of those with drift alerts. How many
         traces were scored."""
         rules, latest = await asyncio.to_thread(self._rules)
-        scored = 0
+        scored = await self._retake_lost({r.id: r for r in rules})
         for rule in rules:
             done = await self._poll_rule(rule, latest)
             scored += done
@@ -132,6 +143,42 @@ class RuleScoring:
             return 0
         self._refused.pop(rule.id, None)
         return scored
+
+    async def _retake_lost(self, rules: dict[int, RuleInfo]) -> int:
+        """Take over and score the traces of these rules whose runner died before storing
+        their score (at most every :attr:`retake_every_s`); how many were scored."""
+        if time.monotonic() - self._retook_at < self.retake_every_s:
+            return 0
+        self._retook_at = time.monotonic()
+        lost = await asyncio.to_thread(_lost, self.engine)
+        scored = 0
+        for rule_id, traces in _by_rule(lost).items():
+            rule = rules.get(rule_id)
+            if rule is None:  # switched off: its lost traces wait
+                continue
+            try:
+                scored += await self._rescore(rule, traces)
+            except RuleCannotRunError as error:
+                self._say_once(rule.id, f"Rule {rule.id} cannot score now: {error}")
+        return scored
+
+    async def _rescore(self, rule: RuleInfo, lost: Sequence[LostTrace]) -> int:
+        scorer = await asyncio.to_thread(self.scorer, rule)
+        traces = await asyncio.to_thread(_stored_traces, self.engine, [t.trace_id for t in lost])
+        taken: list[Trace] = []
+        for item in lost:
+            trace = traces.get(item.trace_id)
+            if trace is None:  # deleted since it was taken
+                continue
+            amount = await _worst_case(rule, scorer, trace)
+            got = await asyncio.to_thread(_retake_one, self, item, amount)
+            if got == "taken":
+                taken.append(trace)
+        outcomes = await _score(self, rule, scorer, taken)
+        await asyncio.to_thread(_store, self.engine, rule, outcomes, up_to=None)
+        if outcomes:
+            self.say(f"Rule {rule.id}: scored {len(outcomes)} traces a stopped runner had taken.")
+        return len(outcomes)
 
     def _start_row(self, rule: RuleInfo) -> int:
         """Where to read the rule's traces from: where this runner got to, or now and then the
@@ -220,6 +267,33 @@ def _send_events(
         scoring.events.send(evaluation_result(o, rule.scorer_name) for o in outcomes)
     except Exception as error:  # the SDK's queue refusing, a value it cannot send
         scoring.say(f"Rule {rule.id}: its scores are stored but not sent to the collector: {error}")
+
+
+def _lost(engine: Engine) -> list[LostTrace]:
+    with read_session(engine) as session:
+        return lost_rule_traces(session)
+
+
+def _by_rule(lost: Sequence[LostTrace]) -> dict[int, list[LostTrace]]:
+    grouped: dict[int, list[LostTrace]] = {}
+    for item in lost:
+        grouped.setdefault(item.rule_id, []).append(item)
+    return grouped
+
+
+def _stored_traces(engine: Engine, trace_ids: Sequence[str]) -> dict[str, Trace]:
+    """The stored traces among ``trace_ids`` (one deleted since is left out)."""
+    found: dict[str, Trace] = {}
+    with read_session(engine) as session:
+        for trace_id in trace_ids:
+            with contextlib.suppress(NotFoundError):
+                found[trace_id] = get_trace(session, trace_id=trace_id)
+    return found
+
+
+def _retake_one(scoring: RuleScoring, lost: LostTrace, amount: float) -> str:
+    with session_scope(scoring.engine) as session:
+        return retake_trace(session, lost=lost, runner=scoring.runner, amount=amount)
 
 
 def _read_rows(engine: Engine, rule_id: int, after: int) -> tuple[list[StoredTrace], set[str]]:

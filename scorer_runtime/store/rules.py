@@ -5,9 +5,14 @@ rule's row (SQLite's ``BEGIN IMMEDIATE``, PostgreSQL's ``SELECT … FOR UPDATE``
 rule's daily cap against what it spent today plus what is set aside, and inserts the
 ``(rule, trace)`` row. A trace already taken (by this runner or another) is never taken
 again, so no rule scores a trace twice. :func:`store_rule_scores` stores the scores and, in
-the same commit, replaces what each trace set aside by what it cost. A trace taken by a runner
-that died before storing its score keeps counting at its worst case (its answers may have been
-paid for), as a run's lost reservations do.
+the same commit, replaces what each trace set aside by what it cost.
+
+A trace taken by a runner that died before storing its score is **lost**
+(:func:`lost_rule_traces`): its runner's row stopped beating, or its process on this host
+ended. Another runner takes it over (:func:`retake_trace`, an ``UPDATE`` that names the dead
+runner, so only one runner wins it) and scores it. What the dead runner set aside keeps
+counting, moved into the trace's cost (its answers may have been paid for), as a run's lost
+reservations do.
 """
 
 from __future__ import annotations
@@ -22,10 +27,12 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import Session, col
 
+from scorer_runtime.process import runner_is_gone
 from scorer_runtime.store.errors import ConflictError, not_found
+from scorer_runtime.store.queue import RUNNER_GONE_AFTER
 from scorer_runtime.store.rule_tables import RuleTraceRecord, ScoringRuleRecord
 from scorer_runtime.store.scores import add_scores
-from scorer_runtime.store.tables import ScorerRecord, ScorerVersionRecord, TraceRecord
+from scorer_runtime.store.tables import RunnerRecord, ScorerRecord, ScorerVersionRecord, TraceRecord
 from scorer_runtime.traces.model import Span, Trace
 from scorer_runtime.traces.rules import RuleFilter, filters_data, filters_of
 from scorer_runtime.trust.drift import AlertSettings, alert_settings
@@ -256,10 +263,8 @@ class DaySpend:
 
 def day_spend(session: Session, *, rule_id: int, day: str | None = None) -> DaySpend:
     """The rule's :class:`DaySpend` of ``day`` (default: today, UTC)."""
-    counted = case(
-        (col(RuleTraceRecord.done), func.coalesce(col(RuleTraceRecord.cost), 0.0)),
-        else_=col(RuleTraceRecord.reserved),
-    )
+    paid = func.coalesce(col(RuleTraceRecord.cost), 0.0)  # a lost runner's share, till done
+    counted = case((col(RuleTraceRecord.done), paid), else_=paid + col(RuleTraceRecord.reserved))
     done = case((col(RuleTraceRecord.done), 1), else_=0)
     query = select(
         func.coalesce(func.sum(done), 0), func.coalesce(func.sum(counted), 0.0), func.count()
@@ -306,14 +311,93 @@ def store_rule_scores(session: Session, *, rule_id: int, rows: Sequence[dict[str
     those traces done with their cost, in the caller's transaction."""
     add_scores(session, rows=rows)
     for row in rows:
+        cost = row.get("cost")
+        before = col(RuleTraceRecord.cost)  # what a lost runner set aside, when it was retaken
         session.execute(
             update(RuleTraceRecord)
             .where(
                 col(RuleTraceRecord.rule_id) == rule_id,
                 col(RuleTraceRecord.trace_id) == row["trace_id"],
             )
-            .values(done=True, cost=row.get("cost"), reserved=0.0)
+            .values(
+                done=True,
+                cost=before if cost is None else func.coalesce(before, 0.0) + float(cost),
+                reserved=0.0,
+            )
         )
+
+
+@dataclass(frozen=True, slots=True)
+class LostTrace:
+    """A trace a rule took whose runner is gone before storing its score."""
+
+    rule_id: int
+    trace_id: str
+    runner: str
+
+
+def lost_rule_traces(
+    session: Session, *, now: datetime | None = None, limit: int = 50
+) -> list[LostTrace]:
+    """Traces taken and not scored, for longer than a runner may go without beating, whose
+    runner is gone: its row in ``runners`` stopped beating, or (on this host) its process
+    ended. A taker with no row on another host (a backfill there) is never taken as gone."""
+    since = (now or datetime.now(UTC)) - RUNNER_GONE_AFTER
+    query = (
+        select(
+            col(RuleTraceRecord.rule_id),
+            col(RuleTraceRecord.trace_id),
+            col(RuleTraceRecord.runner),
+            col(RunnerRecord.heartbeat_at),
+        )
+        .outerjoin(RunnerRecord, col(RunnerRecord.name) == col(RuleTraceRecord.runner))
+        .where(~col(RuleTraceRecord.done), col(RuleTraceRecord.taken_at) < since)
+        .order_by(col(RuleTraceRecord.taken_at))
+        .limit(limit)
+    )
+    return [
+        LostTrace(int(rule_id), str(trace_id), str(runner))
+        for rule_id, trace_id, runner, beat in session.execute(query).all()
+        if (beat is not None and _utc(beat) < since) or runner_is_gone(runner)
+    ]
+
+
+def _utc(at: datetime) -> datetime:
+    return at.replace(tzinfo=UTC) if at.tzinfo is None else at.astimezone(UTC)
+
+
+def retake_trace(session: Session, *, lost: LostTrace, runner: str, amount: float = 0.0) -> Taken:
+    """Take over a lost trace for ``runner``, setting ``amount`` aside within today's cap (the
+    rule's row locked, as :func:`take_trace`); what the lost runner set aside moves into the
+    trace's cost. ``"already"`` when another runner took it over first (or it was scored)."""
+    query = select(col(ScoringRuleRecord.max_cost_per_day)).where(
+        col(ScoringRuleRecord.id) == lost.rule_id
+    )
+    found = session.execute(query.with_for_update()).one_or_none()
+    if found is None:
+        raise not_found("rule", lost.rule_id)
+    cap = found[0]
+    if (
+        cap is not None
+        and day_spend(session, rule_id=lost.rule_id).spent + amount > cap + _ROUNDING
+    ):
+        return "cap"
+    moved = session.execute(
+        update(RuleTraceRecord)
+        .where(
+            col(RuleTraceRecord.rule_id) == lost.rule_id,
+            col(RuleTraceRecord.trace_id) == lost.trace_id,
+            col(RuleTraceRecord.runner) == lost.runner,
+            ~col(RuleTraceRecord.done),
+        )
+        .values(
+            runner=runner,
+            taken_at=datetime.now(UTC),
+            cost=func.coalesce(col(RuleTraceRecord.cost), 0.0) + col(RuleTraceRecord.reserved),
+            reserved=amount,
+        )
+    )
+    return "taken" if moved.rowcount == 1 else "already"  # type: ignore[attr-defined]
 
 
 def next_day(day: str) -> str:
