@@ -59,6 +59,13 @@ from scorer_runtime.traces.model import Trace
 from scorer_runtime.traces.rules import rule_takes
 from scorer_runtime.traces.scoring import TraceScoreOutcome, score_traces
 
+QUIET_S = 10.0
+"""How long a trace with no root span yet must go without new spans before it is scored.
+
+An OpenTelemetry SDK exports spans as they end, in batches every few seconds, and a parent
+ends after its children: the root span (the agent's run) is usually the last to arrive. A
+trace is scored once its root has arrived; one whose root never comes (its parent is in
+another service) is scored once no span of it arrived for this long."""
 RETAKE_EVERY_S = 10.0
 """How often a runner looks for traces whose runner died before scoring them."""
 TRACES_PER_POLL = 50
@@ -100,6 +107,8 @@ class RuleScoring:
     """On PostgreSQL: rows younger than this keep the rule's stored mark below them."""
     look_back_s: float = SETTLE_S
     """How often this runner reads again from the rule's stored mark."""
+    quiet_s: float = QUIET_S
+    """How long a trace without its root span waits for more spans (see :data:`QUIET_S`)."""
     say: Callable[[str], None] = field(default=lambda text: print(text, file=sys.stderr))
     alerts: RuleAlerts | None = None
     """Finds and sends the rules' drift alerts (None: not this runner's job)."""
@@ -241,14 +250,17 @@ async def score_rule_rows(
     rows, taken_before = await asyncio.to_thread(_read_rows, scoring.engine, rule.id, after)
     if not rows:
         return RuleBatch()
+    complete = _complete(scoring, rows)
     wanted = [
         r.trace
         for r in rows
-        if r.trace.trace_id not in taken_before and rule_takes(r.trace, rule.filters, rule.sample)
+        if r.row in complete
+        and r.trace.trace_id not in taken_before
+        and rule_takes(r.trace, rule.filters, rule.sample)
     ]
     taken, capped = await _take(scoring, rule, scorer, wanted)
     outcomes = await _score(scoring, rule, scorer, taken)
-    settled = _settled_row(scoring, rows, after)
+    settled = _settled_row(scoring, rows, after, complete)
     await asyncio.to_thread(
         _store, scoring.engine, rule, outcomes, up_to=settled if advance else None
     )
@@ -304,15 +316,28 @@ def _read_rows(engine: Engine, rule_id: int, after: int) -> tuple[list[StoredTra
         return rows, taken_among(session, rule_id=rule_id, trace_ids=ids)
 
 
-def _settled_row(scoring: RuleScoring, rows: Sequence[StoredTrace], after: int) -> int:
-    """The highest row of ``rows`` below the first one younger than ``settle_s`` (on
-    PostgreSQL; elsewhere the last row)."""
-    if scoring.engine.dialect.name != "postgresql":
-        return rows[-1].row
+def _complete(scoring: RuleScoring, rows: Sequence[StoredTrace]) -> set[int]:
+    """The rows whose trace is complete enough to score: its root span arrived, or no span of
+    it arrived for ``quiet_s`` (see :data:`QUIET_S`)."""
+    quiet = datetime.now(UTC) - timedelta(seconds=scoring.quiet_s)
+    return {
+        r.row
+        for r in rows
+        if r.updated_at <= quiet or any(s.parent_span_id is None for s in r.trace.spans)
+    }
+
+
+def _settled_row(
+    scoring: RuleScoring, rows: Sequence[StoredTrace], after: int, complete: set[int]
+) -> int:
+    """The highest row of ``rows`` below the first one not complete yet or (on PostgreSQL)
+    younger than ``settle_s``: the rule's stored mark stays below it, so runners read it
+    again from there (every ``look_back_s``) until it can be scored."""
     young = datetime.now(UTC) - timedelta(seconds=scoring.settle_s)
+    waits_for_commits = scoring.engine.dialect.name == "postgresql"
     settled = after
     for row in rows:
-        if row.imported_at > young:
+        if row.row not in complete or (waits_for_commits and row.imported_at > young):
             break
         settled = row.row
     return settled

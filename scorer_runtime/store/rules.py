@@ -202,6 +202,8 @@ class StoredTrace:
     row: int
     trace: Trace
     imported_at: datetime
+    updated_at: datetime
+    """When spans of it were last stored (a trace that arrives in pieces is merged)."""
 
 
 def traces_after(session: Session, *, after: int, limit: int = 200) -> list[StoredTrace]:
@@ -213,6 +215,7 @@ def traces_after(session: Session, *, after: int, limit: int = 200) -> list[Stor
             col(TraceRecord.spans),
             col(TraceRecord.expected),
             col(TraceRecord.imported_at),
+            col(TraceRecord.updated_at),
         )
         .where(col(TraceRecord.id) > after)
         .order_by(col(TraceRecord.id))
@@ -220,9 +223,12 @@ def traces_after(session: Session, *, after: int, limit: int = 200) -> list[Stor
     )
     return [
         StoredTrace(
-            int(row_id), Trace(trace_id, tuple(Span.from_dict(s) for s in spans), expected), at
+            int(row_id),
+            Trace(trace_id, tuple(Span.from_dict(s) for s in spans), expected),
+            _utc(at),
+            _utc(updated),
         )
-        for row_id, trace_id, spans, expected, at in session.execute(query).all()
+        for row_id, trace_id, spans, expected, at, updated in session.execute(query).all()
     ]
 
 

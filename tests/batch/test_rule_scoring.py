@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from dataclasses import replace
 
 import pytest
 
@@ -23,6 +24,7 @@ from scorer_runtime.store import (
     session_scope,
 )
 from scorer_runtime.store.rules import day_spend, get_rule, take_trace, utc_day
+from scorer_runtime.traces.model import Trace
 from scorer_runtime.traces.rules import parse_filters
 from scorer_runtime.traces.sampling import in_sample
 from tests.batch.rule_fixtures import (
@@ -202,3 +204,45 @@ def test_a_trace_that_commits_after_a_higher_row_is_still_scored(engine):
     scores = scores_by_trace(engine, version)
     assert set(scores) == {late, early}
     assert all(len(rows) == 1 for rows in scores.values())
+
+
+def test_a_trace_whose_root_span_comes_later_is_scored_once_it_has_come(engine):
+    """An SDK exports a child span before its parent ends: the rule waits for the agent's span
+    (not scoring the model call as if it were the answer), then scores the trace once."""
+    version = judge_free_version(engine)
+    add_rule(engine, version)
+    (trace_id,) = trace_ids(1)
+    (agent,) = agent_trace(trace_id).spans
+    model_call = replace(
+        agent,
+        span_id=f"{trace_id[:12]}0002",
+        parent_span_id=agent.span_id,
+        name="chat gpt-4o-mini",
+        type="model_call",
+    )
+    scoring = RuleScoring(engine, "runner-a", settle_s=0.0, look_back_s=0.0)
+    store_traces(engine, [Trace(trace_id, (model_call,))])
+    assert asyncio.run(scoring.poll()) == 0  # its root has not come: not yet
+
+    store_traces(engine, [Trace(trace_id, (agent,))])  # merged into the same stored trace
+    assert asyncio.run(scoring.poll()) == 1
+    assert asyncio.run(scoring.poll()) == 0
+
+    (score,) = scores_by_trace(engine, version)[trace_id]
+    assert score.span_id == agent.span_id  # the agent's span, not the model call
+
+
+def test_a_trace_whose_root_never_comes_is_scored_once_quiet(engine):
+    """A trace whose parent is in another service has no root here: scored once no span of
+    it arrived for the quiet time."""
+    version = judge_free_version(engine)
+    add_rule(engine, version)
+    (trace_id,) = trace_ids(1)
+    (agent,) = agent_trace(trace_id).spans
+    remote_child = replace(agent, parent_span_id="feedfacefeedface")
+    store_traces(engine, [Trace(trace_id, (remote_child,))])
+    waiting = RuleScoring(engine, "runner-a", settle_s=0.0, look_back_s=0.0, quiet_s=3600)
+    assert asyncio.run(waiting.poll()) == 0
+    quiet = RuleScoring(engine, "runner-b", settle_s=0.0, look_back_s=0.0, quiet_s=0.0)
+    assert asyncio.run(quiet.poll()) == 1
+    assert list(scores_by_trace(engine, version)) == [trace_id]
