@@ -10,6 +10,7 @@ ones after its estimate was shown.
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,7 +18,7 @@ from typing import Any
 from sqlalchemy import Engine
 
 from scorer_runtime.costs.cap import check_cap
-from scorer_runtime.costs.estimate import CostEstimate
+from scorer_runtime.costs.estimate import SAMPLE_SIZE, CostEstimate
 from scorer_runtime.costs.trace_estimate import estimate_traces
 from scorer_runtime.money import format_dollars
 from scorer_runtime.runs.start import RunRefusedError
@@ -30,7 +31,7 @@ from scorer_runtime.store.rules import (
     add_rule,
     day_spend,
     get_rule,
-    taken_trace_ids,
+    taken_among,
     traces_after,
 )
 from scorer_runtime.store.scorers import get_version_by_id
@@ -165,17 +166,41 @@ class BackfillPlan:
 
 def plan_backfill(engine: Engine, rule_id: int) -> BackfillPlan:
     """The estimate of a backfill of rule ``rule_id``, to show before it starts;
-    :class:`RunRefusedError` when its scorer cannot run."""
+    :class:`RunRefusedError` when its scorer cannot run. The stored traces are read a batch
+    at a time: only the counts and a sample to rehearse the estimate on are kept."""
     with read_session(engine) as session:
         rule = get_rule(session, rule_id=rule_id)
-        taken = taken_trace_ids(session, rule_id=rule_id)
         today = day_spend(session, rule_id=rule_id)
     scorer = _compiled(engine, rule.scorer_version_id, refused="The backfill cannot start")
-    plan = RulePlan(rule.scorer_version_id, rule.filters, rule.sample, None, False, scorer)
-    matches = _stored_matches(engine, plan)
-    to_score = [t for t in matches if t.trace_id not in taken]
-    estimate = asyncio.run(estimate_traces(scorer, to_score))
-    return BackfillPlan(rule, len(to_score), len(matches) - len(to_score), estimate, today)
+    sample: list[Trace] = []
+    seen = already = 0
+    draw = random.Random(rule_id)  # noqa: S311  (a sample to estimate on, not a secret)
+    after = 0
+    while True:
+        with read_session(engine) as session:
+            rows = traces_after(session, after=after, limit=_ROWS_PER_READ)
+            matches = [r.trace for r in rows if rule_takes(r.trace, rule.filters, rule.sample)]
+            taken = taken_among(session, rule_id=rule_id, trace_ids=[t.trace_id for t in matches])
+        if not rows:
+            break
+        after = rows[-1].row
+        already += len(taken)
+        for trace in (t for t in matches if t.trace_id not in taken):
+            seen += 1
+            _keep_in_sample(sample, trace, seen, draw)
+    estimate = asyncio.run(estimate_traces(scorer, sample, count=seen))
+    return BackfillPlan(rule, seen, already, estimate, today)
+
+
+def _keep_in_sample(sample: list[Trace], trace: Trace, seen: int, draw: random.Random) -> None:
+    """Reservoir sampling (Vitter's algorithm R): after ``seen`` traces, ``sample`` holds
+    :data:`SAMPLE_SIZE` of them, each equally likely."""
+    if len(sample) < SAMPLE_SIZE:
+        sample.append(trace)
+        return
+    slot = draw.randrange(seen)
+    if slot < SAMPLE_SIZE:
+        sample[slot] = trace
 
 
 def rule_status_words(rule: RuleInfo, today: DaySpend) -> str:

@@ -246,3 +246,19 @@ def test_a_trace_whose_root_never_comes_is_scored_once_quiet(engine):
     quiet = RuleScoring(engine, "runner-b", settle_s=0.0, look_back_s=0.0, quiet_s=0.0)
     assert asyncio.run(quiet.poll()) == 1
     assert list(scores_by_trace(engine, version)) == [trace_id]
+
+
+def test_a_backfill_estimate_counts_every_trace_and_rehearses_on_a_sample(
+    engine, fake_judge, monkeypatch
+):
+    """Read a batch at a time: 600 stored traces (more than one read) are counted whole; the
+    estimate is rehearsed on 20 of them and scaled to 600, as a run's estimate is."""
+    monkeypatch.setenv(KEY_ENV, "sk-test")
+    version = priced_judge_version(engine, fake_judge.base_url)
+    ids = trace_ids(600, prefix="b")
+    store_traces(engine, [agent_trace(t) for t in ids])
+    rule = add_rule(engine, version)
+    plan = plan_backfill(engine, rule.id)
+    assert (plan.to_score, plan.already) == (600, 0)
+    assert (plan.estimate.examples, plan.estimate.sampled) == (600, 20)
+    assert plan.estimate.calls == 600  # one judge call a trace
