@@ -27,6 +27,7 @@ from scorer_runtime.store.rule_alerts import (
     RESEND_AFTER_S,
     AlertInfo,
     add_alerts,
+    any_unsent,
     mark_sent,
     rule_score_points,
     take_unsent,
@@ -109,6 +110,9 @@ def find_alerts(engine: Engine, rule_id: int, *, now: datetime | None = None) ->
 
 def send_alerts(engine: Engine, runner: str, *, resend_after_s: float = RESEND_AFTER_S) -> int:
     """POST every alert waiting for its webhook (see the module); how many the webhooks took."""
+    with read_session(engine) as session:
+        if not any_unsent(session, resend_after_s=resend_after_s):
+            return 0
     with session_scope(engine) as session:
         taken = take_unsent(session, runner=runner, resend_after_s=resend_after_s)
     sent = 0

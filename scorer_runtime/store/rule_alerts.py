@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from sqlalchemy import and_, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
@@ -187,19 +188,8 @@ def take_unsent(
     than ``resend_after_s``). Each is marked as this runner's in the same transaction."""
     now = datetime.now(UTC)
     stale = now - timedelta(seconds=resend_after_s)
-    query = (
-        select(col(RuleAlertRecord.id), col(ScoringRuleRecord.webhook_env))
-        .join(ScoringRuleRecord, col(ScoringRuleRecord.id) == col(RuleAlertRecord.rule_id))
-        .where(
-            col(ScoringRuleRecord.webhook_env).is_not(None),
-            col(RuleAlertRecord.sent_at).is_(None),
-            or_(col(RuleAlertRecord.sending_at).is_(None), col(RuleAlertRecord.sending_at) < stale),
-        )
-        .order_by(col(RuleAlertRecord.id))
-        .limit(limit)
-    )
     taken: list[tuple[AlertInfo, str]] = []
-    for alert_id, env in session.execute(query).all():
+    for alert_id, env in session.execute(_unsent(stale).limit(limit)).all():
         won = session.execute(
             update(RuleAlertRecord)
             .where(
@@ -217,6 +207,27 @@ def take_unsent(
             assert record is not None
             taken.append((_info(record, str(env)), str(env)))
     return taken
+
+
+def any_unsent(session: Session, *, resend_after_s: float = RESEND_AFTER_S) -> bool:
+    """Whether an alert waits to be sent (a read: the writes of :func:`take_unsent` are only
+    worth a write lock when one does)."""
+    stale = datetime.now(UTC) - timedelta(seconds=resend_after_s)
+    return session.execute(_unsent(stale).limit(1)).first() is not None
+
+
+def _unsent(stale: datetime) -> Any:
+    """Alerts of rules naming a webhook, not sent, not being sent since ``stale``."""
+    return (
+        select(col(RuleAlertRecord.id), col(ScoringRuleRecord.webhook_env))
+        .join(ScoringRuleRecord, col(ScoringRuleRecord.id) == col(RuleAlertRecord.rule_id))
+        .where(
+            col(ScoringRuleRecord.webhook_env).is_not(None),
+            col(RuleAlertRecord.sent_at).is_(None),
+            or_(col(RuleAlertRecord.sending_at).is_(None), col(RuleAlertRecord.sending_at) < stale),
+        )
+        .order_by(col(RuleAlertRecord.id))
+    )
 
 
 def mark_sent(session: Session, *, alert_id: int, error: str | None = None) -> None:
