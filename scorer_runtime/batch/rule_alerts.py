@@ -58,18 +58,24 @@ class RuleAlerts:
     idle_check_s: float = IDLE_CHECK_S
     send_every_s: float = SEND_EVERY_S
     _checked: dict[int, float] = field(default_factory=dict)
+    _unread: set[int] = field(default_factory=set)
+    """Rules that stored scores since their windows were last read."""
     _sent_look: float = field(default=float("-inf"))
 
     def due(self, rule: RuleInfo, *, scored: bool) -> bool:
-        """Whether the rule's windows should be read now."""
+        """Whether the rule's windows should be read now: it stored scores since they were
+        last read (at most every :attr:`check_every_s`), or :attr:`idle_check_s` passed."""
         if rule.alerts is None:
             return False
-        wait = self.check_every_s if scored else self.idle_check_s
+        if scored:
+            self._unread.add(rule.id)
+        wait = self.check_every_s if rule.id in self._unread else self.idle_check_s
         return time.monotonic() - self._checked.get(rule.id, float("-inf")) >= wait
 
     async def check(self, rule: RuleInfo) -> list[AlertInfo]:
         """Read the rule's windows and store the alerts that are new (said in the log)."""
         self._checked[rule.id] = time.monotonic()
+        self._unread.discard(rule.id)
         new = await asyncio.to_thread(find_alerts, self.engine, rule.id)
         for alert in new:
             self.say(f"Alert, {rule.label}: {alert.words}")

@@ -261,3 +261,20 @@ def test_alert_settings_that_cannot_be_are_refused_in_words(
 ) -> None:
     with pytest.raises(ValueError, match=words):
         alert_settings(*args)
+
+
+def test_scores_stored_while_a_check_waits_are_read_at_the_next_chance_not_a_minute_later(
+    engine: Engine,
+) -> None:
+    """The first traffic is read at once; the next, stored less than ``check_every_s`` later,
+    waits only for ``check_every_s`` (not the idle minute)."""
+    rule = alerting_rule(engine, alert_settings("hour", "mean", 0.2))
+    alerts = RuleAlerts(engine, "runner-a", say=lambda _t: None, check_every_s=5, idle_check_s=60)
+    assert alerts.due(rule, scored=True)
+    asyncio.run(alerts.check(rule))
+    assert not alerts.due(rule, scored=True)  # read a moment ago: wait
+    alerts._checked[rule.id] -= 10  # ten seconds pass without new scores
+    assert alerts.due(rule, scored=False)  # what was stored meanwhile is read now
+    asyncio.run(alerts.check(rule))
+    alerts._checked[rule.id] -= 10
+    assert not alerts.due(rule, scored=False)  # nothing new: the idle minute
