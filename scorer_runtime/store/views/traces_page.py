@@ -101,7 +101,11 @@ def agent_scorer_versions(session: Session) -> list[AgentScorerVersion]:
     query = (
         select(ScorerVersionRecord, ScorerRecord.name)
         .join(ScorerRecord, col(ScorerRecord.id) == col(ScorerVersionRecord.scorer_id))
-        .where(col(ScorerRecord.archived_at).is_(None), spec["type"].as_string() == "agent")
+        .where(
+            col(ScorerRecord.archived_at).is_(None),
+            col(ScorerRecord.external_name).is_(None),  # another tool's: nothing to run
+            spec["type"].as_string() == "agent",
+        )
         .order_by(col(ScorerRecord.name), col(ScorerVersionRecord.version).desc())
     )
     versions = []
