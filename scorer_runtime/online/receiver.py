@@ -174,8 +174,10 @@ class TraceReceiver:
         if found.traces or found.evaluations:
             try:
                 with session_scope(self.engine) as session:
-                    save_traces(session, traces=found.traces, source=SOURCE)
-                    new = save_external_scores(session, evaluations=found.evaluations)
+                    saved = save_traces(
+                        session, traces=found.traces, source=SOURCE, evaluations=found.evaluations
+                    )
+                new = saved.external_scores
             except OperationalError as e:
                 _log.warning("the store could not take %d spans now: %s", kept, e.orig or e)
                 raise _Busy from None

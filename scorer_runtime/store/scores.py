@@ -262,6 +262,8 @@ class ScoreInfo:
     created_at: datetime
     label: str | None = None
     """A verdict in words another tool sent (external scores)."""
+    event_key: str | None = None
+    """Set only on a score another tool sent (an evaluation event's identity)."""
 
     def json_data(self) -> dict[str, Any]:
         """Every field as JSON-ready data (timestamps as ISO text), as a drill-down reads it."""

@@ -211,6 +211,11 @@ def _read_one(
     """Read one event (ids from ``ids``: its span, or the log record itself) into ``read``."""
     span_id = text_or_none(ids.get("spanId"))
     try:
+        if not ids.get("traceId"):
+            raise ValueProblem(
+                "it carries no trace id, so nothing tells which trace it judged: emit it "
+                "inside the evaluated span's context"
+            )
         trace_id = hex_id(ids.get("traceId"), "traceId", 16)
         span = hex_id(span_id, "spanId", 8) if span_id else None
         attributes = attribute_values(event.get("attributes"), "the event's attributes")

@@ -113,7 +113,9 @@ def version_title(names: NameBook, titles: Mapping[int, str], version_id: int) -
     scorer_id, number = names.versions.get(version_id, (None, None))
     if scorer_id is None:
         return "—"
-    return f"{titles.get(scorer_id, names.scorer(scorer_id))} v{number}"
+    title = titles.get(scorer_id, names.scorer(scorer_id))
+    # Another tool's scores: its name says "(external)", and it has no versions here.
+    return title if scorer_id in names.external_scorers else f"{title} v{number}"
 
 
 def table_rows(
@@ -130,7 +132,7 @@ def table_rows(
     return [
         {
             "Input": _input_of(row, inputs),
-            "Score": _number(row.score, 2),
+            "Score": _score_words(row),
             "Outcome": outcome_labels.get(row.outcome, row.outcome),
             "Reason or problem": short_text(row.error or row.reason),
             "Scorer": version_title(names, titles, row.scorer_version_id),
@@ -153,6 +155,13 @@ def _input_of(row: ScoreRow, inputs: Mapping[int, str]) -> str:
     return inputs.get(row.example_id) or "(no input)"
 
 
+def _score_words(row: ScoreRow) -> str:
+    """The score, with another tool's label beside it ("0.80 · relevant"), or the label alone
+    when the tool sent words on a scale we do not know."""
+    number = None if row.score is None else _number(row.score, 2)
+    return " · ".join(part for part in (number, row.label) if part) or "—"
+
+
 def _number(value: float | None, digits: int) -> str:
     """A number as the table shows it; "—" for none (a table would print "None")."""
     return "—" if value is None else f"{value:.{digits}f}"
@@ -165,6 +174,8 @@ def row_label(
     asked = short_text(_input_of(row, inputs or {}), 70)
     outcome = outcome_labels.get(row.outcome, row.outcome)
     score = f" {row.score:.2f}" if row.score is not None else ""
+    if row.label:
+        score += f" “{row.label}”"
     return f"“{asked}” · {outcome}{score} · result {row.id}"
 
 
