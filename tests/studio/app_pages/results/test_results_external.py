@@ -6,65 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from scorer_runtime.store import ScoreFilter, add_scores, list_scores, read_session, save_traces
-from scorer_runtime.store import session_scope as writing
-from scorer_runtime.traces import read_otlp_document
 from studio import state
-from tests.store.fixtures import make_version
 
-TRACE, SPAN = "4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7"
-START_NS = 1_764_936_000_000_000_000
-
-
-def _value(value: object) -> dict[str, object]:
-    return {"doubleValue": value} if isinstance(value, float) else {"stringValue": value}
-
-
-def _event(offset_ns: int, **attributes: object) -> dict[str, object]:
-    return {
-        "name": "gen_ai.evaluation.result",
-        "timeUnixNano": str(START_NS + offset_ns),
-        "attributes": [
-            {"key": "gen_ai.evaluation." + k.replace("_", "."), "value": _value(v)}
-            for k, v in attributes.items()
-        ],
-    }
-
-
-def _document() -> dict[str, object]:
-    span = {
-        "traceId": TRACE,
-        "spanId": SPAN,
-        "name": "invoke_agent support",
-        "startTimeUnixNano": str(START_NS),
-        "endTimeUnixNano": str(START_NS + 900_000_000),
-        "attributes": [{"key": "gen_ai.operation.name", "value": {"stringValue": "invoke_agent"}}],
-        "events": [
-            _event(
-                1, name="ragas", score_value=0.8, score_label="faithful", explanation="Grounded."
-            ),
-            _event(2, name="relevance", score_label="on topic"),
-        ],
-    }
-    return {"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}
+from .external_seed import TRACE, seed_compared
 
 
 @pytest.fixture
 def compared(studio_db) -> dict[str, int]:
-    """One trace scored by our scorer and, through its span events, by another tool."""
-    found = read_otlp_document(_document())
-    assert not found.problems
-    with writing(studio_db) as session:
-        save_traces(session, traces=found.traces, source="t.json", evaluations=found.evaluations)
-    scorer_id, version_id = make_version(studio_db, "tone")
-    row = {"scorer_id": scorer_id, "scorer_version_id": version_id, "trace_id": TRACE}
-    with writing(studio_db) as session:
-        add_scores(session, rows=[{**row, "span_id": SPAN, "score": 0.5, "outcome": "scored"}])
-    with read_session(studio_db) as session:
-        rows = list_scores(session, filter=ScoreFilter()).rows
-    return {r.label or "ours": r.id for r in rows} | {
-        "ragas_scorer": next(r.scorer_id for r in rows if r.label == "faithful")
-    }
+    return seed_compared(studio_db)
 
 
 def _frame(at, column: str):
@@ -84,8 +33,12 @@ def test_results_show_another_tools_scores_beside_ours(compared, open_page):
     assert shown["ragas (external)"]["Score"] == "0.80 · faithful"
     assert shown["ragas (external)"]["Reason or problem"] == "Grounded."
     assert shown["relevance (external)"]["Score"] == "on topic"  # words, no invented number
+    assert shown["relevance (external)"]["Outcome"] == "Verdict in words"
     assert shown["tone v1"]["Score"] == "0.50"
     assert {row["Input"] for row in shown.values()} == {f"(trace {TRACE})"}
+    figures = _frame(at, "Judge cost")
+    costs = dict(zip(figures["Scorer"], figures["Judge cost"], strict=True))
+    assert costs["ragas (external)"] == costs["relevance (external)"] == "— (another tool)"
 
     at.selectbox(key=state.RESULTS_SCORER.name).set_value(compared["ragas_scorer"]).run()
     assert not at.exception
