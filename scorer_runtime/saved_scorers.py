@@ -48,8 +48,24 @@ def load_stored_spec(session: Session, version: ScorerVersionInfo) -> ScorerSpec
     spec included)."""
     from scorer_runtime.spec import load_spec
 
+    _refuse_external(session, version)
     _refuse_unreadable(version)
     return load_spec(version.spec, judge_profiles=judge_profiles(session))
+
+
+class ExternalScorerError(ValueError):
+    """A scorer whose scores come from another tool was asked to run: it has nothing to run."""
+
+
+def _refuse_external(session: Session, version: ScorerVersionInfo) -> None:
+    """Raise :class:`ExternalScorerError` for another tool's scorer, in words."""
+    scorer = session.get(ScorerRecord, version.scorer_id)
+    if scorer is not None and scorer.external_name is not None:
+        raise ExternalScorerError(
+            f"{scorer.name!r} holds scores another tool sent (evaluation events named "
+            f"{scorer.external_name!r}); it has no steps, so it cannot be run or exported "
+            "here. Build a scorer of your own to score the same traces"
+        )
 
 
 def _refuse_unreadable(version: ScorerVersionInfo) -> None:
@@ -103,6 +119,7 @@ def scorer_source(
     """How to build the scorer of a stored version (``api_base`` as for compile_version);
     SpecError for a stored row that no longer reads as a spec. ``candidate_spec`` builds an
     alignment candidate's spec instead (a run of the version that scores the candidate)."""
+    _refuse_external(session, version)
     _refuse_unreadable(version)
     spec = spec_as_data(version.spec) if candidate_spec is None else candidate_spec
     return ScorerSource(spec, _judge_profile_data(session), api_base)
@@ -172,6 +189,7 @@ def use_judge_profile(
     get_judge_profile(session, name=profile)  # NotFoundError names the missing profile
     scorer = get_scorer(session, id=scorer_id)
     latest = get_version(session, scorer_id=scorer_id)
+    _refuse_external(session, latest)
     _refuse_unreadable(latest)
     changed = with_judge_profile(latest.spec, profile, keep_own=keep_own)
     load_spec(changed, judge_profiles=judge_profiles(session))  # every problem at once

@@ -66,7 +66,9 @@ def traces_import(
     if not found.traces:
         raise TraceImportError(found.problems, source=str(file))
     with session(write=True) as opened:
-        saved = save_traces(opened, traces=found.traces, source=file.name)
+        saved = save_traces(
+            opened, traces=found.traces, source=file.name, evaluations=found.evaluations
+        )
     parts = [f"{len(saved.added)} new"] if saved.added else []
     if saved.updated:
         parts.append(f"{len(saved.updated)} with new spans")
@@ -76,6 +78,12 @@ def traces_import(
     console().print(
         f"Imported {count} trace{'s' if count != 1 else ''} from {file.name}: {', '.join(parts)}."
     )
+    if saved.external_scores:
+        n = saved.external_scores
+        console().print(
+            f"Stored {n} score{'s' if n != 1 else ''} another tool sent with the spans "
+            "(evaluation events); see them in Results, marked (external)."
+        )
     if found.problems:
         err = console(stderr=True)
         n = len(found.problems)

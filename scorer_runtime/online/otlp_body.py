@@ -1,8 +1,9 @@
-"""An OTLP/HTTP export request's body read into the OTLP JSON document a trace file holds,
-and the answers the receiver sends back.
+"""An OTLP/HTTP export request's body read into the OTLP JSON document a trace file holds
+(or, for ``/v1/logs``, its logs document), and the answers the receiver sends back.
 
 Protobuf (``application/x-protobuf``, what the SDK exporters send) is decoded with the
-OpenTelemetry project's own messages (``ExportTraceServiceRequest``) and turned into OTLP
+OpenTelemetry project's own messages (``ExportTraceServiceRequest``,
+``ExportLogsServiceRequest``) and turned into OTLP
 JSON by protobuf's JSON mapping; trace and span ids come out base64 there and as hex in the
 OTLP spec's JSON (``application/json``, a Collector's ``encoding: json``): the trace reader
 takes both. Gzip is undone with a cap on the size it may grow to. A body that cannot be read
@@ -16,7 +17,11 @@ import zlib
 from typing import Any, Literal
 
 from google.protobuf import json_format
-from google.protobuf.message import DecodeError
+from google.protobuf.message import DecodeError, Message
+from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import (
+    ExportLogsServiceRequest,
+    ExportLogsServiceResponse,
+)
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
     ExportTraceServiceRequest,
     ExportTraceServiceResponse,
@@ -31,6 +36,14 @@ from scorer_runtime.limits import (
 )
 
 Encoding = Literal["protobuf", "json"]
+Signal = Literal["traces", "logs"]
+"""What an export request carries: spans (``/v1/traces``) or log records (``/v1/logs``)."""
+_ROOT: dict[Signal, str] = {"traces": "resourceSpans", "logs": "resourceLogs"}
+_REQUEST: dict[Signal, type[Message]] = {
+    "traces": ExportTraceServiceRequest,
+    "logs": ExportLogsServiceRequest,
+}
+_WHAT: dict[Signal, str] = {"traces": "spans", "logs": "log records"}
 PROTOBUF = "application/x-protobuf"
 JSON = "application/json"
 
@@ -53,7 +66,7 @@ def encoding_of(content_type: str | None) -> Encoding:
         return "json"
     raise BadBody(
         415,
-        f"this receiver reads OTLP traces sent as {PROTOBUF} or {JSON}, not "
+        f"this receiver reads OTLP traces and logs sent as {PROTOBUF} or {JSON}, not "
         f"{kind or 'a body without a Content-Type'}; set the exporter's protocol to "
         "http/protobuf (the default) or http/json",
     )
@@ -89,29 +102,30 @@ def unpacked(body: bytes, content_encoding: str | None) -> bytes:
     return data
 
 
-def otlp_document(data: bytes, encoding: Encoding) -> dict[str, Any]:
-    """The OTLP JSON document (``{"resourceSpans": [...]}``) an export request carries."""
+def otlp_document(data: bytes, encoding: Encoding, signal: Signal = "traces") -> dict[str, Any]:
+    """The OTLP JSON document (``{"resourceSpans": [...]}``, or ``{"resourceLogs": [...]}``
+    for logs) an export request carries."""
     if encoding == "protobuf":
-        return _from_protobuf(data)
-    return _from_json(data)
+        return _from_protobuf(data, signal)
+    return _from_json(data, signal)
 
 
-def _from_protobuf(data: bytes) -> dict[str, Any]:
-    request = ExportTraceServiceRequest()
+def _from_protobuf(data: bytes, signal: Signal) -> dict[str, Any]:
+    request = _REQUEST[signal]()
     try:
         request.ParseFromString(data)
     except DecodeError:
         raise BadBody(
             400,
-            "the body is not an OTLP ExportTraceServiceRequest in protobuf; send spans with "
-            "an OpenTelemetry exporter (OTLP over HTTP)",
+            f"the body is not an OTLP {type(request).__name__} in protobuf; send "
+            f"{_WHAT[signal]} with an OpenTelemetry exporter (OTLP over HTTP)",
         ) from None
     document: dict[str, Any] = json_format.MessageToDict(request)
-    document.setdefault("resourceSpans", [])
+    document.setdefault(_ROOT[signal], [])
     return document
 
 
-def _from_json(data: bytes) -> dict[str, Any]:
+def _from_json(data: bytes, signal: Signal) -> dict[str, Any]:
     try:
         text = data.decode("utf-8")
         document = safe_json.loads(text, max_depth=MAX_TRACE_NESTING)
@@ -123,12 +137,13 @@ def _from_json(data: bytes) -> dict[str, Any]:
         raise BadBody(
             400, f"the body is not valid JSON: {e.msg} (line {e.lineno}, column {e.colno})"
         ) from None
-    if not isinstance(document, dict) or not isinstance(document.get("resourceSpans", []), list):
+    root = _ROOT[signal]
+    if not isinstance(document, dict) or not isinstance(document.get(root, []), list):
+        kind = "trace" if signal == "traces" else "logs"
         raise BadBody(
-            400,
-            'the JSON body is not an OTLP trace export: expected {"resourceSpans": [...]}',
+            400, f'the JSON body is not an OTLP {kind} export: expected {{"{root}": [...]}}'
         )
-    document.setdefault("resourceSpans", [])
+    document.setdefault(root, [])
     return document
 
 
@@ -144,13 +159,23 @@ def span_count(document: dict[str, Any]) -> int:
     return total
 
 
-def export_answer(encoding: Encoding, *, rejected: int = 0, message: str = "") -> bytes:
-    """The success body: an ``ExportTraceServiceResponse``, with ``partial_success`` when
-    some spans were left out (how many, and why in words)."""
-    response = ExportTraceServiceResponse()
-    if rejected or message:
-        response.partial_success.rejected_spans = rejected
-        response.partial_success.error_message = message
+def export_answer(
+    encoding: Encoding, *, rejected: int = 0, message: str = "", signal: Signal = "traces"
+) -> bytes:
+    """The success body: an ``ExportTraceServiceResponse`` (``ExportLogsServiceResponse``
+    for logs), with ``partial_success`` when some spans or records were left out (how many,
+    and why in words)."""
+    response: ExportTraceServiceResponse | ExportLogsServiceResponse
+    if signal == "traces":
+        response = ExportTraceServiceResponse()
+        if rejected or message:
+            response.partial_success.rejected_spans = rejected
+            response.partial_success.error_message = message
+    else:
+        response = ExportLogsServiceResponse()
+        if rejected or message:
+            response.partial_success.rejected_log_records = rejected
+            response.partial_success.error_message = message
     if encoding == "protobuf":
         serialized: bytes = response.SerializeToString()
         return serialized

@@ -1,5 +1,7 @@
 """The OTLP/HTTP receiver: ``POST /v1/traces`` from an OpenTelemetry SDK or Collector,
-stored the way a trace file is imported.
+stored the way a trace file is imported; and ``POST /v1/logs``, whose evaluation events
+(``gen_ai.evaluation.result``, from other tools) are stored as external scores, as are those
+that arrive as span events.
 
 Each export request is read (:mod:`otlp_body`), its spans checked by the trace reader (bad
 spans named and left out, the good ones kept) and saved with :func:`save_traces` (a trace
@@ -8,7 +10,8 @@ only after the commit, so an acknowledged span survives the receiver being kille
 bodies wait than the receiver holds (:attr:`ReceiverConfig.bodies_in_flight`), or the store
 is busy, the answer is 429 / 503 with ``Retry-After``: the exporter sends the batch again,
 nothing is dropped in silence. Requests addressed to a foreign ``Host`` get 403, as the
-studio's (DNS rebinding).
+studio's (DNS rebinding). A log record that is not an evaluation event is ignored (it is
+not ours to keep); an evaluation event that cannot be read is named in ``partial_success``.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -31,6 +34,7 @@ from scorer_runtime.limits import MAX_OTLP_BODY_BYTES, MAX_PROBLEMS_SHOWN, more_
 from scorer_runtime.online.otlp_body import (
     BadBody,
     Encoding,
+    Signal,
     encoding_of,
     export_answer,
     otlp_document,
@@ -39,10 +43,12 @@ from scorer_runtime.online.otlp_body import (
     too_large_words,
     unpacked,
 )
-from scorer_runtime.store import save_traces, session_scope
+from scorer_runtime.store import save_external_scores, save_traces, session_scope
 from scorer_runtime.traces import read_otlp_document
+from scorer_runtime.traces.received_evaluations import evaluations_in_logs, log_record_count
 
 TRACES_PATH = "/v1/traces"
+LOGS_PATH = "/v1/logs"
 DEFAULT_PORT = 4318
 """The port OTLP/HTTP exporters send to unless told otherwise."""
 SOURCE = "OTLP receiver"
@@ -66,11 +72,13 @@ class ReceiverConfig:
 
 @dataclass(frozen=True, slots=True)
 class Stored:
-    """What one export request stored: spans kept, spans left out and why."""
+    """What one export request stored: spans (or log records) kept, those left out and why,
+    and the evaluation events stored as new external scores."""
 
     spans: int
     rejected: int
     message: str
+    evaluations: int = 0
 
 
 class _Busy(Exception):
@@ -87,9 +95,11 @@ class TraceReceiver:
         self._in_flight = 0
 
     def app(self) -> web.Application:
-        """The aiohttp application: ``POST /v1/traces`` behind the host check."""
+        """The aiohttp application: ``POST /v1/traces`` and ``/v1/logs`` behind the host
+        check."""
         made = web.Application(client_max_size=MAX_OTLP_BODY_BYTES, middlewares=[self._host_guard])
         made.router.add_post(TRACES_PATH, self.export)
+        made.router.add_post(LOGS_PATH, self.export_logs)
         made.on_cleanup.append(self._close)
         return made
 
@@ -109,7 +119,14 @@ class TraceReceiver:
         )
 
     async def export(self, request: web.Request) -> web.Response:
-        """One export request: stored, then acknowledged (or refused in words)."""
+        """One trace export request: stored, then acknowledged (or refused in words)."""
+        return await self._export(request, "traces", self.store)
+
+    async def export_logs(self, request: web.Request) -> web.Response:
+        """One logs export request: its evaluation events stored, then acknowledged."""
+        return await self._export(request, "logs", self.store_logs)
+
+    async def _export(self, request: web.Request, signal: Signal, store: _Store) -> web.Response:
         try:
             encoding = encoding_of(request.content_type)
         except BadBody as e:
@@ -118,11 +135,13 @@ class TraceReceiver:
             return self._retry_later(encoding, 429, "the receiver is busy")
         self._in_flight += 1
         try:
-            return await self._take(request, encoding)
+            return await self._take(request, encoding, signal, store)
         finally:
             self._in_flight -= 1
 
-    async def _take(self, request: web.Request, encoding: Encoding) -> web.Response:
+    async def _take(
+        self, request: web.Request, encoding: Encoding, signal: Signal, store: _Store
+    ) -> web.Response:
         try:
             body = await request.read()
         except web.HTTPRequestEntityTooLarge:
@@ -130,7 +149,7 @@ class TraceReceiver:
         loop = asyncio.get_running_loop()
         try:
             stored = await loop.run_in_executor(
-                self._writer, self.store, body, request.headers.get("Content-Encoding"), encoding
+                self._writer, store, body, request.headers.get("Content-Encoding"), encoding
             )
         except BadBody as e:
             return _refusal(encoding, e.status, e.words)
@@ -140,7 +159,9 @@ class TraceReceiver:
             _log.exception("the receiver could not store an export request")
             words = f"the receiver failed to store this batch ({type(e).__name__}); see its log"
             return _refusal(encoding, 500, words)
-        answer = export_answer(encoding, rejected=stored.rejected, message=stored.message)
+        answer = export_answer(
+            encoding, rejected=stored.rejected, message=stored.message, signal=signal
+        )
         return web.Response(body=answer, content_type=_content_type(encoding))
 
     def store(self, body: bytes, content_encoding: str | None, encoding: Encoding) -> Stored:
@@ -149,14 +170,36 @@ class TraceReceiver:
         document = otlp_document(unpacked(body, content_encoding), encoding)
         found = read_otlp_document(document, source=SOURCE)
         kept = sum(len(trace.spans) for trace in found.traces)
-        if found.traces:
+        new = 0
+        if found.traces or found.evaluations:
             try:
                 with session_scope(self.engine) as session:
-                    save_traces(session, traces=found.traces, source=SOURCE)
+                    saved = save_traces(
+                        session, traces=found.traces, source=SOURCE, evaluations=found.evaluations
+                    )
+                new = saved.external_scores
             except OperationalError as e:
                 _log.warning("the store could not take %d spans now: %s", kept, e.orig or e)
                 raise _Busy from None
-        return Stored(kept, max(span_count(document) - kept, 0), _problem_words(found.problems))
+        rejected = max(span_count(document) - kept, 0)
+        return Stored(kept, rejected, _problem_words(found.problems), new)
+
+    def store_logs(self, body: bytes, content_encoding: str | None, encoding: Encoding) -> Stored:
+        """Read one logs body and store its evaluation events as external scores (on the
+        writer thread); other log records are ignored. Raises as :meth:`store` does."""
+        document = otlp_document(unpacked(body, content_encoding), encoding, "logs")
+        found = evaluations_in_logs(document)
+        new = 0
+        if found.evaluations:
+            try:
+                with session_scope(self.engine) as session:
+                    new = save_external_scores(session, evaluations=found.evaluations)
+            except OperationalError as e:
+                _log.warning("the store could not take evaluation events now: %s", e.orig or e)
+                raise _Busy from None
+        kept = len(found.evaluations)
+        rejected = log_record_count(document) - kept - found.ignored
+        return Stored(kept, rejected, _problem_words(found.problems), new)
 
     def _retry_later(self, encoding: Encoding, status: int, why: str) -> web.Response:
         wait = self.config.retry_after_s
@@ -164,6 +207,10 @@ class TraceReceiver:
         response = _refusal(encoding, status, words)
         response.headers["Retry-After"] = str(wait)
         return response
+
+
+_Store = Callable[[bytes, str | None, Encoding], Stored]
+"""How a body is stored: :meth:`TraceReceiver.store` or :meth:`TraceReceiver.store_logs`."""
 
 
 def _content_type(encoding: Encoding) -> str:
@@ -176,7 +223,7 @@ def _refusal(encoding: Encoding, status: int, words: str) -> web.Response:
 
 
 def _problem_words(problems: Sequence[object]) -> str:
-    """The partial-success message: each left-out span's problem, in words."""
+    """The partial-success message: each left-out span's (or event's) problem, in words."""
     if not problems:
         return ""
     shown = "; ".join(str(p) for p in problems[:MAX_PROBLEMS_SHOWN])

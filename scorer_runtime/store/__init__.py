@@ -74,6 +74,11 @@ from scorer_runtime.store.engine import (
     session_scope,
 )
 from scorer_runtime.store.errors import ConflictError, NotFoundError, StoreError
+from scorer_runtime.store.external_scores import (
+    EXTERNAL_MARK,
+    external_scorer_ids,
+    save_external_scores,
+)
 from scorer_runtime.store.health import (
     HealthCheckInfo,
     create_health_check,
@@ -223,6 +228,7 @@ from scorer_runtime.store.trust import (
 __all__ = [
     "DATABASE_URL_ENV",
     "EXAMPLE_FIELDS",
+    "EXTERNAL_MARK",
     "RUNNER_GONE_AFTER",
     "STALE_AFTER",
     "AgreementData",
@@ -310,6 +316,7 @@ __all__ = [
     "example_outputs",
     "examples_by_id",
     "existing_example_ids",
+    "external_scorer_ids",
     "finish_run",
     "free_scorer_name",
     "get_dataset",
@@ -379,6 +386,7 @@ __all__ = [
     "run_scores",
     "runner_beat",
     "save_draft",
+    "save_external_scores",
     "save_judge_profile",
     "save_scorer_version",
     "save_traces",

@@ -36,9 +36,8 @@ class _Plan:
 
     def __init__(self, dialect: Dialect, columns: tuple[str, ...]) -> None:
         table = ScoreRecord.__table__  # type: ignore[attr-defined]
-        statement = sqlite_insert(table).on_conflict_do_nothing(
-            index_elements=["run_id", "example_id"]
-        )
+        # Any unique key: (run, example), and an evaluation event's key.
+        statement = sqlite_insert(table).on_conflict_do_nothing()
         compiled = statement.compile(dialect=dialect, column_keys=list(columns))
         order = tuple(compiled.positiontup or ())
         if sorted(order) != sorted(columns):  # every column bound once, by position
@@ -83,7 +82,8 @@ def insert_scores_sqlite(
 ) -> None:
     """Insert complete score rows (every column in ``columns`` present) on SQLite.
 
-    A row for a (run, example) pair that already has a score is ignored.
+    A row for a (run, example) pair that already has a score is ignored, and so is an
+    evaluation event already stored (same ``event_key``).
     """
     plan = _plan(connection.dialect, columns)
     connection.exec_driver_sql(plan.sql, plan.parameters(rows))

@@ -43,10 +43,14 @@ class NameBook:
     """version id -> (scorer id, version number)"""
     datasets: dict[int, str] = field(default_factory=dict)
     archived_scorers: frozenset[int] = frozenset()
+    external_scorers: frozenset[int] = frozenset()
+    """Scorers whose scores come from other tools (nothing here runs or exports them)."""
 
     def live_scorers(self) -> dict[int, str]:
-        """The scorers not archived, by id, in name order: what pickers offer."""
-        return {i: n for i, n in self.scorers.items() if i not in self.archived_scorers}
+        """The scorers not archived and not external, by id, in name order: what pickers of
+        scorers to run or export offer."""
+        hidden = self.archived_scorers | self.external_scorers
+        return {i: n for i, n in self.scorers.items() if i not in hidden}
 
     def scorer(self, scorer_id: int | None) -> str:
         """A scorer's name ("—" when unknown)."""
@@ -67,9 +71,9 @@ class NameBook:
 def load_names(session: Session) -> NameBook:
     """Every scorer, version and dataset name, archived ones included (their scores remain)."""
     scorers = session.exec(
-        select(ScorerRecord.id, ScorerRecord.name, ScorerRecord.archived_at).order_by(
-            col(ScorerRecord.name)
-        )
+        select(
+            ScorerRecord.id, ScorerRecord.name, ScorerRecord.archived_at, ScorerRecord.external_name
+        ).order_by(col(ScorerRecord.name))
     )
     scorer_rows = list(scorers.all())
     versions = session.exec(
@@ -77,8 +81,9 @@ def load_names(session: Session) -> NameBook:
     ).all()
     datasets = session.exec(select(DatasetRecord.id, DatasetRecord.name)).all()
     return NameBook(
-        scorers={int(i): str(n) for i, n, _ in scorer_rows if i is not None},
+        scorers={int(i): str(n) for i, n, _, _ in scorer_rows if i is not None},
         versions={int(i): (int(s), int(v)) for i, s, v in versions if i is not None},
         datasets={int(i): str(n) for i, n in datasets if i is not None},
-        archived_scorers=frozenset(int(i) for i, _, a in scorer_rows if i and a is not None),
+        archived_scorers=frozenset(int(i) for i, _, a, _ in scorer_rows if i and a is not None),
+        external_scorers=frozenset(int(i) for i, _, _, x in scorer_rows if i and x is not None),
     )

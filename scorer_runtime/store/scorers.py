@@ -42,6 +42,8 @@ class ScorerInfo:
     archived_at: datetime | None
     created_at: datetime
     updated_at: datetime
+    external_name: str | None = None
+    """Set for an external scorer: the evaluation name another tool sends scores under."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,9 +228,14 @@ def list_versions(session: Session, *, scorer_id: int) -> list[ScorerVersionInfo
     return [version_info(session, found) for found in session.exec(query).all()]
 
 
-def list_scorers(session: Session, *, include_archived: bool = False) -> list[ScorerInfo]:
-    """Scorers by name (archived ones too when asked)."""
+def list_scorers(
+    session: Session, *, include_archived: bool = False, include_external: bool = False
+) -> list[ScorerInfo]:
+    """Scorers by name (archived ones too when asked; external ones, whose scores come from
+    other tools and which nothing here can run, only when asked)."""
     query = select(ScorerRecord).order_by(col(ScorerRecord.name))
+    if not include_external:
+        query = query.where(col(ScorerRecord.external_name).is_(None))
     if not include_archived:
         query = query.where(col(ScorerRecord.archived_at).is_(None))
     return [info_of(ScorerInfo, found) for found in session.exec(query).all()]

@@ -105,7 +105,8 @@ def add_scores(session: Session, *, rows: Sequence[Mapping[str, Any]]) -> None:
     """Insert score rows in bulk (one statement, executemany).
 
     A row for a (run, example) pair that already has a score is ignored, on SQLite and
-    PostgreSQL alike, so a resumed or doubled run never stores an example twice. Errors and
+    PostgreSQL alike, so a resumed or doubled run never stores an example twice; so is a row
+    whose ``event_key`` is stored (an evaluation event delivered twice). Errors and
     the judge's texts in the evidence are redacted on the way in (key-shaped text, and the
     values of the process's ``*_KEY``/``*_TOKEN`` variables), whoever made the rows.
     """
@@ -139,7 +140,8 @@ def _insert(connection: Connection, values: list[dict[str, Any]]) -> None:
     if dialect == "postgresql":
         from sqlalchemy.dialects.postgresql import insert as pg_insert
 
-        stmt: Any = pg_insert(table).on_conflict_do_nothing(index_elements=["run_id", "example_id"])
+        # Any unique key: (run, example), and an evaluation event's key.
+        stmt: Any = pg_insert(table).on_conflict_do_nothing()
     else:  # other databases: duplicates fail loudly on the unique constraint
         stmt = insert(table)
     connection.execute(stmt, values)
@@ -165,6 +167,8 @@ class ScoreRow:
     latency_ms: float | None
     total_tokens: int
     cost: float | None
+    label: str | None = None
+    """A verdict in words (an external score's label)."""
 
 
 _ROW_COLUMNS = tuple(f for f in ScoreRow.__dataclass_fields__)
@@ -256,6 +260,10 @@ class ScoreInfo:
     total_tokens: int
     cost: float | None
     created_at: datetime
+    label: str | None = None
+    """A verdict in words another tool sent (external scores)."""
+    event_key: str | None = None
+    """Set only on a score another tool sent (an evaluation event's identity)."""
 
     def json_data(self) -> dict[str, Any]:
         """Every field as JSON-ready data (timestamps as ISO text), as a drill-down reads it."""

@@ -56,11 +56,16 @@ class ScorerRecord(SQLModel, table=True):
     """A scorer: a name that owns a list of immutable versions; archived softly."""
 
     __tablename__ = "scorers"
+    __table_args__ = (sa.Index("ix_scorers_external_name", "external_name", unique=True),)
 
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(max_length=200, unique=True)
     description: str = Field(default="")
     archived_at: datetime | None = Field(default=None)
+    external_name: str | None = Field(default=None, max_length=200)
+    """Set for an external scorer: the ``gen_ai.evaluation.name`` another tool sends its
+    scores under (see :mod:`scorer_runtime.store.external_scores`). Such a scorer has no
+    steps to run: it is never run, exported or offered where scorers are built or run."""
     created_at: datetime = _created()
     updated_at: datetime = _created()
 
@@ -310,6 +315,14 @@ class ScoreRecord(SQLModel, table=True):
             sqlite_where=sa.text("trace_id IS NOT NULL"),
             postgresql_where=sa.text("trace_id IS NOT NULL"),
         ),
+        # Partial and unique: an evaluation event delivered twice is stored once.
+        sa.Index(
+            "ix_scores_event_key",
+            "event_key",
+            unique=True,
+            sqlite_where=sa.text("event_key IS NOT NULL"),
+            postgresql_where=sa.text("event_key IS NOT NULL"),
+        ),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -336,6 +349,11 @@ class ScoreRecord(SQLModel, table=True):
     total_tokens: int = 0
     cost: float | None = None
     created_at: datetime = _created()
+    label: str | None = Field(default=None, max_length=200)
+    """The verdict in words another tool sent (``gen_ai.evaluation.score.label``), kept
+    also when it maps to no number."""
+    event_key: str | None = Field(default=None, max_length=64)
+    """An external score's event identity (see ``ExternalEvaluation.key``); None for ours."""
 
 
 class LabelRecord(SQLModel, table=True):

@@ -20,6 +20,7 @@ from sqlmodel import Session, col, select
 
 from scorer_runtime.store.canonical import jsonable
 from scorer_runtime.store.errors import not_found
+from scorer_runtime.store.external_scores import save_external_scores
 from scorer_runtime.store.tables import (
     ScoreRecord,
     TraceRecord,
@@ -27,6 +28,7 @@ from scorer_runtime.store.tables import (
 )
 from scorer_runtime.traces.agent_run import count_tool_calls
 from scorer_runtime.traces.model import Span, Trace
+from scorer_runtime.traces.received_evaluations import ExternalEvaluation
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +38,8 @@ class TraceSaveSummary:
     added: list[str]
     updated: list[str]
     unchanged: list[str]
+    external_scores: int = 0
+    """Evaluation events of other tools stored as new scores (see ``external_scores``)."""
 
     @property
     def saved(self) -> int:
@@ -95,11 +99,19 @@ def _merged(stored: Trace, new: Trace) -> Trace:
     return Trace(stored.trace_id, tuple(spans.values()), expected)
 
 
-def save_traces(session: Session, *, traces: Iterable[Trace], source: str = "") -> TraceSaveSummary:
+def save_traces(
+    session: Session,
+    *,
+    traces: Iterable[Trace],
+    source: str = "",
+    evaluations: Sequence[ExternalEvaluation] = (),
+) -> TraceSaveSummary:
     """Store imported traces; a trace already stored gets the new spans merged in.
 
     ``source`` names where they came from (a file name), shown in lists. A trace's
     expected answer, when the file gives one, replaces the stored one (see :func:`_merged`).
+    ``evaluations``, the evaluation events of other tools the spans carried, are stored in
+    the same transaction as external scores (one already stored is not stored again).
     """
     status: dict[str, str] = {}  # trace id → added / updated / unchanged, in import order
     incoming = list(traces)
@@ -130,7 +142,8 @@ def save_traces(session: Session, *, traces: Iterable[Trace], source: str = "") 
     def having(state: str) -> list[str]:
         return [trace_id for trace_id, s in status.items() if s == state]
 
-    return TraceSaveSummary(having("added"), having("updated"), having("unchanged"))
+    new_scores = save_external_scores(session, evaluations=evaluations)
+    return TraceSaveSummary(having("added"), having("updated"), having("unchanged"), new_scores)
 
 
 _IDS_PER_QUERY = 500

@@ -38,6 +38,7 @@ from scorer_runtime.traces.load import (
     read_traces,
 )
 from scorer_runtime.traces.model import GenAIInfo, Span, SpanStatus, SpanType, Trace, TraceFormat
+from scorer_runtime.traces.received_evaluations import ExternalEvaluation
 from scorer_runtime.traces.sampling import in_sample, sample_trace_ids, sample_value
 from scorer_runtime.traces.scorer_registry import ScorerRegistry, UnknownScorerError
 from scorer_runtime.traces.scoring import (
@@ -66,6 +67,7 @@ __all__ = [
     "ChatPart",
     "ExpectedKind",
     "ExpectedNeed",
+    "ExternalEvaluation",
     "FormatOption",
     "GenAIInfo",
     "NotScorableTarget",

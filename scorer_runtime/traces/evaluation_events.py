@@ -34,12 +34,13 @@ from opentelemetry.sdk._logs.export import (
 )
 from opentelemetry.sdk.resources import Resource
 
+from scorer_runtime.traces.received_evaluations import EVENT_NAME
+
 if TYPE_CHECKING:
     from opentelemetry.context import Context
 
     from scorer_runtime.traces.scoring import TraceScoreOutcome
 
-EVENT_NAME = "gen_ai.evaluation.result"
 LOGS_PATH = "/v1/logs"
 SERVICE_NAME = "scorer-studio"
 

@@ -24,6 +24,7 @@ from scorer_runtime.traces.expected import expected_in_spans
 from scorer_runtime.traces.mastra import spans_from_mastra
 from scorer_runtime.traces.model import Span, Trace
 from scorer_runtime.traces.otlp import spans_from_otlp
+from scorer_runtime.traces.received_evaluations import ExternalEvaluation, evaluations_in_spans
 
 FormatOption: TypeAlias = Literal["auto", "otlp", "mastra"]
 """Which format to read; ``auto`` decides per JSON document."""
@@ -37,11 +38,14 @@ _DOCUMENT_KEYS = frozenset({"resourceSpans", "spans", "traceId"})
 
 @dataclass(frozen=True, slots=True)
 class TraceImport:
-    """What :func:`read_traces` found: the traces, and the problems of what was left out."""
+    """What :func:`read_traces` found: the traces, the problems of what was left out, and
+    the evaluation events of other tools its OTLP spans carry."""
 
     traces: list[Trace] = field(default_factory=list)
     problems: list[TraceProblem] = field(default_factory=list)
     source: str | None = None
+    evaluations: list[ExternalEvaluation] = field(default_factory=list)
+    """``gen_ai.evaluation.result`` span events (see :mod:`received_evaluations`)."""
 
     @property
     def ok(self) -> bool:
@@ -67,9 +71,10 @@ def read_traces(
         raise ValueError(f"format must be 'auto', 'otlp' or 'mastra', not {format!r}")
     problems: list[TraceProblem] = []
     spans: list[Span] = []
+    evaluations: list[ExternalEvaluation] = []
     lines: dict[tuple[str, str], int | None] = {}
     for line, document in _documents(text, problems):
-        found = _spans_of(document, line, format, problems)
+        found = _spans_of(document, line, format, problems, evaluations)
         for span in found:
             lines.setdefault((span.trace_id, span.span_id), line)
         spans.extend(found)
@@ -81,7 +86,7 @@ def read_traces(
     traces = _group(spans, problems, line_of)
     # JSON errors are found before span problems: list them all in file order.
     problems.sort(key=lambda p: (p.line is None, p.line or 0))
-    return TraceImport(traces, problems, source)
+    return TraceImport(traces, problems, source, evaluations)
 
 
 def read_otlp_document(document: Any, *, source: str | None = None) -> TraceImport:
@@ -89,9 +94,10 @@ def read_otlp_document(document: Any, *, source: str | None = None) -> TraceImpo
     exporter): spans with problems are left out and reported, the others grouped by trace id
     exactly as :func:`read_traces` groups a file's."""
     problems: list[TraceProblem] = []
-    spans = _spans_of(document, None, "otlp", problems)
+    evaluations: list[ExternalEvaluation] = []
+    spans = _spans_of(document, None, "otlp", problems, evaluations)
     traces = _group(spans, problems, lambda span: None)
-    return TraceImport(traces, problems, source)
+    return TraceImport(traces, problems, source, evaluations)
 
 
 def parse_traces(
@@ -205,7 +211,11 @@ def _kind(document: Any) -> Literal["otlp", "mastra"] | None:
 
 
 def _spans_of(
-    document: Any, line: int | None, format: FormatOption, problems: list[TraceProblem]
+    document: Any,
+    line: int | None,
+    format: FormatOption,
+    problems: list[TraceProblem],
+    evaluations: list[ExternalEvaluation],
 ) -> list[Span]:
     kind = _kind(document)
     if kind is None or (format != "auto" and kind != format):
@@ -217,6 +227,9 @@ def _spans_of(
         problems.append(TraceProblem(f"not a trace document: {expected}", line))
         return []
     if kind == "otlp":
+        read = evaluations_in_spans(document, line=line)
+        evaluations.extend(read.evaluations)
+        problems.extend(read.problems)
         return spans_from_otlp(document, problems=problems, line=line)
     if isinstance(document, list):
         return spans_from_mastra(document, problems=problems, line=line, path="")

@@ -150,6 +150,16 @@ def _any_value(value: Any, what: str) -> Any:
     raise ValueProblem(f"{what} has none of {_ANY_VALUE_KEYS}")
 
 
+def attribute_values(raw: Any, where: str = "attributes") -> dict[str, Any]:
+    """``[{"key": ..., "value": AnyValue}]`` as a dict of plain values; raises
+    :class:`ValueProblem` naming the first bad entry (for readers that take all or nothing)."""
+    problems: list[TraceProblem] = []
+    values = _attributes(raw, _Report(None, problems), where)
+    if problems:
+        raise ValueProblem(problems[0].message)
+    return values
+
+
 def _values(container: Any, what: str) -> list[Any]:
     """The ``values`` list of an ``arrayValue`` / ``kvlistValue`` (empty when left out)."""
     if not container:

@@ -44,6 +44,11 @@ def render_score_detail(data: Mapping[str, Any], *, key: state.Key) -> None:
     """Show one score in full. ``key`` keeps two details on one page apart (compare view)."""
     view = score_detail(data)
     _headline(view)
+    if view.external:
+        st.caption(
+            ":material/call_received: Sent by another tool as an OpenTelemetry evaluation "
+            "event: no steps, judge calls or cost are known here."
+        )
     if view.problem is not None:
         problem = view.problem
         if view.outcome == "not_scorable":
@@ -51,7 +56,8 @@ def render_score_detail(data: Mapping[str, Any], *, key: state.Key) -> None:
         else:
             st.error(f"**{problem.title}.** {problem.detail}", icon=":material/error:")
         st.caption(f":material/lightbulb: {problem.what_to_do}")
-    _totals(view)
+    if not view.external:
+        _totals(view)
     if view.example:
         with st.expander("The example that was scored", expanded=False):
             for name, label in (
@@ -69,9 +75,14 @@ def render_score_detail(data: Mapping[str, Any], *, key: state.Key) -> None:
 def _headline(view: ScoreDetail) -> None:
     left, right = st.columns([1, 3])
     with left:
-        outcome_badge(view.outcome)
+        if not (view.external and view.label and view.score is None):  # a verdict, in words
+            outcome_badge(view.outcome)
         if view.score is not None:
             st.metric("Score", f"{view.score:.2f}")
+            if view.label:
+                st.caption(f"Label: {view.label}")
+        elif view.label:
+            st.metric("Verdict", view.label, help="The label the other tool sent, in its words.")
         elif view.partial_score is not None:
             st.metric(
                 "Score (not counted)",

@@ -96,6 +96,10 @@ class ScoreDetail:
     cost: float | None = None
     partial_score: float | None = None
     """The score computed before a later step failed: shown, never counted."""
+    label: str | None = None
+    """The verdict in words another tool sent (its label), when it sent one."""
+    external: bool = False
+    """The score came from another tool (an evaluation event), not from a scorer here."""
 
 
 def _outcome(data: Mapping[str, Any]) -> str:
@@ -209,6 +213,8 @@ def _judge_kind(data: Mapping[str, Any], step: str | None) -> str | None:
 
 def score_detail(data: Mapping[str, Any]) -> ScoreDetail:
     """The drill-down view of one score (a stored row or a ``ScoreResult.to_dict()``)."""
+    if data.get("event_key"):
+        return _external_detail(data)
     outcome = _outcome(data)
     ns_step, ns_reason = _not_scorable(data, outcome)
     failed_step = data.get("failed_step") or ns_step
@@ -239,6 +245,39 @@ def score_detail(data: Mapping[str, Any]) -> ScoreDetail:
     )
 
 
+def _external_detail(data: Mapping[str, Any]) -> ScoreDetail:
+    """A verdict another tool sent: its score or label and explanation, no steps or judge."""
+    outcome = _outcome(data)
+    return ScoreDetail(
+        outcome=outcome,
+        score=data.get("score") if outcome == "scored" else None,
+        reason=data.get("reason"),
+        problem=_external_problem(outcome, data),
+        steps=[],
+        example={k: data[k] for k in ("input", "output", "ground_truth") if k in data},
+        facts=[(str(k), str(v)) for k, v in (data.get("facts") or [])],
+        label=data.get("label"),
+        external=True,
+    )
+
+
+def _external_problem(outcome: str, data: Mapping[str, Any]) -> Explanation | None:
+    where = "This verdict came from another tool, not from a scorer here"
+    if outcome == "step_error":
+        return Explanation(
+            "The other tool could not evaluate this",
+            str(data.get("error") or "It sent an error instead of a verdict."),
+            f"{where}: look at that tool's own logs or settings.",
+        )
+    if outcome == "not_scorable" and not data.get("label"):
+        return Explanation(
+            "The other tool found nothing to evaluate",
+            str(data.get("reason") or "It sent no verdict for this span."),
+            f"{where}: there is nothing to change in the studio.",
+        )
+    return None
+
+
 def _number(value: Any) -> float | None:
     is_number = isinstance(value, int | float) and not isinstance(value, bool)
     return float(value) if is_number else None
@@ -260,8 +299,10 @@ def load_score(session: Session, *, score_id: int, names: NameBook) -> dict[str,
         data.update(input=example.input, output=example.output, ground_truth=example.ground_truth)
     title = scorer_titles(session).get(record.scorer_id, names.scorer(record.scorer_id))
     version = names.version(record.scorer_version_id, with_scorer=False)
+    if record.scorer_id in names.external_scorers:  # another tool's: it has no versions here
+        version = ""
     facts = [  # the example itself is shown in full: its number in the database is not
-        ("Scorer", f"{title} {version}"),
+        ("Scorer", f"{title} {version}".strip()),
         ("Dataset", names.dataset(record.dataset_id)),
         ("Run", f"#{record.run_id}" if record.run_id is not None else "—"),
         ("When (UTC)", record.created_at.strftime("%Y-%m-%d %H:%M:%S")),

@@ -3,6 +3,7 @@ file and the fake judge over HTTP."""
 
 from __future__ import annotations
 
+import json
 import socket
 from pathlib import Path
 
@@ -203,3 +204,49 @@ def test_score_says_when_the_collector_took_nothing_and_keeps_the_scores(
     assert done.exit_code == 0, done.output
     assert "1 event could not be sent: is the collector running" in done.output
     assert len(_stored_scores(db_url)) == 1
+
+
+def _evaluated_trace_file(tmp_path: Path) -> Path:
+    """An OTLP JSON file (as a collector's file exporter writes it) whose agent span carries
+    another tool's evaluation event."""
+    event = {
+        "name": "gen_ai.evaluation.result",
+        "timeUnixNano": "1764936000500000000",
+        "attributes": [
+            {"key": "gen_ai.evaluation.name", "value": {"stringValue": "ragas"}},
+            {"key": "gen_ai.evaluation.score.value", "value": {"doubleValue": 0.6}},
+            {"key": "gen_ai.evaluation.explanation", "value": {"stringValue": "Half right."}},
+        ],
+    }
+    span = {
+        "traceId": WEATHER_TRACE,
+        "spanId": "00f067aa0ba902b7",
+        "name": "invoke_agent weather",
+        "startTimeUnixNano": "1764936000000000000",
+        "endTimeUnixNano": "1764936001000000000",
+        "attributes": [{"key": "gen_ai.operation.name", "value": {"stringValue": "invoke_agent"}}],
+        "events": [event],
+    }
+    path = tmp_path / "evaluated.otlp.json"
+    path.write_text(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}))
+    return path
+
+
+def test_import_stores_another_tools_evaluation_events_which_cannot_be_exported(db_url, tmp_path):
+    path = _evaluated_trace_file(tmp_path)
+    done = cli(db_url, "traces", "import", str(path))
+    assert done.exit_code == 0, done.output
+    assert "Stored 1 score another tool sent with the spans" in done.output
+    again = cli(db_url, "traces", "import", str(path))
+    assert "another tool" not in again.output  # already stored: nothing new
+    [row] = _stored_scores(db_url)
+    assert (row.trace_id, row.span_id, row.score, row.reason) == (
+        WEATHER_TRACE,
+        "00f067aa0ba902b7",
+        0.6,
+        "Half right.",
+    )
+    assert "ragas" not in cli(db_url, "scorers", "list").output
+    refused = cli(db_url, "scorers", "export", "ragas (external)")
+    assert refused.exit_code != 0
+    assert "cannot be run or exported here" in refused.output

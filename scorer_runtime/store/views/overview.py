@@ -56,7 +56,9 @@ def read_overview(session: Session, *, runs: int = 5) -> Overview:
     they are hidden from every list; nor are stability checks' repeat runs (they belong to
     their check).
     """
-    live_scorer = col(ScorerRecord.archived_at).is_(None)
+    live_scorer = col(ScorerRecord.archived_at).is_(None) & col(ScorerRecord.external_name).is_(
+        None
+    )
     live_dataset = col(DatasetRecord.archived_at).is_(None)
     examples = session.exec(
         select(func.count(col(ExampleRecord.id)))

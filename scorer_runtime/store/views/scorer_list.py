@@ -66,7 +66,8 @@ def _like(text: str) -> str:
 
 
 def _matching(search: str, include_archived: bool) -> list[ColumnElement[bool]]:
-    clauses: list[ColumnElement[bool]] = []
+    # External scorers (another tool's verdicts) have nothing to build or run: not listed.
+    clauses: list[ColumnElement[bool]] = [col(ScorerRecord.external_name).is_(None)]
     if not include_archived:
         clauses.append(col(ScorerRecord.archived_at).is_(None))
     for word in search.split():  # every word must appear in the name or the description

@@ -50,6 +50,15 @@ class TraceScoreLine:
     reason: str | None
     error: str | None
     created_at: datetime
+    label: str | None = None
+    """The verdict in words another tool sent (external scores)."""
+    external_name: str | None = None
+    """Set when the score came from another tool: the name it sends its verdicts under."""
+
+    @property
+    def external(self) -> bool:
+        """Whether the score came from another tool (an evaluation event)."""
+        return self.external_name is not None
 
 
 def trace_scores(
@@ -70,6 +79,8 @@ def trace_scores(
             col(ScoreRecord.reason),
             col(ScoreRecord.error),
             col(ScoreRecord.created_at),
+            col(ScoreRecord.label),
+            col(ScorerRecord.external_name),
         )
         .join(ScorerRecord, col(ScorerRecord.id) == col(ScoreRecord.scorer_id))
         .join(
@@ -101,7 +112,11 @@ def agent_scorer_versions(session: Session) -> list[AgentScorerVersion]:
     query = (
         select(ScorerVersionRecord, ScorerRecord.name)
         .join(ScorerRecord, col(ScorerRecord.id) == col(ScorerVersionRecord.scorer_id))
-        .where(col(ScorerRecord.archived_at).is_(None), spec["type"].as_string() == "agent")
+        .where(
+            col(ScorerRecord.archived_at).is_(None),
+            col(ScorerRecord.external_name).is_(None),  # another tool's: nothing to run
+            spec["type"].as_string() == "agent",
+        )
         .order_by(col(ScorerRecord.name), col(ScorerVersionRecord.version).desc())
     )
     versions = []

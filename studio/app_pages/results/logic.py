@@ -113,7 +113,9 @@ def version_title(names: NameBook, titles: Mapping[int, str], version_id: int) -
     scorer_id, number = names.versions.get(version_id, (None, None))
     if scorer_id is None:
         return "—"
-    return f"{titles.get(scorer_id, names.scorer(scorer_id))} v{number}"
+    title = titles.get(scorer_id, names.scorer(scorer_id))
+    # Another tool's scores: its name says "(external)", and it has no versions here.
+    return title if scorer_id in names.external_scorers else f"{title} v{number}"
 
 
 def table_rows(
@@ -125,15 +127,16 @@ def table_rows(
     titles: Mapping[int, str] | None = None,
 ) -> list[dict[str, Any]]:
     """A page of scores as the table shows them: the example's input first (what was asked),
-    then the score and why; plain column names, numbers as text with "—" for none."""
+    then who scored it, the score and why (two scorers of one trace or example side by side,
+    ours or another tool's); plain column names, numbers as text with "—" for none."""
     inputs, titles = inputs or {}, titles or {}
     return [
         {
             "Input": _input_of(row, inputs),
-            "Score": _number(row.score, 2),
-            "Outcome": outcome_labels.get(row.outcome, row.outcome),
-            "Reason or problem": short_text(row.error or row.reason),
             "Scorer": version_title(names, titles, row.scorer_version_id),
+            "Score": _score_words(row),
+            "Outcome": _outcome_words(row, outcome_labels),
+            "Reason or problem": short_text(row.error or row.reason),
             "Dataset": names.dataset(row.dataset_id),
             "Run": "—" if row.run_id is None else f"#{row.run_id}",
             "When (UTC)": row.created_at.strftime("%Y-%m-%d %H:%M:%S"),
@@ -153,6 +156,20 @@ def _input_of(row: ScoreRow, inputs: Mapping[int, str]) -> str:
     return inputs.get(row.example_id) or "(no input)"
 
 
+def _outcome_words(row: ScoreRow, outcome_labels: Mapping[str, str]) -> str:
+    """The outcome in words; another tool's verdict in words alone is no failure to score."""
+    if row.outcome == "not_scorable" and row.label and row.score is None:
+        return "Verdict in words"
+    return outcome_labels.get(row.outcome, row.outcome)
+
+
+def _score_words(row: ScoreRow) -> str:
+    """The score, with another tool's label beside it ("0.80 · relevant"), or the label alone
+    when the tool sent words on a scale we do not know."""
+    number = None if row.score is None else _number(row.score, 2)
+    return " · ".join(part for part in (number, row.label) if part) or "—"
+
+
 def _number(value: float | None, digits: int) -> str:
     """A number as the table shows it; "—" for none (a table would print "None")."""
     return "—" if value is None else f"{value:.{digits}f}"
@@ -163,8 +180,10 @@ def row_label(
 ) -> str:
     """How one row reads in the "open a result" picker: the input first, then the outcome."""
     asked = short_text(_input_of(row, inputs or {}), 70)
-    outcome = outcome_labels.get(row.outcome, row.outcome)
+    outcome = _outcome_words(row, outcome_labels)
     score = f" {row.score:.2f}" if row.score is not None else ""
+    if row.label:
+        score += f" “{row.label}”"
     return f"“{asked}” · {outcome}{score} · result {row.id}"
 
 

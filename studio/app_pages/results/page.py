@@ -48,7 +48,13 @@ if problem:
     st.warning(problem, icon=":material/event_busy:")
     st.stop()
 
-if chosen.scorer_id is not None:
+if chosen.scorer_id in data.names().external_scorers:
+    st.caption(
+        ":material/call_received: These scores were sent by another tool (OpenTelemetry "
+        "evaluation events), linked to the trace steps it judged. Compare them with your own "
+        "scorer's on the same traces: pick *All scorers*, or open the traces on the Traces page."
+    )
+elif chosen.scorer_id is not None:
     scorer_badge(chosen.scorer_id, chosen.version_id)
 stats = data.stats(chosen)
 if stats.total == 0:

@@ -94,9 +94,11 @@ def render_by_scorer(
         icon=":material/call_split:",
     )
     titles = data.titles()
+    external = data.names().external_scorers
     rows = []
     for scorer_id, own in found:
         passed = data.passed(replace(filter, scorer_id=scorer_id), threshold) if own.count else 0
+        cost = cost_value(cost_words(own.cost, own.priced, own.unpriced))
         rows.append(
             {
                 "Scorer": titles.get(scorer_id, data.names().scorer(scorer_id)),
@@ -105,7 +107,8 @@ def render_by_scorer(
                 "Mean score": format_score(own.mean),
                 "Median score": format_score(own.median),
                 f"Pass rate at {threshold:g}": _percent(passed, own.count),
-                "Judge cost": cost_value(cost_words(own.cost, own.priced, own.unpriced)),
+                # Another tool's judge is not ours: what it cost is not known here.
+                "Judge cost": "— (another tool)" if scorer_id in external else cost,
             }
         )
     st.dataframe(rows, hide_index=True, key=state.RESULTS_BY_SCORER.name)

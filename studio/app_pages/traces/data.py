@@ -24,7 +24,7 @@ from scorer_runtime.store import (
     trace_summaries,
 )
 from scorer_runtime.store.views import TraceScoreLine, trace_score_counts, trace_scores
-from scorer_runtime.traces import Trace
+from scorer_runtime.traces import ExternalEvaluation, Trace
 from studio import services
 from studio.app_pages.traces.logic import TracePage, trace_page
 from studio.app_pages.traces.scoring import (
@@ -128,10 +128,13 @@ def version(version_id: int) -> ScorerVersionInfo:
         return get_version_by_id(session, version_id=version_id)
 
 
-def save(traces: Iterable[Trace], source: str) -> TraceSaveSummary:
-    """Store imported traces (a trace already stored merges, never doubles)."""
+def save(
+    traces: Iterable[Trace], source: str, evaluations: Sequence[ExternalEvaluation] = ()
+) -> TraceSaveSummary:
+    """Store imported traces (a trace already stored merges, never doubles), and the
+    evaluation events of other tools they carried, as external scores."""
     with services.writing() as session:
-        return save_traces(session, traces=traces, source=source)
+        return save_traces(session, traces=traces, source=source, evaluations=evaluations)
 
 
 def delete(trace_ids: Sequence[str]) -> int:

@@ -58,7 +58,7 @@ def import_file(content: bytes, file_name: str, *, upload_id: str) -> ImportRepo
     if not loaded.traces:
         return report
     try:
-        summary = data.save(loaded.traces, file_name)
+        summary = data.save(loaded.traces, file_name, loaded.evaluations)
     except Exception as error:  # shown in plain words; nothing was saved
         return ImportReport(
             file_name, upload_id, loaded.problems, read=len(loaded.traces), error=error

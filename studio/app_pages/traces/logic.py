@@ -16,7 +16,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from scorer_runtime.input_text import NotText, decode_input
-from scorer_runtime.traces import Span, ToolCallCount, Trace, TraceProblem, read_traces
+from scorer_runtime.traces import (
+    ExternalEvaluation,
+    Span,
+    ToolCallCount,
+    Trace,
+    TraceProblem,
+    read_traces,
+)
 from studio.words import format_duration, noun, plural
 
 if TYPE_CHECKING:
@@ -57,6 +64,8 @@ class LoadedTraces:
     file_name: str
     traces: list[Trace] = field(default_factory=list)
     problems: list[PlainTraceProblem] = field(default_factory=list)
+    evaluations: list[ExternalEvaluation] = field(default_factory=list)
+    """Verdicts of other tools the spans carry (evaluation events), saved with the traces."""
 
 
 def advice(*, imported: bool) -> str:
@@ -92,7 +101,7 @@ def read_upload(data: bytes, file_name: str) -> LoadedTraces:
         return LoadedTraces(file_name, problems=[problem])
     found = read_traces(text, source=file_name)
     problems = [PlainTraceProblem(_where(p), p.message, p.path) for p in found.problems]
-    return LoadedTraces(file_name, list(found.traces), problems)
+    return LoadedTraces(file_name, list(found.traces), problems, list(found.evaluations))
 
 
 @dataclass(frozen=True)
@@ -137,7 +146,11 @@ def import_words(file_name: str, summary: TraceSaveSummary) -> str:
         )
         if count
     ]
-    return f"Imported {_traces(total)} from {file_name}: {', '.join(parts)}."
+    words = f"Imported {_traces(total)} from {file_name}: {', '.join(parts)}."
+    if summary.external_scores:
+        scores = plural(summary.external_scores, "score")
+        words += f" Also {scores} another tool sent with the spans, shown in Results as (external)."
+    return words
 
 
 def _traces(count: int) -> str:

@@ -34,8 +34,8 @@ def render_scores(page: TracePage) -> None:
             {
                 "Trace": short_id(line.trace_id),
                 "Span": line.span_id or "—",
-                "Scorer": f"{names.get(line.scorer, line.scorer)} · version {line.version}",
-                "Score": format_score(line.score),
+                "Scorer": _scorer_words(line, names),
+                "Score": _score_words(line),
                 "Outcome": outcome_label(line.outcome),
                 "Why": line.reason or line.error or "",
                 "When (UTC)": f"{line.created_at:%Y-%m-%d %H:%M:%S}",
@@ -61,6 +61,19 @@ def render_scores(page: TracePage) -> None:
         render_detail(by_id[score_id])
 
 
+def _scorer_words(line: TraceScoreLine, names: dict[str, str]) -> str:
+    """ "Politeness · version 2"; another tool's scorer by its name alone ("ragas (external)"),
+    since it has no versions here."""
+    name = names.get(line.scorer, line.scorer)
+    return name if line.external else f"{name} · version {line.version}"
+
+
+def _score_words(line: TraceScoreLine) -> str:
+    """The score, with another tool's label beside it, or the label alone (no number)."""
+    number = format_score(line.score) if line.score is not None else None
+    return " · ".join(part for part in (number, line.label) if part) or format_score(None)
+
+
 def _summary(lines: list[TraceScoreLine]) -> str:
     """The scores in numbers with their context: how many, the mean, the spread, the mix."""
     scores = [line.score for line in lines if line.outcome == "scored" and line.score is not None]
@@ -79,9 +92,8 @@ def _summary(lines: list[TraceScoreLine]) -> str:
 def _score_label(line: TraceScoreLine, names: dict[str, str]) -> str:
     outcome = outcome_label(line.outcome)
     return (
-        f"{short_id(line.trace_id)} · {names.get(line.scorer, line.scorer)} · version "
-        f"{line.version} · "
-        f"{format_score(line.score)} ({outcome}) · {line.created_at:%d %b %H:%M:%S}"
+        f"{short_id(line.trace_id)} · {_scorer_words(line, names)} · "
+        f"{_score_words(line)} ({outcome}) · {line.created_at:%d %b %H:%M:%S}"
     )
 
 

@@ -245,6 +245,12 @@ def _or(value: object, missing: str) -> str:
     return missing if value is None else str(value)
 
 
+def _scorer_fact(scorer: str | None, version: int | None, *, external: bool) -> str:
+    """``Politeness v2``; another tool's scorer by its name alone (it has no versions here)."""
+    name = _or(scorer, "—")
+    return name if external else f"{name} v{_or(version, '?')}"
+
+
 def trace_score_data(session: Session, *, score_id: int) -> dict[str, Any]:
     """A stored trace score as the score drill-down reads it: the row, what the scorer saw of
     the stored trace (its agent run's input and output), and facts in words."""
@@ -260,7 +266,7 @@ def trace_score_data(session: Session, *, score_id: int) -> dict[str, Any]:
             if target.ground_truth is not None:  # the trace's expected answer, as it is now
                 data["ground_truth"] = jsonable(target.ground_truth)
     data["facts"] = [
-        ("Scorer", f"{_or(stored.scorer, '—')} v{_or(stored.version, '?')}"),
+        ("Scorer", _scorer_fact(stored.scorer, stored.version, external=bool(record.event_key))),
         ("Trace", record.trace_id or "—"),
         ("Span", record.span_id or "—"),
         ("When (UTC)", record.created_at.strftime("%Y-%m-%d %H:%M:%S")),
