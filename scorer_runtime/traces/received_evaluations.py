@@ -34,6 +34,8 @@ EVENT_NAME = "gen_ai.evaluation.result"
 """The GenAI semantic conventions' evaluation event (the name we send ours under too)."""
 MAX_EVALUATION_NAME = 200
 """The longest evaluation name kept (it names a scorer)."""
+MAX_LABEL = 200
+"""The longest label kept (a verdict in a few words, stored beside the score)."""
 _PASSING = frozenset({"pass", "passed", "yes", "true", "correct"})
 _FAILING = frozenset({"fail", "failed", "no", "false", "incorrect"})
 
@@ -102,6 +104,11 @@ def evaluation_from_attributes(
             f"gen_ai.evaluation.name is longer than {MAX_EVALUATION_NAME} characters"
         )
     label = _text(attributes, "gen_ai.evaluation.score.label")
+    if label is not None and len(label) > MAX_LABEL:
+        raise ValueProblem(
+            f"gen_ai.evaluation.score.label is longer than {MAX_LABEL} characters: send a "
+            "short verdict there, and the reasoning as gen_ai.evaluation.explanation"
+        )
     error_type = _text(attributes, "error.type")
     score = _score(attributes.get("gen_ai.evaluation.score.value"))
     if score is None and label is not None:

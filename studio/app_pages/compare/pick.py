@@ -122,7 +122,8 @@ def _pick_versions(names: NameBook, saved: dict[str, Any]) -> RunPair | None:
         scorer_id = id_select(
             "Scorer",
             state.COMPARE_SCORER,
-            scorer_choices(names, data.titles()),
+            # Another tool's scorer has one version and no runs: nothing to compare here.
+            [c for c in scorer_choices(names, data.titles()) if c.id not in names.external_scorers],
             empty="Pick a scorer",
             help="Whose versions.",
             on_change=_picked_scorer,

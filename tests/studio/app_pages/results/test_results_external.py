@@ -9,6 +9,7 @@ import pytest
 from studio import state
 
 from .external_seed import TRACE, seed_compared
+from .test_results_seed import seed_history
 
 
 @pytest.fixture
@@ -69,3 +70,14 @@ def test_the_traces_page_lists_both_on_the_trace(compared, open_page):
         "ragas (external)": "0.80 · faithful",
         "relevance (external)": "on topic",
     }
+
+
+def test_compare_offers_no_version_of_another_tools_scorer(studio_db, open_page):
+    seed_history(studio_db)  # runs to compare
+    seed_compared(studio_db)
+    at = open_page("compare")
+    at.radio(key=state.COMPARE_MODE.name).set_value("versions").run()
+    assert not at.exception
+    offered = at.selectbox(key=state.COMPARE_SCORER.name).options
+    assert len(offered) > 1  # ours are offered
+    assert not any("(external)" in o for o in offered)
