@@ -23,7 +23,7 @@ from sqlmodel import Session, col
 
 from scorer_runtime.store.rule_tables import RuleAlertRecord, RuleTraceRecord, ScoringRuleRecord
 from scorer_runtime.store.rules import RuleInfo
-from scorer_runtime.store.tables import ScoreRecord, TraceRecord
+from scorer_runtime.store.tables import ScoreRecord, TraceRecord, as_utc
 from scorer_runtime.trust.drift import DriftReading, ScorePoint
 
 RESEND_AFTER_S = 60.0
@@ -67,7 +67,7 @@ class AlertInfo:
     def reading(self) -> DriftReading:
         """The reading the alert was found in."""
         return DriftReading(
-            window=_utc(self.window_start),
+            window=as_utc(self.window_start),
             n=self.n,
             value=self.value,
             baseline_n=self.baseline_n,
@@ -80,10 +80,6 @@ class AlertInfo:
         )
 
 
-def _utc(at: datetime) -> datetime:
-    return at.replace(tzinfo=UTC) if at.tzinfo is None else at.astimezone(UTC)
-
-
 def _info(record: RuleAlertRecord, webhook_env: str | None = None) -> AlertInfo:
     assert record.id is not None
     return AlertInfo(
@@ -91,7 +87,7 @@ def _info(record: RuleAlertRecord, webhook_env: str | None = None) -> AlertInfo:
         rule_id=record.rule_id,
         period=record.period,
         measure=record.measure,
-        window_start=_utc(record.window_start),
+        window_start=as_utc(record.window_start),
         n=record.n,
         value=record.value,
         baseline_n=record.baseline_n,
@@ -100,8 +96,8 @@ def _info(record: RuleAlertRecord, webhook_env: str | None = None) -> AlertInfo:
         ci_low=record.ci_low,
         ci_high=record.ci_high,
         words=record.words,
-        created_at=_utc(record.created_at),
-        sent_at=None if record.sent_at is None else _utc(record.sent_at),
+        created_at=as_utc(record.created_at),
+        sent_at=None if record.sent_at is None else as_utc(record.sent_at),
         send_error=record.send_error,
         webhook_env=webhook_env,
     )
@@ -128,7 +124,7 @@ def rule_score_points(session: Session, *, rule: RuleInfo, since: datetime) -> l
         )
         .order_by(col(TraceRecord.started_at))
     )
-    return [ScorePoint(_utc(at), float(score)) for at, score in session.execute(query).all()]
+    return [ScorePoint(as_utc(at), float(score)) for at, score in session.execute(query).all()]
 
 
 def add_alerts(

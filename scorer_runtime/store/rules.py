@@ -32,7 +32,13 @@ from scorer_runtime.store.errors import ConflictError, not_found
 from scorer_runtime.store.queue import RUNNER_GONE_AFTER
 from scorer_runtime.store.rule_tables import RuleTraceRecord, ScoringRuleRecord
 from scorer_runtime.store.scores import add_scores
-from scorer_runtime.store.tables import RunnerRecord, ScorerRecord, ScorerVersionRecord, TraceRecord
+from scorer_runtime.store.tables import (
+    RunnerRecord,
+    ScorerRecord,
+    ScorerVersionRecord,
+    TraceRecord,
+    as_utc,
+)
 from scorer_runtime.traces.model import Span, Trace
 from scorer_runtime.traces.rules import RuleFilter, filters_data, filters_of
 from scorer_runtime.trust.drift import AlertSettings, alert_settings
@@ -225,8 +231,8 @@ def traces_after(session: Session, *, after: int, limit: int = 200) -> list[Stor
         StoredTrace(
             int(row_id),
             Trace(trace_id, tuple(Span.from_dict(s) for s in spans), expected),
-            _utc(at),
-            _utc(updated),
+            as_utc(at),
+            as_utc(updated),
         )
         for row_id, trace_id, spans, expected, at, updated in session.execute(query).all()
     ]
@@ -364,12 +370,8 @@ def lost_rule_traces(
     return [
         LostTrace(int(rule_id), str(trace_id), str(runner))
         for rule_id, trace_id, runner, beat in session.execute(query).all()
-        if (beat is not None and _utc(beat) < since) or runner_is_gone(runner)
+        if (beat is not None and as_utc(beat) < since) or runner_is_gone(runner)
     ]
-
-
-def _utc(at: datetime) -> datetime:
-    return at.replace(tzinfo=UTC) if at.tzinfo is None else at.astimezone(UTC)
 
 
 def retake_trace(session: Session, *, lost: LostTrace, runner: str, amount: float = 0.0) -> Taken:

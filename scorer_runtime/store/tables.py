@@ -25,6 +25,11 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
+def as_utc(at: datetime) -> datetime:
+    """A stored time as timezone-aware UTC (SQLite gives it back naive, as UTC)."""
+    return at.replace(tzinfo=UTC) if at.tzinfo is None else at.astimezone(UTC)
+
+
 def _json(*, nullable: bool = True) -> Any:
     return Field(default=None, sa_type=JSON_TYPE, nullable=nullable)
 

@@ -39,6 +39,18 @@ def _scorers(url: str) -> dict[int, str]:
     return dict(sorted(found.items(), key=lambda item: item[1].casefold()))
 
 
+def scorer_titles_by_id() -> dict[int, str]:
+    """Scorer id → what people call it (its display name), archived and external ones too:
+    what a table names the scorer of a stored score by."""
+    return _titles(database_url())
+
+
+@services.cached(ttl=30)
+def _titles(url: str) -> dict[int, str]:
+    with services.reading() as session:
+        return scorer_titles(session)
+
+
 def dataset_choices() -> list[DatasetChoice]:
     """Datasets that are not archived, by name, with their example counts."""
     return _datasets(database_url())

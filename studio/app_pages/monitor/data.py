@@ -19,7 +19,6 @@ from scorer_runtime.store.views import (
     newest_rule_scores,
     rule_lines,
     rule_windows,
-    scorer_titles,
 )
 from scorer_runtime.trust.drift import AlertSettings
 from studio import services
@@ -37,17 +36,6 @@ def rules() -> list[RuleLine]:
 def _rules(url: str) -> list[RuleLine]:
     with services.reading() as session:
         return rule_lines(session)
-
-
-def titles() -> dict[int, str]:
-    """Scorer id → what people call it (its display name)."""
-    return _titles(database_url())
-
-
-@_cached
-def _titles(url: str) -> dict[int, str]:
-    with services.reading() as session:
-        return scorer_titles(session)
 
 
 def newest_scores() -> list[RuleScoreLine]:

@@ -53,7 +53,7 @@ def render_live() -> None:
             "the earlier ones with a backfill from the command line)."
         )
         return
-    titles = data.titles()
+    titles = pickers.scorer_titles_by_id()
     labels = {line.rule.id: rule_title(line.rule, titles) for line in lines}
     st.dataframe(rule_rows(lines, titles), hide_index=True, width="stretch")
     render_alerts()
@@ -252,6 +252,6 @@ render_live()
 if rules_now := data.rules():  # outside the live part: a form being filled is not redrawn
     render_change_alerts(
         {line.rule.id: line.rule for line in rules_now},
-        {line.rule.id: rule_title(line.rule, data.titles()) for line in rules_now},
+        {line.rule.id: rule_title(line.rule, pickers.scorer_titles_by_id()) for line in rules_now},
     )
 render_add_form()

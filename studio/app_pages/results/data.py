@@ -28,9 +28,10 @@ from scorer_runtime.store import (
     score_stats,
 )
 from scorer_runtime.store import views as cmp
-from scorer_runtime.store.views import Trends, scorer_titles, version_trends
+from scorer_runtime.store.views import Trends, version_trends
 from studio import services
 from studio.app_pages.results.logic import PAGE_SIZE, example_previews, run_choices, version_title
+from studio.widgets import pickers
 from studio.widgets.results_filter import Choice, ResultsFilter
 from studio.widgets.score_view import load_score
 
@@ -56,14 +57,8 @@ def _names(url: str) -> NameBook:
 
 
 def titles() -> dict[int, str]:
-    """What the page calls each scorer: its display name (see ``scorer_titles``)."""
-    return _titles(database_url())
-
-
-@_cached
-def _titles(url: str) -> dict[int, str]:
-    with services.reading() as session:
-        return scorer_titles(session)
+    """What the page calls each scorer: its display name (see ``pickers.scorer_titles_by_id``)."""
+    return pickers.scorer_titles_by_id()
 
 
 def runs(scorer_id: int | None, version_id: int | None, dataset_id: int | None) -> list[Choice]:
@@ -82,7 +77,7 @@ def _runs(
             scorer_id=scorer_id,
             version_id=version_id,
             dataset_id=dataset_id,
-            titles=_titles(url),
+            titles=titles(),
         )
 
 
@@ -174,7 +169,7 @@ def trends(filter: ResultsFilter) -> Trends:
 def _trends(url: str, filter: ResultsFilter) -> Trends:
     with services.reading() as session:
         found = version_trends(session, filter=filter.score_filter(), names=_names(url))
-    names, titles = _names(url), _titles(url)
+    names, titles = _names(url), pickers.scorer_titles_by_id()
     # A line named with its scorer is named as people call the scorer (its display name).
     points = [
         p
